@@ -1,0 +1,326 @@
+import type { Account, ApiToken, IdempotencyRecord, Membership, SignalEvent, User, Workspace } from '../../core/model.js';
+import {
+  type Collection,
+  type CollectionName,
+  type CollectionRows,
+  collectionDefinitions,
+  type FilterValue,
+  type ListQuery,
+  type Storage,
+  type StorageTx,
+  UniqueViolation,
+  VersionMismatch,
+} from '../../core/storage.js';
+import { isAfter, newestFirst } from '../shared/keyset.js';
+import { serialQueue } from '../shared/serial-queue.js';
+
+type Undo = () => void;
+
+/** The whole state of a memory store: plain maps, cloned on the way in and out. */
+interface State {
+  accounts: Map<string, Account>;
+  workspaces: Map<string, Workspace>;
+  users: Map<string, User>;
+  memberships: Map<string, Membership>;
+  tokens: Map<string, ApiToken>;
+  collections: { [Name in CollectionName]: Map<string, CollectionRows[Name]> };
+  signals: SignalEvent[];
+  idempotency: Map<string, IdempotencyRecord>;
+  counters: Map<string, number>;
+  sequence: number;
+}
+
+/**
+ * An in-memory storage adapter: for tests, examples and embedding without a database.
+ * Transactions run one at a time; each write records how to undo itself, and a failed
+ * transaction replays its undo log backwards.
+ */
+export function memoryStorage(): Storage {
+  const state: State = {
+    accounts: new Map(),
+    workspaces: new Map(),
+    users: new Map(),
+    memberships: new Map(),
+    tokens: new Map(),
+    collections: { projects: new Map(), issues: new Map() },
+    signals: [],
+    idempotency: new Map(),
+    counters: new Map(),
+    sequence: 0,
+  };
+  const serialize = serialQueue();
+  let closed = false;
+
+  return {
+    transaction(fn) {
+      return serialize(async () => {
+        if (closed) throw new Error('storage is closed');
+        const undo: Undo[] = [];
+        let active = true;
+        const tx = memoryTx(state, (u) => {
+          if (!active) throw new Error('transaction already finished');
+          undo.push(u);
+        });
+        try {
+          const result = await fn(tx);
+          active = false;
+          return result;
+        } catch (error) {
+          active = false;
+          for (const u of undo.reverse()) u();
+          throw error;
+        }
+      });
+    },
+    async close() {
+      closed = true;
+    },
+  };
+}
+
+const clone = <T>(value: T): T => structuredClone(value);
+
+/** Sets map[key] = value, recording how to put back what was there. */
+function setWithUndo<K, V>(map: Map<K, V>, key: K, value: V, record: (u: Undo) => void): void {
+  const had = map.has(key);
+  const before = map.get(key);
+  record(() => (had ? map.set(key, before as V) : map.delete(key)));
+  map.set(key, value);
+}
+
+function deleteWithUndo<K, V>(map: Map<K, V>, key: K, record: (u: Undo) => void): boolean {
+  if (!map.has(key)) return false;
+  const before = map.get(key) as V;
+  record(() => map.set(key, before));
+  map.delete(key);
+  return true;
+}
+
+function memoryTx(state: State, record: (u: Undo) => void): StorageTx {
+  return {
+    tenancy: {
+      async insertAccount(account) {
+        if (state.accounts.has(account.id)) throw new UniqueViolation('account.id');
+        setWithUndo(state.accounts, account.id, clone(account), record);
+      },
+      async getAccount(id) {
+        return clone(state.accounts.get(id) ?? null);
+      },
+      async insertWorkspace(workspace) {
+        for (const w of state.workspaces.values())
+          if (w.slug === workspace.slug) throw new UniqueViolation('workspace.slug');
+        setWithUndo(state.workspaces, workspace.id, clone(workspace), record);
+      },
+      async getWorkspace(id) {
+        return clone(state.workspaces.get(id) ?? null);
+      },
+      async getWorkspaceBySlug(slug) {
+        for (const w of state.workspaces.values()) if (w.slug === slug) return clone(w);
+        return null;
+      },
+      async insertUser(user) {
+        const email = user.email.toLowerCase();
+        for (const u of state.users.values())
+          if (u.email.toLowerCase() === email) throw new UniqueViolation('user.email');
+        setWithUndo(state.users, user.id, clone(user), record);
+      },
+      async getUser(id) {
+        return clone(state.users.get(id) ?? null);
+      },
+      async getUserByEmail(email) {
+        const wanted = email.toLowerCase();
+        for (const u of state.users.values()) if (u.email.toLowerCase() === wanted) return clone(u);
+        return null;
+      },
+      async updateUser(user) {
+        if (!state.users.has(user.id)) return;
+        setWithUndo(state.users, user.id, clone(user), record);
+      },
+      async putMembership(membership) {
+        setWithUndo(state.memberships, `${membership.workspaceId}/${membership.userId}`, clone(membership), record);
+      },
+      async getMembership(workspaceId, userId) {
+        return clone(state.memberships.get(`${workspaceId}/${userId}`) ?? null);
+      },
+      async removeMembership(workspaceId, userId) {
+        return deleteWithUndo(state.memberships, `${workspaceId}/${userId}`, record);
+      },
+      async listMemberships(workspaceId) {
+        return [...state.memberships.values()].filter((m) => m.workspaceId === workspaceId).map(clone);
+      },
+    },
+    tokens: {
+      async insert(token) {
+        for (const t of state.tokens.values())
+          if (t.id === token.id || t.hash === token.hash) throw new UniqueViolation('token');
+        setWithUndo(state.tokens, token.id, clone(token), record);
+      },
+      async getByHash(hash) {
+        for (const t of state.tokens.values()) if (t.hash === hash) return clone(t);
+        return null;
+      },
+      async get(id) {
+        return clone(state.tokens.get(id) ?? null);
+      },
+      async list(workspaceId) {
+        return [...state.tokens.values()]
+          .filter((t) => t.workspaceId === workspaceId)
+          .sort(newestFirst)
+          .map(clone);
+      },
+      async revoke(id, at) {
+        const token = state.tokens.get(id);
+        if (!token) return null;
+        if (token.revokedAt === null) setWithUndo(state.tokens, id, { ...token, revokedAt: at }, record);
+        return clone(state.tokens.get(id) ?? null);
+      },
+      async touch(id, at) {
+        const token = state.tokens.get(id);
+        if (token) setWithUndo(state.tokens, id, { ...token, lastUsedAt: at }, record);
+      },
+    },
+    collections: {
+      projects: memoryCollection('projects', state.collections.projects, record, (row, other) =>
+        row.key === other.key ? 'project.key' : null,
+      ),
+      issues: memoryCollection('issues', state.collections.issues, record, (row, other) =>
+        row.projectId === other.projectId && row.number === other.number ? 'issue.number' : null,
+      ),
+    },
+    signals: {
+      async append(event) {
+        const previousSequence = state.sequence;
+        record(() => {
+          state.signals.pop();
+          state.sequence = previousSequence;
+        });
+        const stored: SignalEvent = { ...clone(event), sequence: ++state.sequence };
+        state.signals.push(stored);
+        return clone(stored);
+      },
+      async list(query) {
+        const types = query.types && query.types.length > 0 ? new Set(query.types) : null;
+        const out: SignalEvent[] = [];
+        for (const e of state.signals) {
+          if (out.length >= query.limit) break;
+          if (e.accountId !== query.accountId) continue;
+          if (query.afterSequence !== undefined && e.sequence <= query.afterSequence) continue;
+          if (types && !types.has(e.type)) continue;
+          if (query.resourceId !== undefined && e.resource.id !== query.resourceId) continue;
+          out.push(clone(e));
+        }
+        return out;
+      },
+      async purge(before) {
+        const kept = state.signals.filter((e) => e.occurredAt >= before);
+        const removed = state.signals.length - kept.length;
+        if (removed > 0) {
+          const all = state.signals;
+          record(() => {
+            state.signals = all;
+          });
+          state.signals = kept;
+        }
+        return removed;
+      },
+    },
+    idempotency: {
+      async get(workspaceId, key) {
+        return clone(state.idempotency.get(`${workspaceId}/${key}`) ?? null);
+      },
+      async put(rec, replaceIfBefore) {
+        const id = `${rec.workspaceId}/${rec.key}`;
+        const existing = state.idempotency.get(id);
+        if (existing && existing.createdAt >= replaceIfBefore) throw new UniqueViolation('idempotency.key');
+        setWithUndo(state.idempotency, id, clone(rec), record);
+      },
+      async purge(before) {
+        let removed = 0;
+        for (const [id, rec] of [...state.idempotency]) {
+          if (rec.createdAt < before) removed += deleteWithUndo(state.idempotency, id, record) ? 1 : 0;
+        }
+        return removed;
+      },
+    },
+    counters: {
+      async next(name) {
+        const value = (state.counters.get(name) ?? 0) + 1;
+        setWithUndo(state.counters, name, value, record);
+        return value;
+      },
+    },
+  };
+}
+
+/** A generic collection over a map, with a uniqueness rule checked against the workspace's rows. */
+function memoryCollection<Name extends CollectionName>(
+  name: Name,
+  rows: Map<string, CollectionRows[Name]>,
+  record: (u: Undo) => void,
+  conflict: (row: CollectionRows[Name], other: CollectionRows[Name]) => string | null,
+): Collection<Name> {
+  const definition = collectionDefinitions[name];
+  const matches = (row: CollectionRows[Name], where: Partial<Record<string, FilterValue>> | undefined) =>
+    Object.entries(where ?? {}).every(
+      ([field, value]) => value === undefined || (row as unknown as Record<string, unknown>)[field] === value,
+    );
+
+  return {
+    async insert(row) {
+      if (rows.has(row.id)) throw new UniqueViolation(`${name}.id`);
+      for (const other of rows.values()) {
+        if (other.workspaceId !== row.workspaceId) continue;
+        const what = conflict(row, other);
+        if (what) throw new UniqueViolation(what);
+      }
+      setWithUndo(rows, row.id, clone(row), record);
+    },
+    async get(workspaceId, id) {
+      const row = rows.get(id);
+      return row && row.workspaceId === workspaceId ? clone(row) : null;
+    },
+    async findOne(workspaceId, where) {
+      for (const row of rows.values()) if (row.workspaceId === workspaceId && matches(row, where)) return clone(row);
+      return null;
+    },
+    async update(row, expectedVersion) {
+      const current = rows.get(row.id);
+      if (!current || current.workspaceId !== row.workspaceId) throw new VersionMismatch(null);
+      if (current.version !== expectedVersion) throw new VersionMismatch(current.version);
+      for (const other of rows.values()) {
+        if (other.id === row.id || other.workspaceId !== row.workspaceId) continue;
+        const what = conflict(row, other);
+        if (what) throw new UniqueViolation(what);
+      }
+      setWithUndo(rows, row.id, clone(row), record);
+    },
+    async delete(workspaceId, id) {
+      const row = rows.get(id);
+      if (!row || row.workspaceId !== workspaceId) return false;
+      return deleteWithUndo(rows, id, record);
+    },
+    async list(query: ListQuery<Name>) {
+      const needle = query.search?.toLowerCase();
+      const matching = [...rows.values()].filter((row) => {
+        if (row.workspaceId !== query.workspaceId) return false;
+        if (!matches(row, query.where)) return false;
+        if (query.createdAfter !== undefined && row.createdAt < query.createdAfter) return false;
+        if (query.createdBefore !== undefined && row.createdAt >= query.createdBefore) return false;
+        if (query.updatedSince !== undefined && row.updatedAt < query.updatedSince) return false;
+        if (needle !== undefined) {
+          const fields = definition.search as readonly string[];
+          const hit = fields.some((f) => {
+            const value = (row as unknown as Record<string, unknown>)[f];
+            return typeof value === 'string' && value.toLowerCase().includes(needle);
+          });
+          if (!hit) return false;
+        }
+        return true;
+      });
+      matching.sort(newestFirst);
+      const after = query.after;
+      const page = (after ? matching.filter((row) => isAfter(row, after)) : matching).slice(0, query.limit);
+      return { rows: page.map(clone), total: matching.length };
+    },
+  };
+}

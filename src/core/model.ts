@@ -1,0 +1,121 @@
+/**
+ * The records the tracker stores. Timestamps are RFC 3339 UTC strings with milliseconds
+ * (`2026-11-22T10:00:00.000Z`): they sort lexicographically in time order, which the
+ * keyset pagination of every adapter relies on.
+ */
+
+export const roles = ['admin', 'member', 'viewer'] as const;
+export type Role = (typeof roles)[number];
+
+export const tokenScopes = ['read', 'read_write'] as const;
+export type TokenScope = (typeof tokenScopes)[number];
+
+export interface Account {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface Workspace {
+  id: string;
+  accountId: string;
+  slug: string;
+  name: string;
+  createdAt: string;
+}
+
+/** A person. One user may be a member of several workspaces. */
+export interface User {
+  id: string;
+  email: string;
+  /** scrypt hash for the admin pages; null until a password is set. */
+  passwordHash: string | null;
+  createdAt: string;
+}
+
+export interface Membership {
+  workspaceId: string;
+  userId: string;
+  role: Role;
+  createdAt: string;
+}
+
+export interface ApiToken {
+  id: string;
+  workspaceId: string;
+  userId: string;
+  name: string;
+  scope: TokenScope;
+  /** Lowercase hex SHA-256 of the plain token; the plain token is never stored. */
+  hash: string;
+  lastFour: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+/** Fields every workspace-scoped, versioned resource carries. */
+export interface VersionedRecord {
+  id: string;
+  workspaceId: string;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+export interface Project extends VersionedRecord {
+  name: string;
+  key: string;
+  description: string | null;
+}
+
+export const issueStatuses = ['open', 'in_progress', 'blocked', 'resolved', 'closed'] as const;
+export type IssueStatus = (typeof issueStatuses)[number];
+
+export const issueSeverities = ['low', 'medium', 'high', 'critical'] as const;
+export type IssueSeverity = (typeof issueSeverities)[number];
+
+export interface Issue extends VersionedRecord {
+  projectId: string;
+  number: number;
+  key: string;
+  title: string;
+  description: string | null;
+  severity: IssueSeverity;
+  status: IssueStatus;
+  outcomeId: string | null;
+  assigneeId: string | null;
+  labels: string[];
+  resolvedAt: string | null;
+}
+
+/** Who caused a change: the token's user, or the operator (CLI) with no token. */
+export interface Actor {
+  userId: string | null;
+  tokenId: string | null;
+}
+
+/** One change-data-capture event (CONTRACT §4). */
+export interface SignalEvent {
+  id: string;
+  sequence: number;
+  type: string;
+  occurredAt: string;
+  accountId: string;
+  workspaceId: string;
+  actor: Actor;
+  resource: { type: string; id: string };
+  data: { object: unknown; previous?: unknown };
+}
+
+/** A stored create response, replayed for the same Idempotency-Key. */
+export interface IdempotencyRecord {
+  workspaceId: string;
+  key: string;
+  fingerprint: string;
+  status: number;
+  /** The response body exactly as first sent. */
+  body: string;
+  headers: Record<string, string>;
+  createdAt: string;
+}

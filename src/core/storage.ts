@@ -1,0 +1,198 @@
+import type {
+  Account,
+  ApiToken,
+  IdempotencyRecord,
+  Issue,
+  Membership,
+  Project,
+  SignalEvent,
+  User,
+  Workspace,
+} from './model.js';
+
+/**
+ * The storage port: what every adapter (memory, SQLite, later PostgreSQL) implements.
+ * Adapters store and query; they hold no business rules. The conformance suite in
+ * `test/conformance` holds every adapter to the contracts documented here.
+ */
+export interface Storage {
+  /**
+   * Runs `fn` in one transaction: commits when it resolves, rolls back every write made
+   * through `tx` when it throws, and rethrows.
+   *
+   * Concurrency contract: transactions are serializable. Two transactions never interleave
+   * on one connection across an `await`: an adapter with a single connection queues them, so
+   * a transaction that reads a row it then writes cannot be overtaken by another one.
+   * `mode: 'read'` is a hint that `fn` only reads (a token touch excepted); adapters may run
+   * such transactions more cheaply but must keep them consistent.
+   */
+  transaction<T>(fn: (tx: StorageTx) => Promise<T>, options?: { mode?: 'read' | 'write' }): Promise<T>;
+  /** Releases connections. Transactions started afterwards reject. */
+  close(): Promise<void>;
+}
+
+/** The data families stored as generic, workspace-scoped, versioned collections. */
+export interface CollectionRows {
+  projects: Project;
+  issues: Issue;
+}
+export type CollectionName = keyof CollectionRows;
+
+/**
+ * What an adapter must know of each collection: which fields it filters on (equality, so
+ * adapters index them) and which text fields `search` looks in. Field names are the
+ * record's camelCase names.
+ */
+export interface CollectionDefinition<Name extends CollectionName> {
+  filters: readonly (keyof CollectionRows[Name] & string)[];
+  search: readonly (keyof CollectionRows[Name] & string)[];
+}
+
+export const collectionDefinitions: { [Name in CollectionName]: CollectionDefinition<Name> } = {
+  projects: { filters: ['key'], search: ['name', 'description'] },
+  issues: {
+    filters: ['projectId', 'outcomeId', 'status', 'severity', 'assigneeId', 'number'],
+    search: ['title', 'description'],
+  },
+};
+
+export type FilterValue = string | number | null;
+
+/** A list query over one collection within one workspace. */
+export interface ListQuery<Name extends CollectionName> {
+  workspaceId: string;
+  /** Equality on the collection's filter fields; `null` matches a null field. */
+  where?: Partial<Record<CollectionDefinition<Name>['filters'][number], FilterValue>>;
+  /** Inclusive lower / exclusive upper bounds on `createdAt`, inclusive lower bound on `updatedAt`. */
+  createdAfter?: string;
+  createdBefore?: string;
+  updatedSince?: string;
+  /** Case-insensitive substring match over the collection's search fields. */
+  search?: string;
+  /** Keyset position: only rows strictly after it in (createdAt desc, id desc) order. */
+  after?: { createdAt: string; id: string };
+  limit: number;
+}
+
+export interface ListResult<Row> {
+  /** At most `limit` rows, ordered by createdAt desc then id desc. */
+  rows: Row[];
+  /** How many rows match the query's filters, ignoring `after` and `limit`. */
+  total: number;
+}
+
+/** Raised by `collection.update` when the stored version is not the expected one. */
+export class VersionMismatch extends Error {
+  constructor(readonly current: number | null) {
+    super('version mismatch');
+    this.name = 'VersionMismatch';
+  }
+}
+
+/** Raised by an insert that breaks a uniqueness rule (a workspace slug, a project key…). */
+export class UniqueViolation extends Error {
+  constructor(readonly what: string) {
+    super(`unique violation: ${what}`);
+    this.name = 'UniqueViolation';
+  }
+}
+
+export interface Collection<Name extends CollectionName, Row = CollectionRows[Name]> {
+  /** Inserts a new row; throws UniqueViolation when the id (or a unique key) exists. */
+  insert(row: Row): Promise<void>;
+  /** The row with this id in this workspace, or null: another workspace's id is not found. */
+  get(workspaceId: string, id: string): Promise<Row | null>;
+  /** The first row whose fields equal `where` in this workspace, or null. */
+  findOne(workspaceId: string, where: ListQuery<Name>['where']): Promise<Row | null>;
+  /**
+   * Replaces the row when its stored version equals `expectedVersion` (compare-and-set).
+   * Concurrency contract: of concurrent updates expecting the same version, exactly one
+   * succeeds; the others throw VersionMismatch carrying the current version (null if gone).
+   */
+  update(row: Row, expectedVersion: number): Promise<void>;
+  /** Deletes the row; returns whether it existed in this workspace. */
+  delete(workspaceId: string, id: string): Promise<boolean>;
+  /** Rows matching the query, newest first, with the count of all matches. */
+  list(query: ListQuery<Name>): Promise<ListResult<Row>>;
+}
+
+export interface TenancyStore {
+  insertAccount(account: Account): Promise<void>;
+  getAccount(id: string): Promise<Account | null>;
+  /** Throws UniqueViolation('workspace.slug') when the slug is taken. */
+  insertWorkspace(workspace: Workspace): Promise<void>;
+  getWorkspace(id: string): Promise<Workspace | null>;
+  getWorkspaceBySlug(slug: string): Promise<Workspace | null>;
+  /** Throws UniqueViolation('user.email') when the email is taken (emails compare case-insensitively). */
+  insertUser(user: User): Promise<void>;
+  getUser(id: string): Promise<User | null>;
+  getUserByEmail(email: string): Promise<User | null>;
+  updateUser(user: User): Promise<void>;
+  /** Creates or replaces the user's membership of the workspace. */
+  putMembership(membership: Membership): Promise<void>;
+  getMembership(workspaceId: string, userId: string): Promise<Membership | null>;
+  removeMembership(workspaceId: string, userId: string): Promise<boolean>;
+  listMemberships(workspaceId: string): Promise<Membership[]>;
+}
+
+export interface TokenStore {
+  insert(token: ApiToken): Promise<void>;
+  /** The token whose hash this is, revoked or not. */
+  getByHash(hash: string): Promise<ApiToken | null>;
+  get(id: string): Promise<ApiToken | null>;
+  /** The workspace's tokens, newest first. */
+  list(workspaceId: string): Promise<ApiToken[]>;
+  /** Sets revokedAt when not yet set; returns the token as stored afterwards, or null. */
+  revoke(id: string, at: string): Promise<ApiToken | null>;
+  touch(id: string, at: string): Promise<void>;
+}
+
+export interface SignalQuery {
+  accountId: string;
+  /** Only events with a sequence greater than this. */
+  afterSequence?: number;
+  types?: readonly string[];
+  resourceId?: string;
+  limit: number;
+}
+
+export interface SignalStore {
+  /**
+   * Appends an event and returns it with its sequence. Concurrency contract: sequences are
+   * strictly increasing in commit order, so a reader paging by `afterSequence` never misses a
+   * committed event; a rolled-back append leaves no event.
+   */
+  append(event: Omit<SignalEvent, 'sequence'>): Promise<SignalEvent>;
+  /** Events of one account in ascending sequence order. */
+  list(query: SignalQuery): Promise<SignalEvent[]>;
+  /** Deletes events that occurred before `before`; returns how many. */
+  purge(before: string): Promise<number>;
+}
+
+export interface IdempotencyStore {
+  /** The record for (workspace, key), whatever its age: callers judge expiry. */
+  get(workspaceId: string, key: string): Promise<IdempotencyRecord | null>;
+  /**
+   * Stores the record, replacing one for the same (workspace, key) only when that one was
+   * created before `replaceIfBefore` (expired). Concurrency contract: of concurrent puts of
+   * one live key exactly one succeeds; the others throw UniqueViolation('idempotency.key').
+   */
+  put(record: IdempotencyRecord, replaceIfBefore: string): Promise<void>;
+  /** Deletes records created before `before`; returns how many. */
+  purge(before: string): Promise<number>;
+}
+
+export interface CounterStore {
+  /** Increments the named counter (starting from 0) and returns the new value. */
+  next(name: string): Promise<number>;
+}
+
+/** Everything a transaction can touch. */
+export interface StorageTx {
+  tenancy: TenancyStore;
+  tokens: TokenStore;
+  collections: { [Name in CollectionName]: Collection<Name> };
+  signals: SignalStore;
+  idempotency: IdempotencyStore;
+  counters: CounterStore;
+}
