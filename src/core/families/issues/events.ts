@@ -1,0 +1,6 @@
+/** The signal and webhook event types of the issues family (CONTRACT §6). */
+export const issueEvents = {
+  created: 'issue.created',
+  updated: 'issue.updated',
+  statusChanged: 'issue.status_changed',
+} as const;

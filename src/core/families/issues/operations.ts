@@ -1,0 +1,109 @@
+import { ApiError, invalidReference, notFound } from '../../errors.js';
+import type { Issue, IssueStatus } from '../../model.js';
+import type { OperationContext } from '../../pipeline/context.js';
+import type { Page } from '../../pipeline/pagination.js';
+import { changedFields, getForWrite, getOr404, listPage, present, saveNextVersion } from '../shared/operations.js';
+import { issueEvents } from './events.js';
+import { type IssueCreate, type IssueListQuery, type IssuePatch, type IssueTransition, issueKeyPattern } from './schema.js';
+import { canTransition, issueTransitions } from './transitions.js';
+
+export type IssueView = ReturnType<typeof present<Issue>>;
+export const presentIssue = (issue: Issue): IssueView => present(issue);
+
+const resourceOf = (issue: Issue) => ({ type: 'issue', id: issue.id });
+
+/** A reference to a user must name a member of the caller's workspace. */
+async function checkAssignee(ctx: OperationContext, assigneeId: string | null | undefined): Promise<void> {
+  if (!assigneeId) return;
+  const membership = await ctx.tx.tenancy.getMembership(ctx.tenant.workspaceId, assigneeId);
+  if (!membership) throw invalidReference('assigneeId', `No member ${assigneeId} in this workspace.`);
+}
+
+/** Creates an issue in a project of the caller's workspace, numbered next in that project. */
+export async function createIssue(ctx: OperationContext, input: IssueCreate): Promise<IssueView> {
+  const project = await ctx.tx.collections.projects.get(ctx.tenant.workspaceId, input.projectId);
+  if (!project) throw invalidReference('projectId', `No project ${input.projectId} in this workspace.`);
+  await checkAssignee(ctx, input.assigneeId);
+  const number = await ctx.tx.counters.next(`issues:${project.id}`);
+  const issue: Issue = {
+    id: ctx.ids.id('iss'),
+    workspaceId: ctx.tenant.workspaceId,
+    projectId: project.id,
+    number,
+    key: `${project.key}-${number}`,
+    title: input.title,
+    description: input.description ?? null,
+    severity: input.severity ?? 'medium',
+    status: 'open',
+    outcomeId: input.outcomeId ?? null,
+    assigneeId: input.assigneeId ?? null,
+    labels: input.labels ?? [],
+    resolvedAt: null,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+    version: 1,
+  };
+  await ctx.tx.collections.issues.insert(issue);
+  await ctx.emit({ type: issueEvents.created, resource: resourceOf(issue), data: { object: presentIssue(issue) } });
+  return presentIssue(issue);
+}
+
+/** Finds an issue by id (`iss_…`) or by its readable key (`APO-12`). */
+async function findIssue(ctx: OperationContext, idOrKey: string, forWrite: boolean): Promise<Issue> {
+  const key = issueKeyPattern.exec(idOrKey);
+  if (!key) return forWrite ? getForWrite(ctx, 'issues', idOrKey, 'issue') : getOr404(ctx, 'issues', idOrKey, 'issue');
+  const project = await ctx.tx.collections.projects.findOne(ctx.tenant.workspaceId, { key: key[1] });
+  const issue = project
+    ? await ctx.tx.collections.issues.findOne(ctx.tenant.workspaceId, { projectId: project.id, number: Number(key[2]) })
+    : null;
+  if (!issue) throw notFound('issue');
+  return forWrite ? getForWrite(ctx, 'issues', issue.id, 'issue') : issue;
+}
+
+export async function getIssue(ctx: OperationContext, idOrKey: string): Promise<IssueView> {
+  return presentIssue(await findIssue(ctx, idOrKey, false));
+}
+
+export async function listIssues(ctx: OperationContext, query: IssueListQuery): Promise<Page<IssueView>> {
+  const { projectId, outcomeId, status, severity, assigneeId, ...params } = query;
+  return listPage(ctx, 'issues', params, { projectId, outcomeId, status, severity, assigneeId }, presentIssue);
+}
+
+/** Applies a partial update; a PATCH that changes nothing keeps the version and emits nothing. */
+export async function updateIssue(ctx: OperationContext, idOrKey: string, patch: IssuePatch): Promise<IssueView> {
+  const current = await findIssue(ctx, idOrKey, true);
+  const changes = changedFields(current, patch as Partial<Issue>);
+  if (Object.keys(changes).length === 0) return presentIssue(current);
+  if ('assigneeId' in changes) await checkAssignee(ctx, changes.assigneeId);
+  const next = await saveNextVersion(ctx, 'issues', current, changes);
+  const previous = Object.fromEntries(Object.keys(changes).map((f) => [f, current[f as keyof Issue]]));
+  await ctx.emit({ type: issueEvents.updated, resource: resourceOf(next), data: { object: presentIssue(next), previous } });
+  return presentIssue(next);
+}
+
+export const invalidTransition = (from: IssueStatus, to: IssueStatus): ApiError =>
+  new ApiError(422, 'invalid_transition', `An issue cannot go from ${from} to ${to}.`, {
+    from,
+    to,
+    allowed: [...issueTransitions[from]],
+  });
+
+/** Moves an issue through the state machine; entering `resolved` stamps resolvedAt, leaving it clears it. */
+export async function transitionIssue(ctx: OperationContext, idOrKey: string, input: IssueTransition): Promise<IssueView> {
+  const current = await findIssue(ctx, idOrKey, true);
+  if (!canTransition(current.status, input.to)) throw invalidTransition(current.status, input.to);
+  const next = await saveNextVersion(ctx, 'issues', current, {
+    status: input.to,
+    resolvedAt: input.to === 'resolved' ? ctx.now : null,
+  });
+  await ctx.emit({
+    type: issueEvents.statusChanged,
+    resource: resourceOf(next),
+    data: {
+      object: presentIssue(next),
+      previous: { status: current.status },
+      ...(input.comment !== undefined ? { comment: input.comment } : {}),
+    },
+  });
+  return presentIssue(next);
+}

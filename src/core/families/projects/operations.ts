@@ -1,0 +1,64 @@
+import { ApiError } from '../../errors.js';
+import type { Project } from '../../model.js';
+import type { OperationContext } from '../../pipeline/context.js';
+import type { Page } from '../../pipeline/pagination.js';
+import { UniqueViolation } from '../../storage.js';
+import { changedFields, getForWrite, getOr404, listPage, present, saveNextVersion } from '../shared/operations.js';
+import { projectEvents } from './events.js';
+import { deriveProjectKey, firstFreeKey } from './key.js';
+import type { ProjectCreate, ProjectListQuery, ProjectPatch } from './schema.js';
+
+export type ProjectView = ReturnType<typeof present<Project>>;
+export const presentProject = (project: Project): ProjectView => present(project);
+
+const resourceOf = (project: Project) => ({ type: 'project', id: project.id });
+
+const keyTaken = (key: string) =>
+  new ApiError(400, 'validation_failed', `The project key ${key} is already used in this workspace.`, {
+    issues: [{ in: 'body', path: 'key', message: 'already used in this workspace' }],
+  });
+
+/** Creates a project; without a key, one is derived from the name and made unique. */
+export async function createProject(ctx: OperationContext, input: ProjectCreate): Promise<ProjectView> {
+  const projects = ctx.tx.collections.projects;
+  const workspaceId = ctx.tenant.workspaceId;
+  const key =
+    input.key ??
+    (await firstFreeKey(deriveProjectKey(input.name), async (k) => (await projects.findOne(workspaceId, { key: k })) !== null));
+  const project: Project = {
+    id: ctx.ids.id('prj'),
+    workspaceId,
+    name: input.name,
+    key,
+    description: input.description ?? null,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+    version: 1,
+  };
+  try {
+    await projects.insert(project);
+  } catch (error) {
+    if (error instanceof UniqueViolation && error.what === 'project.key') throw keyTaken(key);
+    throw error;
+  }
+  await ctx.emit({ type: projectEvents.created, resource: resourceOf(project), data: { object: presentProject(project) } });
+  return presentProject(project);
+}
+
+export async function getProject(ctx: OperationContext, id: string): Promise<ProjectView> {
+  return presentProject(await getOr404(ctx, 'projects', id, 'project'));
+}
+
+export async function listProjects(ctx: OperationContext, query: ProjectListQuery): Promise<Page<ProjectView>> {
+  return listPage(ctx, 'projects', query, {}, presentProject);
+}
+
+export async function updateProject(ctx: OperationContext, id: string, patch: ProjectPatch): Promise<ProjectView> {
+  const current = await getForWrite(ctx, 'projects', id, 'project');
+  const changes = changedFields(current, patch as Partial<Project>);
+  if (Object.keys(changes).length === 0) return presentProject(current);
+  const next = await saveNextVersion(ctx, 'projects', current, changes);
+  const previous = Object.fromEntries(Object.keys(changes).map((f) => [f, current[f as keyof Project]]));
+  await ctx.emit({ type: projectEvents.updated, resource: resourceOf(next), data: { object: presentProject(next), previous } });
+  return presentProject(next);
+}

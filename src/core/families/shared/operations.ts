@@ -1,0 +1,99 @@
+import { notFound } from '../../errors.js';
+import type { VersionedRecord } from '../../model.js';
+import { preconditionHolds, versionConflict } from '../../pipeline/conditional.js';
+import type { OperationContext } from '../../pipeline/context.js';
+import { decodeCursor, type Page, toPage } from '../../pipeline/pagination.js';
+import { type CollectionName, type CollectionRows, type ListQuery, VersionMismatch } from '../../storage.js';
+
+/** The resource as the API shows it: everything but the workspace it lives in. */
+export function present<Row extends VersionedRecord>(row: Row): Omit<Row, 'workspaceId'> {
+  const { workspaceId: _hidden, ...visible } = row;
+  return visible;
+}
+
+/** Reads a row of the caller's workspace or answers 404 (another tenant's id is not found either). */
+export async function getOr404<Name extends CollectionName>(
+  ctx: OperationContext,
+  name: Name,
+  id: string,
+  what: string,
+): Promise<CollectionRows[Name]> {
+  const row = await ctx.tx.collections[name].get(ctx.tenant.workspaceId, id);
+  if (!row) throw notFound(what);
+  return row as CollectionRows[Name];
+}
+
+/** Reads a row for a change, enforcing the request's If-Match: 409 with the current ETag when stale. */
+export async function getForWrite<Name extends CollectionName>(
+  ctx: OperationContext,
+  name: Name,
+  id: string,
+  what: string,
+): Promise<CollectionRows[Name]> {
+  const row = await getOr404(ctx, name, id, what);
+  if (ctx.precondition && !preconditionHolds(ctx.precondition, row.version)) throw versionConflict(row.version);
+  return row;
+}
+
+/** Writes the next version of a row (compare-and-set on the version it was read at). */
+export async function saveNextVersion<Name extends CollectionName>(
+  ctx: OperationContext,
+  name: Name,
+  current: CollectionRows[Name],
+  changes: Partial<CollectionRows[Name]>,
+): Promise<CollectionRows[Name]> {
+  const next = { ...current, ...changes, version: current.version + 1, updatedAt: ctx.now };
+  try {
+    await ctx.tx.collections[name].update(next as never, current.version);
+  } catch (error) {
+    if (error instanceof VersionMismatch) {
+      if (error.current === null) throw notFound();
+      throw versionConflict(error.current);
+    }
+    throw error;
+  }
+  return next;
+}
+
+/** The fields of `changes` whose values differ from `current`'s: a PATCH that changes nothing writes nothing. */
+export function changedFields<Row extends object>(current: Row, changes: Partial<Row>): Partial<Row> {
+  const out: Partial<Row> = {};
+  for (const [field, value] of Object.entries(changes) as [keyof Row, Row[keyof Row]][]) {
+    if (value === undefined) continue;
+    if (JSON.stringify(current[field]) !== JSON.stringify(value)) out[field] = value;
+  }
+  return out;
+}
+
+export interface ListParams {
+  limit: number;
+  cursor?: string | undefined;
+  createdAfter?: string | undefined;
+  createdBefore?: string | undefined;
+  updatedSince?: string | undefined;
+  q?: string | undefined;
+}
+
+/** One page of a collection in the read envelope, with a cursor bound to these filters. */
+export async function listPage<Name extends CollectionName, T>(
+  ctx: OperationContext,
+  name: Name,
+  params: ListParams,
+  where: ListQuery<Name>['where'],
+  presentRow: (row: CollectionRows[Name]) => T,
+): Promise<Page<T>> {
+  const { limit, cursor, ...rest } = params;
+  const filters = { name, where, ...rest };
+  const query: ListQuery<Name> = {
+    workspaceId: ctx.tenant.workspaceId,
+    where,
+    limit: limit + 1,
+    ...(rest.createdAfter ? { createdAfter: rest.createdAfter } : {}),
+    ...(rest.createdBefore ? { createdBefore: rest.createdBefore } : {}),
+    ...(rest.updatedSince ? { updatedSince: rest.updatedSince } : {}),
+    ...(rest.q ? { search: rest.q } : {}),
+    ...(cursor ? { after: decodeCursor(cursor, filters) } : {}),
+  };
+  const result = await ctx.tx.collections[name].list(query);
+  return toPage(result.rows as CollectionRows[Name][], result.total, limit, filters, presentRow);
+}

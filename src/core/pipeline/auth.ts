@@ -1,0 +1,74 @@
+import { ApiError } from '../errors.js';
+import type { Role, TokenScope } from '../model.js';
+import type { StorageTx } from '../storage.js';
+import { hashToken, tokenPattern } from '../tenancy/token-hash.js';
+
+/** Who a request acts as, resolved afresh from storage on every request. */
+export interface Principal {
+  accountId: string;
+  workspaceId: string;
+  userId: string;
+  tokenId: string;
+  role: Role;
+  scope: TokenScope;
+}
+
+/** What a route needs: any token, a writer, or a workspace admin (reading or writing). */
+export type Access = 'read' | 'write' | 'admin_read' | 'admin_write';
+
+export const unauthorized = (detail: string): ApiError =>
+  new ApiError(401, 'unauthorized', detail, {}, { 'WWW-Authenticate': 'Bearer realm="outcome-tracker"' });
+
+/** How often lastUsedAt is refreshed: a write per request would make every GET a write. */
+const touchEveryMs = 60_000;
+
+/**
+ * Resolves the bearer token to a principal, or explains why not. The membership is read on
+ * every request, so a revoked token, a removed user or a demoted role takes effect at once.
+ */
+export async function authenticate(
+  tx: StorageTx,
+  authorization: string | undefined,
+  now: number,
+): Promise<Principal | ApiError> {
+  if (!authorization) return unauthorized('Send an API token as "Authorization: Bearer cn_…".');
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
+  if (!match?.[1]) return unauthorized('The Authorization header must be "Bearer <token>".');
+  const token = match[1];
+  if (!tokenPattern.test(token)) return unauthorized('That is not an outcome-tracker API token.');
+  const stored = await tx.tokens.getByHash(hashToken(token));
+  if (!stored) return unauthorized('Unknown API token.');
+  if (stored.revokedAt !== null) return unauthorized('This API token has been revoked.');
+  const membership = await tx.tenancy.getMembership(stored.workspaceId, stored.userId);
+  if (!membership) return unauthorized("This API token's user is no longer a member of the workspace.");
+  const workspace = await tx.tenancy.getWorkspace(stored.workspaceId);
+  if (!workspace) return unauthorized('The workspace of this API token no longer exists.');
+  if (stored.lastUsedAt === null || now - Date.parse(stored.lastUsedAt) >= touchEveryMs) {
+    await tx.tokens.touch(stored.id, new Date(now).toISOString());
+  }
+  return {
+    accountId: workspace.accountId,
+    workspaceId: workspace.id,
+    userId: stored.userId,
+    tokenId: stored.id,
+    role: membership.role,
+    scope: stored.scope,
+  };
+}
+
+/** Effective permission = token scope ∩ user role (CONTRACT §2). */
+export function authorize(principal: Principal, access: Access, method: string): ApiError | null {
+  const writes = access === 'write' || (access === 'admin_write' && method !== 'GET');
+  if (writes && principal.scope !== 'read_write') {
+    return new ApiError(403, 'insufficient_scope', 'This token has the read scope; the request needs read_write.', {
+      requiredScope: 'read_write',
+    });
+  }
+  if ((access === 'admin_read' || access === 'admin_write') && principal.role !== 'admin') {
+    return new ApiError(403, 'forbidden', 'Only workspace admins may do this.', { requiredRole: 'admin' });
+  }
+  if (access === 'write' && principal.role === 'viewer') {
+    return new ApiError(403, 'forbidden', 'Viewers may read but not change data.', { requiredRole: 'member' });
+  }
+  return null;
+}

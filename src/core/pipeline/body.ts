@@ -1,0 +1,47 @@
+import { ApiError } from '../errors.js';
+
+/** The largest request body accepted (CONTRACT §3). Hosts may stop reading just past it. */
+export const maxBodyBytes = 1024 * 1024;
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+const isJsonMediaType = (contentType: string): boolean => {
+  const media = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  return media === 'application/json' || (media.startsWith('application/') && media.endsWith('+json'));
+};
+
+/** Size of a body in bytes, whichever form the host handed it in. */
+const byteLength = (body: Uint8Array | string): number =>
+  typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+
+/** Rejects a body over the limit, by its declared or its actual length. */
+export function checkBodySize(headers: Record<string, string>, body: Uint8Array | string | null): void {
+  const declared = Number(headers['content-length'] ?? 0);
+  if (declared > maxBodyBytes || (body !== null && byteLength(body) > maxBodyBytes)) {
+    throw new ApiError(413, 'payload_too_large', `Request bodies are limited to ${maxBodyBytes} bytes.`, {
+      limit: maxBodyBytes,
+    });
+  }
+}
+
+/** The parsed JSON body, or undefined when there is none. */
+export function parseJsonBody(headers: Record<string, string>, body: Uint8Array | string | null): unknown {
+  if (body === null || byteLength(body) === 0) return undefined;
+  const contentType = headers['content-type'];
+  if (!contentType || !isJsonMediaType(contentType)) {
+    throw new ApiError(415, 'unsupported_media_type', 'Request bodies must be JSON (Content-Type: application/json).', {
+      received: contentType ?? null,
+    });
+  }
+  let text: string;
+  try {
+    text = typeof body === 'string' ? body : decoder.decode(body);
+  } catch {
+    throw new ApiError(400, 'invalid_json', 'The request body is not valid UTF-8.');
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ApiError(400, 'invalid_json', `The request body is not valid JSON: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,50 @@
+import { ApiError } from '../errors.js';
+
+/** Conditional requests: strong ETags derived from a resource's integer version. */
+
+export const etagFor = (version: number): string => `"${version}"`;
+
+/** A parsed If-Match: any current version (`*`), or the versions it names. */
+export type Precondition = { kind: 'any' } | { kind: 'versions'; versions: number[] };
+
+const entityTag = /^(W\/)?"([^"]*)"$/;
+
+/** Parses an If-Match header. Weak tags never match (RFC 9110 strong comparison); a bare number is accepted. */
+export function parseIfMatch(header: string): Precondition {
+  if (header.trim() === '*') return { kind: 'any' };
+  const versions: number[] = [];
+  for (const part of header.split(',')) {
+    const tag = part.trim();
+    if (tag === '') continue;
+    const quoted = entityTag.exec(tag);
+    const value = quoted ? (quoted[1] ? null : quoted[2]) : /^\d+$/.test(tag) ? tag : undefined;
+    if (value === undefined) {
+      throw new ApiError(400, 'validation_failed', 'If-Match must be "*" or a list of quoted ETags.', {
+        issues: [{ in: 'header', path: 'if-match', message: 'expected an ETag such as "3"' }],
+      });
+    }
+    if (value !== null && /^\d+$/.test(value)) versions.push(Number(value));
+  }
+  return { kind: 'versions', versions };
+}
+
+export function preconditionHolds(precondition: Precondition, version: number): boolean {
+  return precondition.kind === 'any' || precondition.versions.includes(version);
+}
+
+/** Whether If-None-Match names this version (weak comparison, so W/ tags count). */
+export function noneMatchHits(header: string, version: number): boolean {
+  if (header.trim() === '*') return true;
+  const wanted = etagFor(version);
+  return header.split(',').some((part) => part.trim().replace(/^W\//, '') === wanted);
+}
+
+/** The 409 for a stale If-Match, carrying the current ETag as the seed asks. */
+export const versionConflict = (current: number): ApiError =>
+  new ApiError(
+    409,
+    'version_conflict',
+    `The resource has changed since it was read; it is now at version ${current}. Re-fetch it and retry.`,
+    { currentVersion: current },
+    { ETag: etagFor(current) },
+  );

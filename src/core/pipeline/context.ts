@@ -1,0 +1,68 @@
+import type { Actor, SignalEvent } from '../model.js';
+import type { Ids } from '../runtime.js';
+import type { StorageTx } from '../storage.js';
+import type { Principal } from './auth.js';
+import type { Precondition } from './conditional.js';
+
+/** What the signal of a mutation says; the context fills in ids, time, tenant and actor. */
+export interface SignalInput {
+  type: string;
+  resource: { type: string; id: string };
+  data: { object: unknown; previous?: unknown; [extra: string]: unknown };
+}
+
+/** Who an operation acts for: a token's principal, or the operator working through the CLI. */
+export interface Tenant {
+  accountId: string;
+  workspaceId: string;
+  actor: Actor;
+}
+
+/**
+ * Everything an operation may use. Operations are pure functions of (context, input): time,
+ * ids and storage all come from here, so an embedding app or a test can call them directly.
+ */
+export interface OperationContext {
+  tx: StorageTx;
+  /** The time of the request, fixed for its whole transaction. */
+  now: string;
+  ids: Ids;
+  tenant: Tenant;
+  /** The request's If-Match, when it sent one. */
+  precondition: Precondition | null;
+  /** Writes a signal in the current transaction. */
+  emit(signal: SignalInput): Promise<SignalEvent>;
+}
+
+export function operationContext(
+  tx: StorageTx,
+  now: string,
+  ids: Ids,
+  tenant: Tenant,
+  precondition: Precondition | null,
+): OperationContext {
+  return {
+    tx,
+    now,
+    ids,
+    tenant,
+    precondition,
+    emit: (signal) =>
+      tx.signals.append({
+        id: ids.uuid(),
+        type: signal.type,
+        occurredAt: now,
+        accountId: tenant.accountId,
+        workspaceId: tenant.workspaceId,
+        actor: tenant.actor,
+        resource: signal.resource,
+        data: signal.data,
+      }),
+  };
+}
+
+export const tenantOf = (principal: Principal): Tenant => ({
+  accountId: principal.accountId,
+  workspaceId: principal.workspaceId,
+  actor: { userId: principal.userId, tokenId: principal.tokenId },
+});

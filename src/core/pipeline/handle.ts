@@ -1,0 +1,211 @@
+import { z } from 'zod';
+import { ApiError } from '../errors.js';
+import { isoTime } from '../runtime.js';
+import { type StorageTx, UniqueViolation } from '../storage.js';
+import { type Principal, authenticate, authorize } from './auth.js';
+import { checkBodySize, parseJsonBody } from './body.js';
+import { noneMatchHits, parseIfMatch } from './conditional.js';
+import { operationContext, tenantOf } from './context.js';
+import { fingerprint, idempotencyRetentionMs, judge, keyInUse, keyReused, readIdempotencyKey } from './idempotency.js';
+import { type RateLimitDecision, rateLimitHeaders } from './rate-limit.js';
+import type { Reply } from './reply.js';
+import { apiBase, methodNotAllowed, unknownPath } from './router.js';
+import type { ParsedRequest, TrackerResponse } from './request.js';
+import type { Route } from './route.js';
+import { parseInput } from './validate.js';
+import type { TrackerRuntime } from './runtime.js';
+
+/** What a request produced, before serialization. */
+interface Outcome {
+  reply: Reply;
+  rate: RateLimitDecision | null;
+}
+
+const jsonType = 'application/json; charset=utf-8';
+const problemType = 'application/problem+json; charset=utf-8';
+
+/**
+ * The whole request pipeline: authenticate → rate limit → route → authorize → idempotency and
+ * preconditions → validate → handler, all inside one storage transaction, so a failed request
+ * leaves nothing behind. Errors come back as problem+json.
+ */
+export async function handleRequest(rt: TrackerRuntime, req: ParsedRequest, requestId: string): Promise<TrackerResponse> {
+  let rate: RateLimitDecision | null = null;
+  try {
+    const outcome = await handleWithRetry(rt, req, (decision) => {
+      rate = decision;
+    });
+    return serialize(outcome.reply, req, requestId, outcome.rate);
+  } catch (error) {
+    const apiError = error instanceof ApiError ? error : internal(rt, error, requestId);
+    return serialize(
+      { status: apiError.status, body: apiError.toProblem(), headers: apiError.headers },
+      req,
+      requestId,
+      rate,
+    );
+  }
+}
+
+function internal(rt: TrackerRuntime, error: unknown, requestId: string): ApiError {
+  rt.onError(error, requestId);
+  return new ApiError(500, 'internal_error', `Something went wrong on our side; quote request id ${requestId}.`);
+}
+
+/**
+ * Concurrent creates with one Idempotency-Key: in a database that does not serialize them,
+ * the loser's insert of the key fails. Running the request once more then finds the winner's
+ * record and replays it (or finds none yet and answers 409 idempotency_key_in_use).
+ */
+async function handleWithRetry(
+  rt: TrackerRuntime,
+  req: ParsedRequest,
+  onRate: (d: RateLimitDecision) => void,
+): Promise<Outcome> {
+  let rateTaken = false;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await handleOnce(rt, req, (key) => {
+        // A retry must not count against the client's rate limit twice.
+        if (rateTaken) return null;
+        rateTaken = true;
+        const decision = rt.limiter?.take(key) ?? null;
+        if (decision) onRate(decision);
+        return decision;
+      });
+    } catch (error) {
+      if (!(error instanceof UniqueViolation && error.what === 'idempotency.key')) throw error;
+      if (attempt >= 1) throw keyInUse();
+    }
+  }
+}
+
+async function handleOnce(
+  rt: TrackerRuntime,
+  req: ParsedRequest,
+  takeRate: (key: string) => RateLimitDecision | null,
+): Promise<Outcome> {
+  const method = effectiveMethod(req);
+  const mode = method === 'GET' ? 'read' : 'write';
+  let rate: RateLimitDecision | null = null;
+  const reply = await rt.storage.transaction(async (tx) => {
+    const nowMs = rt.clock.now();
+    const principal = await authenticate(tx, req.headers.authorization, nowMs);
+    rate = takeRate(principal instanceof ApiError ? `addr:${req.clientAddress}` : `token:${principal.tokenId}`);
+    if (rate && !rate.allowed) {
+      throw new ApiError(429, 'rate_limited', `Too many requests; retry in ${rate.resetSeconds} s.`, {
+        retryAfter: rate.resetSeconds,
+      });
+    }
+    if (principal instanceof ApiError) throw principal;
+    if (!req.path.startsWith(`${apiBase}/`)) throw unknownPath(req.path);
+
+    const match = await rt.route(method, req.url);
+    if (match.kind === 'not_found') throw unknownPath(req.path);
+    if (match.kind === 'method_not_allowed') throw methodNotAllowed(req.method, match.allow);
+    const { route, params, query } = match;
+    const denied = authorize(principal, route.access, method);
+    if (denied) throw denied;
+    return runRoute(rt, req, route, principal, params, query, isoTime(nowMs), tx);
+  }, { mode });
+  return { reply, rate };
+}
+
+async function runRoute(
+  rt: TrackerRuntime,
+  req: ParsedRequest,
+  route: Route,
+  principal: Principal,
+  params: Record<string, string>,
+  rawQuery: Record<string, string | string[]>,
+  now: string,
+  tx: StorageTx,
+): Promise<Reply> {
+  const key =
+    route.kind === 'create' || route.kind === 'action'
+      ? readIdempotencyKey(req.headers['idempotency-key'], route.kind === 'create')
+      : null;
+  const ifMatch = req.headers['if-match'];
+  if (route.kind === 'update' && ifMatch === undefined) {
+    throw new ApiError(428, 'precondition_required', 'Updates need an If-Match header with the ETag from a GET.');
+  }
+  const precondition = ifMatch !== undefined && route.kind !== 'read' && route.kind !== 'create' ? parseIfMatch(ifMatch) : null;
+
+  checkBodySize(req.headers, req.body);
+  const rawBody = parseJsonBody(req.headers, req.body);
+  const query = parseInput(route.query ?? noQuery, { ...rawQuery }, 'query');
+  const body = route.body ? parseInput(route.body, rawBody, 'body') : rejectBody(rawBody);
+
+  const print = key ? fingerprint(route.method, req.path, rawBody) : null;
+  if (key && print) {
+    const expiredBefore = isoTime(Date.parse(now) - idempotencyRetentionMs);
+    const outcome = judge(await tx.idempotency.get(principal.workspaceId, key), print, expiredBefore);
+    if (outcome.kind === 'mismatch') throw keyReused();
+    if (outcome.kind === 'replay') {
+      return {
+        status: route.kind === 'create' ? 200 : outcome.record.status,
+        body: JSON.parse(outcome.record.body),
+        headers: { ...outcome.record.headers, 'Idempotent-Replayed': 'true' },
+      };
+    }
+  }
+
+  const ctx = operationContext(tx, now, rt.ids, tenantOf(principal), precondition);
+  const reply = await route.handle(ctx, { params, query, body });
+
+  if (key && print && reply.status >= 200 && reply.status < 300) {
+    await tx.idempotency.put(
+      {
+        workspaceId: principal.workspaceId,
+        key,
+        fingerprint: print,
+        status: reply.status,
+        body: JSON.stringify(reply.body ?? null),
+        headers: reply.headers ?? {},
+        createdAt: now,
+      },
+      isoTime(Date.parse(now) - idempotencyRetentionMs),
+    );
+  }
+  if (effectiveMethod(req) === 'GET' && reply.status === 200 && reply.headers?.ETag) {
+    const noneMatch = req.headers['if-none-match'];
+    const version = Number(reply.headers.ETag.replaceAll('"', ''));
+    if (noneMatch !== undefined && noneMatchHits(noneMatch, version)) {
+      return { status: 304, headers: { ETag: reply.headers.ETag } };
+    }
+  }
+  return reply;
+}
+
+/** HEAD is answered as GET without a body. */
+const effectiveMethod = (req: ParsedRequest) => (req.method === 'HEAD' ? 'GET' : req.method);
+
+/** Routes without query parameters still reject unknown ones (CONTRACT §3). */
+const noQuery = z.strictObject({});
+
+function rejectBody(body: unknown): undefined {
+  if (body !== undefined) {
+    throw new ApiError(400, 'validation_failed', 'This endpoint takes no request body.', {
+      issues: [{ in: 'body', path: '', message: 'expected no body' }],
+    });
+  }
+  return undefined;
+}
+
+function serialize(
+  reply: Reply,
+  req: ParsedRequest,
+  requestId: string,
+  rate: RateLimitDecision | null,
+): TrackerResponse {
+  const isProblem = reply.status >= 400;
+  const hasBody = reply.body !== undefined && reply.status !== 204 && reply.status !== 304;
+  const headers: Record<string, string> = {
+    ...(hasBody ? { 'Content-Type': isProblem ? problemType : jsonType } : {}),
+    'X-Request-Id': requestId,
+    ...(rate ? rateLimitHeaders(rate) : {}),
+    ...reply.headers,
+  };
+  const body = hasBody && req.method !== 'HEAD' ? JSON.stringify(reply.body) : null;
+  return { status: reply.status, headers, body };
+}

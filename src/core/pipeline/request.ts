@@ -1,0 +1,58 @@
+/** The plain request and response the core speaks: hosts translate to and from these. */
+
+export interface TrackerRequest {
+  method: string;
+  /** The URL path, e.g. `/api/v1/issues`; it may carry a query string. */
+  path: string;
+  /** Query parameters, merged with any in `path`. */
+  query?: Record<string, string | string[] | undefined>;
+  /** Header names in any case. */
+  headers: Record<string, string | string[] | undefined>;
+  /** The raw body: bytes or text, exactly as received. */
+  body?: Uint8Array | string | null;
+  /** The peer address, used to rate limit requests without a valid token. */
+  clientAddress?: string;
+}
+
+export interface TrackerResponse {
+  status: number;
+  /** Header names in their canonical case. */
+  headers: Record<string, string>;
+  /** The serialized body, or null for 204 and 304. */
+  body: string | null;
+}
+
+/** A request after the first parse: lower-case headers, separated query. */
+export interface ParsedRequest {
+  method: string;
+  path: string;
+  /** The path and query string, for the router. */
+  url: string;
+  headers: Record<string, string>;
+  body: Uint8Array | string | null;
+  clientAddress: string;
+}
+
+export function parseRequest(req: TrackerRequest): ParsedRequest {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  const queryAt = req.path.indexOf('?');
+  const path = queryAt === -1 ? req.path : req.path.slice(0, queryAt);
+  const search = new URLSearchParams(queryAt === -1 ? '' : req.path.slice(queryAt + 1));
+  for (const [name, value] of Object.entries(req.query ?? {})) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) search.append(name, v);
+  }
+  const query = search.toString();
+  return {
+    method: req.method.toUpperCase(),
+    path,
+    url: query ? `${path}?${query}` : path,
+    headers,
+    body: req.body ?? null,
+    clientAddress: req.clientAddress ?? 'unknown',
+  };
+}

@@ -1,0 +1,34 @@
+import { randomUUID } from 'node:crypto';
+import { customAlphabet } from 'nanoid';
+
+/** Where the core gets the time: injected so tests (and fast-check) can drive it. */
+export interface Clock {
+  /** Milliseconds since the Unix epoch. */
+  now(): number;
+}
+
+/** Where the core gets identifiers: injected so tests can make them deterministic. */
+export interface Ids {
+  /** A new prefixed id such as `iss_3kT9…`. */
+  id(prefix: IdPrefix): string;
+  /** A new RFC 4122 UUID, for event ids. */
+  uuid(): string;
+}
+
+export type IdPrefix = 'acct' | 'ws' | 'usr' | 'tok' | 'prj' | 'out' | 'ctx' | 'dec' | 'iss' | 'te' | 'wh' | 'dlv';
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const idBody = customAlphabet(base62, 20);
+
+export const randomIds: Ids = {
+  id: (prefix) => `${prefix}_${idBody()}`,
+  uuid: () => randomUUID(),
+};
+
+/** The secret part of an API token: 40 base62 characters (about 238 bits). */
+export const tokenSecret = customAlphabet(base62, 40);
+
+/** RFC 3339 UTC with milliseconds, the only timestamp format the API speaks. */
+export const isoTime = (ms: number): string => new Date(ms).toISOString();

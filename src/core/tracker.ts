@@ -1,0 +1,118 @@
+import { ApiError } from './errors.js';
+import { authenticate } from './pipeline/auth.js';
+import { type OperationContext, operationContext, type Tenant, tenantOf } from './pipeline/context.js';
+import { handleRequest } from './pipeline/handle.js';
+import { gcraRateLimiter, type RateLimitOptions } from './pipeline/rate-limit.js';
+import { parseRequest, type TrackerRequest, type TrackerResponse } from './pipeline/request.js';
+import { createRouter } from './pipeline/router.js';
+import type { TrackerRuntime } from './pipeline/runtime.js';
+import { routes } from './routes.js';
+import { type Clock, type Ids, isoTime, randomIds, systemClock } from './runtime.js';
+import type { Storage } from './storage.js';
+import { workspaceBySlug } from './tenancy/operations.js';
+
+export interface TrackerOptions {
+  storage: Storage;
+  clock?: Clock;
+  ids?: Ids;
+  /** Per-token request limit; `false` turns limiting off (for embedding without HTTP clients). */
+  rateLimit?: RateLimitOptions | false;
+  /** Called once per request after it is answered (the CLI logs these). */
+  onRequest?: (entry: RequestLogEntry) => void;
+  /** Called with every unexpected error; the client sees only a 500 with the request id. */
+  onError?: (error: unknown, requestId: string) => void;
+}
+
+export interface RequestLogEntry {
+  method: string;
+  path: string;
+  status: number;
+  durationMs: number;
+  requestId: string;
+}
+
+/** Whom `run` acts as: a token's user, or the operator of a workspace (no token, as the CLI). */
+export type RunAs = { token: string } | { workspaceSlug: string };
+
+export interface Tracker {
+  /** Answers one HTTP request, given as a plain object. */
+  handle(request: TrackerRequest): Promise<TrackerResponse>;
+  /**
+   * Runs operations in one transaction without HTTP, e.g.
+   * `tracker.run({ token }, (ctx) => issues.create(ctx, { projectId, title }))`.
+   * Authorization of the token's scope and role is left to the embedding app.
+   */
+  run<T>(as: RunAs, fn: (ctx: OperationContext) => Promise<T>): Promise<T>;
+  storage: Storage;
+  clock: Clock;
+  ids: Ids;
+  close(): Promise<void>;
+}
+
+const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Builds the tracker: the whole API over one storage adapter. */
+export function createTracker(options: TrackerOptions): Tracker {
+  const clock = options.clock ?? systemClock;
+  const ids = options.ids ?? randomIds;
+  const runtime: TrackerRuntime = {
+    storage: options.storage,
+    clock,
+    ids,
+    limiter: options.rateLimit === false ? null : gcraRateLimiter(options.rateLimit ?? {}, clock),
+    route: createRouter(routes),
+    onError:
+      options.onError ??
+      ((error, requestId) => console.error(`[outcome-tracker] request ${requestId} failed:`, error)),
+  };
+
+  return {
+    async handle(request) {
+      const started = clock.now();
+      const parsed = parseRequest(request);
+      const sent = parsed.headers['x-request-id'];
+      const requestId = sent && requestIdPattern.test(sent) ? sent : ids.uuid();
+      const response =
+        parsed.path === '/healthz' ? await health(runtime, requestId) : await handleRequest(runtime, parsed, requestId);
+      options.onRequest?.({
+        method: parsed.method,
+        path: parsed.path,
+        status: response.status,
+        durationMs: clock.now() - started,
+        requestId,
+      });
+      return response;
+    },
+    run(as, fn) {
+      return options.storage.transaction(async (tx) => {
+        const nowMs = clock.now();
+        let tenant: Tenant;
+        if ('token' in as) {
+          const principal = await authenticate(tx, `Bearer ${as.token}`, nowMs);
+          if (principal instanceof ApiError) throw principal;
+          tenant = tenantOf(principal);
+        } else {
+          const workspace = await workspaceBySlug(tx, as.workspaceSlug);
+          tenant = { accountId: workspace.accountId, workspaceId: workspace.id, actor: { userId: null, tokenId: null } };
+        }
+        return fn(operationContext(tx, isoTime(nowMs), ids, tenant, null));
+      });
+    },
+    storage: options.storage,
+    clock,
+    ids,
+    close: () => options.storage.close(),
+  };
+}
+
+/** GET /healthz: 200 when storage answers, 503 when it does not. No token needed. */
+async function health(runtime: TrackerRuntime, requestId: string): Promise<TrackerResponse> {
+  const headers = { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': requestId, 'Cache-Control': 'no-store' };
+  try {
+    await runtime.storage.transaction(async (tx) => tx.tenancy.getWorkspace('ws_healthcheck'), { mode: 'read' });
+    return { status: 200, headers, body: JSON.stringify({ status: 'ok' }) };
+  } catch (error) {
+    runtime.onError(error, requestId);
+    return { status: 503, headers, body: JSON.stringify({ status: 'unavailable' }) };
+  }
+}
