@@ -1,0 +1,27 @@
+import { Hono } from 'hono';
+import { maxBodyBytes, type Tracker } from '../core/index.js';
+import { readCapped } from './read-capped.js';
+
+/** Node's server puts the incoming request in Hono's env; other runtimes have no peer address here. */
+type NodeBindings = { incoming?: { socket?: { remoteAddress?: string } } };
+
+/**
+ * The tracker as a Hono app. Mount it with `app.route('/api/v1', honoApp(tracker))`, or serve it
+ * as it is: either way it answers the /api/v1 paths (and /healthz).
+ */
+export function honoApp(tracker: Tracker): Hono<{ Bindings: NodeBindings }> {
+  const app = new Hono<{ Bindings: NodeBindings }>();
+  app.all('*', async (c) => {
+    const raw = c.req.raw;
+    const url = new URL(raw.url);
+    const response = await tracker.handle({
+      method: raw.method,
+      path: url.pathname + url.search,
+      headers: Object.fromEntries(raw.headers),
+      body: raw.body ? await readCapped(raw.body, maxBodyBytes) : null,
+      clientAddress: c.env?.incoming?.socket?.remoteAddress ?? 'unknown',
+    });
+    return new Response(response.body, { status: response.status, headers: response.headers });
+  });
+  return app;
+}

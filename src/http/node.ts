@@ -1,0 +1,30 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { maxBodyBytes, type Tracker } from '../core/index.js';
+import { readCapped } from './read-capped.js';
+
+/** A `node:http` request listener serving the tracker: `http.createServer(nodeHandler(tracker))`. */
+export function nodeHandler(tracker: Tracker): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    void respond(tracker, req, res).catch((error: unknown) => {
+      // Only a failure to read the socket gets here: the core answers its own errors.
+      console.error('[outcome-tracker] node host failed:', error);
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/problem+json' });
+      res.end();
+    });
+  };
+}
+
+async function respond(tracker: Tracker, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const body = await readCapped(req, maxBodyBytes);
+  const response = await tracker.handle({
+    method: req.method ?? 'GET',
+    path: req.url ?? '/',
+    headers: req.headers,
+    body,
+    clientAddress: req.socket.remoteAddress ?? 'unknown',
+  });
+  // Closing after an unread oversized body keeps its remainder from being parsed as a request.
+  if (!req.readableEnded) res.setHeader('Connection', 'close');
+  res.writeHead(response.status, response.headers);
+  res.end(response.body ?? undefined);
+}
