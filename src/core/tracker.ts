@@ -2,6 +2,7 @@ import { ApiError } from './errors.js';
 import { authenticate } from './pipeline/auth.js';
 import { type OperationContext, operationContext, type Tenant, tenantOf } from './pipeline/context.js';
 import { handleRequest } from './pipeline/handle.js';
+import { idempotencyRetentionMs } from './pipeline/idempotency.js';
 import { gcraRateLimiter, type RateLimitOptions } from './pipeline/rate-limit.js';
 import { parseRequest, type TrackerRequest, type TrackerResponse } from './pipeline/request.js';
 import { createRouter } from './pipeline/router.js';
@@ -21,7 +22,11 @@ export interface TrackerOptions {
   onRequest?: (entry: RequestLogEntry) => void;
   /** Called with every unexpected error; the client sees only a 500 with the request id. */
   onError?: (error: unknown, requestId: string) => void;
+  /** How long signals are kept; default 30 days. */
+  signalRetentionMs?: number;
 }
+
+export const defaultSignalRetentionMs = 30 * 24 * 60 * 60 * 1000;
 
 export interface RequestLogEntry {
   method: string;
@@ -43,6 +48,8 @@ export interface Tracker {
    * Authorization of the token's scope and role is left to the embedding app.
    */
   run<T>(as: RunAs, fn: (ctx: OperationContext) => Promise<T>): Promise<T>;
+  /** Forgets idempotency keys older than 24 h and signals past their retention; `serve` calls it hourly. */
+  purgeExpired(): Promise<{ idempotencyKeys: number; signals: number }>;
   storage: Storage;
   clock: Clock;
   ids: Ids;
@@ -97,6 +104,13 @@ export function createTracker(options: TrackerOptions): Tracker {
         }
         return fn(operationContext(tx, isoTime(nowMs), ids, tenant, null));
       });
+    },
+    purgeExpired() {
+      const now = clock.now();
+      return options.storage.transaction(async (tx) => ({
+        idempotencyKeys: await tx.idempotency.purge(isoTime(now - idempotencyRetentionMs)),
+        signals: await tx.signals.purge(isoTime(now - (options.signalRetentionMs ?? defaultSignalRetentionMs))),
+      }));
     },
     storage: options.storage,
     clock,
