@@ -10,7 +10,9 @@ const duration = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 
 async function startServer(variant) {
-  const child = fork(new URL('./server.js', import.meta.url), [variant], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  const child = fork(new URL('./server.js', import.meta.url), [variant], {
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
   let buffered = '';
   for await (const chunk of child.stdout) {
     buffered += chunk;
@@ -30,7 +32,11 @@ async function load(options) {
 const raw = await startServer('raw');
 const tracker = await startServer('tracker');
 const auth = { authorization: `Bearer ${tracker.info.token}`, 'content-type': 'application/json' };
-const body = JSON.stringify({ projectId: tracker.info.projectId, title: 'Benchmark issue', severity: 'high' });
+const body = JSON.stringify({
+  projectId: tracker.info.projectId,
+  title: 'Benchmark issue',
+  severity: 'high',
+});
 
 // One issue to read back.
 const created = await fetch(`${tracker.url}/api/v1/issues`, {
@@ -48,19 +54,29 @@ const post = (url, title, headers) =>
     method: 'POST',
     body,
     headers,
-    requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'idempotency-key': randomUUID() } }) }],
+    requests: [
+      { setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'idempotency-key': randomUUID() } }) },
+    ],
   });
 
 const baselinePost = await post(raw.url, 'raw node:http POST', { 'content-type': 'application/json' });
 const trackerPost = await post(tracker.url, 'tracker POST /api/v1/issues', auth);
 const baselineGet = await load({ title: 'raw node:http GET', url: `${raw.url}/api/v1/issues/x` });
-const trackerGet = await load({ title: 'tracker GET /api/v1/issues/{id}', url: `${tracker.url}/api/v1/issues/${issueId}`, headers: auth });
+const trackerGet = await load({
+  title: 'tracker GET /api/v1/issues/{id}',
+  url: `${tracker.url}/api/v1/issues/${issueId}`,
+  headers: auth,
+});
 rows.push([baselinePost, trackerPost], [baselineGet, trackerGet]);
 
 console.log(`\n${duration}s per run, ${connections} connections, SQLite file storage, Node host\n`);
 for (const [base, measured] of rows) {
-  console.log(`${measured.title.padEnd(34)} ${measured.rps.toFixed(0).padStart(7)} req/s  p99 ${String(measured.p99).padStart(4)} ms`);
-  console.log(`${base.title.padEnd(34)} ${base.rps.toFixed(0).padStart(7)} req/s  p99 ${String(base.p99).padStart(4)} ms`);
+  console.log(
+    `${measured.title.padEnd(34)} ${measured.rps.toFixed(0).padStart(7)} req/s  p99 ${String(measured.p99).padStart(4)} ms`,
+  );
+  console.log(
+    `${base.title.padEnd(34)} ${base.rps.toFixed(0).padStart(7)} req/s  p99 ${String(base.p99).padStart(4)} ms`,
+  );
   console.log(`  ratio tracker/raw: ${(measured.rps / base.rps).toFixed(3)}\n`);
 }
 

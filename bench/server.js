@@ -26,11 +26,18 @@ if (variant === 'raw') {
   const storage = sqliteStorage({ filename: join(dir, 'bench.db') });
   const tracker = createTracker({ storage, rateLimit: false });
   const init = await storage.transaction((tx) =>
-    tenancy.initWorkspace({ tx, ids: tracker.ids, now: Date.now() }, { slug: 'bench', adminEmail: 'bench@example.com' }),
+    tenancy.initWorkspace(
+      { tx, ids: tracker.ids, now: Date.now() },
+      { slug: 'bench', adminEmail: 'bench@example.com' },
+    ),
   );
-  const project = await tracker.run({ workspaceSlug: 'bench' }, (ctx) => projects.create(ctx, { name: 'Bench' }));
+  const project = await tracker.run({ workspaceSlug: 'bench' }, (ctx) =>
+    projects.create(ctx, { name: 'Bench' }),
+  );
   const server = http.createServer(nodeHandler(tracker));
   server.listen(0, '127.0.0.1', () =>
-    console.log(`ready ${server.address().port} ${JSON.stringify({ token: init.token, projectId: project.id })}`),
+    console.log(
+      `ready ${server.address().port} ${JSON.stringify({ token: init.token, projectId: project.id })}`,
+    ),
   );
 }

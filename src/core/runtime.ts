@@ -15,7 +15,19 @@ export interface Ids {
   uuid(): string;
 }
 
-export type IdPrefix = 'acct' | 'ws' | 'usr' | 'tok' | 'prj' | 'out' | 'ctx' | 'dec' | 'iss' | 'te' | 'wh' | 'dlv';
+export type IdPrefix =
+  | 'acct'
+  | 'ws'
+  | 'usr'
+  | 'tok'
+  | 'prj'
+  | 'out'
+  | 'ctx'
+  | 'dec'
+  | 'iss'
+  | 'te'
+  | 'wh'
+  | 'dlv';
 
 export const systemClock: Clock = { now: () => Date.now() };
 

@@ -79,8 +79,7 @@ export function createTracker(options: TrackerOptions): Tracker {
       const parsed = parseRequest(request);
       const sent = parsed.headers['x-request-id'];
       const requestId = sent && requestIdPattern.test(sent) ? sent : ids.uuid();
-      const response =
-        parsed.path === '/healthz' ? await health(runtime, requestId) : await handleRequest(runtime, parsed, requestId);
+      const response = await handleRequest(runtime, parsed, requestId);
       options.onRequest?.({
         method: parsed.method,
         path: parsed.path,
@@ -100,7 +99,11 @@ export function createTracker(options: TrackerOptions): Tracker {
           tenant = tenantOf(principal);
         } else {
           const workspace = await workspaceBySlug(tx, as.workspaceSlug);
-          tenant = { accountId: workspace.accountId, workspaceId: workspace.id, actor: { userId: null, tokenId: null } };
+          tenant = {
+            accountId: workspace.accountId,
+            workspaceId: workspace.id,
+            actor: { userId: null, tokenId: null },
+          };
         }
         return fn(operationContext(tx, isoTime(nowMs), ids, tenant, null));
       });
@@ -109,7 +112,9 @@ export function createTracker(options: TrackerOptions): Tracker {
       const now = clock.now();
       return options.storage.transaction(async (tx) => ({
         idempotencyKeys: await tx.idempotency.purge(isoTime(now - idempotencyRetentionMs)),
-        signals: await tx.signals.purge(isoTime(now - (options.signalRetentionMs ?? defaultSignalRetentionMs))),
+        signals: await tx.signals.purge(
+          isoTime(now - (options.signalRetentionMs ?? defaultSignalRetentionMs)),
+        ),
       }));
     },
     storage: options.storage,
@@ -117,16 +122,4 @@ export function createTracker(options: TrackerOptions): Tracker {
     ids,
     close: () => options.storage.close(),
   };
-}
-
-/** GET /healthz: 200 when storage answers, 503 when it does not. No token needed. */
-async function health(runtime: TrackerRuntime, requestId: string): Promise<TrackerResponse> {
-  const headers = { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': requestId, 'Cache-Control': 'no-store' };
-  try {
-    await runtime.storage.transaction(async (tx) => tx.tenancy.getWorkspace('ws_healthcheck'), { mode: 'read' });
-    return { status: 200, headers, body: JSON.stringify({ status: 'ok' }) };
-  } catch (error) {
-    runtime.onError(error, requestId);
-    return { status: 503, headers, body: JSON.stringify({ status: 'unavailable' }) };
-  }
 }

@@ -2,7 +2,10 @@
  * Reads a request body but stops just past `limit` bytes, so an oversized upload costs at most
  * `limit + 1` bytes of memory; the core then answers 413 for it.
  */
-export async function readCapped(chunks: AsyncIterable<Uint8Array>, limit: number): Promise<Uint8Array | null> {
+export async function readCapped(
+  chunks: AsyncIterable<Uint8Array>,
+  limit: number,
+): Promise<Uint8Array | null> {
   const parts: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of chunks) {

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/core/errors.js';
-import { etagFor, noneMatchHits, parseIfMatch, preconditionHolds } from '../../src/core/pipeline/conditional.js';
+import {
+  etagFor,
+  noneMatchHits,
+  parseIfMatch,
+  preconditionHolds,
+} from '../../src/core/pipeline/conditional.js';
 
 describe('conditional requests', () => {
   it('quotes the version as a strong ETag', () => {

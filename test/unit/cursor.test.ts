@@ -20,7 +20,9 @@ describe('cursors', () => {
   });
 
   it('refuses a cursor used with other filters', () => {
-    expect(codeOf(() => decodeCursor(encodeCursor(position, filters), { status: 'closed' }))).toBe('invalid_cursor');
+    expect(codeOf(() => decodeCursor(encodeCursor(position, filters), { status: 'closed' }))).toBe(
+      'invalid_cursor',
+    );
   });
 
   it('refuses a cursor whose payload was edited', () => {

@@ -1,4 +1,12 @@
-import type { Account, ApiToken, IdempotencyRecord, Membership, SignalEvent, User, Workspace } from '../../core/model.js';
+import type {
+  Account,
+  ApiToken,
+  IdempotencyRecord,
+  Membership,
+  SignalEvent,
+  User,
+  Workspace,
+} from '../../core/model.js';
 import {
   type Collection,
   type CollectionName,
@@ -137,7 +145,12 @@ function memoryTx(state: State, record: (u: Undo) => void): StorageTx {
         setWithUndo(state.users, user.id, clone(user), record);
       },
       async putMembership(membership) {
-        setWithUndo(state.memberships, `${membership.workspaceId}/${membership.userId}`, clone(membership), record);
+        setWithUndo(
+          state.memberships,
+          `${membership.workspaceId}/${membership.userId}`,
+          clone(membership),
+          record,
+        );
       },
       async getMembership(workspaceId, userId) {
         return clone(state.memberships.get(`${workspaceId}/${userId}`) ?? null);
@@ -280,7 +293,8 @@ function memoryCollection<Name extends CollectionName>(
       return row && row.workspaceId === workspaceId ? clone(row) : null;
     },
     async findOne(workspaceId, where) {
-      for (const row of rows.values()) if (row.workspaceId === workspaceId && matches(row, where)) return clone(row);
+      for (const row of rows.values())
+        if (row.workspaceId === workspaceId && matches(row, where)) return clone(row);
       return null;
     },
     async update(row, expectedVersion) {

@@ -60,15 +60,22 @@ export async function authenticate(
 export function authorize(principal: Principal, access: Access, method: string): ApiError | null {
   const writes = access === 'write' || (access === 'admin_write' && method !== 'GET');
   if (writes && principal.scope !== 'read_write') {
-    return new ApiError(403, 'insufficient_scope', 'This token has the read scope; the request needs read_write.', {
-      requiredScope: 'read_write',
-    });
+    return new ApiError(
+      403,
+      'insufficient_scope',
+      'This token has the read scope; the request needs read_write.',
+      {
+        requiredScope: 'read_write',
+      },
+    );
   }
   if ((access === 'admin_read' || access === 'admin_write') && principal.role !== 'admin') {
     return new ApiError(403, 'forbidden', 'Only workspace admins may do this.', { requiredRole: 'admin' });
   }
   if (access === 'write' && principal.role === 'viewer') {
-    return new ApiError(403, 'forbidden', 'Viewers may read but not change data.', { requiredRole: 'member' });
+    return new ApiError(403, 'forbidden', 'Viewers may read but not change data.', {
+      requiredRole: 'member',
+    });
   }
   return null;
 }

@@ -29,9 +29,14 @@ export function parseJsonBody(headers: Record<string, string>, body: Uint8Array 
   if (body === null || byteLength(body) === 0) return undefined;
   const contentType = headers['content-type'];
   if (!contentType || !isJsonMediaType(contentType)) {
-    throw new ApiError(415, 'unsupported_media_type', 'Request bodies must be JSON (Content-Type: application/json).', {
-      received: contentType ?? null,
-    });
+    throw new ApiError(
+      415,
+      'unsupported_media_type',
+      'Request bodies must be JSON (Content-Type: application/json).',
+      {
+        received: contentType ?? null,
+      },
+    );
   }
   let text: string;
   try {
@@ -42,6 +47,10 @@ export function parseJsonBody(headers: Record<string, string>, body: Uint8Array 
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new ApiError(400, 'invalid_json', `The request body is not valid JSON: ${(error as Error).message}`);
+    throw new ApiError(
+      400,
+      'invalid_json',
+      `The request body is not valid JSON: ${(error as Error).message}`,
+    );
   }
 }

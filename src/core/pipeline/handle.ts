@@ -2,18 +2,25 @@ import { z } from 'zod';
 import { ApiError } from '../errors.js';
 import { isoTime } from '../runtime.js';
 import { type StorageTx, UniqueViolation } from '../storage.js';
-import { type Principal, authenticate, authorize } from './auth.js';
+import { authenticate, authorize, type Principal } from './auth.js';
 import { checkBodySize, parseJsonBody } from './body.js';
 import { noneMatchHits, parseIfMatch } from './conditional.js';
 import { operationContext, tenantOf } from './context.js';
-import { fingerprint, idempotencyRetentionMs, judge, keyInUse, keyReused, readIdempotencyKey } from './idempotency.js';
+import {
+  fingerprint,
+  idempotencyRetentionMs,
+  judge,
+  keyInUse,
+  keyReused,
+  readIdempotencyKey,
+} from './idempotency.js';
 import { type RateLimitDecision, rateLimitHeaders } from './rate-limit.js';
 import type { Reply } from './reply.js';
-import { apiBase, methodNotAllowed, unknownPath } from './router.js';
 import type { ParsedRequest, TrackerResponse } from './request.js';
 import type { Route } from './route.js';
-import { parseInput } from './validate.js';
+import { apiBase, methodNotAllowed, unknownPath } from './router.js';
 import type { TrackerRuntime } from './runtime.js';
+import { parseInput } from './validate.js';
 
 /** What a request produced, before serialization. */
 interface Outcome {
@@ -29,7 +36,11 @@ const problemType = 'application/problem+json; charset=utf-8';
  * preconditions → validate → handler, all inside one storage transaction, so a failed request
  * leaves nothing behind. Errors come back as problem+json.
  */
-export async function handleRequest(rt: TrackerRuntime, req: ParsedRequest, requestId: string): Promise<TrackerResponse> {
+export async function handleRequest(
+  rt: TrackerRuntime,
+  req: ParsedRequest,
+  requestId: string,
+): Promise<TrackerResponse> {
   let rate: RateLimitDecision | null = null;
   try {
     const outcome = await handleWithRetry(rt, req, (decision) => {
@@ -49,7 +60,11 @@ export async function handleRequest(rt: TrackerRuntime, req: ParsedRequest, requ
 
 function internal(rt: TrackerRuntime, error: unknown, requestId: string): ApiError {
   rt.onError(error, requestId);
-  return new ApiError(500, 'internal_error', `Something went wrong on our side; quote request id ${requestId}.`);
+  return new ApiError(
+    500,
+    'internal_error',
+    `Something went wrong on our side; quote request id ${requestId}.`,
+  );
 }
 
 /**
@@ -88,26 +103,38 @@ async function handleOnce(
   const method = effectiveMethod(req);
   const mode = method === 'GET' ? 'read' : 'write';
   let rate: RateLimitDecision | null = null;
-  const reply = await rt.storage.transaction(async (tx) => {
-    const nowMs = rt.clock.now();
-    const principal = await authenticate(tx, req.headers.authorization, nowMs);
-    rate = takeRate(principal instanceof ApiError ? `addr:${req.clientAddress}` : `token:${principal.tokenId}`);
-    if (rate && !rate.allowed) {
-      throw new ApiError(429, 'rate_limited', `Too many requests; retry in ${rate.resetSeconds} s.`, {
-        retryAfter: rate.resetSeconds,
-      });
-    }
-    if (principal instanceof ApiError) throw principal;
-    if (!req.path.startsWith(`${apiBase}/`)) throw unknownPath(req.path);
+  const reply = await rt.storage.transaction(
+    async (tx) => {
+      const nowMs = rt.clock.now();
+      const isApi = req.path.startsWith(`${apiBase}/`);
+      // Only API paths look at the token; anything else is limited by client address.
+      const principal = isApi ? await authenticate(tx, req.headers.authorization, nowMs) : null;
+      rate = takeRate(
+        principal === null || principal instanceof ApiError
+          ? `addr:${req.clientAddress}`
+          : `token:${principal.tokenId}`,
+      );
+      if (rate && !rate.allowed) {
+        throw new ApiError(429, 'rate_limited', `Too many requests; retry in ${rate.resetSeconds} s.`, {
+          retryAfter: rate.resetSeconds,
+        });
+      }
+      if (principal === null) {
+        if (req.path === '/healthz' && method === 'GET') return health(tx);
+        throw unknownPath(req.path);
+      }
+      if (principal instanceof ApiError) throw principal;
 
-    const match = await rt.route(method, req.url);
-    if (match.kind === 'not_found') throw unknownPath(req.path);
-    if (match.kind === 'method_not_allowed') throw methodNotAllowed(req.method, match.allow);
-    const { route, params, query } = match;
-    const denied = authorize(principal, route.access, method);
-    if (denied) throw denied;
-    return runRoute(rt, req, route, principal, params, query, isoTime(nowMs), tx);
-  }, { mode });
+      const match = await rt.route(method, req.url);
+      if (match.kind === 'not_found') throw unknownPath(req.path);
+      if (match.kind === 'method_not_allowed') throw methodNotAllowed(req.method, match.allow);
+      const { route, params, query } = match;
+      const denied = authorize(principal, route.access, method);
+      if (denied) throw denied;
+      return runRoute(rt, req, route, principal, params, query, isoTime(nowMs), tx);
+    },
+    { mode },
+  );
   return { reply, rate };
 }
 
@@ -127,9 +154,14 @@ async function runRoute(
       : null;
   const ifMatch = req.headers['if-match'];
   if (route.kind === 'update' && ifMatch === undefined) {
-    throw new ApiError(428, 'precondition_required', 'Updates need an If-Match header with the ETag from a GET.');
+    throw new ApiError(
+      428,
+      'precondition_required',
+      'Updates need an If-Match header with the ETag from a GET.',
+    );
   }
-  const precondition = ifMatch !== undefined && route.kind !== 'read' && route.kind !== 'create' ? parseIfMatch(ifMatch) : null;
+  const precondition =
+    ifMatch !== undefined && route.kind !== 'read' && route.kind !== 'create' ? parseIfMatch(ifMatch) : null;
 
   checkBodySize(req.headers, req.body);
   const rawBody = parseJsonBody(req.headers, req.body);
@@ -175,6 +207,12 @@ async function runRoute(
     }
   }
   return reply;
+}
+
+/** GET /healthz: answers 200 once storage has answered a query; no token needed. */
+async function health(tx: StorageTx): Promise<Reply> {
+  await tx.tenancy.getWorkspace('ws_healthcheck');
+  return { status: 200, body: { status: 'ok' }, headers: { 'Cache-Control': 'no-store' } };
 }
 
 /** HEAD is answered as GET without a body. */

@@ -13,7 +13,11 @@ const uuid = z.uuid();
 export function readIdempotencyKey(header: string | undefined, required: boolean): string | null {
   if (header === undefined || header.trim() === '') {
     if (!required) return null;
-    throw new ApiError(400, 'idempotency_key_missing', 'Creates need an Idempotency-Key header holding a UUID.');
+    throw new ApiError(
+      400,
+      'idempotency_key_missing',
+      'Creates need an Idempotency-Key header holding a UUID.',
+    );
   }
   const key = header.trim().toLowerCase();
   if (!uuid.safeParse(key).success) {
@@ -37,7 +41,11 @@ export type IdempotencyOutcome =
   | { kind: 'mismatch'; record: IdempotencyRecord };
 
 /** Judges a stored record against this request. An expired record counts as absent. */
-export function judge(record: IdempotencyRecord | null, print: string, expiredBefore: string): IdempotencyOutcome {
+export function judge(
+  record: IdempotencyRecord | null,
+  print: string,
+  expiredBefore: string,
+): IdempotencyOutcome {
   if (!record || record.createdAt < expiredBefore) return { kind: 'fresh' };
   return record.fingerprint === print ? { kind: 'replay', record } : { kind: 'mismatch', record };
 }

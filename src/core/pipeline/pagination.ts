@@ -38,7 +38,9 @@ export function decodeCursor(cursor: string, filters: unknown): KeysetPosition {
   const [payload, sum, extra] = cursor.split('.');
   if (!payload || !sum || extra !== undefined) throw invalidCursor('The cursor is malformed.');
   if (checksum(payload, filters) !== sum) {
-    throw invalidCursor('The cursor was altered or was made with other filters; restart from the first page.');
+    throw invalidCursor(
+      'The cursor was altered or was made with other filters; restart from the first page.',
+    );
   }
   try {
     const [createdAt, id] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown[];

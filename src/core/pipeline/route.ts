@@ -34,7 +34,10 @@ export interface Route<Q = unknown, B = unknown> {
 }
 
 /** Declares a route with its input types inferred from its schemas. */
-export function defineRoute<QS extends z.ZodType = z.ZodUndefined, BS extends z.ZodType = z.ZodUndefined>(route: {
+export function defineRoute<
+  QS extends z.ZodType = z.ZodUndefined,
+  BS extends z.ZodType = z.ZodUndefined,
+>(route: {
   method: HttpMethod;
   path: string;
   access: Access;

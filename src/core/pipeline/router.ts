@@ -17,12 +17,15 @@ export function createRouter(routes: readonly Route[]): (method: string, url: st
     const methods = methodsByPath.get(route.path) ?? [];
     methods.push(route.method);
     methodsByPath.set(route.path, methods);
-    router[route.method.toLowerCase()]?.(route.path, (request: { params: Record<string, string>; query: Record<string, string | string[]> }) => ({
-      kind: 'route',
-      route,
-      params: request.params,
-      query: request.query,
-    }));
+    router[route.method.toLowerCase()]?.(
+      route.path,
+      (request: { params: Record<string, string>; query: Record<string, string | string[]> }) => ({
+        kind: 'route',
+        route,
+        params: request.params,
+        query: request.query,
+      }),
+    );
   }
   // After every real route: a path that exists under another method is a 405, not a 404.
   for (const [path, methods] of methodsByPath) {
@@ -35,9 +38,15 @@ export function createRouter(routes: readonly Route[]): (method: string, url: st
 }
 
 export const methodNotAllowed = (method: string, allow: string[]): ApiError =>
-  new ApiError(405, 'method_not_allowed', `${method} is not supported here; use ${allow.join(', ')}.`, { allow }, {
-    Allow: allow.join(', '),
-  });
+  new ApiError(
+    405,
+    'method_not_allowed',
+    `${method} is not supported here; use ${allow.join(', ')}.`,
+    { allow },
+    {
+      Allow: allow.join(', '),
+    },
+  );
 
 export const unknownPath = (path: string): ApiError =>
   new ApiError(404, 'not_found', `No endpoint answers ${path}.`);

@@ -54,7 +54,12 @@ export async function addMember(
 ): Promise<{ user: User; membership: Membership }> {
   let user = await tx.tenancy.getUserByEmail(input.email);
   if (!user) {
-    user = { id: ids.id('usr'), email: input.email, passwordHash: input.passwordHash ?? null, createdAt: isoTime(now) };
+    user = {
+      id: ids.id('usr'),
+      email: input.email,
+      passwordHash: input.passwordHash ?? null,
+      createdAt: isoTime(now),
+    };
     await tx.tenancy.insertUser(user);
   } else if (input.passwordHash) {
     user = { ...user, passwordHash: input.passwordHash };
@@ -86,13 +91,21 @@ export async function initWorkspace(
 ): Promise<InitResult> {
   const { tx, ids, now } = deps;
   if (!workspaceSlugPattern.test(input.slug)) {
-    throw new ApiError(400, 'validation_failed', `"${input.slug}" is not a valid workspace slug (a-z, 0-9, -).`);
+    throw new ApiError(
+      400,
+      'validation_failed',
+      `"${input.slug}" is not a valid workspace slug (a-z, 0-9, -).`,
+    );
   }
   if (await tx.tenancy.getWorkspaceBySlug(input.slug)) {
     throw conflict(`Workspace "${input.slug}" already exists.`);
   }
   const accountId = ids.id('acct');
-  await tx.tenancy.insertAccount({ id: accountId, name: input.accountName ?? input.slug, createdAt: isoTime(now) });
+  await tx.tenancy.insertAccount({
+    id: accountId,
+    name: input.accountName ?? input.slug,
+    createdAt: isoTime(now),
+  });
   const workspace: Workspace = {
     id: ids.id('ws'),
     accountId,
@@ -118,7 +131,13 @@ export async function initWorkspace(
     name: 'init',
     scope: 'read_write',
   });
-  return { accountId, workspaceId: workspace.id, workspaceSlug: workspace.slug, userId: user.id, token: issued.plain };
+  return {
+    accountId,
+    workspaceId: workspace.id,
+    workspaceSlug: workspace.slug,
+    userId: user.id,
+    token: issued.plain,
+  };
 }
 
 /** The workspace with this slug, or a 404 naming it. */

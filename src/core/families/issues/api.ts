@@ -2,10 +2,10 @@
 export {
   createIssue as create,
   getIssue as get,
-  listIssues as list,
-  updateIssue as update,
-  transitionIssue as transition,
   type IssueView,
+  listIssues as list,
+  transitionIssue as transition,
+  updateIssue as update,
 } from './operations.js';
-export type { IssueCreate, IssuePatch, IssueTransition, IssueListQuery } from './schema.js';
+export type { IssueCreate, IssueListQuery, IssuePatch, IssueTransition } from './schema.js';
 export { issueTransitions as transitions } from './transitions.js';

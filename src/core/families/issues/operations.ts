@@ -2,9 +2,22 @@ import { ApiError, invalidReference, notFound } from '../../errors.js';
 import type { Issue, IssueStatus } from '../../model.js';
 import type { OperationContext } from '../../pipeline/context.js';
 import type { Page } from '../../pipeline/pagination.js';
-import { changedFields, getForWrite, getOr404, listPage, present, saveNextVersion } from '../shared/operations.js';
+import {
+  changedFields,
+  getForWrite,
+  getOr404,
+  listPage,
+  present,
+  saveNextVersion,
+} from '../shared/operations.js';
 import { issueEvents } from './events.js';
-import { type IssueCreate, type IssueListQuery, type IssuePatch, type IssueTransition, issueKeyPattern } from './schema.js';
+import {
+  type IssueCreate,
+  type IssueListQuery,
+  type IssuePatch,
+  type IssueTransition,
+  issueKeyPattern,
+} from './schema.js';
 import { canTransition, issueTransitions } from './transitions.js';
 
 export type IssueView = ReturnType<typeof present<Issue>>;
@@ -44,17 +57,27 @@ export async function createIssue(ctx: OperationContext, input: IssueCreate): Pr
     version: 1,
   };
   await ctx.tx.collections.issues.insert(issue);
-  await ctx.emit({ type: issueEvents.created, resource: resourceOf(issue), data: { object: presentIssue(issue) } });
+  await ctx.emit({
+    type: issueEvents.created,
+    resource: resourceOf(issue),
+    data: { object: presentIssue(issue) },
+  });
   return presentIssue(issue);
 }
 
 /** Finds an issue by id (`iss_…`) or by its readable key (`APO-12`). */
 async function findIssue(ctx: OperationContext, idOrKey: string, forWrite: boolean): Promise<Issue> {
   const key = issueKeyPattern.exec(idOrKey);
-  if (!key) return forWrite ? getForWrite(ctx, 'issues', idOrKey, 'issue') : getOr404(ctx, 'issues', idOrKey, 'issue');
+  if (!key)
+    return forWrite
+      ? getForWrite(ctx, 'issues', idOrKey, 'issue')
+      : getOr404(ctx, 'issues', idOrKey, 'issue');
   const project = await ctx.tx.collections.projects.findOne(ctx.tenant.workspaceId, { key: key[1] });
   const issue = project
-    ? await ctx.tx.collections.issues.findOne(ctx.tenant.workspaceId, { projectId: project.id, number: Number(key[2]) })
+    ? await ctx.tx.collections.issues.findOne(ctx.tenant.workspaceId, {
+        projectId: project.id,
+        number: Number(key[2]),
+      })
     : null;
   if (!issue) throw notFound('issue');
   return forWrite ? getForWrite(ctx, 'issues', issue.id, 'issue') : issue;
@@ -66,18 +89,32 @@ export async function getIssue(ctx: OperationContext, idOrKey: string): Promise<
 
 export async function listIssues(ctx: OperationContext, query: IssueListQuery): Promise<Page<IssueView>> {
   const { projectId, outcomeId, status, severity, assigneeId, ...params } = query;
-  return listPage(ctx, 'issues', params, { projectId, outcomeId, status, severity, assigneeId }, presentIssue);
+  return listPage(
+    ctx,
+    'issues',
+    params,
+    { projectId, outcomeId, status, severity, assigneeId },
+    presentIssue,
+  );
 }
 
 /** Applies a partial update; a PATCH that changes nothing keeps the version and emits nothing. */
-export async function updateIssue(ctx: OperationContext, idOrKey: string, patch: IssuePatch): Promise<IssueView> {
+export async function updateIssue(
+  ctx: OperationContext,
+  idOrKey: string,
+  patch: IssuePatch,
+): Promise<IssueView> {
   const current = await findIssue(ctx, idOrKey, true);
   const changes = changedFields(current, patch as Partial<Issue>);
   if (Object.keys(changes).length === 0) return presentIssue(current);
   if ('assigneeId' in changes) await checkAssignee(ctx, changes.assigneeId);
   const next = await saveNextVersion(ctx, 'issues', current, changes);
   const previous = Object.fromEntries(Object.keys(changes).map((f) => [f, current[f as keyof Issue]]));
-  await ctx.emit({ type: issueEvents.updated, resource: resourceOf(next), data: { object: presentIssue(next), previous } });
+  await ctx.emit({
+    type: issueEvents.updated,
+    resource: resourceOf(next),
+    data: { object: presentIssue(next), previous },
+  });
   return presentIssue(next);
 }
 
@@ -89,7 +126,11 @@ export const invalidTransition = (from: IssueStatus, to: IssueStatus): ApiError 
   });
 
 /** Moves an issue through the state machine; entering `resolved` stamps resolvedAt, leaving it clears it. */
-export async function transitionIssue(ctx: OperationContext, idOrKey: string, input: IssueTransition): Promise<IssueView> {
+export async function transitionIssue(
+  ctx: OperationContext,
+  idOrKey: string,
+  input: IssueTransition,
+): Promise<IssueView> {
   const current = await findIssue(ctx, idOrKey, true);
   if (!canTransition(current.status, input.to)) throw invalidTransition(current.status, input.to);
   const next = await saveNextVersion(ctx, 'issues', current, {

@@ -1,7 +1,12 @@
 import { ok, resource } from '../../pipeline/reply.js';
 import { defineRoute } from '../../pipeline/route.js';
 import { createIssue, getIssue, listIssues, transitionIssue, updateIssue } from './operations.js';
-import { issueCreateSchema, issueListQuerySchema, issuePatchSchema, issueTransitionSchema } from './schema.js';
+import {
+  issueCreateSchema,
+  issueListQuerySchema,
+  issuePatchSchema,
+  issueTransitionSchema,
+} from './schema.js';
 
 const id = (params: Record<string, string>) => params.id ?? '';
 

@@ -9,4 +9,5 @@ export const issueTransitions: Record<IssueStatus, readonly IssueStatus[]> = {
   closed: ['open'],
 };
 
-export const canTransition = (from: IssueStatus, to: IssueStatus): boolean => issueTransitions[from].includes(to);
+export const canTransition = (from: IssueStatus, to: IssueStatus): boolean =>
+  issueTransitions[from].includes(to);

@@ -3,7 +3,7 @@ export {
   createProject as create,
   getProject as get,
   listProjects as list,
-  updateProject as update,
   type ProjectView,
+  updateProject as update,
 } from './operations.js';
-export type { ProjectCreate, ProjectPatch, ProjectListQuery } from './schema.js';
+export type { ProjectCreate, ProjectListQuery, ProjectPatch } from './schema.js';

@@ -10,7 +10,10 @@ export function deriveProjectKey(name: string): string {
     .split(/\s+/)
     .filter((w) => w !== '');
   const letters = words.length > 1 ? words.map((w) => w[0]).join('') : (words[0] ?? '').slice(0, 3);
-  const key = letters.toUpperCase().replace(/^[0-9]+/, '').slice(0, 6);
+  const key = letters
+    .toUpperCase()
+    .replace(/^[0-9]+/, '')
+    .slice(0, 6);
   return key.length >= 2 ? key : `P${key}X`.slice(0, 3).padEnd(2, 'X');
 }
 

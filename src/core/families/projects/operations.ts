@@ -3,7 +3,14 @@ import type { Project } from '../../model.js';
 import type { OperationContext } from '../../pipeline/context.js';
 import type { Page } from '../../pipeline/pagination.js';
 import { UniqueViolation } from '../../storage.js';
-import { changedFields, getForWrite, getOr404, listPage, present, saveNextVersion } from '../shared/operations.js';
+import {
+  changedFields,
+  getForWrite,
+  getOr404,
+  listPage,
+  present,
+  saveNextVersion,
+} from '../shared/operations.js';
 import { projectEvents } from './events.js';
 import { deriveProjectKey, firstFreeKey } from './key.js';
 import type { ProjectCreate, ProjectListQuery, ProjectPatch } from './schema.js';
@@ -24,7 +31,10 @@ export async function createProject(ctx: OperationContext, input: ProjectCreate)
   const workspaceId = ctx.tenant.workspaceId;
   const key =
     input.key ??
-    (await firstFreeKey(deriveProjectKey(input.name), async (k) => (await projects.findOne(workspaceId, { key: k })) !== null));
+    (await firstFreeKey(
+      deriveProjectKey(input.name),
+      async (k) => (await projects.findOne(workspaceId, { key: k })) !== null,
+    ));
   const project: Project = {
     id: ctx.ids.id('prj'),
     workspaceId,
@@ -41,7 +51,11 @@ export async function createProject(ctx: OperationContext, input: ProjectCreate)
     if (error instanceof UniqueViolation && error.what === 'project.key') throw keyTaken(key);
     throw error;
   }
-  await ctx.emit({ type: projectEvents.created, resource: resourceOf(project), data: { object: presentProject(project) } });
+  await ctx.emit({
+    type: projectEvents.created,
+    resource: resourceOf(project),
+    data: { object: presentProject(project) },
+  });
   return presentProject(project);
 }
 
@@ -49,16 +63,27 @@ export async function getProject(ctx: OperationContext, id: string): Promise<Pro
   return presentProject(await getOr404(ctx, 'projects', id, 'project'));
 }
 
-export async function listProjects(ctx: OperationContext, query: ProjectListQuery): Promise<Page<ProjectView>> {
+export async function listProjects(
+  ctx: OperationContext,
+  query: ProjectListQuery,
+): Promise<Page<ProjectView>> {
   return listPage(ctx, 'projects', query, {}, presentProject);
 }
 
-export async function updateProject(ctx: OperationContext, id: string, patch: ProjectPatch): Promise<ProjectView> {
+export async function updateProject(
+  ctx: OperationContext,
+  id: string,
+  patch: ProjectPatch,
+): Promise<ProjectView> {
   const current = await getForWrite(ctx, 'projects', id, 'project');
   const changes = changedFields(current, patch as Partial<Project>);
   if (Object.keys(changes).length === 0) return presentProject(current);
   const next = await saveNextVersion(ctx, 'projects', current, changes);
   const previous = Object.fromEntries(Object.keys(changes).map((f) => [f, current[f as keyof Project]]));
-  await ctx.emit({ type: projectEvents.updated, resource: resourceOf(next), data: { object: presentProject(next), previous } });
+  await ctx.emit({
+    type: projectEvents.updated,
+    resource: resourceOf(next),
+    data: { object: presentProject(next), previous },
+  });
   return presentProject(next);
 }

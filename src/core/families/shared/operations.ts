@@ -31,7 +31,8 @@ export async function getForWrite<Name extends CollectionName>(
   what: string,
 ): Promise<CollectionRows[Name]> {
   const row = await getOr404(ctx, name, id, what);
-  if (ctx.precondition && !preconditionHolds(ctx.precondition, row.version)) throw versionConflict(row.version);
+  if (ctx.precondition && !preconditionHolds(ctx.precondition, row.version))
+    throw versionConflict(row.version);
   return row;
 }
 
