@@ -15,13 +15,15 @@ export function nodeHandler(tracker: Tracker): (req: IncomingMessage, res: Serve
 }
 
 async function respond(tracker: Tracker, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  // Read before the body: stopping an oversized body early detaches the socket from the request.
+  const clientAddress = req.socket.remoteAddress ?? 'unknown';
   const body = await readCapped(req, maxBodyBytes);
   const response = await tracker.handle({
     method: req.method ?? 'GET',
     path: req.url ?? '/',
     headers: req.headers,
     body,
-    clientAddress: req.socket.remoteAddress ?? 'unknown',
+    clientAddress,
   });
   // Closing after an unread oversized body keeps its remainder from being parsed as a request.
   if (!req.readableEnded) res.setHeader('Connection', 'close');

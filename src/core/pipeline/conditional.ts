@@ -44,7 +44,7 @@ export const versionConflict = (current: number): ApiError =>
   new ApiError(
     409,
     'version_conflict',
-    `The resource has changed since it was read; it is now at version ${current}. Re-fetch it and retry.`,
+    `If-Match does not match the current version (${current}): the resource changed since it was read. Re-fetch it and retry.`,
     { currentVersion: current },
     { ETag: etagFor(current) },
   );

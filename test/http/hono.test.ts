@@ -1,0 +1,3 @@
+import { runHttpSuite } from './suite.js';
+
+runHttpSuite('hono');
