@@ -119,3 +119,55 @@ export interface IdempotencyRecord {
   headers: Record<string, string>;
   createdAt: string;
 }
+
+export const outcomeStatuses = ['planned', 'in_progress', 'shipped', 'abandoned'] as const;
+export type OutcomeStatus = (typeof outcomeStatuses)[number];
+
+export interface Outcome extends VersionedRecord {
+  projectId: string;
+  title: string;
+  description: string | null;
+  status: OutcomeStatus;
+  ownerId: string | null;
+  /** A calendar date, YYYY-MM-DD. */
+  dueDate: string | null;
+  /** Set by the service when the status becomes `shipped`. */
+  shippedAt: string | null;
+}
+
+export const contextKinds = ['document', 'link', 'note'] as const;
+export type ContextKind = (typeof contextKinds)[number];
+
+/** A document, link or note attached to an outcome. Immutable: created and deleted, never changed. */
+export interface ContextItem extends VersionedRecord {
+  outcomeId: string;
+  kind: ContextKind;
+  title: string;
+  url: string | null;
+  body: string | null;
+}
+
+export const decisionStatuses = ['proposed', 'accepted', 'rejected', 'superseded'] as const;
+export type DecisionStatus = (typeof decisionStatuses)[number];
+
+export interface Decision extends VersionedRecord {
+  projectId: string;
+  title: string;
+  rationale: string;
+  participants: string[];
+  outcomeId: string | null;
+  status: DecisionStatus;
+  decidedAt: string | null;
+  supersededBy: string | null;
+}
+
+export interface TimeEntry extends VersionedRecord {
+  outcomeId: string;
+  issueId: string | null;
+  /** The user who logged the time: always the token's user. */
+  userId: string;
+  minutes: number;
+  /** The day the work was done, YYYY-MM-DD. */
+  date: string;
+  note: string | null;
+}

@@ -1,6 +1,17 @@
+import { contextRoutes } from './families/context/routes.js';
+import { decisionRoutes } from './families/decisions/routes.js';
 import { issueRoutes } from './families/issues/routes.js';
+import { outcomeRoutes } from './families/outcomes/routes.js';
 import { projectRoutes } from './families/projects/routes.js';
+import { timeEntryRoutes } from './families/time-entries/routes.js';
 import type { Route } from './pipeline/route.js';
 
 /** Every endpoint of /api/v1: the one table the router, the tests and the docs read. */
-export const routes: readonly Route[] = [...projectRoutes, ...issueRoutes];
+export const routes: readonly Route[] = [
+  ...projectRoutes,
+  ...outcomeRoutes,
+  ...contextRoutes,
+  ...decisionRoutes,
+  ...issueRoutes,
+  ...timeEntryRoutes,
+];

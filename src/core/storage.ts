@@ -1,11 +1,15 @@
 import type {
   Account,
   ApiToken,
+  ContextItem,
+  Decision,
   IdempotencyRecord,
   Issue,
   Membership,
+  Outcome,
   Project,
   SignalEvent,
+  TimeEntry,
   User,
   Workspace,
 } from './model.js';
@@ -35,6 +39,10 @@ export interface Storage {
 export interface CollectionRows {
   projects: Project;
   issues: Issue;
+  outcomes: Outcome;
+  context: ContextItem;
+  decisions: Decision;
+  timeEntries: TimeEntry;
 }
 export type CollectionName = keyof CollectionRows;
 
@@ -46,15 +54,45 @@ export type CollectionName = keyof CollectionRows;
 export interface CollectionDefinition<Name extends CollectionName> {
   filters: readonly (keyof CollectionRows[Name] & string)[];
   search: readonly (keyof CollectionRows[Name] & string)[];
+  /** Fields a list may bound by a range (inclusive both ends). */
+  ranges: readonly (keyof CollectionRows[Name] & string)[];
+  /** Numeric fields a list may sum over all matching rows. */
+  sums: readonly (keyof CollectionRows[Name] & string)[];
 }
 
-export const collectionDefinitions: { [Name in CollectionName]: CollectionDefinition<Name> } = {
-  projects: { filters: ['key'], search: ['name', 'description'] },
+export const collectionDefinitions = {
+  projects: { filters: ['key'], search: ['name', 'description'], ranges: [], sums: [] },
   issues: {
     filters: ['projectId', 'outcomeId', 'status', 'severity', 'assigneeId', 'number'],
     search: ['title', 'description'],
+    ranges: [],
+    sums: [],
   },
-};
+  outcomes: {
+    filters: ['projectId', 'status', 'ownerId'],
+    search: ['title', 'description'],
+    ranges: [],
+    sums: [],
+  },
+  context: { filters: ['outcomeId', 'kind'], search: [], ranges: [], sums: [] },
+  decisions: {
+    filters: ['projectId', 'outcomeId', 'status', 'supersededBy'],
+    search: [],
+    ranges: [],
+    sums: [],
+  },
+  timeEntries: {
+    filters: ['outcomeId', 'issueId', 'userId'],
+    search: [],
+    ranges: ['date'],
+    sums: ['minutes'],
+  },
+} as const satisfies { [Name in CollectionName]: CollectionDefinition<Name> };
+
+type Defined<
+  Name extends CollectionName,
+  Kind extends keyof CollectionDefinition<Name>,
+> = (typeof collectionDefinitions)[Name][Kind] extends readonly (infer F)[] ? F & string : never;
 
 export type FilterValue = string | number | null;
 
@@ -62,7 +100,11 @@ export type FilterValue = string | number | null;
 export interface ListQuery<Name extends CollectionName> {
   workspaceId: string;
   /** Equality on the collection's filter fields; `null` matches a null field. */
-  where?: Partial<Record<CollectionDefinition<Name>['filters'][number], FilterValue>>;
+  where?: Partial<Record<Defined<Name, 'filters'>, FilterValue>>;
+  /** Inclusive bounds on the collection's range fields. */
+  range?: Partial<Record<Defined<Name, 'ranges'>, { gte?: string | number; lte?: string | number }>>;
+  /** A numeric field to sum over every matching row (not just the page). */
+  sum?: Defined<Name, 'sums'>;
   /** Inclusive lower / exclusive upper bounds on `createdAt`, inclusive lower bound on `updatedAt`. */
   createdAfter?: string;
   createdBefore?: string;
@@ -79,6 +121,8 @@ export interface ListResult<Row> {
   rows: Row[];
   /** How many rows match the query's filters, ignoring `after` and `limit`. */
   total: number;
+  /** With `sum`: the sum of that field over the same rows `total` counts. */
+  sum?: number;
 }
 
 /** Raised by `collection.update` when the stored version is not the expected one. */
@@ -112,6 +156,10 @@ export interface Collection<Name extends CollectionName, Row = CollectionRows[Na
   update(row: Row, expectedVersion: number): Promise<void>;
   /** Deletes the row; returns whether it existed in this workspace. */
   delete(workspaceId: string, id: string): Promise<boolean>;
+  /** Deletes every row of the workspace whose fields equal `where`; returns the deleted rows. */
+  deleteWhere(workspaceId: string, where: ListQuery<Name>['where']): Promise<Row[]>;
+  /** How many rows of the workspace have fields equal to `where`. */
+  count(workspaceId: string, where: ListQuery<Name>['where']): Promise<number>;
   /** Rows matching the query, newest first, with the count of all matches. */
   list(query: ListQuery<Name>): Promise<ListResult<Row>>;
 }
@@ -163,8 +211,12 @@ export interface SignalStore {
    * committed event; a rolled-back append leaves no event.
    */
   append(event: Omit<SignalEvent, 'sequence'>): Promise<SignalEvent>;
-  /** Events of one account in ascending sequence order. */
+  /** Events of one account in ascending sequence order, at most `limit`. */
   list(query: SignalQuery): Promise<SignalEvent[]>;
+  /** How many events match the query's account, types and resourceId, ignoring afterSequence and limit. */
+  count(query: Omit<SignalQuery, 'afterSequence' | 'limit'>): Promise<number>;
+  /** The event with this id in this account, or null. */
+  get(accountId: string, id: string): Promise<SignalEvent | null>;
   /** Deletes events that occurred before `before`; returns how many. */
   purge(before: string): Promise<number>;
 }

@@ -50,7 +50,14 @@ export function memoryStorage(): Storage {
     users: new Map(),
     memberships: new Map(),
     tokens: new Map(),
-    collections: { projects: new Map(), issues: new Map() },
+    collections: {
+      projects: new Map(),
+      issues: new Map(),
+      outcomes: new Map(),
+      context: new Map(),
+      decisions: new Map(),
+      timeEntries: new Map(),
+    },
     signals: [],
     idempotency: new Map(),
     counters: new Map(),
@@ -199,6 +206,10 @@ function memoryTx(state: State, record: (u: Undo) => void): StorageTx {
       issues: memoryCollection('issues', state.collections.issues, record, (row, other) =>
         row.projectId === other.projectId && row.number === other.number ? 'issue.number' : null,
       ),
+      outcomes: memoryCollection('outcomes', state.collections.outcomes, record, noConflict),
+      context: memoryCollection('context', state.collections.context, record, noConflict),
+      decisions: memoryCollection('decisions', state.collections.decisions, record, noConflict),
+      timeEntries: memoryCollection('timeEntries', state.collections.timeEntries, record, noConflict),
     },
     signals: {
       async append(event) {
@@ -223,6 +234,18 @@ function memoryTx(state: State, record: (u: Undo) => void): StorageTx {
           out.push(clone(e));
         }
         return out;
+      },
+      async count(query) {
+        const types = query.types && query.types.length > 0 ? new Set(query.types) : null;
+        return state.signals.filter(
+          (e) =>
+            e.accountId === query.accountId &&
+            (!types || types.has(e.type)) &&
+            (query.resourceId === undefined || e.resource.id === query.resourceId),
+        ).length;
+      },
+      async get(accountId, id) {
+        return clone(state.signals.find((e) => e.id === id && e.accountId === accountId) ?? null);
       },
       async purge(before) {
         const kept = state.signals.filter((e) => e.occurredAt >= before);
@@ -264,6 +287,8 @@ function memoryTx(state: State, record: (u: Undo) => void): StorageTx {
     },
   };
 }
+
+const noConflict = () => null;
 
 /** A generic collection over a map, with a uniqueness rule checked against the workspace's rows. */
 function memoryCollection<Name extends CollectionName>(
@@ -313,6 +338,18 @@ function memoryCollection<Name extends CollectionName>(
       if (!row || row.workspaceId !== workspaceId) return false;
       return deleteWithUndo(rows, id, record);
     },
+    async deleteWhere(workspaceId, where) {
+      const doomed = [...rows.values()].filter(
+        (row) => row.workspaceId === workspaceId && matches(row, where),
+      );
+      for (const row of doomed) deleteWithUndo(rows, row.id, record);
+      return doomed.map(clone);
+    },
+    async count(workspaceId, where) {
+      let n = 0;
+      for (const row of rows.values()) if (row.workspaceId === workspaceId && matches(row, where)) n++;
+      return n;
+    },
     async list(query: ListQuery<Name>) {
       const needle = query.search?.toLowerCase();
       const matching = [...rows.values()].filter((row) => {
@@ -321,6 +358,14 @@ function memoryCollection<Name extends CollectionName>(
         if (query.createdAfter !== undefined && row.createdAt < query.createdAfter) return false;
         if (query.createdBefore !== undefined && row.createdAt >= query.createdBefore) return false;
         if (query.updatedSince !== undefined && row.updatedAt < query.updatedSince) return false;
+        for (const [field, bounds] of Object.entries(query.range ?? {}) as [
+          string,
+          { gte?: unknown; lte?: unknown },
+        ][]) {
+          const value = (row as unknown as Record<string, string | number>)[field] as string | number;
+          if (bounds.gte !== undefined && value < (bounds.gte as string | number)) return false;
+          if (bounds.lte !== undefined && value > (bounds.lte as string | number)) return false;
+        }
         if (needle !== undefined) {
           const fields = definition.search as readonly string[];
           const hit = fields.some((f) => {
@@ -334,7 +379,15 @@ function memoryCollection<Name extends CollectionName>(
       matching.sort(newestFirst);
       const after = query.after;
       const page = (after ? matching.filter((row) => isAfter(row, after)) : matching).slice(0, query.limit);
-      return { rows: page.map(clone), total: matching.length };
+      const sumField = query.sum as string | undefined;
+      const sum =
+        sumField === undefined
+          ? undefined
+          : matching.reduce(
+              (acc, row) => acc + Number((row as unknown as Record<string, unknown>)[sumField] ?? 0),
+              0,
+            );
+      return { rows: page.map(clone), total: matching.length, ...(sum === undefined ? {} : { sum }) };
     },
   };
 }

@@ -17,7 +17,11 @@ export function computeSignature(secret: string, timestamp: number, body: string
 }
 
 /** The header value for a delivery signed with each of `secrets` at `timestamp` (unix seconds). */
-export function signatureHeaderValue(secrets: readonly string[], timestamp: number, body: string | Uint8Array): string {
+export function signatureHeaderValue(
+  secrets: readonly string[],
+  timestamp: number,
+  body: string | Uint8Array,
+): string {
   return [`t=${timestamp}`, ...secrets.map((s) => `v1=${computeSignature(s, timestamp, body)}`)].join(',');
 }
 
@@ -51,6 +55,7 @@ export function verifySignature(input: {
   const matches = candidates.some((c) => timingSafeEqual(Buffer.from(c, 'hex'), expected));
   if (!matches) return { ok: false, reason: 'no_matching_signature' };
   const tolerance = input.toleranceSeconds ?? defaultToleranceSeconds;
-  if (Math.abs(input.nowSeconds - timestamp) > tolerance) return { ok: false, reason: 'timestamp_outside_tolerance' };
+  if (Math.abs(input.nowSeconds - timestamp) > tolerance)
+    return { ok: false, reason: 'timestamp_outside_tolerance' };
   return { ok: true, timestamp };
 }

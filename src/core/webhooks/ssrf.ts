@@ -63,7 +63,10 @@ export function checkWebhookUrl(raw: string, allowPrivate: boolean): UrlVerdict 
   if (url.username || url.password) return { ok: false, reason: 'webhook URLs must not carry credentials' };
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (!allowPrivate && isIP(host) !== 0 && isForbiddenAddress(host)) {
-    return { ok: false, reason: `webhook URLs must not point at a private, loopback or reserved address (${host})` };
+    return {
+      ok: false,
+      reason: `webhook URLs must not point at a private, loopback or reserved address (${host})`,
+    };
   }
   if (!allowPrivate && (host === 'localhost' || host.endsWith('.localhost'))) {
     return { ok: false, reason: 'webhook URLs must not point at localhost' };

@@ -1,15 +1,10 @@
-import { ApiError, invalidReference, notFound } from '../../errors.js';
+import { ApiError, notFound } from '../../errors.js';
 import type { Issue, IssueStatus } from '../../model.js';
 import type { OperationContext } from '../../pipeline/context.js';
 import type { Page } from '../../pipeline/pagination.js';
-import {
-  changedFields,
-  getForWrite,
-  getOr404,
-  listPage,
-  present,
-  saveNextVersion,
-} from '../shared/operations.js';
+import { getForWrite, getOr404, listPage, present, saveNextVersion } from '../shared/operations.js';
+import { outcomeOfProject, referenced, referencedMember } from '../shared/references.js';
+import { applyChanges } from '../shared/update.js';
 import { issueEvents } from './events.js';
 import {
   type IssueCreate,
@@ -25,18 +20,11 @@ export const presentIssue = (issue: Issue): IssueView => present(issue);
 
 const resourceOf = (issue: Issue) => ({ type: 'issue', id: issue.id });
 
-/** A reference to a user must name a member of the caller's workspace. */
-async function checkAssignee(ctx: OperationContext, assigneeId: string | null | undefined): Promise<void> {
-  if (!assigneeId) return;
-  const membership = await ctx.tx.tenancy.getMembership(ctx.tenant.workspaceId, assigneeId);
-  if (!membership) throw invalidReference('assigneeId', `No member ${assigneeId} in this workspace.`);
-}
-
 /** Creates an issue in a project of the caller's workspace, numbered next in that project. */
 export async function createIssue(ctx: OperationContext, input: IssueCreate): Promise<IssueView> {
-  const project = await ctx.tx.collections.projects.get(ctx.tenant.workspaceId, input.projectId);
-  if (!project) throw invalidReference('projectId', `No project ${input.projectId} in this workspace.`);
-  await checkAssignee(ctx, input.assigneeId);
+  const project = await referenced(ctx, 'projects', input.projectId, 'projectId');
+  if (input.assigneeId) await referencedMember(ctx, input.assigneeId, 'assigneeId');
+  if (input.outcomeId) await outcomeOfProject(ctx, input.outcomeId, project.id);
   const number = await ctx.tx.counters.next(`issues:${project.id}`);
   const issue: Issue = {
     id: ctx.ids.id('iss'),
@@ -105,17 +93,14 @@ export async function updateIssue(
   patch: IssuePatch,
 ): Promise<IssueView> {
   const current = await findIssue(ctx, idOrKey, true);
-  const changes = changedFields(current, patch as Partial<Issue>);
-  if (Object.keys(changes).length === 0) return presentIssue(current);
-  if ('assigneeId' in changes) await checkAssignee(ctx, changes.assigneeId);
-  const next = await saveNextVersion(ctx, 'issues', current, changes);
-  const previous = Object.fromEntries(Object.keys(changes).map((f) => [f, current[f as keyof Issue]]));
-  await ctx.emit({
+  if (patch.assigneeId) await referencedMember(ctx, patch.assigneeId, 'assigneeId');
+  if (patch.outcomeId) await outcomeOfProject(ctx, patch.outcomeId, current.projectId);
+  const { row } = await applyChanges(ctx, 'issues', current, patch as Partial<Issue>, {
     type: issueEvents.updated,
-    resource: resourceOf(next),
-    data: { object: presentIssue(next), previous },
+    resourceType: 'issue',
+    present: presentIssue,
   });
-  return presentIssue(next);
+  return presentIssue(row);
 }
 
 export const invalidTransition = (from: IssueStatus, to: IssueStatus): ApiError =>

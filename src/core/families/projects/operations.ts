@@ -3,14 +3,8 @@ import type { Project } from '../../model.js';
 import type { OperationContext } from '../../pipeline/context.js';
 import type { Page } from '../../pipeline/pagination.js';
 import { UniqueViolation } from '../../storage.js';
-import {
-  changedFields,
-  getForWrite,
-  getOr404,
-  listPage,
-  present,
-  saveNextVersion,
-} from '../shared/operations.js';
+import { getForWrite, getOr404, listPage, present } from '../shared/operations.js';
+import { applyChanges } from '../shared/update.js';
 import { projectEvents } from './events.js';
 import { deriveProjectKey, firstFreeKey } from './key.js';
 import type { ProjectCreate, ProjectListQuery, ProjectPatch } from './schema.js';
@@ -76,14 +70,10 @@ export async function updateProject(
   patch: ProjectPatch,
 ): Promise<ProjectView> {
   const current = await getForWrite(ctx, 'projects', id, 'project');
-  const changes = changedFields(current, patch as Partial<Project>);
-  if (Object.keys(changes).length === 0) return presentProject(current);
-  const next = await saveNextVersion(ctx, 'projects', current, changes);
-  const previous = Object.fromEntries(Object.keys(changes).map((f) => [f, current[f as keyof Project]]));
-  await ctx.emit({
+  const { row } = await applyChanges(ctx, 'projects', current, patch as Partial<Project>, {
     type: projectEvents.updated,
-    resource: resourceOf(next),
-    data: { object: presentProject(next), previous },
+    resourceType: 'project',
+    present: presentProject,
   });
-  return presentProject(next);
+  return presentProject(row);
 }

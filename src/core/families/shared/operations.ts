@@ -66,8 +66,10 @@ export function changedFields<Row extends object>(current: Row, changes: Partial
   return out;
 }
 
-export interface ListParams {
+export interface ListParams<Name extends CollectionName = CollectionName> {
   limit: number;
+  range?: ListQuery<Name>['range'];
+  sum?: ListQuery<Name>['sum'];
   cursor?: string | undefined;
   createdAfter?: string | undefined;
   createdBefore?: string | undefined;
@@ -75,20 +77,25 @@ export interface ListParams {
   q?: string | undefined;
 }
 
-/** One page of a collection in the read envelope, with a cursor bound to these filters. */
+/**
+ * One page of a collection in the read envelope, with a cursor bound to these filters; with
+ * `sum`, also the sum of that field over every matching row.
+ */
 export async function listPage<Name extends CollectionName, T>(
   ctx: OperationContext,
   name: Name,
-  params: ListParams,
+  params: ListParams<Name>,
   where: ListQuery<Name>['where'],
   presentRow: (row: CollectionRows[Name]) => T,
-): Promise<Page<T>> {
-  const { limit, cursor, ...rest } = params;
-  const filters = { name, where, ...rest };
+): Promise<Page<T> & { sum?: number }> {
+  const { limit, cursor, range, sum, ...rest } = params;
+  const filters = { name, where, range, ...rest };
   const query: ListQuery<Name> = {
     workspaceId: ctx.tenant.workspaceId,
     where,
     limit: limit + 1,
+    ...(range ? { range } : {}),
+    ...(sum ? { sum } : {}),
     ...(rest.createdAfter ? { createdAfter: rest.createdAfter } : {}),
     ...(rest.createdBefore ? { createdBefore: rest.createdBefore } : {}),
     ...(rest.updatedSince ? { updatedSince: rest.updatedSince } : {}),
@@ -96,5 +103,6 @@ export async function listPage<Name extends CollectionName, T>(
     ...(cursor ? { after: decodeCursor(cursor, filters) } : {}),
   };
   const result = await ctx.tx.collections[name].list(query);
-  return toPage(result.rows as CollectionRows[Name][], result.total, limit, filters, presentRow);
+  const page = toPage(result.rows as CollectionRows[Name][], result.total, limit, filters, presentRow);
+  return result.sum === undefined ? page : { ...page, sum: result.sum };
 }

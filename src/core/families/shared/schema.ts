@@ -6,7 +6,8 @@ import { pageQuery } from '../../pipeline/pagination.js';
 export const idOf = (prefix: string) =>
   z.string().regex(new RegExp(`^${prefix}_[0-9A-Za-z]{1,64}$`), `expected an id starting with ${prefix}_`);
 
-const timestamp = z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString());
+/** An RFC 3339 timestamp, normalized to UTC with milliseconds. */
+export const timestamp = z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString());
 
 /** The query fields of every list: paging plus the common time filters (CONTRACT §3). */
 export const listQueryBase = {

@@ -1,0 +1,17 @@
+import { contextEvents } from './families/context/events.js';
+import { decisionEvents } from './families/decisions/events.js';
+import { issueEvents } from './families/issues/events.js';
+import { outcomeEvents } from './families/outcomes/events.js';
+import { projectEvents } from './families/projects/events.js';
+import { timeEntryEvents } from './families/time-entries/events.js';
+
+/** The catalog of event types (CONTRACT §6): what signals carry and webhooks subscribe to. */
+export const eventTypes = [
+  ...Object.values(projectEvents),
+  ...Object.values(outcomeEvents),
+  ...Object.values(contextEvents),
+  ...Object.values(decisionEvents),
+  ...Object.values(issueEvents),
+  ...Object.values(timeEntryEvents),
+] as const;
+export type EventType = (typeof eventTypes)[number];

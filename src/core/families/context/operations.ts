@@ -1,0 +1,57 @@
+import type { ContextItem } from '../../model.js';
+import type { OperationContext } from '../../pipeline/context.js';
+import type { Page } from '../../pipeline/pagination.js';
+import { getForWrite, getOr404, listPage, present } from '../shared/operations.js';
+import { referenced } from '../shared/references.js';
+import { contextEvents } from './events.js';
+import type { ContextCreate, ContextListQuery } from './schema.js';
+
+export type ContextView = ReturnType<typeof present<ContextItem>>;
+export const presentContext = (item: ContextItem): ContextView => present(item);
+
+const resourceOf = (item: ContextItem) => ({ type: 'context', id: item.id });
+
+export async function createContext(ctx: OperationContext, input: ContextCreate): Promise<ContextView> {
+  await referenced(ctx, 'outcomes', input.outcomeId, 'outcomeId');
+  const item: ContextItem = {
+    id: ctx.ids.id('ctx'),
+    workspaceId: ctx.tenant.workspaceId,
+    outcomeId: input.outcomeId,
+    kind: input.kind,
+    title: input.title,
+    url: input.url ?? null,
+    body: input.body ?? null,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+    version: 1,
+  };
+  await ctx.tx.collections.context.insert(item);
+  await ctx.emit({
+    type: contextEvents.created,
+    resource: resourceOf(item),
+    data: { object: presentContext(item) },
+  });
+  return presentContext(item);
+}
+
+export async function getContext(ctx: OperationContext, id: string): Promise<ContextView> {
+  return presentContext(await getOr404(ctx, 'context', id, 'context item'));
+}
+
+export async function listContext(
+  ctx: OperationContext,
+  query: ContextListQuery,
+): Promise<Page<ContextView>> {
+  const { outcomeId, kind, ...params } = query;
+  return listPage(ctx, 'context', params, { outcomeId, kind }, presentContext);
+}
+
+export async function deleteContext(ctx: OperationContext, id: string): Promise<void> {
+  const item = await getForWrite(ctx, 'context', id, 'context item');
+  await ctx.tx.collections.context.delete(ctx.tenant.workspaceId, item.id);
+  await ctx.emit({
+    type: contextEvents.deleted,
+    resource: resourceOf(item),
+    data: { object: presentContext(item) },
+  });
+}

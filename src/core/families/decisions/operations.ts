@@ -1,0 +1,107 @@
+import { invalidReference } from '../../errors.js';
+import type { Decision, DecisionStatus } from '../../model.js';
+import type { OperationContext } from '../../pipeline/context.js';
+import type { Page } from '../../pipeline/pagination.js';
+import { getForWrite, getOr404, listPage, present } from '../shared/operations.js';
+import { outcomeOfProject, referenced } from '../shared/references.js';
+import { applyChanges } from '../shared/update.js';
+import { decisionEvents } from './events.js';
+import type { DecisionCreate, DecisionListQuery, DecisionPatch } from './schema.js';
+
+export type DecisionView = ReturnType<typeof present<Decision>>;
+export const presentDecision = (decision: Decision): DecisionView => present(decision);
+
+const resourceOf = (decision: Decision) => ({ type: 'decision', id: decision.id });
+
+/** A superseding decision must be another decision of the same project. */
+async function checkSupersededBy(
+  ctx: OperationContext,
+  supersededBy: string,
+  projectId: string,
+  selfId: string,
+) {
+  if (supersededBy === selfId) throw invalidReference('supersededBy', 'A decision cannot supersede itself.');
+  const other = await referenced(ctx, 'decisions', supersededBy, 'supersededBy');
+  if (other.projectId !== projectId) {
+    throw invalidReference('supersededBy', `Decision ${supersededBy} belongs to another project.`);
+  }
+}
+
+/**
+ * A decision is decided when it is accepted or rejected: without a decidedAt of the client's,
+ * the time of the change that decided it is recorded.
+ */
+const decidedAtFor = (
+  status: DecisionStatus,
+  given: string | null | undefined,
+  current: string | null,
+  now: string,
+) =>
+  given !== undefined ? given : (current ?? (status === 'accepted' || status === 'rejected' ? now : null));
+
+export async function createDecision(ctx: OperationContext, input: DecisionCreate): Promise<DecisionView> {
+  await referenced(ctx, 'projects', input.projectId, 'projectId');
+  if (input.outcomeId) await outcomeOfProject(ctx, input.outcomeId, input.projectId);
+  const id = ctx.ids.id('dec');
+  if (input.supersededBy) await checkSupersededBy(ctx, input.supersededBy, input.projectId, id);
+  // Naming a successor makes a decision superseded unless the client says otherwise.
+  const status = input.status ?? (input.supersededBy ? 'superseded' : 'proposed');
+  const decision: Decision = {
+    id,
+    workspaceId: ctx.tenant.workspaceId,
+    projectId: input.projectId,
+    title: input.title,
+    rationale: input.rationale,
+    participants: input.participants ?? [],
+    outcomeId: input.outcomeId ?? null,
+    status,
+    decidedAt: decidedAtFor(status, input.decidedAt, null, ctx.now),
+    supersededBy: input.supersededBy ?? null,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+    version: 1,
+  };
+  await ctx.tx.collections.decisions.insert(decision);
+  await ctx.emit({
+    type: decisionEvents.created,
+    resource: resourceOf(decision),
+    data: { object: presentDecision(decision) },
+  });
+  return presentDecision(decision);
+}
+
+export async function getDecision(ctx: OperationContext, id: string): Promise<DecisionView> {
+  return presentDecision(await getOr404(ctx, 'decisions', id, 'decision'));
+}
+
+export async function listDecisions(
+  ctx: OperationContext,
+  query: DecisionListQuery,
+): Promise<Page<DecisionView>> {
+  const { projectId, outcomeId, status, ...params } = query;
+  return listPage(ctx, 'decisions', params, { projectId, outcomeId, status }, presentDecision);
+}
+
+export async function updateDecision(
+  ctx: OperationContext,
+  id: string,
+  patch: DecisionPatch,
+): Promise<DecisionView> {
+  const current = await getForWrite(ctx, 'decisions', id, 'decision');
+  if (patch.outcomeId) await outcomeOfProject(ctx, patch.outcomeId, current.projectId);
+  if (patch.supersededBy) await checkSupersededBy(ctx, patch.supersededBy, current.projectId, current.id);
+  const status =
+    patch.status ?? (patch.supersededBy && !current.supersededBy ? 'superseded' : current.status);
+  const { row } = await applyChanges(
+    ctx,
+    'decisions',
+    current,
+    {
+      ...(patch as Partial<Decision>),
+      status,
+      decidedAt: decidedAtFor(status, patch.decidedAt, current.decidedAt, ctx.now),
+    },
+    { type: decisionEvents.updated, resourceType: 'decision', present: presentDecision },
+  );
+  return presentDecision(row);
+}

@@ -1,0 +1,12 @@
+import { familyRoutes } from '../shared/routes.js';
+import { createDecision, getDecision, listDecisions, updateDecision } from './operations.js';
+import { decisionCreateSchema, decisionListQuerySchema, decisionPatchSchema } from './schema.js';
+
+export const decisionRoutes = familyRoutes({
+  path: '/decisions',
+  noun: 'decision',
+  list: { query: decisionListQuerySchema, run: listDecisions },
+  create: { body: decisionCreateSchema, run: createDecision },
+  get: getDecision,
+  update: { body: decisionPatchSchema, run: updateDecision },
+});

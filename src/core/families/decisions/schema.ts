@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { decisionStatuses } from '../../model.js';
+import { idOf, listQueryBase, serviceOwnedFields, timestamp, withoutReadOnly } from '../shared/schema.js';
+
+const fields = {
+  title: z.string().trim().min(1).max(500),
+  rationale: z.string().trim().min(1).max(50_000),
+  participants: z.array(z.string().trim().min(1).max(200)).max(100),
+  outcomeId: idOf('out').nullable(),
+  status: z.enum(decisionStatuses),
+  decidedAt: timestamp.nullable(),
+  supersededBy: idOf('dec').nullable(),
+};
+
+export const decisionCreateSchema = withoutReadOnly(
+  serviceOwnedFields,
+  z.strictObject({
+    projectId: idOf('prj'),
+    title: fields.title,
+    rationale: fields.rationale,
+    participants: fields.participants.optional(),
+    outcomeId: fields.outcomeId.optional(),
+    status: fields.status.optional(),
+    decidedAt: fields.decidedAt.optional(),
+    supersededBy: fields.supersededBy.optional(),
+  }),
+);
+export type DecisionCreate = z.output<typeof decisionCreateSchema>;
+
+export const decisionPatchSchema = withoutReadOnly(
+  [...serviceOwnedFields, 'projectId'],
+  z.strictObject({
+    title: fields.title.optional(),
+    rationale: fields.rationale.optional(),
+    participants: fields.participants.optional(),
+    outcomeId: fields.outcomeId.optional(),
+    status: fields.status.optional(),
+    decidedAt: fields.decidedAt.optional(),
+    supersededBy: fields.supersededBy.optional(),
+  }),
+);
+export type DecisionPatch = z.output<typeof decisionPatchSchema>;
+
+export const decisionListQuerySchema = z.strictObject({
+  ...listQueryBase,
+  projectId: idOf('prj').optional(),
+  outcomeId: idOf('out').optional(),
+  status: z.enum(decisionStatuses).optional(),
+});
+export type DecisionListQuery = z.output<typeof decisionListQuerySchema>;

@@ -1,0 +1,8 @@
+/** The signal and webhook event types of the outcomes family (CONTRACT §6). */
+export const outcomeEvents = {
+  created: 'outcome.created',
+  updated: 'outcome.updated',
+  deleted: 'outcome.deleted',
+  /** Fires, after outcome.updated or outcome.created, when the status becomes `shipped`. */
+  shipped: 'outcome.shipped',
+} as const;

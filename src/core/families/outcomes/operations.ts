@@ -1,0 +1,124 @@
+import { ApiError } from '../../errors.js';
+import type { Outcome, OutcomeStatus } from '../../model.js';
+import type { OperationContext } from '../../pipeline/context.js';
+import type { Page } from '../../pipeline/pagination.js';
+import { contextEvents } from '../context/events.js';
+import { presentContext } from '../context/operations.js';
+import { getForWrite, getOr404, listPage, present } from '../shared/operations.js';
+import { referenced, referencedMember } from '../shared/references.js';
+import { applyChanges } from '../shared/update.js';
+import { outcomeEvents } from './events.js';
+import type { OutcomeCreate, OutcomeListQuery, OutcomePatch } from './schema.js';
+
+export type OutcomeView = ReturnType<typeof present<Outcome>>;
+export const presentOutcome = (outcome: Outcome): OutcomeView => present(outcome);
+
+const resourceOf = (outcome: Outcome) => ({ type: 'outcome', id: outcome.id });
+
+/** shippedAt follows the status: stamped on becoming shipped, cleared on leaving it. */
+const shippedAtFor = (status: OutcomeStatus, current: Outcome | null, now: string): string | null =>
+  status !== 'shipped' ? null : current?.status === 'shipped' ? current.shippedAt : now;
+
+async function emitShipped(ctx: OperationContext, outcome: Outcome): Promise<void> {
+  await ctx.emit({
+    type: outcomeEvents.shipped,
+    resource: resourceOf(outcome),
+    data: { object: presentOutcome(outcome) },
+  });
+}
+
+export async function createOutcome(ctx: OperationContext, input: OutcomeCreate): Promise<OutcomeView> {
+  await referenced(ctx, 'projects', input.projectId, 'projectId');
+  if (input.ownerId) await referencedMember(ctx, input.ownerId, 'ownerId');
+  const status = input.status ?? 'planned';
+  const outcome: Outcome = {
+    id: ctx.ids.id('out'),
+    workspaceId: ctx.tenant.workspaceId,
+    projectId: input.projectId,
+    title: input.title,
+    description: input.description ?? null,
+    status,
+    ownerId: input.ownerId ?? null,
+    dueDate: input.dueDate ?? null,
+    shippedAt: shippedAtFor(status, null, ctx.now),
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+    version: 1,
+  };
+  await ctx.tx.collections.outcomes.insert(outcome);
+  await ctx.emit({
+    type: outcomeEvents.created,
+    resource: resourceOf(outcome),
+    data: { object: presentOutcome(outcome) },
+  });
+  if (status === 'shipped') await emitShipped(ctx, outcome);
+  return presentOutcome(outcome);
+}
+
+export async function getOutcome(ctx: OperationContext, id: string): Promise<OutcomeView> {
+  return presentOutcome(await getOr404(ctx, 'outcomes', id, 'outcome'));
+}
+
+export async function listOutcomes(
+  ctx: OperationContext,
+  query: OutcomeListQuery,
+): Promise<Page<OutcomeView>> {
+  const { projectId, status, ...params } = query;
+  return listPage(ctx, 'outcomes', params, { projectId, status }, presentOutcome);
+}
+
+export async function updateOutcome(
+  ctx: OperationContext,
+  id: string,
+  patch: OutcomePatch,
+): Promise<OutcomeView> {
+  const current = await getForWrite(ctx, 'outcomes', id, 'outcome');
+  if (patch.ownerId) await referencedMember(ctx, patch.ownerId, 'ownerId');
+  const status = patch.status ?? current.status;
+  const { row } = await applyChanges(
+    ctx,
+    'outcomes',
+    current,
+    { ...(patch as Partial<Outcome>), shippedAt: shippedAtFor(status, current, ctx.now) },
+    { type: outcomeEvents.updated, resourceType: 'outcome', present: presentOutcome },
+  );
+  if (row.status === 'shipped' && current.status !== 'shipped') await emitShipped(ctx, row);
+  return presentOutcome(row);
+}
+
+/**
+ * Deletes an outcome and its context items. Refused with 409 resource_in_use while issues,
+ * decisions or time entries still refer to it: nothing a user did not ask to delete goes with it.
+ */
+export async function deleteOutcome(ctx: OperationContext, id: string): Promise<void> {
+  const outcome = await getForWrite(ctx, 'outcomes', id, 'outcome');
+  const workspaceId = ctx.tenant.workspaceId;
+  const where = { outcomeId: outcome.id };
+  const references = {
+    issues: await ctx.tx.collections.issues.count(workspaceId, where),
+    decisions: await ctx.tx.collections.decisions.count(workspaceId, where),
+    timeEntries: await ctx.tx.collections.timeEntries.count(workspaceId, where),
+  };
+  if (references.issues + references.decisions + references.timeEntries > 0) {
+    const named = Object.entries(references)
+      .filter(([, n]) => n > 0)
+      .map(([what, n]) => `${n} ${what}`)
+      .join(', ');
+    throw new ApiError(409, 'resource_in_use', `Outcome ${outcome.id} is still referred to by ${named}.`, {
+      references,
+    });
+  }
+  for (const item of await ctx.tx.collections.context.deleteWhere(workspaceId, where)) {
+    await ctx.emit({
+      type: contextEvents.deleted,
+      resource: { type: 'context', id: item.id },
+      data: { object: presentContext(item) },
+    });
+  }
+  await ctx.tx.collections.outcomes.delete(workspaceId, outcome.id);
+  await ctx.emit({
+    type: outcomeEvents.deleted,
+    resource: resourceOf(outcome),
+    data: { object: presentOutcome(outcome) },
+  });
+}

@@ -1,0 +1,13 @@
+import { familyRoutes } from '../shared/routes.js';
+import { createOutcome, deleteOutcome, getOutcome, listOutcomes, updateOutcome } from './operations.js';
+import { outcomeCreateSchema, outcomeListQuerySchema, outcomePatchSchema } from './schema.js';
+
+export const outcomeRoutes = familyRoutes({
+  path: '/outcomes',
+  noun: 'outcome',
+  list: { query: outcomeListQuerySchema, run: listOutcomes },
+  create: { body: outcomeCreateSchema, run: createOutcome },
+  get: getOutcome,
+  update: { body: outcomePatchSchema, run: updateOutcome },
+  remove: deleteOutcome,
+});

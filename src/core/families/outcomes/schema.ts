@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { outcomeStatuses } from '../../model.js';
+import { calendarDate } from '../shared/dates.js';
+import { idOf, listQueryBase, searchText, serviceOwnedFields, withoutReadOnly } from '../shared/schema.js';
+
+const readOnly = [...serviceOwnedFields, 'shippedAt'];
+
+const title = z.string().trim().min(1).max(500);
+const description = z.string().max(50_000).nullable();
+
+export const outcomeCreateSchema = withoutReadOnly(
+  readOnly,
+  z.strictObject({
+    projectId: idOf('prj'),
+    title,
+    description: description.optional(),
+    status: z.enum(outcomeStatuses).optional(),
+    ownerId: idOf('usr').nullable().optional(),
+    dueDate: calendarDate.nullable().optional(),
+  }),
+);
+export type OutcomeCreate = z.output<typeof outcomeCreateSchema>;
+
+// An outcome stays in its project: the issues, decisions and time logged against it are that project's.
+export const outcomePatchSchema = withoutReadOnly(
+  [...readOnly, 'projectId'],
+  z.strictObject({
+    title: title.optional(),
+    description: description.optional(),
+    status: z.enum(outcomeStatuses).optional(),
+    ownerId: idOf('usr').nullable().optional(),
+    dueDate: calendarDate.nullable().optional(),
+  }),
+);
+export type OutcomePatch = z.output<typeof outcomePatchSchema>;
+
+export const outcomeListQuerySchema = z.strictObject({
+  ...listQueryBase,
+  projectId: idOf('prj').optional(),
+  status: z.enum(outcomeStatuses).optional(),
+  q: searchText.optional(),
+});
+export type OutcomeListQuery = z.output<typeof outcomeListQuerySchema>;

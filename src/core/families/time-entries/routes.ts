@@ -1,0 +1,19 @@
+import { familyRoutes } from '../shared/routes.js';
+import {
+  createTimeEntry,
+  deleteTimeEntry,
+  getTimeEntry,
+  listTimeEntries,
+  updateTimeEntry,
+} from './operations.js';
+import { timeEntryCreateSchema, timeEntryListQuerySchema, timeEntryPatchSchema } from './schema.js';
+
+export const timeEntryRoutes = familyRoutes({
+  path: '/time-entries',
+  noun: 'time entry',
+  list: { query: timeEntryListQuerySchema, run: listTimeEntries },
+  create: { body: timeEntryCreateSchema, run: createTimeEntry },
+  get: getTimeEntry,
+  update: { body: timeEntryPatchSchema, run: updateTimeEntry },
+  remove: deleteTimeEntry,
+});

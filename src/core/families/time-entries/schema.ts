@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { calendarDate } from '../shared/dates.js';
+import { idOf, listQueryBase, serviceOwnedFields, withoutReadOnly } from '../shared/schema.js';
+
+const minutes = z.number().int().min(1).max(1440);
+const note = z.string().max(10_000).nullable();
+
+// userId is service-owned: time is always logged as the token's user.
+export const timeEntryCreateSchema = withoutReadOnly(
+  serviceOwnedFields,
+  z.strictObject({
+    outcomeId: idOf('out'),
+    minutes,
+    date: calendarDate,
+    issueId: idOf('iss').nullable().optional(),
+    note: note.optional(),
+  }),
+);
+export type TimeEntryCreate = z.output<typeof timeEntryCreateSchema>;
+
+export const timeEntryPatchSchema = withoutReadOnly(
+  serviceOwnedFields,
+  z.strictObject({
+    outcomeId: idOf('out').optional(),
+    minutes: minutes.optional(),
+    date: calendarDate.optional(),
+    issueId: idOf('iss').nullable().optional(),
+    note: note.optional(),
+  }),
+);
+export type TimeEntryPatch = z.output<typeof timeEntryPatchSchema>;
+
+export const timeEntryListQuerySchema = z
+  .strictObject({
+    ...listQueryBase,
+    outcomeId: idOf('out').optional(),
+    issueId: idOf('iss').optional(),
+    userId: idOf('usr').optional(),
+    /** Entries dated on or after this day. */
+    from: calendarDate.optional(),
+    /** Entries dated on or before this day. */
+    to: calendarDate.optional(),
+  })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, {
+    message: 'from must not be after to',
+    path: ['from'],
+  });
+export type TimeEntryListQuery = z.output<typeof timeEntryListQuerySchema>;
