@@ -4,6 +4,7 @@ import { issueEvents } from './families/issues/events.js';
 import { outcomeEvents } from './families/outcomes/events.js';
 import { projectEvents } from './families/projects/events.js';
 import { timeEntryEvents } from './families/time-entries/events.js';
+import { webhookEvents, webhookTestEvent } from './families/webhooks/events.js';
 
 /** The catalog of event types (CONTRACT §6): what signals carry and webhooks subscribe to. */
 export const eventTypes = [
@@ -13,5 +14,7 @@ export const eventTypes = [
   ...Object.values(decisionEvents),
   ...Object.values(issueEvents),
   ...Object.values(timeEntryEvents),
+  ...Object.values(webhookEvents),
+  webhookTestEvent,
 ] as const;
 export type EventType = (typeof eventTypes)[number];

@@ -1,8 +1,14 @@
 /** outcome-tracker's core: the whole API as a plain request handler and as typed operations. */
 
 export { ApiError, type ErrorCode } from './errors.js';
+export { type EventType, eventTypes } from './events.js';
+export * as context from './families/context/api.js';
+export * as decisions from './families/decisions/api.js';
 export * as issues from './families/issues/api.js';
+export * as outcomes from './families/outcomes/api.js';
 export * as projects from './families/projects/api.js';
+export * as timeEntries from './families/time-entries/api.js';
+export * as webhooks from './families/webhooks/api.js';
 export type * from './model.js';
 export { maxBodyBytes } from './pipeline/body.js';
 export type { OperationContext } from './pipeline/context.js';
@@ -22,3 +28,14 @@ export {
   type Tracker,
   type TrackerOptions,
 } from './tracker.js';
+export { createDispatcher, type Dispatcher, type DispatcherOptions } from './webhooks/dispatcher.js';
+export type { WebhookRequest, WebhookResult, WebhookSender } from './webhooks/sender.js';
+export {
+  computeSignature,
+  eventIdHeader,
+  signatureHeader,
+  signatureHeaderValue,
+  type VerifyResult,
+  verifySignature,
+} from './webhooks/signature.js';
+export { checkWebhookUrl, isForbiddenAddress } from './webhooks/ssrf.js';

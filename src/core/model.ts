@@ -171,3 +171,52 @@ export interface TimeEntry extends VersionedRecord {
   date: string;
   note: string | null;
 }
+
+export const webhookStatuses = ['active', 'disabled'] as const;
+export type WebhookStatus = (typeof webhookStatuses)[number];
+
+/** An account's webhook subscription. Not workspace-scoped: signals and webhooks belong to the account. */
+export interface WebhookSubscription {
+  id: string;
+  accountId: string;
+  url: string;
+  eventTypes: string[];
+  description: string | null;
+  status: WebhookStatus;
+  /** Why the service disabled it (`gone`, `failing`), or null. */
+  disabledReason: string | null;
+  secret: string;
+  /** The secret before the last rotation, still signed with until previousSecretExpiresAt. */
+  previousSecret: string | null;
+  previousSecretExpiresAt: string | null;
+  /** When the current run of failed deliveries began; null after any success. */
+  failingSince: string | null;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+export const deliveryStatuses = ['pending', 'delivered', 'failed'] as const;
+export type DeliveryStatus = (typeof deliveryStatuses)[number];
+
+/** One event to deliver to one subscription: the outbox row, and then its delivery log. */
+export interface WebhookDelivery {
+  id: string;
+  accountId: string;
+  subscriptionId: string;
+  eventId: string;
+  eventType: string;
+  /** The exact body sent on every attempt. */
+  payload: string;
+  status: DeliveryStatus;
+  attempts: number;
+  /** When the dispatcher may next try it; null once delivered or failed. */
+  nextAttemptAt: string | null;
+  lastAttemptAt: string | null;
+  lastResponseStatus: number | null;
+  lastError: string | null;
+  lastDurationMs: number | null;
+  deliveredAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}

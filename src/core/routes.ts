@@ -3,7 +3,9 @@ import { decisionRoutes } from './families/decisions/routes.js';
 import { issueRoutes } from './families/issues/routes.js';
 import { outcomeRoutes } from './families/outcomes/routes.js';
 import { projectRoutes } from './families/projects/routes.js';
+import { signalRoutes } from './families/signals/routes.js';
 import { timeEntryRoutes } from './families/time-entries/routes.js';
+import { webhookRoutes } from './families/webhooks/routes.js';
 import type { Route } from './pipeline/route.js';
 
 /** Every endpoint of /api/v1: the one table the router, the tests and the docs read. */
@@ -14,4 +16,6 @@ export const routes: readonly Route[] = [
   ...decisionRoutes,
   ...issueRoutes,
   ...timeEntryRoutes,
+  ...webhookRoutes,
+  ...signalRoutes,
 ];

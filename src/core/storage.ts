@@ -11,6 +11,8 @@ import type {
   SignalEvent,
   TimeEntry,
   User,
+  WebhookDelivery,
+  WebhookSubscription,
   Workspace,
 } from './model.js';
 
@@ -217,6 +219,8 @@ export interface SignalStore {
   count(query: Omit<SignalQuery, 'afterSequence' | 'limit'>): Promise<number>;
   /** The event with this id in this account, or null. */
   get(accountId: string, id: string): Promise<SignalEvent | null>;
+  /** The highest sequence committed so far (0 when there is none). */
+  latestSequence(): Promise<number>;
   /** Deletes events that occurred before `before`; returns how many. */
   purge(before: string): Promise<number>;
 }
@@ -239,6 +243,45 @@ export interface CounterStore {
   next(name: string): Promise<number>;
 }
 
+export interface WebhookStore {
+  insert(subscription: WebhookSubscription): Promise<void>;
+  /** The subscription with this id in this account, or null. */
+  get(accountId: string, id: string): Promise<WebhookSubscription | null>;
+  /** The account's subscriptions, newest first, keyset-paged like collections. */
+  list(query: {
+    accountId: string;
+    status?: WebhookSubscription['status'];
+    after?: { createdAt: string; id: string };
+    limit: number;
+  }): Promise<ListResult<WebhookSubscription>>;
+  /** Compare-and-set on version, as Collection.update. */
+  update(subscription: WebhookSubscription, expectedVersion: number): Promise<void>;
+  /** Deletes the subscription and its deliveries; returns whether it existed. */
+  delete(accountId: string, id: string): Promise<boolean>;
+  /** The account's active subscriptions that want this event type (listed, or `*`). */
+  activeFor(accountId: string, eventType: string): Promise<WebhookSubscription[]>;
+}
+
+export interface DeliveryStore {
+  insert(delivery: WebhookDelivery): Promise<void>;
+  get(accountId: string, id: string): Promise<WebhookDelivery | null>;
+  update(delivery: WebhookDelivery): Promise<void>;
+  /** One subscription's deliveries, newest first, keyset-paged. */
+  list(query: {
+    accountId: string;
+    subscriptionId: string;
+    after?: { createdAt: string; id: string };
+    limit: number;
+  }): Promise<ListResult<WebhookDelivery>>;
+  /**
+   * Leases up to `limit` pending deliveries due at `now` (nextAttemptAt <= now), oldest due
+   * first, by moving their nextAttemptAt to `leaseUntil`, and returns them. Concurrency
+   * contract: concurrent claims never return the same delivery; a claimer that dies leaves
+   * its deliveries to be claimed again once the lease passes.
+   */
+  claimDue(now: string, leaseUntil: string, limit: number): Promise<WebhookDelivery[]>;
+}
+
 /** Everything a transaction can touch. */
 export interface StorageTx {
   tenancy: TenancyStore;
@@ -247,4 +290,6 @@ export interface StorageTx {
   signals: SignalStore;
   idempotency: IdempotencyStore;
   counters: CounterStore;
+  webhooks: WebhookStore;
+  deliveries: DeliveryStore;
 }

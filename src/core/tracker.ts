@@ -6,11 +6,13 @@ import { idempotencyRetentionMs } from './pipeline/idempotency.js';
 import { gcraRateLimiter, type RateLimitOptions } from './pipeline/rate-limit.js';
 import { parseRequest, type TrackerRequest, type TrackerResponse } from './pipeline/request.js';
 import { createRouter } from './pipeline/router.js';
-import type { TrackerRuntime } from './pipeline/runtime.js';
+import { changeFeed, type TrackerRuntime } from './pipeline/runtime.js';
 import { routes } from './routes.js';
 import { type Clock, type Ids, isoTime, randomIds, systemClock } from './runtime.js';
 import type { Storage } from './storage.js';
 import { workspaceBySlug } from './tenancy/operations.js';
+import { createDispatcher, type Dispatcher } from './webhooks/dispatcher.js';
+import type { WebhookSender } from './webhooks/sender.js';
 
 export interface TrackerOptions {
   storage: Storage;
@@ -24,6 +26,16 @@ export interface TrackerOptions {
   onError?: (error: unknown, requestId: string) => void;
   /** How long signals are kept; default 30 days. */
   signalRetentionMs?: number;
+  webhooks?: {
+    /** How deliveries go out; without one, deliveries queue up and webhook tests report an error. */
+    sender?: WebhookSender;
+    /** Lifts the SSRF guard for local development (`serve --allow-private-webhooks`). */
+    allowPrivateTargets?: boolean;
+    /** Deliveries in flight at once; default 8. */
+    concurrency?: number;
+    /** Jitter source for retry times, in [0, 1). */
+    random?: () => number;
+  };
 }
 
 export const defaultSignalRetentionMs = 30 * 24 * 60 * 60 * 1000;
@@ -48,6 +60,8 @@ export interface Tracker {
    * Authorization of the token's scope and role is left to the embedding app.
    */
   run<T>(as: RunAs, fn: (ctx: OperationContext) => Promise<T>): Promise<T>;
+  /** The webhook dispatcher: `serve` starts it; an embedding app may call `dispatchDue()` itself. */
+  webhooks: Dispatcher;
   /** Forgets idempotency keys older than 24 h and signals past their retention; `serve` calls it hourly. */
   purgeExpired(): Promise<{ idempotencyKeys: number; signals: number }>;
   storage: Storage;
@@ -61,6 +75,7 @@ const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Builds the tracker: the whole API over one storage adapter. */
 export function createTracker(options: TrackerOptions): Tracker {
   const clock = options.clock ?? systemClock;
+  const allowPrivateTargets = options.webhooks?.allowPrivateTargets ?? false;
   const ids = options.ids ?? randomIds;
   const runtime: TrackerRuntime = {
     storage: options.storage,
@@ -71,7 +86,18 @@ export function createTracker(options: TrackerOptions): Tracker {
     onError:
       options.onError ??
       ((error, requestId) => console.error(`[outcome-tracker] request ${requestId} failed:`, error)),
+    services: { webhooks: { sender: options.webhooks?.sender ?? null, allowPrivateTargets } },
+    changes: changeFeed(),
   };
+  const webhooks = createDispatcher({
+    storage: options.storage,
+    clock,
+    sender: options.webhooks?.sender ?? missingSender,
+    allowPrivateTargets,
+    ...(options.webhooks?.concurrency ? { concurrency: options.webhooks.concurrency } : {}),
+    ...(options.webhooks?.random ? { random: options.webhooks.random } : {}),
+    onError: (error) => runtime.onError(error, 'webhook-dispatcher'),
+  });
 
   return {
     async handle(request) {
@@ -105,9 +131,10 @@ export function createTracker(options: TrackerOptions): Tracker {
             actor: { userId: null, tokenId: null },
           };
         }
-        return fn(operationContext(tx, isoTime(nowMs), ids, tenant, null));
+        return fn(operationContext(tx, isoTime(nowMs), ids, tenant, null, runtime.services));
       });
     },
+    webhooks,
     purgeExpired() {
       const now = clock.now();
       return options.storage.transaction(async (tx) => ({
@@ -120,6 +147,20 @@ export function createTracker(options: TrackerOptions): Tracker {
     storage: options.storage,
     clock,
     ids,
-    close: () => options.storage.close(),
+    async close() {
+      await webhooks.stop();
+      await options.storage.close();
+    },
   };
 }
+
+/** Stands in when no sender is configured: every attempt fails and is retried on schedule. */
+const missingSender: WebhookSender = {
+  send: async () => ({
+    status: null,
+    retryAfter: null,
+    error: 'no webhook sender is configured',
+    durationMs: 0,
+  }),
+  resolve: async () => [],
+};

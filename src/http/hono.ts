@@ -21,7 +21,24 @@ export function honoApp(tracker: Tracker): Hono<{ Bindings: NodeBindings }> {
       body: raw.body ? await readCapped(raw.body, maxBodyBytes) : null,
       clientAddress: c.env?.incoming?.socket?.remoteAddress ?? 'unknown',
     });
-    return new Response(response.body, { status: response.status, headers: response.headers });
+    const body = response.stream ? toReadable(response.stream) : response.body;
+    return new Response(body, { status: response.status, headers: response.headers });
   });
   return app;
+}
+
+/** A web stream over a streamed body; cancelling it (the client left) stops the source. */
+function toReadable(stream: AsyncIterable<string>): ReadableStream<Uint8Array> {
+  const iterator = stream[Symbol.asyncIterator]();
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await iterator.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(next.value));
+    },
+    async cancel() {
+      await iterator.return?.();
+    },
+  });
 }

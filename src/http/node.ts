@@ -28,5 +28,22 @@ async function respond(tracker: Tracker, req: IncomingMessage, res: ServerRespon
   // Closing after an unread oversized body keeps its remainder from being parsed as a request.
   if (!req.readableEnded) res.setHeader('Connection', 'close');
   res.writeHead(response.status, response.headers);
+  if (response.stream) return pipeStream(response.stream, res);
   res.end(response.body ?? undefined);
 }
+
+/** Writes a streamed body until it ends or the client goes away, then stops the stream. */
+async function pipeStream(stream: AsyncIterable<string>, res: ServerResponse): Promise<void> {
+  const iterator = stream[Symbol.asyncIterator]();
+  res.on('close', () => void iterator.return?.());
+  res.flushHeaders();
+  for (;;) {
+    const next = await iterator.next();
+    if (next.done || res.destroyed) break;
+    res.write(next.value);
+  }
+  await iterator.return?.();
+  res.end();
+}
+
+export { nodeWebhookSender } from './webhook-sender.js';

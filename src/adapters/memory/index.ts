@@ -21,11 +21,11 @@ import {
 } from '../../core/storage.js';
 import { isAfter, newestFirst } from '../shared/keyset.js';
 import { serialQueue } from '../shared/serial-queue.js';
-
-type Undo = () => void;
+import { clone, deleteWithUndo, type RecordUndo, setWithUndo, type Undo } from './undo.js';
+import { memoryDeliveries, memoryWebhooks, type WebhookState } from './webhooks.js';
 
 /** The whole state of a memory store: plain maps, cloned on the way in and out. */
-interface State {
+interface State extends WebhookState {
   accounts: Map<string, Account>;
   workspaces: Map<string, Workspace>;
   users: Map<string, User>;
@@ -62,6 +62,8 @@ export function memoryStorage(): Storage {
     idempotency: new Map(),
     counters: new Map(),
     sequence: 0,
+    webhooks: new Map(),
+    deliveries: new Map(),
   };
   const serialize = serialQueue();
   let closed = false;
@@ -93,26 +95,10 @@ export function memoryStorage(): Storage {
   };
 }
 
-const clone = <T>(value: T): T => structuredClone(value);
-
-/** Sets map[key] = value, recording how to put back what was there. */
-function setWithUndo<K, V>(map: Map<K, V>, key: K, value: V, record: (u: Undo) => void): void {
-  const had = map.has(key);
-  const before = map.get(key);
-  record(() => (had ? map.set(key, before as V) : map.delete(key)));
-  map.set(key, value);
-}
-
-function deleteWithUndo<K, V>(map: Map<K, V>, key: K, record: (u: Undo) => void): boolean {
-  if (!map.has(key)) return false;
-  const before = map.get(key) as V;
-  record(() => map.set(key, before));
-  map.delete(key);
-  return true;
-}
-
-function memoryTx(state: State, record: (u: Undo) => void): StorageTx {
+function memoryTx(state: State, record: RecordUndo): StorageTx {
   return {
+    webhooks: memoryWebhooks(state, record),
+    deliveries: memoryDeliveries(state, record),
     tenancy: {
       async insertAccount(account) {
         if (state.accounts.has(account.id)) throw new UniqueViolation('account.id');
@@ -244,6 +230,9 @@ function memoryTx(state: State, record: (u: Undo) => void): StorageTx {
             (query.resourceId === undefined || e.resource.id === query.resourceId),
         ).length;
       },
+      async latestSequence() {
+        return state.sequence;
+      },
       async get(accountId, id) {
         return clone(state.signals.find((e) => e.id === id && e.accountId === accountId) ?? null);
       },
@@ -294,7 +283,7 @@ const noConflict = () => null;
 function memoryCollection<Name extends CollectionName>(
   name: Name,
   rows: Map<string, CollectionRows[Name]>,
-  record: (u: Undo) => void,
+  record: RecordUndo,
   conflict: (row: CollectionRows[Name], other: CollectionRows[Name]) => string | null,
 ): Collection<Name> {
   const definition = collectionDefinitions[name];

@@ -1,6 +1,8 @@
 import type { Actor, SignalEvent } from '../model.js';
 import type { Ids } from '../runtime.js';
 import type { StorageTx } from '../storage.js';
+import { enqueueDeliveries } from '../webhooks/outbox.js';
+import type { WebhookSender } from '../webhooks/sender.js';
 import type { Principal } from './auth.js';
 import type { Precondition } from './conditional.js';
 
@@ -18,6 +20,13 @@ export interface Tenant {
   actor: Actor;
 }
 
+/** Outside capabilities some operations need (webhook tests send over the network). */
+export interface Services {
+  webhooks: { sender: WebhookSender | null; allowPrivateTargets: boolean };
+}
+
+export const noServices: Services = { webhooks: { sender: null, allowPrivateTargets: false } };
+
 /**
  * Everything an operation may use. Operations are pure functions of (context, input): time,
  * ids and storage all come from here, so an embedding app or a test can call them directly.
@@ -30,7 +39,8 @@ export interface OperationContext {
   tenant: Tenant;
   /** The request's If-Match, when it sent one. */
   precondition: Precondition | null;
-  /** Writes a signal in the current transaction. */
+  services: Services;
+  /** Writes a signal, and the webhook deliveries it causes, in the current transaction. */
   emit(signal: SignalInput): Promise<SignalEvent>;
 }
 
@@ -40,6 +50,7 @@ export function operationContext(
   ids: Ids,
   tenant: Tenant,
   precondition: Precondition | null,
+  services: Services = noServices,
 ): OperationContext {
   return {
     tx,
@@ -47,8 +58,9 @@ export function operationContext(
     ids,
     tenant,
     precondition,
-    emit: (signal) =>
-      tx.signals.append({
+    services,
+    async emit(signal) {
+      const event = await tx.signals.append({
         id: ids.uuid(),
         type: signal.type,
         occurredAt: now,
@@ -57,7 +69,10 @@ export function operationContext(
         actor: tenant.actor,
         resource: signal.resource,
         data: signal.data,
-      }),
+      });
+      await enqueueDeliveries(tx, ids, event);
+      return event;
+    },
   };
 }
 

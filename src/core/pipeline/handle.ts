@@ -15,7 +15,7 @@ import {
   readIdempotencyKey,
 } from './idempotency.js';
 import { type RateLimitDecision, rateLimitHeaders } from './rate-limit.js';
-import type { Reply } from './reply.js';
+import type { AfterCommitDeps, Reply } from './reply.js';
 import type { ParsedRequest, TrackerResponse } from './request.js';
 import type { Route } from './route.js';
 import { apiBase, methodNotAllowed, unknownPath } from './router.js';
@@ -26,6 +26,7 @@ import { parseInput } from './validate.js';
 interface Outcome {
   reply: Reply;
   rate: RateLimitDecision | null;
+  stream: AsyncIterable<string> | null;
 }
 
 const jsonType = 'application/json; charset=utf-8';
@@ -46,7 +47,7 @@ export async function handleRequest(
     const outcome = await handleWithRetry(rt, req, (decision) => {
       rate = decision;
     });
-    return serialize(outcome.reply, req, requestId, outcome.rate);
+    return serialize(outcome.reply, req, requestId, outcome.rate, outcome.stream);
   } catch (error) {
     const apiError = error instanceof ApiError ? error : internal(rt, error, requestId);
     return serialize(
@@ -135,7 +136,14 @@ async function handleOnce(
     },
     { mode },
   );
-  return { reply, rate };
+  if (mode === 'write') rt.changes.notify();
+  const deps: AfterCommitDeps = {
+    storage: rt.storage,
+    nowMs: () => rt.clock.now(),
+    waitForChange: (ms) => rt.changes.wait(ms),
+  };
+  const final = reply.after ? await reply.after(deps) : reply;
+  return { reply: final, rate, stream: final.streamFrom?.(deps) ?? null };
 }
 
 async function runRoute(
@@ -182,22 +190,35 @@ async function runRoute(
     }
   }
 
-  const ctx = operationContext(tx, now, rt.ids, tenantOf(principal), precondition);
-  const reply = await route.handle(ctx, { params, query, body });
+  const ctx = operationContext(tx, now, rt.ids, tenantOf(principal), precondition, rt.services);
+  const reply = await route.handle(ctx, { params, query, body, headers: req.headers });
 
-  if (key && print && reply.status >= 200 && reply.status < 300) {
-    await tx.idempotency.put(
-      {
-        workspaceId: principal.workspaceId,
-        key,
-        fingerprint: print,
-        status: reply.status,
-        body: JSON.stringify(reply.body ?? null),
-        headers: reply.headers ?? {},
-        createdAt: now,
-      },
-      isoTime(Date.parse(now) - idempotencyRetentionMs),
-    );
+  if (key && print) {
+    const remember = (answer: Reply) => ({
+      workspaceId: principal.workspaceId,
+      key,
+      fingerprint: print,
+      status: answer.status,
+      body: JSON.stringify(answer.body ?? null),
+      headers: answer.headers ?? {},
+      createdAt: now,
+    });
+    const expiredBefore = isoTime(Date.parse(now) - idempotencyRetentionMs);
+    const after = reply.after;
+    if (after) {
+      // The answer exists only once the after-commit work is done: remember it then.
+      return {
+        ...reply,
+        after: async (deps) => {
+          const answer = await after(deps);
+          if (isSuccess(answer)) {
+            await deps.storage.transaction((later) => later.idempotency.put(remember(answer), expiredBefore));
+          }
+          return answer;
+        },
+      };
+    }
+    if (isSuccess(reply)) await tx.idempotency.put(remember(reply), expiredBefore);
   }
   if (effectiveMethod(req) === 'GET' && reply.status === 200 && reply.headers?.ETag) {
     const noneMatch = req.headers['if-none-match'];
@@ -214,6 +235,8 @@ async function health(tx: StorageTx): Promise<Reply> {
   await tx.tenancy.getWorkspace('ws_healthcheck');
   return { status: 200, body: { status: 'ok' }, headers: { 'Cache-Control': 'no-store' } };
 }
+
+const isSuccess = (reply: Reply) => reply.status >= 200 && reply.status < 300;
 
 /** HEAD is answered as GET without a body. */
 const effectiveMethod = (req: ParsedRequest) => (req.method === 'HEAD' ? 'GET' : req.method);
@@ -235,7 +258,18 @@ function serialize(
   req: ParsedRequest,
   requestId: string,
   rate: RateLimitDecision | null,
+  stream: AsyncIterable<string> | null = null,
 ): TrackerResponse {
+  if (stream) {
+    const headers = {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache',
+      'X-Accel-Buffering': 'no',
+      'X-Request-Id': requestId,
+      ...(rate ? rateLimitHeaders(rate) : {}),
+    };
+    return { status: 200, headers, body: null, stream };
+  }
   const isProblem = reply.status >= 400;
   const hasBody = reply.body !== undefined && reply.status !== 204 && reply.status !== 304;
   const headers: Record<string, string> = {

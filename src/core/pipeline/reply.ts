@@ -1,3 +1,4 @@
+import type { Storage } from '../storage.js';
 import { etagFor } from './conditional.js';
 
 /** What a route handler answers; the pipeline serializes it and adds the common headers. */
@@ -5,6 +6,20 @@ export interface Reply {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /**
+   * Work that must not hold the transaction open (network I/O), run once it has committed;
+   * its reply is the answer.
+   */
+  after?: (deps: AfterCommitDeps) => Promise<Reply>;
+  /** A streamed body (server-sent events), started once the transaction has committed. */
+  streamFrom?: (deps: AfterCommitDeps) => AsyncIterable<string>;
+}
+
+export interface AfterCommitDeps {
+  storage: Storage;
+  nowMs(): number;
+  /** Resolves at the next committed change, or after `timeoutMs`, whichever comes first. */
+  waitForChange(timeoutMs: number): Promise<void>;
 }
 
 /** 200 with a single versioned resource and its ETag. */

@@ -20,6 +20,8 @@ export interface TrackerResponse {
   headers: Record<string, string>;
   /** The serialized body, or null for 204 and 304. */
   body: string | null;
+  /** A body sent in pieces as they come (server-sent events); `body` is then null. */
+  stream?: AsyncIterable<string>;
 }
 
 /** A request after the first parse: lower-case headers, separated query. */

@@ -17,6 +17,8 @@ export type RouteKind = 'read' | 'create' | 'action' | 'update' | 'delete';
 
 export interface RouteInput<Q, B> {
   params: Record<string, string>;
+  /** Request headers, lower-case names. */
+  headers: Record<string, string>;
   query: Q;
   body: B;
 }

@@ -1,5 +1,6 @@
 import type { Clock, Ids } from '../runtime.js';
 import type { Storage } from '../storage.js';
+import type { Services } from './context.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { RouteMatch } from './router.js';
 
@@ -12,4 +13,36 @@ export interface TrackerRuntime {
   route(method: string, url: string): Promise<RouteMatch>;
   /** Told about every unexpected error (a 500), with the request id the client saw. */
   onError(error: unknown, requestId: string): void;
+  services: Services;
+  changes: ChangeFeed;
+}
+
+/** Wakes event streams when a write transaction commits, so they need not poll fast. */
+export interface ChangeFeed {
+  notify(): void;
+  wait(timeoutMs: number): Promise<void>;
+}
+
+export function changeFeed(): ChangeFeed {
+  let waiters: (() => void)[] = [];
+  return {
+    notify() {
+      const woken = waiters;
+      waiters = [];
+      for (const wake of woken) wake();
+    },
+    wait(timeoutMs) {
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => {
+          waiters = waiters.filter((w) => w !== wake);
+          resolve();
+        }, timeoutMs);
+        const wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        waiters.push(wake);
+      });
+    },
+  };
 }

@@ -1,0 +1,85 @@
+import { ApiError } from '../../errors.js';
+import type { SignalEvent } from '../../model.js';
+import type { OperationContext } from '../../pipeline/context.js';
+import type { Page } from '../../pipeline/pagination.js';
+import type { AfterCommitDeps } from '../../pipeline/reply.js';
+import type { SignalListQuery } from './schema.js';
+
+/** Where a read starts: `cursor` (a previous page's nextCursor) or `after`, both sequences. */
+const startAfter = (query: SignalListQuery): number | undefined =>
+  query.cursor !== undefined ? Number(query.cursor) : query.after;
+
+/** One page of the account's events in ascending sequence order. */
+export async function listSignals(ctx: OperationContext, query: SignalListQuery): Promise<Page<SignalEvent>> {
+  const filter = {
+    accountId: ctx.tenant.accountId,
+    ...(query.types ? { types: query.types } : {}),
+    ...(query.resourceId ? { resourceId: query.resourceId } : {}),
+  };
+  const after = startAfter(query);
+  const rows = await ctx.tx.signals.list({
+    ...filter,
+    ...(after !== undefined ? { afterSequence: after } : {}),
+    limit: query.limit + 1,
+  });
+  const data = rows.slice(0, query.limit);
+  const last = data[data.length - 1];
+  return {
+    data,
+    nextCursor: rows.length > query.limit && last ? String(last.sequence) : null,
+    total: await ctx.tx.signals.count(filter),
+  };
+}
+
+/**
+ * The sequence an event stream resumes after: the Last-Event-ID's event, else `cursor` or
+ * `after`, else the newest event now (a new stream shows what happens from here on).
+ */
+export async function streamStart(
+  ctx: OperationContext,
+  query: SignalListQuery,
+  lastEventId?: string,
+): Promise<number> {
+  if (lastEventId !== undefined) {
+    const event = await ctx.tx.signals.get(ctx.tenant.accountId, lastEventId.trim());
+    if (!event) {
+      throw new ApiError(400, 'validation_failed', 'Last-Event-ID names no event of this account.', {
+        issues: [{ in: 'header', path: 'last-event-id', message: 'unknown event id' }],
+      });
+    }
+    return event.sequence;
+  }
+  return startAfter(query) ?? (await ctx.tx.signals.latestSequence());
+}
+
+export const heartbeatMs = 15_000;
+const batch = 100;
+
+/** Server-sent events: every matching event once, in order, with heartbeat comments while idle. */
+export async function* signalStream(
+  deps: AfterCommitDeps,
+  filter: { accountId: string; types?: string[]; resourceId?: string },
+  after: number,
+): AsyncGenerator<string> {
+  let last = after;
+  let lastBeat = deps.nowMs();
+  yield 'retry: 2000\n\n';
+  for (;;) {
+    const events = await deps.storage.transaction(
+      (tx) => tx.signals.list({ ...filter, afterSequence: last, limit: batch }),
+      {
+        mode: 'read',
+      },
+    );
+    for (const event of events) {
+      last = event.sequence;
+      yield `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+    }
+    if (events.length === batch) continue;
+    if (deps.nowMs() - lastBeat >= heartbeatMs) {
+      lastBeat = deps.nowMs();
+      yield ': heartbeat\n\n';
+    }
+    await deps.waitForChange(1000);
+  }
+}

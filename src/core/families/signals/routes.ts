@@ -1,0 +1,28 @@
+import { ok } from '../../pipeline/reply.js';
+import { defineRoute } from '../../pipeline/route.js';
+import { listSignals, signalStream, streamStart } from './operations.js';
+import { signalListQuerySchema } from './schema.js';
+
+const wantsEventStream = (accept: string | undefined) =>
+  accept?.toLowerCase().includes('text/event-stream') ?? false;
+
+export const signalRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/signals',
+    access: 'admin_read',
+    kind: 'read',
+    summary: "List or stream the account's signal events",
+    query: signalListQuerySchema,
+    handle: async (ctx, { query, headers }) => {
+      if (!wantsEventStream(headers.accept)) return ok(await listSignals(ctx, query));
+      const after = await streamStart(ctx, query, headers['last-event-id']);
+      const filter = {
+        accountId: ctx.tenant.accountId,
+        ...(query.types ? { types: query.types } : {}),
+        ...(query.resourceId ? { resourceId: query.resourceId } : {}),
+      };
+      return { status: 200, streamFrom: (deps) => signalStream(deps, filter, after) };
+    },
+  }),
+];

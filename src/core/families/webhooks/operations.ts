@@ -1,0 +1,230 @@
+import { randomBytes } from 'node:crypto';
+import { ApiError, notFound } from '../../errors.js';
+import type { WebhookDelivery, WebhookSubscription } from '../../model.js';
+import { preconditionHolds, versionConflict } from '../../pipeline/conditional.js';
+import type { OperationContext } from '../../pipeline/context.js';
+import { decodeCursor, type Page, toPage } from '../../pipeline/pagination.js';
+import { isoTime } from '../../runtime.js';
+import { VersionMismatch } from '../../storage.js';
+import { checkWebhookUrl, isForbiddenAddress } from '../../webhooks/ssrf.js';
+import { changedFields } from '../shared/operations.js';
+import { webhookEvents } from './events.js';
+import type { DeliveryListQuery, WebhookCreate, WebhookListQuery, WebhookPatch } from './schema.js';
+
+/** Receivers get 24 hours to move to a rotated secret, during which both sign every delivery. */
+export const rotationOverlapMs = 24 * 60 * 60 * 1000;
+
+const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
+
+export type WebhookView = Omit<
+  WebhookSubscription,
+  'secret' | 'previousSecret' | 'previousSecretExpiresAt' | 'failingSince'
+>;
+
+export function presentWebhook(w: WebhookSubscription): WebhookView {
+  const { secret: _s, previousSecret: _p, previousSecretExpiresAt: _e, failingSince: _f, ...visible } = w;
+  return visible;
+}
+
+export type DeliveryView = Omit<WebhookDelivery, 'accountId' | 'payload'>;
+
+export function presentDelivery(d: WebhookDelivery): DeliveryView {
+  const { accountId: _a, payload: _p, ...visible } = d;
+  return visible;
+}
+
+const resourceOf = (w: WebhookSubscription) => ({ type: 'webhook', id: w.id });
+
+const badUrl = (reason: string) =>
+  new ApiError(400, 'validation_failed', `url: ${reason}`, {
+    issues: [{ in: 'body', path: 'url', message: reason }],
+  });
+
+/**
+ * Refuses targets the SSRF guard forbids: the literal checks, then every address the host
+ * resolves to. Deliveries check again against the address they connect to.
+ */
+async function checkTarget(ctx: OperationContext, url: string): Promise<void> {
+  const { sender, allowPrivateTargets } = ctx.services.webhooks;
+  const verdict = checkWebhookUrl(url, allowPrivateTargets);
+  if (!verdict.ok) throw badUrl(verdict.reason);
+  if (allowPrivateTargets || !sender) return;
+  const host = verdict.url.hostname.replace(/^\[|\]$/g, '');
+  let addresses: string[];
+  try {
+    addresses = await sender.resolve(host);
+  } catch {
+    throw badUrl(`the host ${host} does not resolve`);
+  }
+  const forbidden = addresses.find(isForbiddenAddress);
+  if (forbidden) throw badUrl(`the host ${host} resolves to a private or reserved address (${forbidden})`);
+}
+
+export async function getWebhookRow(ctx: OperationContext, id: string): Promise<WebhookSubscription> {
+  const row = await ctx.tx.webhooks.get(ctx.tenant.accountId, id);
+  if (!row) throw notFound('webhook');
+  return row;
+}
+
+async function getForWrite(ctx: OperationContext, id: string): Promise<WebhookSubscription> {
+  const row = await getWebhookRow(ctx, id);
+  if (ctx.precondition && !preconditionHolds(ctx.precondition, row.version))
+    throw versionConflict(row.version);
+  return row;
+}
+
+async function save(
+  ctx: OperationContext,
+  current: WebhookSubscription,
+  changes: Partial<WebhookSubscription>,
+) {
+  const next = { ...current, ...changes, version: current.version + 1, updatedAt: ctx.now };
+  try {
+    await ctx.tx.webhooks.update(next, current.version);
+  } catch (error) {
+    if (error instanceof VersionMismatch)
+      throw error.current === null ? notFound('webhook') : versionConflict(error.current);
+    throw error;
+  }
+  return next;
+}
+
+/** Creates a subscription for the token's account; the secret is in this answer only. */
+export async function createWebhook(
+  ctx: OperationContext,
+  input: WebhookCreate,
+): Promise<WebhookView & { secret: string }> {
+  await checkTarget(ctx, input.url);
+  const webhook: WebhookSubscription = {
+    id: ctx.ids.id('wh'),
+    accountId: ctx.tenant.accountId,
+    url: input.url,
+    eventTypes: input.eventTypes,
+    description: input.description ?? null,
+    status: 'active',
+    disabledReason: null,
+    secret: newSecret(),
+    previousSecret: null,
+    previousSecretExpiresAt: null,
+    failingSince: null,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+    version: 1,
+  };
+  await ctx.tx.webhooks.insert(webhook);
+  await ctx.emit({
+    type: webhookEvents.created,
+    resource: resourceOf(webhook),
+    data: { object: presentWebhook(webhook) },
+  });
+  return { ...presentWebhook(webhook), secret: webhook.secret };
+}
+
+export async function getWebhook(ctx: OperationContext, id: string): Promise<WebhookView> {
+  return presentWebhook(await getWebhookRow(ctx, id));
+}
+
+export async function listWebhooks(
+  ctx: OperationContext,
+  query: WebhookListQuery,
+): Promise<Page<WebhookView>> {
+  const filters = { name: 'webhooks', status: query.status };
+  const result = await ctx.tx.webhooks.list({
+    accountId: ctx.tenant.accountId,
+    limit: query.limit + 1,
+    ...(query.status ? { status: query.status } : {}),
+    ...(query.cursor ? { after: decodeCursor(query.cursor, filters) } : {}),
+  });
+  return toPage(result.rows, result.total, query.limit, filters, presentWebhook);
+}
+
+/** Updates a subscription; setting it active again also forgets why it was disabled. */
+export async function updateWebhook(
+  ctx: OperationContext,
+  id: string,
+  patch: WebhookPatch,
+): Promise<WebhookView> {
+  const current = await getForWrite(ctx, id);
+  if (patch.url !== undefined && patch.url !== current.url) await checkTarget(ctx, patch.url);
+  const changes: Partial<WebhookSubscription> = changedFields(current, patch as Partial<WebhookSubscription>);
+  if (Object.keys(changes).length === 0) return presentWebhook(current);
+  if (changes.status === 'active') Object.assign(changes, { disabledReason: null, failingSince: null });
+  const next = await save(ctx, current, changes);
+  const previous = Object.fromEntries(
+    Object.keys(changes)
+      .filter((f) => f !== 'failingSince')
+      .map((f) => [f, current[f as keyof WebhookSubscription]]),
+  );
+  await ctx.emit({
+    type: webhookEvents.updated,
+    resource: resourceOf(next),
+    data: { object: presentWebhook(next), previous },
+  });
+  return presentWebhook(next);
+}
+
+export async function deleteWebhook(ctx: OperationContext, id: string): Promise<void> {
+  const current = await getForWrite(ctx, id);
+  await ctx.tx.webhooks.delete(ctx.tenant.accountId, current.id);
+  await ctx.emit({
+    type: webhookEvents.deleted,
+    resource: resourceOf(current),
+    data: { object: presentWebhook(current) },
+  });
+}
+
+/** Issues a new secret, shown once; the old one keeps signing (second v1) for 24 hours. */
+export async function rotateWebhookSecret(
+  ctx: OperationContext,
+  id: string,
+): Promise<WebhookView & { secret: string; previousSecretExpiresAt: string }> {
+  const current = await getForWrite(ctx, id);
+  const previousSecretExpiresAt = isoTime(Date.parse(ctx.now) + rotationOverlapMs);
+  const next = await save(ctx, current, {
+    secret: newSecret(),
+    previousSecret: current.secret,
+    previousSecretExpiresAt,
+  });
+  await ctx.emit({
+    type: webhookEvents.updated,
+    resource: resourceOf(next),
+    data: { object: presentWebhook(next), previous: {}, secretRotated: true },
+  });
+  return { ...presentWebhook(next), secret: next.secret, previousSecretExpiresAt };
+}
+
+export async function listDeliveries(
+  ctx: OperationContext,
+  webhookId: string,
+  query: DeliveryListQuery,
+): Promise<Page<DeliveryView>> {
+  const webhook = await getWebhookRow(ctx, webhookId);
+  const filters = { name: 'deliveries', webhookId: webhook.id };
+  const result = await ctx.tx.deliveries.list({
+    accountId: ctx.tenant.accountId,
+    subscriptionId: webhook.id,
+    limit: query.limit + 1,
+    ...(query.cursor ? { after: decodeCursor(query.cursor, filters) } : {}),
+  });
+  return toPage(result.rows, result.total, query.limit, filters, presentDelivery);
+}
+
+/** Puts a delivery back in the queue for an attempt now, with a fresh retry schedule. */
+export async function retryDelivery(
+  ctx: OperationContext,
+  webhookId: string,
+  deliveryId: string,
+): Promise<DeliveryView> {
+  const webhook = await getWebhookRow(ctx, webhookId);
+  const delivery = await ctx.tx.deliveries.get(ctx.tenant.accountId, deliveryId);
+  if (!delivery || delivery.subscriptionId !== webhook.id) throw notFound('delivery');
+  const next: WebhookDelivery = {
+    ...delivery,
+    status: 'pending',
+    attempts: 0,
+    nextAttemptAt: ctx.now,
+    updatedAt: ctx.now,
+  };
+  await ctx.tx.deliveries.update(next);
+  return presentDelivery(next);
+}

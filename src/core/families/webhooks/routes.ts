@@ -1,0 +1,70 @@
+import { ok, resource } from '../../pipeline/reply.js';
+import { defineRoute } from '../../pipeline/route.js';
+import { familyRoutes } from '../shared/routes.js';
+import {
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listDeliveries,
+  listWebhooks,
+  retryDelivery,
+  rotateWebhookSecret,
+  updateWebhook,
+} from './operations.js';
+import {
+  deliveryListQuerySchema,
+  webhookCreateSchema,
+  webhookListQuerySchema,
+  webhookPatchSchema,
+} from './schema.js';
+import { testWebhook } from './test-delivery.js';
+
+const id = (params: Record<string, string>) => params.id ?? '';
+
+/** Webhooks belong to the account: workspace admins manage them; a read token may only look. */
+export const webhookRoutes = [
+  ...familyRoutes({
+    path: '/webhooks',
+    noun: 'webhook',
+    readAccess: 'admin_read',
+    writeAccess: 'admin_write',
+    list: { query: webhookListQuerySchema, run: listWebhooks },
+    create: { body: webhookCreateSchema, run: createWebhook },
+    get: getWebhook,
+    update: { body: webhookPatchSchema, run: updateWebhook },
+    remove: deleteWebhook,
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/webhooks/:id/rotate-secret',
+    access: 'admin_write',
+    kind: 'action',
+    summary: "Rotate a webhook's signing secret",
+    handle: async (ctx, { params }) => resource(await rotateWebhookSecret(ctx, id(params))),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/webhooks/:id/test',
+    access: 'admin_write',
+    kind: 'action',
+    summary: 'Send a signed test event',
+    handle: (ctx, { params }) => testWebhook(ctx, id(params)),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/webhooks/:id/deliveries',
+    access: 'admin_read',
+    kind: 'read',
+    summary: "List a webhook's deliveries",
+    query: deliveryListQuerySchema,
+    handle: async (ctx, { params, query }) => ok(await listDeliveries(ctx, id(params), query)),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/webhooks/:id/deliveries/:deliveryId/retry',
+    access: 'admin_write',
+    kind: 'action',
+    summary: 'Retry a delivery now',
+    handle: async (ctx, { params }) => ok(await retryDelivery(ctx, id(params), params.deliveryId ?? '')),
+  }),
+];

@@ -1,0 +1,34 @@
+/** The outbound side of webhooks, injected so the core does no network I/O of its own. */
+
+export interface WebhookRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  /** Give up after this long: a receiver has 10 s to answer. */
+  timeoutMs: number;
+  /** Lift the SSRF guard (local development only). */
+  allowPrivateTargets: boolean;
+}
+
+export interface WebhookResult {
+  /** The receiver's status, or null when no response arrived. */
+  status: number | null;
+  /** The receiver's Retry-After header, if any. */
+  retryAfter: string | null;
+  /** Why no response arrived (timeout, refused address, TLS…), or null. */
+  error: string | null;
+  durationMs: number;
+}
+
+export interface WebhookSender {
+  /**
+   * POSTs one delivery. Must connect only to an address that passes `isForbiddenAddress`
+   * (checked on the address actually connected to, so DNS rebinding cannot slip past) unless
+   * private targets are allowed, and must not follow redirects.
+   */
+  send(request: WebhookRequest): Promise<WebhookResult>;
+  /** Resolves a host name to its addresses, for the check at subscription time. */
+  resolve(host: string): Promise<string[]>;
+}
+
+export const deliveryTimeoutMs = 10_000;
