@@ -7,6 +7,7 @@ import { gcraRateLimiter, type RateLimitOptions } from './pipeline/rate-limit.js
 import { parseRequest, type TrackerRequest, type TrackerResponse } from './pipeline/request.js';
 import { createRouter } from './pipeline/router.js';
 import { changeFeed, type TrackerRuntime } from './pipeline/runtime.js';
+import { publicRoutes } from './public-routes.js';
 import { routes } from './routes.js';
 import { type Clock, type Ids, isoTime, randomIds, systemClock } from './runtime.js';
 import type { Storage } from './storage.js';
@@ -88,6 +89,7 @@ export function createTracker(options: TrackerOptions): Tracker {
       ((error, requestId) => console.error(`[outcome-tracker] request ${requestId} failed:`, error)),
     services: { webhooks: { sender: options.webhooks?.sender ?? null, allowPrivateTargets } },
     changes: changeFeed(),
+    publicRoutes,
   };
   const webhooks = createDispatcher({
     storage: options.storage,

@@ -107,7 +107,8 @@ async function handleOnce(
   const reply = await rt.storage.transaction(
     async (tx) => {
       const nowMs = rt.clock.now();
-      const isApi = req.path.startsWith(`${apiBase}/`);
+      const open = rt.publicRoutes[`${method} ${req.path}`];
+      const isApi = req.path.startsWith(`${apiBase}/`) && !open;
       // Only API paths look at the token; anything else is limited by client address.
       const principal = isApi ? await authenticate(tx, req.headers.authorization, nowMs) : null;
       rate = takeRate(
@@ -121,7 +122,7 @@ async function handleOnce(
         });
       }
       if (principal === null) {
-        if (req.path === '/healthz' && method === 'GET') return health(tx);
+        if (open) return open(tx);
         throw unknownPath(req.path);
       }
       if (principal instanceof ApiError) throw principal;
@@ -230,12 +231,6 @@ async function runRoute(
   return reply;
 }
 
-/** GET /healthz: answers 200 once storage has answered a query; no token needed. */
-async function health(tx: StorageTx): Promise<Reply> {
-  await tx.tenancy.getWorkspace('ws_healthcheck');
-  return { status: 200, body: { status: 'ok' }, headers: { 'Cache-Control': 'no-store' } };
-}
-
 const isSuccess = (reply: Reply) => reply.status >= 200 && reply.status < 300;
 
 /** HEAD is answered as GET without a body. */
@@ -269,6 +264,15 @@ function serialize(
       ...(rate ? rateLimitHeaders(rate) : {}),
     };
     return { status: 200, headers, body: null, stream };
+  }
+  if (reply.text) {
+    const headers = {
+      'Content-Type': reply.text.contentType,
+      'X-Request-Id': requestId,
+      ...(rate ? rateLimitHeaders(rate) : {}),
+      ...reply.headers,
+    };
+    return { status: reply.status, headers, body: req.method === 'HEAD' ? null : reply.text.body };
   }
   const isProblem = reply.status >= 400;
   const hasBody = reply.body !== undefined && reply.status !== 204 && reply.status !== 304;

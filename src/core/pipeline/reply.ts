@@ -11,6 +11,8 @@ export interface Reply {
    * its reply is the answer.
    */
   after?: (deps: AfterCommitDeps) => Promise<Reply>;
+  /** A body that is not JSON (the API reference page), sent as it is. */
+  text?: { contentType: string; body: string };
   /** A streamed body (server-sent events), started once the transaction has committed. */
   streamFrom?: (deps: AfterCommitDeps) => AsyncIterable<string>;
 }

@@ -1,7 +1,8 @@
 import type { Clock, Ids } from '../runtime.js';
-import type { Storage } from '../storage.js';
+import type { Storage, StorageTx } from '../storage.js';
 import type { Services } from './context.js';
 import type { RateLimiter } from './rate-limit.js';
+import type { Reply } from './reply.js';
 import type { RouteMatch } from './router.js';
 
 /** What the pipeline runs on: built once by createTracker. */
@@ -15,7 +16,11 @@ export interface TrackerRuntime {
   onError(error: unknown, requestId: string): void;
   services: Services;
   changes: ChangeFeed;
+  /** Endpoints that need no token, by `METHOD /path` (/healthz, the API description). */
+  publicRoutes: Readonly<Record<string, PublicRoute>>;
 }
+
+export type PublicRoute = (tx: StorageTx) => Promise<Reply>;
 
 /** Wakes event streams when a write transaction commits, so they need not poll fast. */
 export interface ChangeFeed {

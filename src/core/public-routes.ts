@@ -1,0 +1,12 @@
+import type { PublicRoute } from './pipeline/runtime.js';
+
+/** GET /healthz: 200 once storage has answered a query. No token needed. */
+const health: PublicRoute = async (tx) => {
+  await tx.tenancy.getWorkspace('ws_healthcheck');
+  return { status: 200, body: { status: 'ok' }, headers: { 'Cache-Control': 'no-store' } };
+};
+
+/** Endpoints answered without a token (still rate limited by client address), by `METHOD /path`. */
+export const publicRoutes: Record<string, PublicRoute> = {
+  'GET /healthz': health,
+};
