@@ -220,3 +220,14 @@ export interface WebhookDelivery {
   createdAt: string;
   updatedAt: string;
 }
+
+/** A signed-in session of the admin pages. The cookie holds a random value; only its hash is stored. */
+export interface AdminSession {
+  /** Lowercase hex SHA-256 of the cookie value. */
+  idHash: string;
+  userId: string;
+  /** Sent in every form and compared on every POST (the cookie alone proves nothing). */
+  csrfToken: string;
+  createdAt: string;
+  expiresAt: string;
+}

@@ -1,5 +1,6 @@
 import type {
   Account,
+  AdminSession,
   ApiToken,
   ContextItem,
   Decision,
@@ -282,6 +283,15 @@ export interface DeliveryStore {
   claimDue(now: string, leaseUntil: string, limit: number): Promise<WebhookDelivery[]>;
 }
 
+export interface SessionStore {
+  insert(session: AdminSession): Promise<void>;
+  /** The session with this id hash, expired or not: callers judge expiry. */
+  get(idHash: string): Promise<AdminSession | null>;
+  delete(idHash: string): Promise<boolean>;
+  /** Deletes sessions that expired before `before`; returns how many. */
+  purge(before: string): Promise<number>;
+}
+
 /** Everything a transaction can touch. */
 export interface StorageTx {
   tenancy: TenancyStore;
@@ -292,4 +302,5 @@ export interface StorageTx {
   counters: CounterStore;
   webhooks: WebhookStore;
   deliveries: DeliveryStore;
+  sessions: SessionStore;
 }

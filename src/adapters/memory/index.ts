@@ -1,5 +1,6 @@
 import type {
   Account,
+  AdminSession,
   ApiToken,
   IdempotencyRecord,
   Membership,
@@ -26,6 +27,7 @@ import { memoryDeliveries, memoryWebhooks, type WebhookState } from './webhooks.
 
 /** The whole state of a memory store: plain maps, cloned on the way in and out. */
 interface State extends WebhookState {
+  sessions: Map<string, AdminSession>;
   accounts: Map<string, Account>;
   workspaces: Map<string, Workspace>;
   users: Map<string, User>;
@@ -64,6 +66,7 @@ export function memoryStorage(): Storage {
     sequence: 0,
     webhooks: new Map(),
     deliveries: new Map(),
+    sessions: new Map(),
   };
   const serialize = serialQueue();
   let closed = false;
@@ -98,6 +101,24 @@ export function memoryStorage(): Storage {
 function memoryTx(state: State, record: RecordUndo): StorageTx {
   return {
     webhooks: memoryWebhooks(state, record),
+    sessions: {
+      async insert(session) {
+        setWithUndo(state.sessions, session.idHash, clone(session), record);
+      },
+      async get(idHash) {
+        return clone(state.sessions.get(idHash) ?? null);
+      },
+      async delete(idHash) {
+        return deleteWithUndo(state.sessions, idHash, record);
+      },
+      async purge(before) {
+        let removed = 0;
+        for (const [idHash, session] of [...state.sessions]) {
+          if (session.expiresAt < before && deleteWithUndo(state.sessions, idHash, record)) removed++;
+        }
+        return removed;
+      },
+    },
     deliveries: memoryDeliveries(state, record),
     tenancy: {
       async insertAccount(account) {
