@@ -1,6 +1,7 @@
 import type { ContextItem } from '../../model.js';
 import type { OperationContext } from '../../pipeline/context.js';
 import type { Page } from '../../pipeline/pagination.js';
+import { deleteAndAnnounce, insertAndAnnounce } from '../shared/lifecycle.js';
 import { getForWrite, getOr404, listPage, present } from '../shared/operations.js';
 import { referenced } from '../shared/references.js';
 import { contextEvents } from './events.js';
@@ -8,8 +9,6 @@ import type { ContextCreate, ContextListQuery } from './schema.js';
 
 export type ContextView = ReturnType<typeof present<ContextItem>>;
 export const presentContext = (item: ContextItem): ContextView => present(item);
-
-const resourceOf = (item: ContextItem) => ({ type: 'context', id: item.id });
 
 export async function createContext(ctx: OperationContext, input: ContextCreate): Promise<ContextView> {
   await referenced(ctx, 'outcomes', input.outcomeId, 'outcomeId');
@@ -25,13 +24,11 @@ export async function createContext(ctx: OperationContext, input: ContextCreate)
     updatedAt: ctx.now,
     version: 1,
   };
-  await ctx.tx.collections.context.insert(item);
-  await ctx.emit({
+  return insertAndAnnounce(ctx, 'context', item, {
     type: contextEvents.created,
-    resource: resourceOf(item),
-    data: { object: presentContext(item) },
+    resourceType: 'context',
+    present: presentContext,
   });
-  return presentContext(item);
 }
 
 export async function getContext(ctx: OperationContext, id: string): Promise<ContextView> {
@@ -48,10 +45,9 @@ export async function listContext(
 
 export async function deleteContext(ctx: OperationContext, id: string): Promise<void> {
   const item = await getForWrite(ctx, 'context', id, 'context item');
-  await ctx.tx.collections.context.delete(ctx.tenant.workspaceId, item.id);
-  await ctx.emit({
+  await deleteAndAnnounce(ctx, 'context', item, {
     type: contextEvents.deleted,
-    resource: resourceOf(item),
-    data: { object: presentContext(item) },
+    resourceType: 'context',
+    present: presentContext,
   });
 }

@@ -2,6 +2,7 @@ import { invalidReference } from '../../errors.js';
 import type { Decision, DecisionStatus } from '../../model.js';
 import type { OperationContext } from '../../pipeline/context.js';
 import type { Page } from '../../pipeline/pagination.js';
+import { insertAndAnnounce } from '../shared/lifecycle.js';
 import { getForWrite, getOr404, listPage, present } from '../shared/operations.js';
 import { outcomeOfProject, referenced } from '../shared/references.js';
 import { applyChanges } from '../shared/update.js';
@@ -10,8 +11,6 @@ import type { DecisionCreate, DecisionListQuery, DecisionPatch } from './schema.
 
 export type DecisionView = ReturnType<typeof present<Decision>>;
 export const presentDecision = (decision: Decision): DecisionView => present(decision);
-
-const resourceOf = (decision: Decision) => ({ type: 'decision', id: decision.id });
 
 /** A superseding decision must be another decision of the same project. */
 async function checkSupersededBy(
@@ -61,13 +60,11 @@ export async function createDecision(ctx: OperationContext, input: DecisionCreat
     updatedAt: ctx.now,
     version: 1,
   };
-  await ctx.tx.collections.decisions.insert(decision);
-  await ctx.emit({
+  return insertAndAnnounce(ctx, 'decisions', decision, {
     type: decisionEvents.created,
-    resource: resourceOf(decision),
-    data: { object: presentDecision(decision) },
+    resourceType: 'decision',
+    present: presentDecision,
   });
-  return presentDecision(decision);
 }
 
 export async function getDecision(ctx: OperationContext, id: string): Promise<DecisionView> {

@@ -2,6 +2,7 @@ import { ApiError, notFound } from '../../errors.js';
 import type { Issue, IssueStatus } from '../../model.js';
 import type { OperationContext } from '../../pipeline/context.js';
 import type { Page } from '../../pipeline/pagination.js';
+import { insertAndAnnounce } from '../shared/lifecycle.js';
 import { getForWrite, getOr404, listPage, present, saveNextVersion } from '../shared/operations.js';
 import { outcomeOfProject, referenced, referencedMember } from '../shared/references.js';
 import { applyChanges } from '../shared/update.js';
@@ -44,13 +45,11 @@ export async function createIssue(ctx: OperationContext, input: IssueCreate): Pr
     updatedAt: ctx.now,
     version: 1,
   };
-  await ctx.tx.collections.issues.insert(issue);
-  await ctx.emit({
+  return insertAndAnnounce(ctx, 'issues', issue, {
     type: issueEvents.created,
-    resource: resourceOf(issue),
-    data: { object: presentIssue(issue) },
+    resourceType: 'issue',
+    present: presentIssue,
   });
-  return presentIssue(issue);
 }
 
 /** Finds an issue by id (`iss_…`) or by its readable key (`APO-12`). */

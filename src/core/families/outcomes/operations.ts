@@ -4,6 +4,7 @@ import type { OperationContext } from '../../pipeline/context.js';
 import type { Page } from '../../pipeline/pagination.js';
 import { contextEvents } from '../context/events.js';
 import { presentContext } from '../context/operations.js';
+import { deleteAndAnnounce, insertAndAnnounce } from '../shared/lifecycle.js';
 import { getForWrite, getOr404, listPage, present } from '../shared/operations.js';
 import { referenced, referencedMember } from '../shared/references.js';
 import { applyChanges } from '../shared/update.js';
@@ -45,14 +46,13 @@ export async function createOutcome(ctx: OperationContext, input: OutcomeCreate)
     updatedAt: ctx.now,
     version: 1,
   };
-  await ctx.tx.collections.outcomes.insert(outcome);
-  await ctx.emit({
+  const view = await insertAndAnnounce(ctx, 'outcomes', outcome, {
     type: outcomeEvents.created,
-    resource: resourceOf(outcome),
-    data: { object: presentOutcome(outcome) },
+    resourceType: 'outcome',
+    present: presentOutcome,
   });
   if (status === 'shipped') await emitShipped(ctx, outcome);
-  return presentOutcome(outcome);
+  return view;
 }
 
 export async function getOutcome(ctx: OperationContext, id: string): Promise<OutcomeView> {
@@ -115,10 +115,9 @@ export async function deleteOutcome(ctx: OperationContext, id: string): Promise<
       data: { object: presentContext(item) },
     });
   }
-  await ctx.tx.collections.outcomes.delete(workspaceId, outcome.id);
-  await ctx.emit({
+  await deleteAndAnnounce(ctx, 'outcomes', outcome, {
     type: outcomeEvents.deleted,
-    resource: resourceOf(outcome),
-    data: { object: presentOutcome(outcome) },
+    resourceType: 'outcome',
+    present: presentOutcome,
   });
 }

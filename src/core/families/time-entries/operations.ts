@@ -2,6 +2,7 @@ import { ApiError, invalidReference } from '../../errors.js';
 import type { TimeEntry } from '../../model.js';
 import type { OperationContext } from '../../pipeline/context.js';
 import type { Page } from '../../pipeline/pagination.js';
+import { deleteAndAnnounce, insertAndAnnounce } from '../shared/lifecycle.js';
 import { getForWrite, getOr404, listPage, present } from '../shared/operations.js';
 import { referenced } from '../shared/references.js';
 import { applyChanges } from '../shared/update.js';
@@ -10,8 +11,6 @@ import type { TimeEntryCreate, TimeEntryListQuery, TimeEntryPatch } from './sche
 
 export type TimeEntryView = ReturnType<typeof present<TimeEntry>>;
 export const presentTimeEntry = (entry: TimeEntry): TimeEntryView => present(entry);
-
-const resourceOf = (entry: TimeEntry) => ({ type: 'time_entry', id: entry.id });
 
 /** The outcome must exist; an issue, when named, must be of the outcome's project. */
 async function checkReferences(ctx: OperationContext, outcomeId: string, issueId: string | null | undefined) {
@@ -54,13 +53,11 @@ export async function createTimeEntry(ctx: OperationContext, input: TimeEntryCre
     updatedAt: ctx.now,
     version: 1,
   };
-  await ctx.tx.collections.timeEntries.insert(entry);
-  await ctx.emit({
+  return insertAndAnnounce(ctx, 'timeEntries', entry, {
     type: timeEntryEvents.created,
-    resource: resourceOf(entry),
-    data: { object: presentTimeEntry(entry) },
+    resourceType: 'time_entry',
+    present: presentTimeEntry,
   });
-  return presentTimeEntry(entry);
 }
 
 export async function getTimeEntry(ctx: OperationContext, id: string): Promise<TimeEntryView> {
@@ -108,10 +105,9 @@ export async function updateTimeEntry(
 export async function deleteTimeEntry(ctx: OperationContext, id: string): Promise<void> {
   const entry = await getForWrite(ctx, 'timeEntries', id, 'time entry');
   await ownEntryOr403(ctx, entry);
-  await ctx.tx.collections.timeEntries.delete(ctx.tenant.workspaceId, entry.id);
-  await ctx.emit({
+  await deleteAndAnnounce(ctx, 'timeEntries', entry, {
     type: timeEntryEvents.deleted,
-    resource: resourceOf(entry),
-    data: { object: presentTimeEntry(entry) },
+    resourceType: 'time_entry',
+    present: presentTimeEntry,
   });
 }
