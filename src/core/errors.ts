@@ -50,6 +50,9 @@ const titles: Record<ErrorCode, string> = {
   internal_error: 'Internal error',
 };
 
+/** Every error code, for the API description. */
+export const errorCodes = Object.keys(titles) as ErrorCode[];
+
 export interface ValidationIssue {
   /** Where the value was: the body, the query string, a header or the path. */
   in: 'body' | 'query' | 'header' | 'path';

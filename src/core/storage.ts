@@ -174,6 +174,8 @@ export interface TenancyStore {
   insertWorkspace(workspace: Workspace): Promise<void>;
   getWorkspace(id: string): Promise<Workspace | null>;
   getWorkspaceBySlug(slug: string): Promise<Workspace | null>;
+  /** Every workspace, oldest first (for the operator's CLI, not for API requests). */
+  listWorkspaces(): Promise<Workspace[]>;
   /** Throws UniqueViolation('user.email') when the email is taken (emails compare case-insensitively). */
   insertUser(user: User): Promise<void>;
   getUser(id: string): Promise<User | null>;
@@ -278,9 +280,15 @@ export interface DeliveryStore {
    * Leases up to `limit` pending deliveries due at `now` (nextAttemptAt <= now), oldest due
    * first, by moving their nextAttemptAt to `leaseUntil`, and returns them. Concurrency
    * contract: concurrent claims never return the same delivery; a claimer that dies leaves
-   * its deliveries to be claimed again once the lease passes.
+   * its deliveries to be claimed again once the lease passes. Deliveries of the subscriptions
+   * in `skipSubscriptions` are neither returned nor leased (their receivers are busy).
    */
-  claimDue(now: string, leaseUntil: string, limit: number): Promise<WebhookDelivery[]>;
+  claimDue(
+    now: string,
+    leaseUntil: string,
+    limit: number,
+    skipSubscriptions?: readonly string[],
+  ): Promise<WebhookDelivery[]>;
 }
 
 export interface SessionStore {

@@ -1,3 +1,4 @@
+import { createAdminArea } from './admin/area.js';
 import { ApiError } from './errors.js';
 import { authenticate } from './pipeline/auth.js';
 import { type OperationContext, operationContext, type Tenant, tenantOf } from './pipeline/context.js';
@@ -90,6 +91,7 @@ export function createTracker(options: TrackerOptions): Tracker {
     services: { webhooks: { sender: options.webhooks?.sender ?? null, allowPrivateTargets } },
     changes: changeFeed(),
     publicRoutes,
+    admin: createAdminArea({ clock, ids }),
   };
   const webhooks = createDispatcher({
     storage: options.storage,
@@ -117,8 +119,8 @@ export function createTracker(options: TrackerOptions): Tracker {
       });
       return response;
     },
-    run(as, fn) {
-      return options.storage.transaction(async (tx) => {
+    async run(as, fn) {
+      const result = await options.storage.transaction(async (tx) => {
         const nowMs = clock.now();
         let tenant: Tenant;
         if ('token' in as) {
@@ -135,6 +137,9 @@ export function createTracker(options: TrackerOptions): Tracker {
         }
         return fn(operationContext(tx, isoTime(nowMs), ids, tenant, null, runtime.services));
       });
+      // Wake event streams at once, as an HTTP write does: an embedding app's changes are signals too.
+      runtime.changes.notify();
+      return result;
     },
     webhooks,
     purgeExpired() {

@@ -7,7 +7,8 @@ type NodeBindings = { incoming?: { socket?: { remoteAddress?: string } } };
 
 /**
  * The tracker as a Hono app. Mount it with `app.route('/api/v1', honoApp(tracker))`, or serve it
- * as it is: either way it answers the /api/v1 paths (and /healthz).
+ * as it is: either way it answers the /api/v1 paths (and /healthz). Served as it is, it also answers the
+ * admin pages (/sign-in, /{workspaceSlug}/admin/api-tokens).
  */
 export function honoApp(tracker: Tracker): Hono<{ Bindings: NodeBindings }> {
   const app = new Hono<{ Bindings: NodeBindings }>();
@@ -20,6 +21,7 @@ export function honoApp(tracker: Tracker): Hono<{ Bindings: NodeBindings }> {
       headers: Object.fromEntries(raw.headers),
       body: raw.body ? await readCapped(raw.body, maxBodyBytes) : null,
       clientAddress: c.env?.incoming?.socket?.remoteAddress ?? 'unknown',
+      secure: url.protocol === 'https:',
     });
     const body = response.stream ? toReadable(response.stream) : response.body;
     return new Response(body, { status: response.status, headers: response.headers });

@@ -17,6 +17,7 @@ export function nodeHandler(tracker: Tracker): (req: IncomingMessage, res: Serve
 async function respond(tracker: Tracker, req: IncomingMessage, res: ServerResponse): Promise<void> {
   // Read before the body: stopping an oversized body early detaches the socket from the request.
   const clientAddress = req.socket.remoteAddress ?? 'unknown';
+  const secure = (req.socket as { encrypted?: boolean }).encrypted === true;
   const body = await readCapped(req, maxBodyBytes);
   const response = await tracker.handle({
     method: req.method ?? 'GET',
@@ -24,6 +25,7 @@ async function respond(tracker: Tracker, req: IncomingMessage, res: ServerRespon
     headers: req.headers,
     body,
     clientAddress,
+    secure,
   });
   // Closing after an unread oversized body keeps its remainder from being parsed as a request.
   if (!req.readableEnded) res.setHeader('Connection', 'close');
@@ -46,4 +48,9 @@ async function pipeStream(stream: AsyncIterable<string>, res: ServerResponse): P
   res.end();
 }
 
-export { nodeWebhookSender } from './webhook-sender.js';
+export {
+  type NodeWebhookSenderOptions,
+  nodeWebhookSender,
+  type ResolvedAddress,
+  type Resolver,
+} from './webhook-sender.js';

@@ -9,6 +9,7 @@ import {
   type Ids,
   issues,
   projects,
+  type RequestLogEntry,
   type Role,
   type Storage,
   type TokenScope,
@@ -18,6 +19,7 @@ import {
 import type { RateLimitOptions } from '../../src/core/pipeline/rate-limit.js';
 import { honoApp } from '../../src/http/hono.js';
 import { nodeHandler } from '../../src/http/node.js';
+import { createResponseChecker } from '../openapi/response-validator.js';
 
 /** The two hosts the HTTP suite runs through. */
 export type Host = 'node' | 'hono';
@@ -53,6 +55,9 @@ export interface ServerOptions {
   /** Defaults to a fake clock at `startTime`. */
   clock?: FakeClock;
   ids?: Ids;
+  /** Receives the tracker's request log entries (and unexpected errors), e.g. to check what is logged. */
+  onRequest?: (entry: RequestLogEntry) => void;
+  onError?: (error: unknown, requestId: string) => void;
 }
 
 export interface ApiOptions {
@@ -133,7 +138,9 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Sends one request with the global fetch. */
+const checkResponse = createResponseChecker();
+
+/** Sends one request with the global fetch and checks the answer against the OpenAPI document. */
 export async function request(baseUrl: string, method: string, path: string, options: ApiOptions = {}) {
   const headers: Record<string, string> = {};
   if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
@@ -159,7 +166,11 @@ export async function request(baseUrl: string, method: string, path: string, opt
       json = undefined;
     }
   }
-  return { status: response.status, headers: response.headers, text, json } satisfies ApiResponse;
+  const result = { status: response.status, headers: response.headers, text, json } satisfies ApiResponse;
+  // Every response the suites see must be the one the OpenAPI document promises.
+  const problems = checkResponse(method, path, result);
+  if (problems.length > 0) throw new Error(`Response not as documented:\n${problems.join('\n')}`);
+  return result;
 }
 
 async function listen(host: Host, tracker: Tracker): Promise<{ server: Server; port: number }> {
@@ -178,7 +189,8 @@ async function listen(host: Host, tracker: Tracker): Promise<{ server: Server; p
   });
 }
 
-async function seedWorkspace(
+/** Creates an account, its workspace with an admin and a read_write token, and a project "Apollo". */
+export async function seedWorkspace(
   tracker: Tracker,
   storage: Storage,
   ids: Ids,
@@ -219,7 +231,8 @@ export async function startServer(host: Host, options: ServerOptions = {}): Prom
     clock,
     ...(options.ids ? { ids: options.ids } : {}),
     ...(options.rateLimit !== undefined ? { rateLimit: options.rateLimit } : {}),
-    onError: () => {},
+    onError: options.onError ?? (() => {}),
+    ...(options.onRequest ? { onRequest: options.onRequest } : {}),
   });
   const ids = tracker.ids;
   const ws = await seedWorkspace(tracker, storage, ids, clock.now(), 'acme', 'admin@acme.test');

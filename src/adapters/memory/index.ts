@@ -140,6 +140,11 @@ function memoryTx(state: State, record: RecordUndo): StorageTx {
         for (const w of state.workspaces.values()) if (w.slug === slug) return clone(w);
         return null;
       },
+      async listWorkspaces() {
+        return [...state.workspaces.values()]
+          .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
+          .map(clone);
+      },
       async insertUser(user) {
         const email = user.email.toLowerCase();
         for (const u of state.users.values())

@@ -79,9 +79,10 @@ export function memoryDeliveries(state: WebhookState, record: RecordUndo): Deliv
       );
       return page(rows, query.after, query.limit);
     },
-    async claimDue(now, leaseUntil, limit) {
+    async claimDue(now, leaseUntil, limit, skipSubscriptions = []) {
       const due = [...state.deliveries.values()]
         .filter((d) => d.status === 'pending' && d.nextAttemptAt !== null && d.nextAttemptAt <= now)
+        .filter((d) => !skipSubscriptions.includes(d.subscriptionId))
         .sort((a, b) => ((a.nextAttemptAt as string) < (b.nextAttemptAt as string) ? -1 : 1))
         .slice(0, limit);
       for (const d of due) setWithUndo(state.deliveries, d.id, { ...d, nextAttemptAt: leaseUntil }, record);

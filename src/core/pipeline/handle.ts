@@ -50,12 +50,11 @@ export async function handleRequest(
     return serialize(outcome.reply, req, requestId, outcome.rate, outcome.stream);
   } catch (error) {
     const apiError = error instanceof ApiError ? error : internal(rt, error, requestId);
-    return serialize(
-      { status: apiError.status, body: apiError.toProblem(), headers: apiError.headers },
-      req,
-      requestId,
-      rate,
-    );
+    // The admin pages are for browsers: their errors are pages too.
+    const reply = rt.admin.owns(req.path)
+      ? rt.admin.errorPage(apiError)
+      : { status: apiError.status, body: apiError.toProblem(), headers: apiError.headers };
+    return serialize(reply, req, requestId, rate);
   }
 }
 
@@ -109,6 +108,7 @@ async function handleOnce(
       const nowMs = rt.clock.now();
       const open = rt.publicRoutes[`${method} ${req.path}`];
       const isApi = req.path.startsWith(`${apiBase}/`) && !open;
+      const admin = isApi || open ? null : rt.admin.match(method, req.path);
       // Only API paths look at the token; anything else is limited by client address.
       const principal = isApi ? await authenticate(tx, req.headers.authorization, nowMs) : null;
       rate = takeRate(
@@ -123,6 +123,7 @@ async function handleOnce(
       }
       if (principal === null) {
         if (open) return open(tx);
+        if (admin) return admin(tx, req, nowMs);
         throw unknownPath(req.path);
       }
       if (principal instanceof ApiError) throw principal;

@@ -12,6 +12,8 @@ export interface TrackerRequest {
   body?: Uint8Array | string | null;
   /** The peer address, used to rate limit requests without a valid token. */
   clientAddress?: string;
+  /** Whether the request came over TLS (the admin pages then mark their cookies `Secure`). */
+  secure?: boolean;
 }
 
 export interface TrackerResponse {
@@ -33,6 +35,7 @@ export interface ParsedRequest {
   headers: Record<string, string>;
   body: Uint8Array | string | null;
   clientAddress: string;
+  secure: boolean;
 }
 
 export function parseRequest(req: TrackerRequest): ParsedRequest {
@@ -56,5 +59,6 @@ export function parseRequest(req: TrackerRequest): ParsedRequest {
     headers,
     body: req.body ?? null,
     clientAddress: req.clientAddress ?? 'unknown',
+    secure: req.secure === true,
   };
 }

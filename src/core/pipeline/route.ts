@@ -32,6 +32,8 @@ export interface Route<Q = unknown, B = unknown> {
   summary: string;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
+  /** The body of the success answer (201 for creates, 200 otherwise), for the OpenAPI document. */
+  response?: z.ZodType;
   handle(ctx: OperationContext, input: RouteInput<Q, B>): Promise<Reply>;
 }
 
@@ -47,6 +49,7 @@ export function defineRoute<
   summary: string;
   query?: QS;
   body?: BS;
+  response?: z.ZodType;
   handle(ctx: OperationContext, input: RouteInput<z.output<QS>, z.output<BS>>): Promise<Reply>;
 }): Route {
   return route as unknown as Route;

@@ -1,3 +1,4 @@
+import type { AdminArea } from '../admin/area.js';
 import type { Clock, Ids } from '../runtime.js';
 import type { Storage, StorageTx } from '../storage.js';
 import type { Services } from './context.js';
@@ -18,6 +19,8 @@ export interface TrackerRuntime {
   changes: ChangeFeed;
   /** Endpoints that need no token, by `METHOD /path` (/healthz, the API description). */
   publicRoutes: Readonly<Record<string, PublicRoute>>;
+  /** The admin web pages (sign-in, API tokens), answered as HTML. */
+  admin: AdminArea;
 }
 
 export type PublicRoute = (tx: StorageTx) => Promise<Reply>;

@@ -4,8 +4,7 @@ import { disableAfterFailingMs, nextAttemptDelay, parseRetryAfter } from './sche
 import type { WebhookResult, WebhookSender } from './sender.js';
 import { deliveryTimeoutMs } from './sender.js';
 import { eventIdHeader, signatureHeader, signatureHeaderValue } from './signature.js';
-
-export const userAgent = 'outcome-tracker/0.1.0';
+import { userAgent } from './user-agent.js';
 
 /** The secrets a delivery is signed with now: the current one, and the previous one during a rotation. */
 export function signingSecrets(subscription: WebhookSubscription, nowMs: number): string[] {

@@ -11,7 +11,10 @@ export interface DispatcherOptions {
   clock: Clock;
   sender: WebhookSender;
   allowPrivateTargets: boolean;
-  /** Deliveries in flight at once; one slow receiver holds one slot, not the queue. Default 8. */
+  /**
+   * Deliveries in flight at once. Default 8. One subscription may hold at most half of them
+   * (at least one), so a receiver that hangs can never take every slot.
+   */
   concurrency?: number;
   /** Jitter source in [0, 1); injected so tests can pin the schedule. */
   random?: () => number;
@@ -20,7 +23,10 @@ export interface DispatcherOptions {
 }
 
 export interface Dispatcher {
-  /** Sends every delivery due now (in bounded parallel batches) and records each result. Returns how many were attempted. */
+  /**
+   * Sends every delivery due now, `concurrency` at a time, and records each result; returns how
+   * many were attempted. A subscription never holds more than half of the slots.
+   */
   dispatchDue(): Promise<number>;
   /** Runs dispatchDue every `intervalMs` until stop(). */
   start(intervalMs?: number): void;
@@ -39,6 +45,9 @@ const leaseMs = deliveryTimeoutMs * 3;
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { storage, clock, sender, allowPrivateTargets } = options;
   const concurrency = options.concurrency ?? 8;
+  const perSubscription = Math.max(1, Math.floor(concurrency / 2));
+  /** Attempts in flight in this dispatcher, by subscription id. */
+  const busy = new Map<string, number>();
   const random = options.random ?? Math.random;
   const sleepers = new Set<() => void>();
   let running: Promise<unknown> = Promise.resolve();
@@ -98,17 +107,41 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       sleepers.add(wake);
     });
 
-  /** Claims and sends one due delivery; false when none is due. */
+  /** Subscriptions holding their share of the slots: their deliveries wait for a free one. */
+  const saturated = () => [...busy].filter(([, n]) => n >= perSubscription).map(([id]) => id);
+  const release = (subscriptionId: string) => {
+    const left = (busy.get(subscriptionId) ?? 1) - 1;
+    if (left === 0) busy.delete(subscriptionId);
+    else busy.set(subscriptionId, left);
+  };
+
+  /** Claims and sends one due delivery; false when none is due (for a subscription with a free slot). */
   async function workOnce(): Promise<boolean> {
     const now = clock.now();
-    const [delivery] = await storage.transaction((tx) =>
-      tx.deliveries.claimDue(isoTime(now), isoTime(now + leaseMs), 1),
-    );
+    let reserved: string | null = null;
+    let delivery: WebhookDelivery | undefined;
+    try {
+      delivery = await storage.transaction(async (tx) => {
+        // Read the busy subscriptions and reserve a slot inside the (serialized) claim, so two
+        // workers of this dispatcher cannot both take the last slot of one subscription.
+        const [claimed] = await tx.deliveries.claimDue(isoTime(now), isoTime(now + leaseMs), 1, saturated());
+        if (claimed) {
+          reserved = claimed.subscriptionId;
+          busy.set(reserved, (busy.get(reserved) ?? 0) + 1);
+        }
+        return claimed;
+      });
+    } catch (error) {
+      if (reserved) release(reserved);
+      throw error;
+    }
     if (!delivery) return false;
     try {
       await attempt(delivery);
     } catch (error) {
       options.onError?.(error);
+    } finally {
+      release(delivery.subscriptionId);
     }
     return true;
   }
@@ -128,7 +161,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     start(intervalMs = 1000) {
       if (!stopped) return;
       stopped = false;
-      // Independent workers: a receiver that takes its full 10 s holds one of them, not the queue.
+      // Independent workers: a receiver that takes its full 10 s holds at most its share of them.
       const worker = async () => {
         while (!stopped) {
           const worked = await workOnce().catch((error) => {

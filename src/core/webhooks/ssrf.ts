@@ -24,9 +24,9 @@ for (const [network, prefix] of [
   forbidden.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
+  ['::', 96], // unspecified, loopback, and the deprecated IPv4-compatible form (::127.0.0.1)
   ['64:ff9b::', 96], // NAT64 maps IPv4 (possibly private) into IPv6
+  ['64:ff9b:1::', 48], // local-use NAT64
   ['100::', 64], // discard
   ['2001:db8::', 32], // documentation
   ['fc00::', 7], // unique local

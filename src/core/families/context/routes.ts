@@ -1,10 +1,16 @@
 import { familyRoutes } from '../shared/routes.js';
 import { createContext, deleteContext, getContext, listContext } from './operations.js';
-import { contextCreateSchema, contextListQuerySchema } from './schema.js';
+import {
+  contextCreateSchema,
+  contextItemSchema,
+  contextListQuerySchema,
+  contextPageSchema,
+} from './schema.js';
 
 export const contextRoutes = familyRoutes({
   path: '/context',
   noun: 'context item',
+  responses: { item: contextItemSchema, page: contextPageSchema },
   list: { query: contextListQuerySchema, run: listContext },
   create: { body: contextCreateSchema, run: createContext },
   get: getContext,

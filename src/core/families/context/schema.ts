@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { contextKinds } from '../../model.js';
-import { idOf, listQueryBase, serviceOwnedFields, withoutReadOnly } from '../shared/schema.js';
+import {
+  idOf,
+  listQueryBase,
+  pageOf,
+  serviceOwnedFields,
+  versionedFields,
+  withoutReadOnly,
+} from '../shared/schema.js';
 
 /** Links must be http(s): a `javascript:` or `file:` URL stored here would be rendered to someone later. */
 const webUrl = z.url({ protocol: /^https?$/ }).max(2048);
@@ -29,3 +36,14 @@ export const contextListQuerySchema = z.strictObject({
   kind: z.enum(contextKinds).optional(),
 });
 export type ContextListQuery = z.output<typeof contextListQuerySchema>;
+
+/** A context item as the API answers it. */
+export const contextItemSchema = z.strictObject({
+  ...versionedFields('ctx'),
+  outcomeId: idOf('out'),
+  kind: z.enum(contextKinds),
+  title: z.string(),
+  url: z.string().nullable(),
+  body: z.string().nullable(),
+});
+export const contextPageSchema = pageOf(contextItemSchema);

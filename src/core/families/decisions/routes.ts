@@ -1,10 +1,17 @@
 import { familyRoutes } from '../shared/routes.js';
 import { createDecision, getDecision, listDecisions, updateDecision } from './operations.js';
-import { decisionCreateSchema, decisionListQuerySchema, decisionPatchSchema } from './schema.js';
+import {
+  decisionCreateSchema,
+  decisionListQuerySchema,
+  decisionPageSchema,
+  decisionPatchSchema,
+  decisionSchema,
+} from './schema.js';
 
 export const decisionRoutes = familyRoutes({
   path: '/decisions',
   noun: 'decision',
+  responses: { item: decisionSchema, page: decisionPageSchema },
   list: { query: decisionListQuerySchema, run: listDecisions },
   create: { body: decisionCreateSchema, run: createDecision },
   get: getDecision,

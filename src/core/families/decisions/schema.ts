@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { decisionStatuses } from '../../model.js';
-import { idOf, listQueryBase, serviceOwnedFields, timestamp, withoutReadOnly } from '../shared/schema.js';
+import {
+  idOf,
+  listQueryBase,
+  pageOf,
+  serviceOwnedFields,
+  timestamp,
+  timestampOut,
+  versionedFields,
+  withoutReadOnly,
+} from '../shared/schema.js';
 
 const fields = {
   title: z.string().trim().min(1).max(500),
@@ -48,3 +57,17 @@ export const decisionListQuerySchema = z.strictObject({
   status: z.enum(decisionStatuses).optional(),
 });
 export type DecisionListQuery = z.output<typeof decisionListQuerySchema>;
+
+/** A decision as the API answers it. */
+export const decisionSchema = z.strictObject({
+  ...versionedFields('dec'),
+  projectId: idOf('prj'),
+  title: z.string(),
+  rationale: z.string(),
+  participants: z.array(z.string()),
+  outcomeId: idOf('out').nullable(),
+  status: z.enum(decisionStatuses),
+  decidedAt: timestampOut.nullable(),
+  supersededBy: idOf('dec').nullable(),
+});
+export const decisionPageSchema = pageOf(decisionSchema);

@@ -4,7 +4,9 @@ import { createIssue, getIssue, listIssues, transitionIssue, updateIssue } from 
 import {
   issueCreateSchema,
   issueListQuerySchema,
+  issuePageSchema,
   issuePatchSchema,
+  issueSchema,
   issueTransitionSchema,
 } from './schema.js';
 
@@ -18,6 +20,7 @@ export const issueRoutes = [
     kind: 'read',
     summary: 'List issues',
     query: issueListQuerySchema,
+    response: issuePageSchema,
     handle: async (ctx, { query }) => ok(await listIssues(ctx, query)),
   }),
   defineRoute({
@@ -27,6 +30,7 @@ export const issueRoutes = [
     kind: 'create',
     summary: 'Create an issue',
     body: issueCreateSchema,
+    response: issueSchema,
     handle: async (ctx, { body }) => resource(await createIssue(ctx, body), 201),
   }),
   defineRoute({
@@ -35,6 +39,7 @@ export const issueRoutes = [
     access: 'read',
     kind: 'read',
     summary: 'Get an issue by id or key',
+    response: issueSchema,
     handle: async (ctx, { params }) => resource(await getIssue(ctx, id(params))),
   }),
   defineRoute({
@@ -44,6 +49,7 @@ export const issueRoutes = [
     kind: 'update',
     summary: 'Update an issue',
     body: issuePatchSchema,
+    response: issueSchema,
     handle: async (ctx, { params, body }) => resource(await updateIssue(ctx, id(params), body)),
   }),
   defineRoute({
@@ -53,6 +59,7 @@ export const issueRoutes = [
     kind: 'action',
     summary: "Change an issue's status",
     body: issueTransitionSchema,
+    response: issueSchema,
     handle: async (ctx, { params, body }) => resource(await transitionIssue(ctx, id(params), body)),
   }),
 ];

@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { issueSeverities, issueStatuses } from '../../model.js';
-import { idOf, listQueryBase, searchText, serviceOwnedFields, withoutReadOnly } from '../shared/schema.js';
+import {
+  idOf,
+  listQueryBase,
+  pageOf,
+  searchText,
+  serviceOwnedFields,
+  timestampOut,
+  versionedFields,
+  withoutReadOnly,
+} from '../shared/schema.js';
 
 /** Fields the service sets: ignored in bodies. `status` changes only through a transition (seed). */
 const readOnly = [...serviceOwnedFields, 'status', 'number', 'key', 'resolvedAt'];
@@ -36,10 +45,14 @@ export const issuePatchSchema = withoutReadOnly(
 );
 export type IssuePatch = z.output<typeof issuePatchSchema>;
 
-export const issueTransitionSchema = z.strictObject({
-  to: z.enum(issueStatuses),
-  comment: z.string().max(10_000).optional(),
-});
+// Like every body, a transition may carry the fields the service owns; they are ignored.
+export const issueTransitionSchema = withoutReadOnly(
+  serviceOwnedFields,
+  z.strictObject({
+    to: z.enum(issueStatuses),
+    comment: z.string().max(10_000).optional(),
+  }),
+);
 export type IssueTransition = z.output<typeof issueTransitionSchema>;
 
 export const issueListQuerySchema = z.strictObject({
@@ -55,3 +68,20 @@ export type IssueListQuery = z.output<typeof issueListQuerySchema>;
 
 /** `APO-12`: a project key, a dash and the issue's number in its project. */
 export const issueKeyPattern = /^([A-Z][A-Z0-9]{1,9})-([1-9][0-9]{0,9})$/;
+
+/** An issue as the API answers it. */
+export const issueSchema = z.strictObject({
+  ...versionedFields('iss'),
+  projectId: idOf('prj'),
+  number: z.number().int().min(1).describe("The issue's number in its project"),
+  key: z.string().regex(issueKeyPattern).describe('`<PROJECT KEY>-<number>`, e.g. APO-12'),
+  title: z.string(),
+  description: z.string().nullable(),
+  severity: z.enum(issueSeverities),
+  status: z.enum(issueStatuses).describe('Changed only by POST /issues/{id}/transition'),
+  outcomeId: idOf('out').nullable(),
+  assigneeId: idOf('usr').nullable(),
+  labels: z.array(z.string()),
+  resolvedAt: timestampOut.nullable().describe('Set on entering resolved, cleared on leaving it'),
+});
+export const issuePageSchema = pageOf(issueSchema);

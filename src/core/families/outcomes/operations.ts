@@ -86,6 +86,10 @@ export async function updateOutcome(
   return presentOutcome(row);
 }
 
+/** "1 issue", "2 issues", "2 time entries". */
+const plural = (noun: string, n: number): string =>
+  n === 1 ? noun : noun.endsWith('y') ? `${noun.slice(0, -1)}ies` : `${noun}s`;
+
 /**
  * Deletes an outcome and its context items. Refused with 409 resource_in_use while issues,
  * decisions or time entries still refer to it: nothing a user did not ask to delete goes with it.
@@ -100,9 +104,10 @@ export async function deleteOutcome(ctx: OperationContext, id: string): Promise<
     timeEntries: await ctx.tx.collections.timeEntries.count(workspaceId, where),
   };
   if (references.issues + references.decisions + references.timeEntries > 0) {
-    const named = Object.entries(references)
-      .filter(([, n]) => n > 0)
-      .map(([what, n]) => `${n} ${what}`)
+    const nouns = { issues: 'issue', decisions: 'decision', timeEntries: 'time entry' } as const;
+    const named = (Object.keys(nouns) as (keyof typeof nouns)[])
+      .filter((what) => references[what] > 0)
+      .map((what) => `${references[what]} ${plural(nouns[what], references[what])}`)
       .join(', ');
     throw new ApiError(409, 'resource_in_use', `Outcome ${outcome.id} is still referred to by ${named}.`, {
       references,

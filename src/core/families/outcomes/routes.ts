@@ -1,10 +1,17 @@
 import { familyRoutes } from '../shared/routes.js';
 import { createOutcome, deleteOutcome, getOutcome, listOutcomes, updateOutcome } from './operations.js';
-import { outcomeCreateSchema, outcomeListQuerySchema, outcomePatchSchema } from './schema.js';
+import {
+  outcomeCreateSchema,
+  outcomeListQuerySchema,
+  outcomePageSchema,
+  outcomePatchSchema,
+  outcomeSchema,
+} from './schema.js';
 
 export const outcomeRoutes = familyRoutes({
   path: '/outcomes',
   noun: 'outcome',
+  responses: { item: outcomeSchema, page: outcomePageSchema },
   list: { query: outcomeListQuerySchema, run: listOutcomes },
   create: { body: outcomeCreateSchema, run: createOutcome },
   get: getOutcome,

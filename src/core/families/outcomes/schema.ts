@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import { outcomeStatuses } from '../../model.js';
 import { calendarDate } from '../shared/dates.js';
-import { idOf, listQueryBase, searchText, serviceOwnedFields, withoutReadOnly } from '../shared/schema.js';
+import {
+  dateOut,
+  idOf,
+  listQueryBase,
+  pageOf,
+  searchText,
+  serviceOwnedFields,
+  timestampOut,
+  versionedFields,
+  withoutReadOnly,
+} from '../shared/schema.js';
 
 const readOnly = [...serviceOwnedFields, 'shippedAt'];
 
@@ -41,3 +51,16 @@ export const outcomeListQuerySchema = z.strictObject({
   q: searchText.optional(),
 });
 export type OutcomeListQuery = z.output<typeof outcomeListQuerySchema>;
+
+/** An outcome as the API answers it. */
+export const outcomeSchema = z.strictObject({
+  ...versionedFields('out'),
+  projectId: idOf('prj'),
+  title: z.string(),
+  description: z.string().nullable(),
+  status: z.enum(outcomeStatuses),
+  ownerId: idOf('usr').nullable(),
+  dueDate: dateOut.nullable(),
+  shippedAt: timestampOut.nullable().describe('Set when the status becomes shipped'),
+});
+export const outcomePageSchema = pageOf(outcomeSchema);

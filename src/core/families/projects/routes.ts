@@ -1,7 +1,13 @@
 import { ok, resource } from '../../pipeline/reply.js';
 import { defineRoute } from '../../pipeline/route.js';
 import { createProject, getProject, listProjects, updateProject } from './operations.js';
-import { projectCreateSchema, projectListQuerySchema, projectPatchSchema } from './schema.js';
+import {
+  projectCreateSchema,
+  projectListQuerySchema,
+  projectPageSchema,
+  projectPatchSchema,
+  projectSchema,
+} from './schema.js';
 
 const id = (params: Record<string, string>) => params.id ?? '';
 
@@ -13,6 +19,7 @@ export const projectRoutes = [
     kind: 'read',
     summary: 'List projects',
     query: projectListQuerySchema,
+    response: projectPageSchema,
     handle: async (ctx, { query }) => ok(await listProjects(ctx, query)),
   }),
   defineRoute({
@@ -22,6 +29,7 @@ export const projectRoutes = [
     kind: 'create',
     summary: 'Create a project',
     body: projectCreateSchema,
+    response: projectSchema,
     handle: async (ctx, { body }) => resource(await createProject(ctx, body), 201),
   }),
   defineRoute({
@@ -30,6 +38,7 @@ export const projectRoutes = [
     access: 'read',
     kind: 'read',
     summary: 'Get a project',
+    response: projectSchema,
     handle: async (ctx, { params }) => resource(await getProject(ctx, id(params))),
   }),
   defineRoute({
@@ -39,6 +48,7 @@ export const projectRoutes = [
     kind: 'update',
     summary: 'Update a project',
     body: projectPatchSchema,
+    response: projectSchema,
     handle: async (ctx, { params, body }) => resource(await updateProject(ctx, id(params), body)),
   }),
 ];

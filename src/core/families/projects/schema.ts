@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { listQueryBase, searchText, serviceOwnedFields, withoutReadOnly } from '../shared/schema.js';
+import {
+  listQueryBase,
+  pageOf,
+  searchText,
+  serviceOwnedFields,
+  versionedFields,
+  withoutReadOnly,
+} from '../shared/schema.js';
 
 /** A project key: 2 to 10 upper-case letters or digits, starting with a letter (`APO`). */
 export const projectKey = z
@@ -24,3 +31,12 @@ export type ProjectPatch = z.output<typeof projectPatchSchema>;
 
 export const projectListQuerySchema = z.strictObject({ ...listQueryBase, q: searchText.optional() });
 export type ProjectListQuery = z.output<typeof projectListQuerySchema>;
+
+/** A project as the API answers it. */
+export const projectSchema = z.strictObject({
+  ...versionedFields('prj'),
+  name: z.string(),
+  key: projectKey,
+  description: z.string().nullable(),
+});
+export const projectPageSchema = pageOf(projectSchema);

@@ -12,6 +12,10 @@ export interface FamilyOperations<LQ extends z.ZodType, CB extends z.ZodType, PB
   path: string;
   /** The resource's name for summaries, e.g. `outcome`. */
   noun: string;
+  /** Its plural, when not `noun` + s (`time entries`). */
+  plural?: string;
+  /** What a single item answers, and what a list answers (the read envelope). */
+  responses: { item: z.ZodType; page: z.ZodType; created?: z.ZodType };
   /** Who may write (default `write`): webhooks need `admin_write`. */
   writeAccess?: Access;
   readAccess?: Access;
@@ -28,7 +32,8 @@ const idOf = (params: Record<string, string>) => params.id ?? '';
 export function familyRoutes<LQ extends z.ZodType, CB extends z.ZodType, PB extends z.ZodType>(
   family: FamilyOperations<LQ, CB, PB>,
 ): Route[] {
-  const { path, noun, list, create, get, update, remove } = family;
+  const { path, noun, list, create, get, update, remove, responses } = family;
+  const plural = family.plural ?? `${noun}s`;
   const readAccess = family.readAccess ?? 'read';
   const writeAccess = family.writeAccess ?? 'write';
   const item = `${path}/:id`;
@@ -40,8 +45,9 @@ export function familyRoutes<LQ extends z.ZodType, CB extends z.ZodType, PB exte
         path,
         access: readAccess,
         kind: 'read',
-        summary: `List ${noun}s`,
+        summary: `List ${plural}`,
         query: list.query,
+        response: responses.page,
         handle: async (ctx, { query }) => ok(await list.run(ctx, query)),
       }),
     );
@@ -55,6 +61,7 @@ export function familyRoutes<LQ extends z.ZodType, CB extends z.ZodType, PB exte
         kind: 'create',
         summary: `Create a ${noun}`,
         body: create.body,
+        response: responses.created ?? responses.item,
         handle: async (ctx, { body }) => resource(await create.run(ctx, body), 201),
       }),
     );
@@ -67,6 +74,7 @@ export function familyRoutes<LQ extends z.ZodType, CB extends z.ZodType, PB exte
         access: readAccess,
         kind: 'read',
         summary: `Get a ${noun}`,
+        response: responses.item,
         handle: async (ctx, { params }) => resource(await get(ctx, idOf(params))),
       }),
     );
@@ -80,6 +88,7 @@ export function familyRoutes<LQ extends z.ZodType, CB extends z.ZodType, PB exte
         kind: 'update',
         summary: `Update a ${noun}`,
         body: update.body,
+        response: responses.item,
         handle: async (ctx, { params, body }) => resource(await update.run(ctx, idOf(params), body)),
       }),
     );

@@ -41,3 +41,27 @@ export const serviceOwnedFields = [
   'workspaceId',
   'userId',
 ] as const;
+
+/* What the API answers: the response schemas the OpenAPI document is generated from. */
+
+/** A timestamp as the API writes it: RFC 3339 UTC with milliseconds. */
+export const timestampOut = z.iso.datetime({ precision: 3 }).describe('RFC 3339 UTC with milliseconds');
+
+/** A calendar day, `YYYY-MM-DD`. */
+export const dateOut = z.iso.date();
+
+/** The fields every versioned resource answers with. */
+export const versionedFields = <P extends string>(prefix: P) => ({
+  id: idOf(prefix),
+  createdAt: timestampOut,
+  updatedAt: timestampOut,
+  version: z.number().int().min(1).describe('Increases with every change; the ETag is "<version>"'),
+});
+
+/** The read envelope of every list (CONTRACT §3). */
+export const pageOf = <T extends z.ZodType>(item: T) =>
+  z.strictObject({
+    data: z.array(item),
+    nextCursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page'),
+    total: z.number().int().min(0).describe('Items matching the filters, over all pages'),
+  });

@@ -6,8 +6,13 @@ import type { AfterCommitDeps } from '../../pipeline/reply.js';
 import type { SignalListQuery } from './schema.js';
 
 /** Where a read starts: `cursor` (a previous page's nextCursor) or `after`, both sequences. */
-const startAfter = (query: SignalListQuery): number | undefined =>
-  query.cursor !== undefined ? Number(query.cursor) : query.after;
+function startAfter(query: SignalListQuery): number | undefined {
+  if (query.cursor === undefined) return query.after;
+  if (!/^\d{1,15}$/.test(query.cursor)) {
+    throw new ApiError(400, 'invalid_cursor', 'The cursor is not the nextCursor of a signals page.');
+  }
+  return Number(query.cursor);
+}
 
 /** One page of the account's events in ascending sequence order. */
 export async function listSignals(ctx: OperationContext, query: SignalListQuery): Promise<Page<SignalEvent>> {
@@ -65,12 +70,17 @@ export async function* signalStream(
   let lastBeat = deps.nowMs();
   yield 'retry: 2000\n\n';
   for (;;) {
-    const events = await deps.storage.transaction(
-      (tx) => tx.signals.list({ ...filter, afterSequence: last, limit: batch }),
-      {
-        mode: 'read',
-      },
-    );
+    let events: SignalEvent[];
+    try {
+      events = await deps.storage.transaction(
+        (tx) => tx.signals.list({ ...filter, afterSequence: last, limit: batch }),
+        { mode: 'read' },
+      );
+    } catch {
+      // Storage closed (shutdown) or failing: end the stream. The client reconnects with
+      // Last-Event-ID and resumes where it was; a lasting failure is then reported as a 500.
+      return;
+    }
     for (const event of events) {
       last = event.sequence;
       yield `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;

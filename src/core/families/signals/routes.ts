@@ -1,7 +1,7 @@
 import { ok } from '../../pipeline/reply.js';
 import { defineRoute } from '../../pipeline/route.js';
 import { listSignals, signalStream, streamStart } from './operations.js';
-import { signalListQuerySchema } from './schema.js';
+import { signalListQuerySchema, signalPageSchema } from './schema.js';
 
 const wantsEventStream = (accept: string | undefined) =>
   accept?.toLowerCase().includes('text/event-stream') ?? false;
@@ -14,6 +14,7 @@ export const signalRoutes = [
     kind: 'read',
     summary: "List or stream the account's signal events",
     query: signalListQuerySchema,
+    response: signalPageSchema,
     handle: async (ctx, { query, headers }) => {
       if (!wantsEventStream(headers.accept)) return ok(await listSignals(ctx, query));
       const after = await streamStart(ctx, query, headers['last-event-id']);

@@ -1,16 +1,14 @@
 import { z } from 'zod';
 import { eventTypes } from '../../events.js';
+import { idOf, pageOf, timestampOut } from '../shared/schema.js';
 
 const sequence = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
 export const signalListQuerySchema = z.strictObject({
   /** Only events after this sequence number. */
   after: sequence.optional(),
-  /** The nextCursor of the previous page: the same as `after`, kept opaque for clients. */
-  cursor: z
-    .string()
-    .regex(/^\d{1,16}$/, 'expected the nextCursor of a previous page')
-    .optional(),
+  /** The nextCursor of the previous page: the same as `after`, kept opaque for clients (checked by listSignals). */
+  cursor: z.string().max(100).optional(),
   /** Comma-separated event types. */
   types: z
     .string()
@@ -26,3 +24,30 @@ export const signalListQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 export type SignalListQuery = z.output<typeof signalListQuerySchema>;
+
+/** One change-data-capture event (CONTRACT §4). */
+export const signalEventSchema = z.strictObject({
+  id: z.uuid(),
+  sequence: z.number().int().min(1).describe('Strictly increasing in commit order'),
+  type: z.enum(eventTypes),
+  occurredAt: timestampOut,
+  accountId: idOf('acct'),
+  workspaceId: idOf('ws'),
+  actor: z.strictObject({
+    userId: idOf('usr').nullable(),
+    tokenId: idOf('tok').nullable().describe('null for changes made by the operator through the CLI'),
+  }),
+  resource: z.strictObject({ type: z.string(), id: z.string() }),
+  data: z
+    .looseObject({
+      object: z.record(z.string(), z.unknown()).describe('The resource after the change'),
+      previous: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .describe('The old values of the fields that changed'),
+    })
+    .describe(
+      'Further members per type: `comment` on issue.status_changed, `secretRotated` on webhook.updated',
+    ),
+});
+export const signalPageSchema = pageOf(signalEventSchema);

@@ -6,11 +6,19 @@ import {
   listTimeEntries,
   updateTimeEntry,
 } from './operations.js';
-import { timeEntryCreateSchema, timeEntryListQuerySchema, timeEntryPatchSchema } from './schema.js';
+import {
+  timeEntryCreateSchema,
+  timeEntryListQuerySchema,
+  timeEntryPageSchema,
+  timeEntryPatchSchema,
+  timeEntrySchema,
+} from './schema.js';
 
 export const timeEntryRoutes = familyRoutes({
   path: '/time-entries',
   noun: 'time entry',
+  plural: 'time entries',
+  responses: { item: timeEntrySchema, page: timeEntryPageSchema },
   list: { query: timeEntryListQuerySchema, run: listTimeEntries },
   create: { body: timeEntryCreateSchema, run: createTimeEntry },
   get: getTimeEntry,

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { calendarDate } from '../shared/dates.js';
-import { idOf, listQueryBase, serviceOwnedFields, withoutReadOnly } from '../shared/schema.js';
+import {
+  dateOut,
+  idOf,
+  listQueryBase,
+  pageOf,
+  serviceOwnedFields,
+  versionedFields,
+  withoutReadOnly,
+} from '../shared/schema.js';
 
 const minutes = z.number().int().min(1).max(1440);
 const note = z.string().max(10_000).nullable();
@@ -46,3 +54,19 @@ export const timeEntryListQuerySchema = z
     path: ['from'],
   });
 export type TimeEntryListQuery = z.output<typeof timeEntryListQuerySchema>;
+
+/** A time entry as the API answers it. */
+export const timeEntrySchema = z.strictObject({
+  ...versionedFields('te'),
+  outcomeId: idOf('out'),
+  issueId: idOf('iss').nullable(),
+  userId: idOf('usr').describe("The user who logged the time: always the token's user"),
+  minutes: z.number().int().min(1).max(1440),
+  date: dateOut,
+  note: z.string().nullable(),
+});
+
+/** The read envelope plus the minutes of every matching entry, not just this page's. */
+export const timeEntryPageSchema = pageOf(timeEntrySchema).extend({
+  totalMinutes: z.number().int().min(0),
+});

@@ -13,9 +13,16 @@ import {
 } from './operations.js';
 import {
   deliveryListQuerySchema,
+  deliveryPageSchema,
+  deliverySchema,
+  webhookCreatedSchema,
   webhookCreateSchema,
   webhookListQuerySchema,
+  webhookPageSchema,
   webhookPatchSchema,
+  webhookRotatedSchema,
+  webhookSchema,
+  webhookTestResultSchema,
 } from './schema.js';
 import { testWebhook } from './test-delivery.js';
 
@@ -26,6 +33,7 @@ export const webhookRoutes = [
   ...familyRoutes({
     path: '/webhooks',
     noun: 'webhook',
+    responses: { item: webhookSchema, page: webhookPageSchema, created: webhookCreatedSchema },
     readAccess: 'admin_read',
     writeAccess: 'admin_write',
     list: { query: webhookListQuerySchema, run: listWebhooks },
@@ -40,6 +48,7 @@ export const webhookRoutes = [
     access: 'admin_write',
     kind: 'action',
     summary: "Rotate a webhook's signing secret",
+    response: webhookRotatedSchema,
     handle: async (ctx, { params }) => resource(await rotateWebhookSecret(ctx, id(params))),
   }),
   defineRoute({
@@ -48,6 +57,7 @@ export const webhookRoutes = [
     access: 'admin_write',
     kind: 'action',
     summary: 'Send a signed test event',
+    response: webhookTestResultSchema,
     handle: (ctx, { params }) => testWebhook(ctx, id(params)),
   }),
   defineRoute({
@@ -57,6 +67,7 @@ export const webhookRoutes = [
     kind: 'read',
     summary: "List a webhook's deliveries",
     query: deliveryListQuerySchema,
+    response: deliveryPageSchema,
     handle: async (ctx, { params, query }) => ok(await listDeliveries(ctx, id(params), query)),
   }),
   defineRoute({
@@ -65,6 +76,7 @@ export const webhookRoutes = [
     access: 'admin_write',
     kind: 'action',
     summary: 'Retry a delivery now',
+    response: deliverySchema,
     handle: async (ctx, { params }) => ok(await retryDelivery(ctx, id(params), params.deliveryId ?? '')),
   }),
 ];

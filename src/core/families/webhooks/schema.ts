@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { eventTypes } from '../../events.js';
-import { webhookStatuses } from '../../model.js';
+import { deliveryStatuses, webhookStatuses } from '../../model.js';
 import { pageQuery } from '../../pipeline/pagination.js';
-import { withoutReadOnly } from '../shared/schema.js';
+import { idOf, pageOf, timestampOut, versionedFields, withoutReadOnly } from '../shared/schema.js';
 
-/** Fields the service owns on a subscription. */
+/** Fields the service owns on a subscription (userId too: ignored like in every other body). */
 const readOnly = [
   'id',
   'version',
@@ -12,6 +12,7 @@ const readOnly = [
   'updatedAt',
   'accountId',
   'workspaceId',
+  'userId',
   'secret',
   'disabledReason',
 ] as const;
@@ -49,3 +50,57 @@ export type WebhookListQuery = z.output<typeof webhookListQuerySchema>;
 
 export const deliveryListQuerySchema = z.strictObject({ ...pageQuery });
 export type DeliveryListQuery = z.output<typeof deliveryListQuerySchema>;
+
+const subscribed = z.array(z.union([z.enum(eventTypes), z.literal('*')]));
+
+/** A subscription as the API answers it: never with its secret. */
+export const webhookSchema = z.strictObject({
+  ...versionedFields('wh'),
+  accountId: idOf('acct'),
+  url: z.string(),
+  eventTypes: subscribed,
+  description: z.string().nullable(),
+  status: z.enum(webhookStatuses),
+  disabledReason: z.string().nullable().describe('Why the service disabled it: gone or failing'),
+});
+export const webhookPageSchema = pageOf(webhookSchema);
+
+// A regex rather than startsWith: JSON Schema has a pattern for it, and no "starts_with" format.
+const secret = z
+  .string()
+  .regex(/^whsec_[A-Za-z0-9_-]{43,}$/)
+  .describe('The signing secret, shown in this answer only');
+
+/** The answer of a create: the only time the secret is shown. */
+export const webhookCreatedSchema = webhookSchema.extend({ secret });
+
+/** The answer of rotate-secret: the new secret, and until when the old one still signs. */
+export const webhookRotatedSchema = webhookSchema.extend({ secret, previousSecretExpiresAt: timestampOut });
+
+/** One delivery of an event to a subscription, and how its attempts went. */
+export const deliverySchema = z.strictObject({
+  id: idOf('dlv'),
+  subscriptionId: idOf('wh'),
+  eventId: z.uuid(),
+  eventType: z.enum(eventTypes),
+  status: z.enum(deliveryStatuses),
+  attempts: z.number().int().min(0),
+  nextAttemptAt: timestampOut.nullable(),
+  lastAttemptAt: timestampOut.nullable(),
+  lastResponseStatus: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  lastDurationMs: z.number().min(0).nullable(),
+  deliveredAt: timestampOut.nullable(),
+  createdAt: timestampOut,
+  updatedAt: timestampOut,
+});
+export const deliveryPageSchema = pageOf(deliverySchema);
+
+/** The answer of POST /webhooks/{id}/test (CONTRACT §6). */
+export const webhookTestResultSchema = z.strictObject({
+  eventId: z.uuid(),
+  delivered: z.boolean(),
+  responseStatus: z.number().int().nullable().describe("The receiver's HTTP status; null when none came"),
+  durationMs: z.number().min(0),
+  error: z.string().nullable(),
+});

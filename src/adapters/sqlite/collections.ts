@@ -1,0 +1,146 @@
+import {
+  type Collection,
+  type CollectionName,
+  type CollectionRows,
+  type FilterValue,
+  type ListQuery,
+  VersionMismatch,
+} from '../../core/storage.js';
+import {
+  addEquality,
+  addRanges,
+  addSearch,
+  type CollectionShape,
+  type Conditions,
+  columnOf,
+  shapes,
+} from './collection-sql.js';
+import type { Conn } from './connection.js';
+import { withUniqueRules } from './errors.js';
+
+type Where = Partial<Record<string, FilterValue>> | undefined;
+
+/** The column values of a row, in the order of the shape's insert and update statements. */
+function columnValues(
+  shape: CollectionShape,
+  row: { createdAt: string; updatedAt: string; version: number },
+) {
+  const record = row as unknown as Record<string, unknown>;
+  return [
+    row.createdAt,
+    row.updatedAt,
+    row.version,
+    ...shape.columns.map(({ field }) => record[field] ?? null),
+    JSON.stringify(row),
+  ];
+}
+
+const scoped = (workspaceId: string): Conditions => ({
+  clauses: ['workspace_id = ?'],
+  params: [workspaceId],
+});
+
+/** One collection over its table: the record as JSON, its filter, range and sum fields as columns. */
+export function sqliteCollection<Name extends CollectionName>(name: Name, conn: Conn): Collection<Name> {
+  type Row = CollectionRows[Name];
+  const shape = shapes[name];
+  const { table } = shape;
+  const parse = (data: string) => JSON.parse(data) as Row;
+  const matching = (workspaceId: string, where: Where) => {
+    const conditions = scoped(workspaceId);
+    addEquality(shape, where, conditions);
+    return conditions;
+  };
+
+  return {
+    async insert(row) {
+      withUniqueRules(shape.uniqueRules, () =>
+        conn.run(shape.insertSql, [row.id, row.workspaceId, ...columnValues(shape, row)]),
+      );
+    },
+    async get(workspaceId, id) {
+      const data = conn.value<string>(`SELECT data FROM ${table} WHERE id = ? AND workspace_id = ?`, [
+        id,
+        workspaceId,
+      ]);
+      return data === undefined ? null : parse(data);
+    },
+    async findOne(workspaceId, where) {
+      const { clauses, params } = matching(workspaceId, where);
+      const data = conn.value<string>(
+        `SELECT data FROM ${table} WHERE ${clauses.join(' AND ')} ORDER BY pk LIMIT 1`,
+        params,
+      );
+      return data === undefined ? null : parse(data);
+    },
+    async update(row, expectedVersion) {
+      const changed = withUniqueRules(shape.uniqueRules, () =>
+        conn.run(shape.updateSql, [...columnValues(shape, row), row.id, row.workspaceId, expectedVersion]),
+      );
+      if (changed === 1) return;
+      const current = conn.value<number>(`SELECT version FROM ${table} WHERE id = ? AND workspace_id = ?`, [
+        row.id,
+        row.workspaceId,
+      ]);
+      throw new VersionMismatch(current ?? null);
+    },
+    async delete(workspaceId, id) {
+      return conn.run(`DELETE FROM ${table} WHERE id = ? AND workspace_id = ?`, [id, workspaceId]) > 0;
+    },
+    async deleteWhere(workspaceId, where) {
+      const { clauses, params } = matching(workspaceId, where);
+      const deleted = conn.rows<{ pk: number; data: string }>(
+        `DELETE FROM ${table} WHERE ${clauses.join(' AND ')} RETURNING pk, data`,
+        params,
+      );
+      // RETURNING order is unspecified: give them back in insertion order.
+      return deleted.sort((a, b) => a.pk - b.pk).map((row) => parse(row.data));
+    },
+    async count(workspaceId, where) {
+      const { clauses, params } = matching(workspaceId, where);
+      return conn.value<number>(`SELECT COUNT(*) FROM ${table} WHERE ${clauses.join(' AND ')}`, params) ?? 0;
+    },
+    async list(query: ListQuery<Name>) {
+      const conditions = matching(query.workspaceId, query.where as Where);
+      addRanges(shape, query.range, conditions);
+      const { clauses, params } = conditions;
+      if (query.createdAfter !== undefined) {
+        clauses.push('created_at >= ?');
+        params.push(query.createdAfter);
+      }
+      if (query.createdBefore !== undefined) {
+        clauses.push('created_at < ?');
+        params.push(query.createdBefore);
+      }
+      if (query.updatedSince !== undefined) {
+        clauses.push('updated_at >= ?');
+        params.push(query.updatedSince);
+      }
+      if (query.search !== undefined) addSearch(shape, query.search, conditions);
+      const where = clauses.join(' AND ');
+
+      const after = query.after;
+      const rows = conn
+        .values<string>(
+          `SELECT data FROM ${table} WHERE ${where}${after ? ' AND (created_at, id) < (?, ?)' : ''} ` +
+            'ORDER BY created_at DESC, id DESC LIMIT ?',
+          after ? [...params, after.createdAt, after.id, query.limit] : [...params, query.limit],
+        )
+        .map(parse);
+
+      const sumField = query.sum as string | undefined;
+      if (sumField !== undefined && !shape.sums.has(sumField)) {
+        throw new Error(`${name}: "${sumField}" is not a sum field`);
+      }
+      // A first page shorter than the limit already holds every match.
+      if (!after && sumField === undefined && rows.length < query.limit) return { rows, total: rows.length };
+      const totals = conn.row<{ total: number; sum: number | null }>(
+        `SELECT COUNT(*) AS total, ${sumField ? `COALESCE(SUM(${columnOf(sumField)}), 0)` : 'NULL'} AS sum ` +
+          `FROM ${table} WHERE ${where}`,
+        params,
+      );
+      const total = totals?.total ?? 0;
+      return sumField === undefined ? { rows, total } : { rows, total, sum: totals?.sum ?? 0 };
+    },
+  };
+}

@@ -1,0 +1,75 @@
+import type { Storage, StorageTx } from '../../core/storage.js';
+import { sqliteCollection } from './collections.js';
+import { type Conn, openDatabase, StatementCache, transactionConn } from './connection.js';
+import { migrate } from './migrate.js';
+import { sqliteCounters, sqliteIdempotency } from './records.js';
+import { sqliteSessions } from './sessions.js';
+import { sqliteSignals } from './signals.js';
+import { sqliteTenancy, sqliteTokens } from './tenancy.js';
+import { transactionQueue } from './transaction-queue.js';
+import { sqliteDeliveries, sqliteWebhooks } from './webhooks.js';
+
+export { SchemaTooNew } from './migrate.js';
+
+export interface SqliteStorageOptions {
+  /** The database file (created when missing), or ':memory:'. */
+  filename: string;
+}
+
+function sqliteTx(conn: Conn): StorageTx {
+  return {
+    tenancy: sqliteTenancy(conn),
+    tokens: sqliteTokens(conn),
+    collections: {
+      projects: sqliteCollection('projects', conn),
+      issues: sqliteCollection('issues', conn),
+      outcomes: sqliteCollection('outcomes', conn),
+      context: sqliteCollection('context', conn),
+      decisions: sqliteCollection('decisions', conn),
+      timeEntries: sqliteCollection('timeEntries', conn),
+    },
+    signals: sqliteSignals(conn),
+    idempotency: sqliteIdempotency(conn),
+    counters: sqliteCounters(conn),
+    webhooks: sqliteWebhooks(conn),
+    deliveries: sqliteDeliveries(conn),
+    sessions: sqliteSessions(conn),
+  };
+}
+
+/**
+ * SQLite storage over one better-sqlite3 connection (WAL). The port is async and
+ * better-sqlite3 is not, so transactions are explicit BEGIN … COMMIT pairs, queued so that two
+ * never interleave on the connection across an `await`, and writes queued together share one
+ * COMMIT (see transaction-queue.ts). Write transactions take the write lock up front (BEGIN
+ * IMMEDIATE), so another process on the same file waits (busy_timeout) instead of failing
+ * half-way.
+ */
+export function sqliteStorage(options: SqliteStorageOptions): Storage {
+  const db = openDatabase(options.filename);
+  try {
+    migrate(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  const cache = new StatementCache(db);
+  const queue = transactionQueue(db);
+  let closed = false;
+
+  return {
+    transaction(fn, transactionOptions) {
+      if (closed) return Promise.reject(new Error('storage is closed'));
+      return queue.run(
+        (isOpen) => fn(sqliteTx(transactionConn(cache, isOpen))),
+        transactionOptions?.mode ?? 'write',
+      );
+    },
+    async close() {
+      closed = true;
+      // Transactions queued before close() still run; the connection closes after them.
+      await queue.drained();
+      if (db.open) db.close();
+    },
+  };
+}

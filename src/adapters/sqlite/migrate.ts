@@ -1,0 +1,41 @@
+import type { Db } from './connection.js';
+import { latestVersion, type Migration, migrations } from './migrations/index.js';
+
+/** Raised when the database file was migrated by a newer outcome-tracker than this one. */
+export class SchemaTooNew extends Error {
+  constructor(
+    readonly found: number,
+    readonly known: number,
+  ) {
+    super(
+      `The database schema is at version ${found}, newer than this outcome-tracker knows (${known}). ` +
+        'Upgrade outcome-tracker to open it.',
+    );
+    this.name = 'SchemaTooNew';
+  }
+}
+
+/**
+ * Applies the migrations the database lacks, in order, in one write transaction, and records
+ * the reached version in `PRAGMA user_version`. Returns the migrations it applied. The version is
+ * read inside the transaction, so two processes opening a fresh file never both migrate it.
+ */
+export function migrate(db: Db, all: readonly Migration[] = migrations): Migration[] {
+  const known = all.at(-1)?.version ?? latestVersion;
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const current = db.pragma('user_version', { simple: true }) as number;
+    if (current > known) throw new SchemaTooNew(current, known);
+    const pending = all.filter((migration) => migration.version > current);
+    for (const migration of pending) {
+      db.exec(migration.sql);
+      // PRAGMA takes no bound parameters; the version is an integer from our own list.
+      db.pragma(`user_version = ${Math.trunc(migration.version)}`);
+    }
+    db.exec('COMMIT');
+    return pending;
+  } catch (error) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+}

@@ -1,0 +1,44 @@
+import type { IdempotencyRecord } from '../../core/model.js';
+import { type CounterStore, type IdempotencyStore, UniqueViolation } from '../../core/storage.js';
+import type { Conn } from './connection.js';
+
+/** Stored create responses, by (workspace, Idempotency-Key). */
+export function sqliteIdempotency(conn: Conn): IdempotencyStore {
+  return {
+    async get(workspaceId, key) {
+      const data = conn.value<string>(
+        'SELECT data FROM idempotency_keys WHERE workspace_id = ? AND key = ?',
+        [workspaceId, key],
+      );
+      return data === undefined ? null : (JSON.parse(data) as IdempotencyRecord);
+    },
+    async put(record, replaceIfBefore) {
+      // Inserts, or replaces an expired record; a live one makes the upsert change nothing.
+      const changed = conn.run(
+        'INSERT INTO idempotency_keys (workspace_id, key, created_at, data) VALUES (?, ?, ?, ?) ' +
+          'ON CONFLICT (workspace_id, key) DO UPDATE SET created_at = excluded.created_at, data = excluded.data ' +
+          'WHERE idempotency_keys.created_at < ?',
+        [record.workspaceId, record.key, record.createdAt, JSON.stringify(record), replaceIfBefore],
+      );
+      if (changed === 0) throw new UniqueViolation('idempotency.key');
+    },
+    async purge(before) {
+      return conn.run('DELETE FROM idempotency_keys WHERE created_at < ?', [before]);
+    },
+  };
+}
+
+/** Named counters (issue numbers per project). */
+export function sqliteCounters(conn: Conn): CounterStore {
+  return {
+    async next(name) {
+      const value = conn.value<number>(
+        'INSERT INTO counters (name, value) VALUES (?, 1) ' +
+          'ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value',
+        [name],
+      );
+      if (value === undefined) throw new Error(`counter ${name} returned no value`);
+      return value;
+    },
+  };
+}

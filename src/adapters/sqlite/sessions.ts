@@ -1,0 +1,41 @@
+import type { AdminSession } from '../../core/model.js';
+import type { SessionStore } from '../../core/storage.js';
+import type { Conn } from './connection.js';
+
+interface SessionRow {
+  id_hash: string;
+  user_id: string;
+  csrf_token: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/** Admin page sessions, by the hash of the cookie value. */
+export function sqliteSessions(conn: Conn): SessionStore {
+  return {
+    async insert(s) {
+      // As the memory adapter: a session under an existing hash replaces it.
+      conn.run(
+        'INSERT OR REPLACE INTO sessions (id_hash, user_id, csrf_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?)',
+        [s.idHash, s.userId, s.csrfToken, s.createdAt, s.expiresAt],
+      );
+    },
+    async get(idHash) {
+      const r = conn.row<SessionRow>('SELECT * FROM sessions WHERE id_hash = ?', [idHash]);
+      if (r === undefined) return null;
+      return {
+        idHash: r.id_hash,
+        userId: r.user_id,
+        csrfToken: r.csrf_token,
+        createdAt: r.created_at,
+        expiresAt: r.expires_at,
+      } satisfies AdminSession;
+    },
+    async delete(idHash) {
+      return conn.run('DELETE FROM sessions WHERE id_hash = ?', [idHash]) > 0;
+    },
+    async purge(before) {
+      return conn.run('DELETE FROM sessions WHERE expires_at < ?', [before]);
+    },
+  };
+}

@@ -1,0 +1,74 @@
+import type { SignalEvent } from '../../core/model.js';
+import type { SignalQuery, SignalStore } from '../../core/storage.js';
+import type { Conn } from './connection.js';
+
+const toEvent = (row: { sequence: number; data: string }): SignalEvent => ({
+  ...(JSON.parse(row.data) as Omit<SignalEvent, 'sequence'>),
+  sequence: row.sequence,
+});
+
+/** The account, types and resource conditions of a query. */
+function conditions(query: Omit<SignalQuery, 'afterSequence' | 'limit'>) {
+  const clauses = ['account_id = ?'];
+  const params: unknown[] = [query.accountId];
+  if (query.types && query.types.length > 0) {
+    clauses.push(`type IN (${query.types.map(() => '?').join(', ')})`);
+    params.push(...query.types);
+  }
+  if (query.resourceId !== undefined) {
+    clauses.push('resource_id = ?');
+    params.push(query.resourceId);
+  }
+  return { clauses, params };
+}
+
+/**
+ * The signal log. Sequences come from an AUTOINCREMENT key: transactions are serialized, so
+ * they increase in commit order, and a rolled-back append takes its row (and the counter) back.
+ */
+export function sqliteSignals(conn: Conn): SignalStore {
+  return {
+    async append(event) {
+      const { id, accountId, type, resource, occurredAt } = event;
+      const data = JSON.stringify(event);
+      const sequence = conn.value<number>(
+        'INSERT INTO signals (id, account_id, type, resource_id, occurred_at, data) VALUES (?, ?, ?, ?, ?, ?) ' +
+          'RETURNING sequence',
+        [id, accountId, type, resource.id, occurredAt, data],
+      );
+      if (sequence === undefined) throw new Error('signal insert returned no sequence');
+      return toEvent({ sequence, data });
+    },
+    async list(query) {
+      const { clauses, params } = conditions(query);
+      if (query.afterSequence !== undefined) {
+        clauses.push('sequence > ?');
+        params.push(query.afterSequence);
+      }
+      return conn
+        .rows<{ sequence: number; data: string }>(
+          `SELECT sequence, data FROM signals WHERE ${clauses.join(' AND ')} ORDER BY sequence LIMIT ?`,
+          [...params, query.limit],
+        )
+        .map(toEvent);
+    },
+    async count(query) {
+      const { clauses, params } = conditions(query);
+      return conn.value<number>(`SELECT COUNT(*) FROM signals WHERE ${clauses.join(' AND ')}`, params) ?? 0;
+    },
+    async get(accountId, id) {
+      const row = conn.row<{ sequence: number; data: string }>(
+        'SELECT sequence, data FROM signals WHERE id = ? AND account_id = ?',
+        [id, accountId],
+      );
+      return row === undefined ? null : toEvent(row);
+    },
+    async latestSequence() {
+      // sqlite_sequence remembers the highest sequence even after a purge deleted the rows.
+      return conn.value<number>("SELECT seq FROM sqlite_sequence WHERE name = 'signals'") ?? 0;
+    },
+    async purge(before) {
+      return conn.run('DELETE FROM signals WHERE occurred_at < ?', [before]);
+    },
+  };
+}

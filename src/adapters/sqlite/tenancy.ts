@@ -1,0 +1,207 @@
+import type { Account, ApiToken, Membership, User, Workspace } from '../../core/model.js';
+import type { TenancyStore, TokenStore } from '../../core/storage.js';
+import type { Conn } from './connection.js';
+import { withUniqueRules } from './errors.js';
+
+interface WorkspaceRow {
+  id: string;
+  account_id: string;
+  slug: string;
+  name: string;
+  created_at: string;
+}
+interface UserRow {
+  id: string;
+  email: string;
+  password_hash: string | null;
+  created_at: string;
+}
+interface MembershipRow {
+  workspace_id: string;
+  user_id: string;
+  role: Membership['role'];
+  created_at: string;
+}
+interface TokenRow {
+  id: string;
+  workspace_id: string;
+  user_id: string;
+  name: string;
+  scope: ApiToken['scope'];
+  hash: string;
+  last_four: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+const toWorkspace = (r: WorkspaceRow): Workspace => ({
+  id: r.id,
+  accountId: r.account_id,
+  slug: r.slug,
+  name: r.name,
+  createdAt: r.created_at,
+});
+const toUser = (r: UserRow): User => ({
+  id: r.id,
+  email: r.email,
+  passwordHash: r.password_hash,
+  createdAt: r.created_at,
+});
+const toMembership = (r: MembershipRow): Membership => ({
+  workspaceId: r.workspace_id,
+  userId: r.user_id,
+  role: r.role,
+  createdAt: r.created_at,
+});
+const toToken = (r: TokenRow): ApiToken => ({
+  id: r.id,
+  workspaceId: r.workspace_id,
+  userId: r.user_id,
+  name: r.name,
+  scope: r.scope,
+  hash: r.hash,
+  lastFour: r.last_four,
+  createdAt: r.created_at,
+  lastUsedAt: r.last_used_at,
+  revokedAt: r.revoked_at,
+});
+const maybe = <R, T>(row: R | undefined, to: (row: R) => T): T | null => (row === undefined ? null : to(row));
+
+const userRules = { 'users.id': 'user.id', 'users.email_key': 'user.email' };
+
+/** Accounts, workspaces, users and memberships. */
+export function sqliteTenancy(conn: Conn): TenancyStore {
+  return {
+    async insertAccount(account) {
+      withUniqueRules({ 'accounts.id': 'account.id' }, () =>
+        conn.run('INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)', [
+          account.id,
+          account.name,
+          account.createdAt,
+        ]),
+      );
+    },
+    async getAccount(id) {
+      const row = conn.row<{ id: string; name: string; created_at: string }>(
+        'SELECT id, name, created_at FROM accounts WHERE id = ?',
+        [id],
+      );
+      return maybe(row, (r): Account => ({ id: r.id, name: r.name, createdAt: r.created_at }));
+    },
+    async insertWorkspace(w) {
+      withUniqueRules({ 'workspaces.slug': 'workspace.slug', 'workspaces.id': 'workspace.id' }, () =>
+        conn.run('INSERT INTO workspaces (id, account_id, slug, name, created_at) VALUES (?, ?, ?, ?, ?)', [
+          w.id,
+          w.accountId,
+          w.slug,
+          w.name,
+          w.createdAt,
+        ]),
+      );
+    },
+    async getWorkspace(id) {
+      return maybe(conn.row<WorkspaceRow>('SELECT * FROM workspaces WHERE id = ?', [id]), toWorkspace);
+    },
+    async getWorkspaceBySlug(slug) {
+      return maybe(conn.row<WorkspaceRow>('SELECT * FROM workspaces WHERE slug = ?', [slug]), toWorkspace);
+    },
+    async listWorkspaces() {
+      return conn.rows<WorkspaceRow>('SELECT * FROM workspaces ORDER BY created_at, id').map(toWorkspace);
+    },
+    async insertUser(user) {
+      withUniqueRules(userRules, () =>
+        conn.run(
+          'INSERT INTO users (id, email, email_key, password_hash, created_at) VALUES (?, ?, ?, ?, ?)',
+          [user.id, user.email, user.email.toLowerCase(), user.passwordHash, user.createdAt],
+        ),
+      );
+    },
+    async getUser(id) {
+      return maybe(conn.row<UserRow>('SELECT * FROM users WHERE id = ?', [id]), toUser);
+    },
+    async getUserByEmail(email) {
+      const row = conn.row<UserRow>('SELECT * FROM users WHERE email_key = ?', [email.toLowerCase()]);
+      return maybe(row, toUser);
+    },
+    async updateUser(user) {
+      withUniqueRules(userRules, () =>
+        conn.run(
+          'UPDATE users SET email = ?, email_key = ?, password_hash = ?, created_at = ? WHERE id = ?',
+          [user.email, user.email.toLowerCase(), user.passwordHash, user.createdAt, user.id],
+        ),
+      );
+    },
+    async putMembership(m) {
+      conn.run(
+        'INSERT INTO memberships (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?) ' +
+          'ON CONFLICT (workspace_id, user_id) DO UPDATE SET role = excluded.role, created_at = excluded.created_at',
+        [m.workspaceId, m.userId, m.role, m.createdAt],
+      );
+    },
+    async getMembership(workspaceId, userId) {
+      const row = conn.row<MembershipRow>(
+        'SELECT * FROM memberships WHERE workspace_id = ? AND user_id = ?',
+        [workspaceId, userId],
+      );
+      return maybe(row, toMembership);
+    },
+    async removeMembership(workspaceId, userId) {
+      return (
+        conn.run('DELETE FROM memberships WHERE workspace_id = ? AND user_id = ?', [workspaceId, userId]) > 0
+      );
+    },
+    async listMemberships(workspaceId) {
+      return conn
+        .rows<MembershipRow>('SELECT * FROM memberships WHERE workspace_id = ? ORDER BY rowid', [workspaceId])
+        .map(toMembership);
+    },
+  };
+}
+
+/** API tokens, found by the hash of the plain token. */
+export function sqliteTokens(conn: Conn): TokenStore {
+  const byId = (id: string) => maybe(conn.row<TokenRow>('SELECT * FROM tokens WHERE id = ?', [id]), toToken);
+  return {
+    async insert(t) {
+      withUniqueRules({ 'tokens.id': 'token', 'tokens.hash': 'token' }, () =>
+        conn.run(
+          'INSERT INTO tokens (id, workspace_id, user_id, name, scope, hash, last_four, created_at, ' +
+            'last_used_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+          [
+            t.id,
+            t.workspaceId,
+            t.userId,
+            t.name,
+            t.scope,
+            t.hash,
+            t.lastFour,
+            t.createdAt,
+            t.lastUsedAt,
+            t.revokedAt,
+          ],
+        ),
+      );
+    },
+    async getByHash(hash) {
+      return maybe(conn.row<TokenRow>('SELECT * FROM tokens WHERE hash = ?', [hash]), toToken);
+    },
+    async get(id) {
+      return byId(id);
+    },
+    async list(workspaceId) {
+      return conn
+        .rows<TokenRow>('SELECT * FROM tokens WHERE workspace_id = ? ORDER BY created_at DESC, id DESC', [
+          workspaceId,
+        ])
+        .map(toToken);
+    },
+    async revoke(id, at) {
+      conn.run('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [at, id]);
+      return byId(id);
+    },
+    async touch(id, at) {
+      conn.run('UPDATE tokens SET last_used_at = ? WHERE id = ?', [at, id]);
+    },
+  };
+}

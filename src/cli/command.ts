@@ -1,0 +1,146 @@
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { UsageError } from './errors.js';
+import type { CliIo } from './io.js';
+
+/** One command-line flag, named in camelCase here and spelled in kebab-case on the command line. */
+export interface Flag {
+  type: 'string' | 'boolean';
+  /** Placeholder shown in the usage, e.g. `<slug>`. */
+  value?: string;
+  description: string;
+}
+
+/** The flags every command takes. */
+export const commonFlags = {
+  db: {
+    type: 'string',
+    value: '<file>',
+    description: 'SQLite database file (default: $OUTCOME_TRACKER_DB, else ./data/tracker.db)',
+  },
+  json: { type: 'boolean', description: 'Print one JSON object on stdout' },
+} as const satisfies Record<string, Flag>;
+
+/** The schema of the common flags, spread into every command's schema. */
+export const commonOptions = {
+  db: z.string().min(1, 'must not be empty').optional(),
+  json: z.boolean().default(false),
+};
+
+/** A command: its flags and positionals, the schema its parsed input must satisfy, and what it does. */
+export interface Command<Schema extends z.ZodObject = z.ZodObject> {
+  /** Positional arguments in order, named as in the schema. */
+  positionals?: readonly string[];
+  flags: Record<string, Flag>;
+  schema: Schema;
+  /** Lines printed after the options in `--help`. */
+  notes?: readonly string[];
+  run(input: z.output<Schema>, io: CliIo): Promise<void>;
+}
+
+/** Declares a command, tying the type of `run`'s input to its schema. */
+export const defineCommand = <Schema extends z.ZodObject>(command: Command<Schema>): Command<Schema> =>
+  command;
+
+const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+const camel = (name: string) => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+const accepts = (schema: z.ZodType | undefined, value: unknown) =>
+  schema === undefined || schema.safeParse(value).success;
+
+/** Whether the flag must be given: its schema refuses a missing value. */
+const isRequired = (command: Command, name: string) => !accepts(command.schema.shape[name], undefined);
+
+/** Parses a command's arguments into its schema's output; `'help'` when `--help` was asked for. */
+export function parseCommandLine<Schema extends z.ZodObject>(
+  command: Command<Schema>,
+  argv: readonly string[],
+): z.output<Schema> | 'help' {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
+    help: { type: 'boolean', short: 'h' },
+  };
+  for (const [name, flag] of Object.entries(command.flags)) options[kebab(name)] = { type: flag.type };
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw new UsageError(describeParseError(error));
+  }
+  if (parsed.values.help) return 'help';
+
+  const names = command.positionals ?? [];
+  if (parsed.positionals.length > names.length) {
+    throw new UsageError(`unexpected argument "${parsed.positionals[names.length]}"`);
+  }
+  const raw: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(parsed.values)) raw[camel(name)] = value;
+  names.forEach((name, i) => {
+    raw[name] = parsed.positionals[i];
+  });
+
+  for (const name of names) {
+    if (raw[name] === undefined) throw new UsageError(`missing argument <${name}>`);
+  }
+  for (const name of Object.keys(command.flags)) {
+    if (raw[name] === undefined && isRequired(command as Command, name)) {
+      throw new UsageError(`missing required flag --${kebab(name)}`);
+    }
+  }
+  const result = command.schema.safeParse(raw);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const name = String(issue?.path[0] ?? '');
+    const label = names.includes(name) ? `<${name}>` : `--${kebab(name)}`;
+    throw new UsageError(`${label}: ${issue?.message ?? 'invalid value'}`);
+  }
+  return result.data;
+}
+
+function describeParseError(error: unknown): string {
+  const code = (error as { code?: string }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  const option = /'(-[^']*)'/.exec(message)?.[1];
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) return `unknown flag ${option}`;
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    const flag = /--([a-z-]+)/.exec(message)?.[0];
+    if (flag && /argument missing/.test(message)) return `${flag} needs a value`;
+    // `--rate-limit -5`: a value that looks like a flag must be attached with `=`.
+    if (flag && /argument is ambiguous/.test(message)) {
+      return `${flag} needs a value; to give one that starts with "-", write ${flag}=<value>`;
+    }
+    if (flag) return `${flag} takes no value`;
+  }
+  return message;
+}
+
+/** The one-line synopsis: required flags first, optional ones in brackets. */
+export function synopsis(name: string, command: Command): string {
+  const parts = [`outcome-tracker ${name}`];
+  for (const positional of command.positionals ?? []) parts.push(`<${positional}>`);
+  const optional: string[] = [];
+  for (const [flagName, flag] of Object.entries(command.flags)) {
+    const text = `--${kebab(flagName)}${flag.value ? ` ${flag.value}` : ''}`;
+    if (isRequired(command, flagName)) parts.push(text);
+    else optional.push(`[${text}]`);
+  }
+  return [...parts, ...optional].join(' ');
+}
+
+/** The full `--help` text of a command. */
+export function usage(name: string, summary: string, command: Command): string {
+  const rows = Object.entries(command.flags).map(([flagName, flag]) => [
+    `--${kebab(flagName)}${flag.value ? ` ${flag.value}` : ''}`,
+    flag.description,
+  ]);
+  rows.push(['-h, --help', 'Show this help']);
+  const width = Math.max(...rows.map(([left]) => (left ?? '').length));
+  return [
+    `Usage: ${synopsis(name, command)}`,
+    '',
+    summary,
+    '',
+    'Options:',
+    ...rows.map(([left, right]) => `  ${(left ?? '').padEnd(width)}  ${right}`),
+    ...(command.notes?.length ? ['', ...command.notes] : []),
+  ].join('\n');
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { tokenScopes } from '../../core/model.js';
+import { issueToken, workspaceBySlug } from '../../core/tenancy/operations.js';
+import { commonFlags, commonOptions, defineCommand } from '../command.js';
+import { withDatabase } from '../database.js';
+import { CliError } from '../errors.js';
+import { tenancyDeps } from '../tenancy.js';
+
+export const command = defineCommand({
+  flags: {
+    workspace: { type: 'string', value: '<slug>', description: 'The workspace the token works in' },
+    user: { type: 'string', value: '<email>', description: 'The member the token acts for' },
+    name: { type: 'string', value: '<name>', description: 'A name to recognise the token by' },
+    scope: { type: 'string', value: '<read|read_write>', description: 'What the token may do' },
+    ...commonFlags,
+  },
+  schema: z.strictObject({
+    workspace: z.string(),
+    user: z.email(),
+    name: z.string().trim().min(1, 'must not be empty').max(200),
+    scope: z.enum(tokenScopes),
+    ...commonOptions,
+  }),
+  notes: ["The token is printed only now. Its power is the scope and the user's role, whichever is less."],
+  async run(input, io) {
+    const issued = await withDatabase(io, input.db, { create: false }, ({ storage }) =>
+      storage.transaction(async (tx) => {
+        const workspace = await workspaceBySlug(tx, input.workspace);
+        const user = await tx.tenancy.getUserByEmail(input.user);
+        const member = user && (await tx.tenancy.getMembership(workspace.id, user.id));
+        if (!user || !member) {
+          throw new CliError(`${input.user} is not a member of workspace "${workspace.slug}" (users create)`);
+        }
+        return issueToken(tenancyDeps(tx), {
+          workspaceId: workspace.id,
+          userId: user.id,
+          name: input.name,
+          scope: input.scope,
+        });
+      }),
+    );
+    const { token, plain } = issued;
+    if (input.json) {
+      return io.out(JSON.stringify({ id: token.id, token: plain, scope: token.scope, name: token.name }));
+    }
+    io.out(`Created token "${token.name}" (${token.id}, ${token.scope}) for ${input.user}.`);
+    io.out(`Token (shown only now): ${plain}`);
+  },
+});

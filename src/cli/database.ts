@@ -1,0 +1,50 @@
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { sqliteStorage } from '../adapters/sqlite/index.js';
+import { CliError } from './errors.js';
+import type { CliIo, OpenedDatabase } from './io.js';
+
+export const defaultDatabasePath = './data/tracker.db';
+
+/** The database file a command uses: `--db`, else `$OUTCOME_TRACKER_DB`, else `./data/tracker.db`. */
+export function databasePath(flag: string | undefined, env: CliIo['env']): string {
+  return flag ?? (env.OUTCOME_TRACKER_DB || defaultDatabasePath);
+}
+
+/**
+ * Opens the SQLite file. Only `init` and `serve` create a missing one: a typo in `--db` for
+ * any other command should fail, not leave an empty database behind.
+ */
+export async function openSqliteDatabase(
+  filename: string,
+  options: { create: boolean },
+): Promise<OpenedDatabase> {
+  const path = resolve(filename);
+  const existed = existsSync(path) && statSync(path).size > 0;
+  if (!existed && !options.create) {
+    throw new CliError(
+      `no database at ${filename}: run "outcome-tracker init" or "outcome-tracker serve" first, or pass --db`,
+    );
+  }
+  mkdirSync(dirname(path), { recursive: true });
+  try {
+    return { storage: sqliteStorage({ filename: path }), path, created: !existed };
+  } catch (error) {
+    throw new CliError(`cannot open ${filename}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** Runs `fn` with the command's database open, and closes it whatever happens. */
+export async function withDatabase<T>(
+  io: CliIo,
+  flag: string | undefined,
+  options: { create: boolean },
+  fn: (db: OpenedDatabase) => Promise<T>,
+): Promise<T> {
+  const db = await io.openDatabase(databasePath(flag, io.env), options);
+  try {
+    return await fn(db);
+  } finally {
+    await db.storage.close();
+  }
+}

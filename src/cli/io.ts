@@ -1,0 +1,25 @@
+import type { Storage } from '../core/storage.js';
+
+/** A database the command opened, and whether it was created just now. */
+export interface OpenedDatabase {
+  storage: Storage;
+  /** The absolute path of the file. */
+  path: string;
+  created: boolean;
+}
+
+/**
+ * What a command touches outside itself. `main.ts` wires it to the process; tests can hand in
+ * their own to run commands in-process.
+ */
+export interface CliIo {
+  /** Writes one line to standard output. */
+  out(line: string): void;
+  /** Writes one line to standard error. */
+  err(line: string): void;
+  /** The first line of standard input, without its line ending. */
+  readStdinLine(prompt: string): Promise<string>;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Opens (with `create`, creates when missing) the database file. */
+  openDatabase(filename: string, options: { create: boolean }): Promise<OpenedDatabase>;
+}

@@ -1,0 +1,134 @@
+import type { ApiError } from '../errors.js';
+import { checkBodySize } from '../pipeline/body.js';
+import type { Reply } from '../pipeline/reply.js';
+import type { ParsedRequest } from '../pipeline/request.js';
+import type { Clock, Ids } from '../runtime.js';
+import type { StorageTx } from '../storage.js';
+import { assetBase, assets } from './assets.js';
+import { parseCookies } from './cookies.js';
+import { messagePage, pageSecurityHeaders } from './layout.js';
+import type { AdminContext, AdminRequest } from './request.js';
+import { showSignIn, submitSignIn, submitSignOut } from './sign-in.js';
+import { type SignInThrottle, signInThrottle } from './throttle.js';
+import { createToken, revokeToken, showTokens } from './token-pages.js';
+
+/** Answers one admin request inside the pipeline's storage transaction. */
+export type AdminHandler = (tx: StorageTx, req: ParsedRequest, nowMs: number) => Promise<Reply>;
+
+/** The admin web pages: sign-in and each workspace's API tokens, server-rendered. */
+export interface AdminArea {
+  /** The handler for an admin path (a 405 page for a wrong method), or null for any other path. */
+  match(method: string, path: string): AdminHandler | null;
+  /** Whether errors on this path are shown as HTML pages rather than problem+json. */
+  owns(path: string): boolean;
+  /** An error the pipeline raised (429, 413, 500…) as a page. */
+  errorPage(error: ApiError): Reply;
+}
+
+type Page = (ctx: AdminContext, params: string[]) => Promise<Reply>;
+
+interface AdminRoute {
+  pattern: RegExp;
+  methods: Partial<Record<string, Page>>;
+}
+
+const tokenId = '(tok_[A-Za-z0-9]{1,64})';
+const slug = '([a-z0-9-]{1,63})';
+
+const adminRoutes: AdminRoute[] = [
+  { pattern: /^\/sign-in$/, methods: { GET: (ctx) => showSignIn(ctx), POST: (ctx) => submitSignIn(ctx) } },
+  { pattern: /^\/sign-out$/, methods: { POST: (ctx) => submitSignOut(ctx) } },
+  {
+    pattern: new RegExp(`^/${slug}/admin/api-tokens$`),
+    methods: {
+      GET: (ctx, [s = '']) => showTokens(ctx, s),
+      POST: (ctx, [s = '']) => createToken(ctx, s),
+    },
+  },
+  {
+    pattern: new RegExp(`^/${slug}/admin/api-tokens/${tokenId}/revoke$`),
+    methods: { POST: (ctx, [s = '', id = '']) => revokeToken(ctx, s, id) },
+  },
+];
+
+const formType = 'application/x-www-form-urlencoded';
+const decoder = new TextDecoder('utf-8', { fatal: false });
+
+/**
+ * The body of an admin POST. Forms are urlencoded; the API's JSON rules (and its 415) do not
+ * apply here. Any other body counts as an empty form, which no handler accepts.
+ */
+function readForm(req: ParsedRequest): URLSearchParams {
+  checkBodySize(req.headers, req.body);
+  const media = req.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+  if (req.body === null || media !== formType) return new URLSearchParams();
+  return new URLSearchParams(typeof req.body === 'string' ? req.body : decoder.decode(req.body));
+}
+
+/**
+ * Whether the browser reached us over https. The host says so for its own socket; behind a
+ * TLS-terminating proxy we also believe `X-Forwarded-Proto: https`. Believing it can only add
+ * `Secure` to a cookie, never remove it, so a client that lies merely loses its own cookie.
+ */
+const cameOverHttps = (req: ParsedRequest) =>
+  req.secure || req.headers['x-forwarded-proto']?.split(',')[0]?.trim().toLowerCase() === 'https';
+
+function adminRequest(req: ParsedRequest, method: string): AdminRequest {
+  const queryAt = req.url.indexOf('?');
+  return {
+    method,
+    path: req.path,
+    query: new URLSearchParams(queryAt === -1 ? '' : req.url.slice(queryAt + 1)),
+    form: method === 'POST' ? readForm(req) : new URLSearchParams(),
+    cookies: parseCookies(req.headers.cookie),
+    clientAddress: req.clientAddress,
+    secure: cameOverHttps(req),
+  };
+}
+
+const errorTitles: Record<number, string> = {
+  404: 'Page not found',
+  405: 'Method not allowed',
+  413: 'Form too large',
+  429: 'Too many requests',
+};
+
+/** Builds the admin area; its sign-in throttle lives as long as the tracker. */
+export function createAdminArea(deps: { clock: Clock; ids: Ids }): AdminArea {
+  const throttle: SignInThrottle = signInThrottle(deps.clock);
+
+  const match: AdminArea['match'] = (method, path) => {
+    const asset = method === 'GET' ? assets[path] : undefined;
+    if (asset) {
+      return async () => ({
+        status: 200,
+        headers: { ...pageSecurityHeaders, 'Cache-Control': 'public, max-age=300' },
+        text: asset,
+      });
+    }
+    for (const route of adminRoutes) {
+      const found = route.pattern.exec(path);
+      if (!found) continue;
+      const params = found.slice(1);
+      const page = Object.hasOwn(route.methods, method) ? route.methods[method] : undefined;
+      if (!page) {
+        const allow = Object.keys(route.methods).join(', ');
+        return async () =>
+          messagePage(405, errorTitles[405] ?? 'Error', `Use ${allow} here.`, { headers: { Allow: allow } });
+      }
+      return async (tx, req, nowMs) =>
+        page({ tx, nowMs, ids: deps.ids, throttle, req: adminRequest(req, method) }, params);
+    }
+    return null;
+  };
+
+  return {
+    match,
+    // A known admin path under any method (a wrong one matches as a 405), or a missing asset.
+    owns: (path) => match('GET', path) !== null || path.startsWith(`${assetBase}/`),
+    errorPage: (error) =>
+      messagePage(error.status, errorTitles[error.status] ?? 'Something went wrong', error.detail, {
+        headers: error.headers,
+      }),
+  };
+}

@@ -1,0 +1,95 @@
+import type { Reply } from '../pipeline/reply.js';
+import { assetBase } from './assets.js';
+import { type Html, html } from './html.js';
+
+/**
+ * Headers every admin response carries. The pages load only their own stylesheet and script,
+ * cannot be framed (clickjacking on the Revoke button), leak no URL to other sites, and are
+ * never cached: they show tokens, and one of them shows a token in full.
+ */
+export const pageSecurityHeaders: Readonly<Record<string, string>> = {
+  'Content-Security-Policy':
+    "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; form-action 'self'; " +
+    "frame-ancestors 'none'; base-uri 'none'",
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+  'X-Content-Type-Options': 'nosniff',
+  'Cache-Control': 'no-store',
+};
+
+/** Who is signed in, for the header's sign-out button. */
+export interface SignedIn {
+  email: string;
+  csrfToken: string;
+}
+
+export interface PageOptions {
+  title: string;
+  body: Html;
+  status?: number;
+  signedIn?: SignedIn | null;
+  /** Extra response headers (Set-Cookie, Retry-After…). */
+  headers?: Record<string, string>;
+  /** Scripts (served files under the asset base) the page needs. */
+  scripts?: string[];
+}
+
+/** The sign-out button, a form so that it carries the CSRF token and works without JavaScript. */
+const signOutForm = (signedIn: SignedIn) => html`
+  <form method="post" action="/sign-out">
+    <input type="hidden" name="csrf" value="${signedIn.csrfToken}">
+    <span class="muted">${signedIn.email}</span>
+    <button type="submit" class="secondary">Sign out</button>
+  </form>`;
+
+/** A whole HTML page as a reply, with the security headers. */
+export function pageReply(options: PageOptions): Reply {
+  const document = html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${options.title} · outcome-tracker</title>
+<link rel="stylesheet" href="${assetBase}/admin.css">
+<link rel="icon" href="${assetBase}/icon.svg" type="image/svg+xml">
+</head>
+<body>
+<header>
+  <span class="brand">outcome-tracker</span>
+  ${options.signedIn ? signOutForm(options.signedIn) : null}
+</header>
+<main>
+<h1>${options.title}</h1>
+${options.body}
+</main>
+${(options.scripts ?? []).map((name) => html`<script src="${assetBase}/${name}" defer></script>`)}
+</body>
+</html>
+`;
+  return {
+    status: options.status ?? 200,
+    headers: { ...pageSecurityHeaders, ...options.headers },
+    text: { contentType: 'text/html; charset=utf-8', body: document.value },
+  };
+}
+
+/** 303 See Other: after a form post, the browser GETs `location`. */
+export function redirect(location: string, headers: Record<string, string> = {}): Reply {
+  return { status: 303, headers: { ...pageSecurityHeaders, Location: location, ...headers } };
+}
+
+/** A short page that only says what went wrong. */
+export function messagePage(
+  status: number,
+  title: string,
+  message: Html | string,
+  options: { signedIn?: SignedIn | null; headers?: Record<string, string> } = {},
+): Reply {
+  return pageReply({
+    status,
+    title,
+    body: html`<p class="notice">${message}</p>`,
+    ...options,
+  });
+}

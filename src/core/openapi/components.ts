@@ -1,0 +1,99 @@
+import type { z } from 'zod';
+import { contextCreateSchema, contextItemSchema, contextPageSchema } from '../families/context/schema.js';
+import {
+  decisionCreateSchema,
+  decisionPageSchema,
+  decisionPatchSchema,
+  decisionSchema,
+} from '../families/decisions/schema.js';
+import {
+  issueCreateSchema,
+  issuePageSchema,
+  issuePatchSchema,
+  issueSchema,
+  issueTransitionSchema,
+} from '../families/issues/schema.js';
+import {
+  outcomeCreateSchema,
+  outcomePageSchema,
+  outcomePatchSchema,
+  outcomeSchema,
+} from '../families/outcomes/schema.js';
+import {
+  projectCreateSchema,
+  projectPageSchema,
+  projectPatchSchema,
+  projectSchema,
+} from '../families/projects/schema.js';
+import { dateOut, timestampOut } from '../families/shared/schema.js';
+import { signalEventSchema, signalPageSchema } from '../families/signals/schema.js';
+import {
+  timeEntryCreateSchema,
+  timeEntryPageSchema,
+  timeEntryPatchSchema,
+  timeEntrySchema,
+} from '../families/time-entries/schema.js';
+import {
+  deliveryPageSchema,
+  deliverySchema,
+  webhookCreatedSchema,
+  webhookCreateSchema,
+  webhookPageSchema,
+  webhookPatchSchema,
+  webhookRotatedSchema,
+  webhookSchema,
+  webhookTestResultSchema,
+} from '../families/webhooks/schema.js';
+import { eventPayloadSchemas } from './events.js';
+import { problemSchema } from './problem.js';
+
+/**
+ * The names under which the zod schemas appear in `components.schemas`. Every response and
+ * request body schema of the route table must be named here: the generator refuses anonymous ones,
+ * so generated clients get readable type names.
+ */
+export const responseComponents: Record<string, z.ZodType> = {
+  Timestamp: timestampOut,
+  CalendarDate: dateOut,
+  Problem: problemSchema,
+  Project: projectSchema,
+  ProjectPage: projectPageSchema,
+  Outcome: outcomeSchema,
+  OutcomePage: outcomePageSchema,
+  ContextItem: contextItemSchema,
+  ContextItemPage: contextPageSchema,
+  Decision: decisionSchema,
+  DecisionPage: decisionPageSchema,
+  Issue: issueSchema,
+  IssuePage: issuePageSchema,
+  TimeEntry: timeEntrySchema,
+  TimeEntryPage: timeEntryPageSchema,
+  Webhook: webhookSchema,
+  WebhookPage: webhookPageSchema,
+  WebhookCreated: webhookCreatedSchema,
+  WebhookRotated: webhookRotatedSchema,
+  WebhookDelivery: deliverySchema,
+  WebhookDeliveryPage: deliveryPageSchema,
+  WebhookTestResult: webhookTestResultSchema,
+  SignalEvent: signalEventSchema,
+  SignalPage: signalPageSchema,
+  ...eventPayloadSchemas,
+};
+
+/** Request bodies, converted as the input the API accepts (`io: 'input'`). */
+export const requestComponents: Record<string, z.ZodType> = {
+  ProjectCreate: projectCreateSchema,
+  ProjectPatch: projectPatchSchema,
+  OutcomeCreate: outcomeCreateSchema,
+  OutcomePatch: outcomePatchSchema,
+  ContextItemCreate: contextCreateSchema,
+  DecisionCreate: decisionCreateSchema,
+  DecisionPatch: decisionPatchSchema,
+  IssueCreate: issueCreateSchema,
+  IssuePatch: issuePatchSchema,
+  IssueTransition: issueTransitionSchema,
+  TimeEntryCreate: timeEntryCreateSchema,
+  TimeEntryPatch: timeEntryPatchSchema,
+  WebhookCreate: webhookCreateSchema,
+  WebhookPatch: webhookPatchSchema,
+};

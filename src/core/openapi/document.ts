@@ -1,0 +1,243 @@
+import { z } from 'zod';
+import { eventTypes } from '../events.js';
+import type { Route } from '../pipeline/route.js';
+import { apiBase } from '../pipeline/router.js';
+import { routes as routeTable } from '../routes.js';
+import { requestComponents, responseComponents } from './components.js';
+import { eventComponentName } from './events.js';
+import { requestHeaderParameters, responseHeaders } from './headers.js';
+import { headersOf, openApiPath, operationOf, problemResponseComponents } from './operations.js';
+
+type Json = Record<string, unknown>;
+
+/** The OpenAPI 3.1 document of the API, as JSON-ready data. */
+export interface OpenApiDocument {
+  openapi: '3.1.1';
+  info: Json;
+  paths: Record<string, Record<string, Json>>;
+  webhooks: Record<string, Json>;
+  components: Json & { schemas: Record<string, Json> };
+  [member: string]: unknown;
+}
+
+/** Where the document is served (no token needed). */
+export const openApiPathname = `${apiBase}/openapi.json`;
+
+/**
+ * Converts named zod schemas to JSON Schema 2020-12 (the dialect of OpenAPI 3.1) in one pass, so
+ * a named schema used inside another becomes a `$ref` to its component.
+ */
+function componentSchemas(named: Record<string, z.ZodType>, io: 'input' | 'output'): Record<string, Json> {
+  const registry = z.registry<{ id: string; description?: string }>();
+  for (const [id, schema] of Object.entries(named)) {
+    registry.add(schema, { id, ...(schema.description ? { description: schema.description } : {}) });
+  }
+  const { schemas } = z.toJSONSchema(registry, {
+    io,
+    target: 'draft-2020-12',
+    uri: (id) => `#/components/schemas/${id}`,
+  });
+  return Object.fromEntries(
+    Object.entries(schemas).map(([id, schema]) => {
+      const { $schema: _dialect, $id: _id, ...rest } = schema as Json;
+      return [id, rest];
+    }),
+  );
+}
+
+/** The name a schema is registered under, or an error naming the route that uses an unnamed one. */
+function nameOf(names: Map<z.ZodType, string>, schema: z.ZodType, route: Route, what: string): string {
+  const name = names.get(schema);
+  if (!name) {
+    throw new Error(`${route.method} ${route.path}: its ${what} schema has no name in openapi/components.ts`);
+  }
+  return name;
+}
+
+/** `time-entries` → `Time entries`. */
+const tagOf = (route: Route) => {
+  const family = route.path.split('/')[1] ?? '';
+  const words = family.replaceAll('-', ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+const problemRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
+
+/** Endpoints answered without a token: the API description and the health check. */
+function publicPaths(): Record<string, Record<string, Json>> {
+  const unauthenticated = { security: [], tags: ['Service'] };
+  return {
+    [openApiPathname]: {
+      get: {
+        ...unauthenticated,
+        operationId: 'getOpenApiDocument',
+        summary: 'This OpenAPI document',
+        responses: {
+          '200': {
+            description: 'The OpenAPI 3.1 document.',
+            headers: headersOf(),
+            content: {
+              'application/json': { schema: { type: 'object', required: ['openapi', 'info', 'paths'] } },
+            },
+          },
+          '429': problemRef('TooManyRequests'),
+          '500': problemRef('InternalError'),
+        },
+      },
+    },
+    '/healthz': {
+      get: {
+        ...unauthenticated,
+        operationId: 'getHealth',
+        summary: 'Health check: 200 once storage has answered a query',
+        responses: {
+          '200': {
+            description: 'Storage answers.',
+            headers: headersOf(),
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: { status: { const: 'ok' } },
+                  required: ['status'],
+                  additionalProperties: false,
+                },
+              },
+            },
+          },
+          '429': problemRef('TooManyRequests'),
+          '500': problemRef('InternalError'),
+        },
+      },
+    },
+  };
+}
+
+/** The `webhooks` section: what a subscriber receives, one entry per event type (CONTRACT §6). */
+function webhookEvents(): Record<string, Json> {
+  return Object.fromEntries(
+    eventTypes.map((type) => [
+      type,
+      {
+        post: {
+          operationId: `${eventComponentName(type).charAt(0).toLowerCase()}${eventComponentName(type).slice(1)}`,
+          summary: type,
+          description:
+            type === 'webhook.test'
+              ? 'Sent only by POST /webhooks/{id}/test.'
+              : `Delivered to subscriptions listing ${type} or *. Verify X-Service-Signature over the raw body before trusting it; de-duplicate on X-Service-Event-Id.`,
+          tags: ['Webhook events'],
+          security: [],
+          parameters: [
+            {
+              name: 'X-Service-Signature',
+              in: 'header',
+              required: true,
+              description:
+                '`t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`; during a secret rotation a second `v1` signed with the old secret follows.',
+              schema: { type: 'string', pattern: '^t=\\d+(,v1=[0-9a-f]{64})+$' },
+            },
+            {
+              name: 'X-Service-Event-Id',
+              in: 'header',
+              required: true,
+              description: 'The event id: the same on every retry of this event.',
+              schema: { type: 'string', format: 'uuid' },
+            },
+          ],
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': { schema: { $ref: `#/components/schemas/${eventComponentName(type)}` } },
+            },
+          },
+          responses: {
+            '2XX': { description: 'Delivered: any 2xx answer within 10 seconds.' },
+            default: {
+              description:
+                'Anything else (or no answer in 10 s) is retried about 1 m, 5 m, 30 m, 2 h, 6 h, 12 h and 24 h later; 410 disables the subscription.',
+            },
+          },
+        },
+      },
+    ]),
+  );
+}
+
+/** Adds the server-sent events form of GET /signals to its 200. */
+function addEventStream(paths: Record<string, Record<string, Json>>): void {
+  const ok = (paths[`${apiBase}/signals`]?.get?.responses as Json | undefined)?.['200'] as
+    | { content: Json; description: string }
+    | undefined;
+  if (!ok) return;
+  ok.description =
+    'One page of events in ascending sequence order; with `Accept: text/event-stream`, the events as server-sent events, live.';
+  ok.content['text/event-stream'] = {
+    schema: { type: 'string', description: '`id: <event id>`, `event: <type>`, `data: <SignalEvent JSON>`' },
+  };
+}
+
+/** Builds the OpenAPI 3.1 document from the route table and its zod schemas. */
+export function buildOpenApiDocument(routes: readonly Route[] = routeTable): OpenApiDocument {
+  const names = new Map<z.ZodType, string>();
+  for (const [name, schema] of [
+    ...Object.entries(responseComponents),
+    ...Object.entries(requestComponents),
+  ]) {
+    names.set(schema, name);
+  }
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const route of routes) {
+    const path = `${apiBase}${openApiPath(route.path)}`;
+    const response =
+      route.kind === 'delete' ? 'never' : nameOf(names, route.response ?? z.never(), route, 'response');
+    const body = route.body ? nameOf(names, route.body, route, 'body') : null;
+    paths[path] ??= {};
+    paths[path][route.method.toLowerCase()] = operationOf(route, { response, body }, tagOf(route));
+  }
+  addEventStream(paths);
+  Object.assign(paths, publicPaths());
+
+  return {
+    openapi: '3.1.1',
+    info: {
+      title: 'outcome-tracker API',
+      version: '1.0.0',
+      summary: 'Outcomes, issues, decisions, context, time entries, signals and webhooks.',
+      description:
+        'Every request carries `Authorization: Bearer cn_…`. Lists answer `{ data, nextCursor, total }`; creates need an `Idempotency-Key`; updates need `If-Match`. Errors are RFC 9457 problem details with an `error` code. The guide (docs/api.md) explains each behaviour.',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    servers: [{ url: '/', description: 'This server' }],
+    security: [{ bearerAuth: [] }],
+    tags: [...new Set(routes.map(tagOf)), 'Service', 'Webhook events'].map((name) => ({ name })),
+    paths,
+    webhooks: webhookEvents(),
+    components: {
+      schemas: {
+        ...componentSchemas(responseComponents, 'output'),
+        ...componentSchemas(requestComponents, 'input'),
+      },
+      responses: problemResponseComponents(),
+      parameters: requestHeaderParameters,
+      headers: responseHeaders,
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'cn_ followed by 40 base62 characters',
+          description: 'An API token (`outcome-tracker tokens create`), scope `read` or `read_write`.',
+        },
+      },
+    },
+  };
+}
+
+let built: OpenApiDocument | undefined;
+
+/** The document for this build of the API, made once. */
+export function openApiDocument(): OpenApiDocument {
+  built ??= buildOpenApiDocument();
+  return built;
+}

@@ -1,0 +1,257 @@
+import { z } from 'zod';
+import type { Route } from '../pipeline/route.js';
+import {
+  commonResponseHeaders,
+  type RequestHeaderParameter,
+  type ResponseHeaderName,
+  responseHeaders,
+} from './headers.js';
+
+type Json = Record<string, unknown>;
+
+/** `/issues/:id` → `/issues/{id}`. */
+export const openApiPath = (routePath: string): string => routePath.replace(/:([A-Za-z]+)/g, '{$1}');
+
+const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
+const parameterRef = (name: RequestHeaderParameter) => ({ $ref: `#/components/parameters/${name}` });
+
+/** The headers of a response: the common ones, plus those named, required when marked so. */
+export function headersOf(extra: readonly (readonly [ResponseHeaderName, boolean])[] = []): Json {
+  const out: Json = {};
+  const required = new Map(extra);
+  for (const name of [...commonResponseHeaders, ...required.keys()]) {
+    out[name] =
+      name === 'X-Request-Id' || required.get(name)
+        ? { ...responseHeaders[name], required: true }
+        : { $ref: `#/components/headers/${name}` };
+  }
+  return out;
+}
+
+/** A JSON success response with the named body schema. */
+const jsonResponse = (
+  description: string,
+  schemaName: string,
+  headers: readonly (readonly [ResponseHeaderName, boolean])[] = [],
+) => ({
+  description,
+  headers: headersOf(headers),
+  content: { 'application/json': { schema: schemaRef(schemaName) } },
+});
+
+/** The problem responses every family shares, by status, for `components.responses`. */
+export const problemResponses: Record<string, { status: string; description: string; headers?: Json }> = {
+  BadRequest: {
+    status: '400',
+    description:
+      'validation_failed (a bad body, query parameter or header, with `issues`), invalid_json, invalid_cursor, idempotency_key_missing or idempotency_key_invalid.',
+  },
+  Unauthorized: {
+    status: '401',
+    description: 'unauthorized: the token is missing, malformed, unknown or revoked.',
+    headers: headersOf([['WWW-Authenticate', true]]),
+  },
+  Forbidden: {
+    status: '403',
+    description: "insufficient_scope (a read token writing) or forbidden (the user's role is too weak).",
+  },
+  NotFound: {
+    status: '404',
+    description: "not_found: no such resource in this workspace (another tenant's ids are not found either).",
+  },
+  Conflict: {
+    status: '409',
+    description:
+      'version_conflict (stale If-Match; carries the current ETag), idempotency_key_in_use (retry after Retry-After) or resource_in_use.',
+    headers: headersOf([
+      ['ETag', false],
+      ['Retry-After', false],
+    ]),
+  },
+  PayloadTooLarge: { status: '413', description: 'payload_too_large: bodies are limited to 1 MiB.' },
+  UnsupportedMediaType: {
+    status: '415',
+    description: 'unsupported_media_type: a body must be sent as application/json.',
+  },
+  Unprocessable: {
+    status: '422',
+    description:
+      'idempotency_key_reused (the key was used with another request), invalid_reference (with `field`) or invalid_transition (with `from`, `to`, `allowed`).',
+  },
+  PreconditionRequired: {
+    status: '428',
+    description: 'precondition_required: an update needs If-Match.',
+  },
+  TooManyRequests: {
+    status: '429',
+    description: 'rate_limited: over the rate limit; retry after Retry-After seconds.',
+    headers: headersOf([['Retry-After', true]]),
+  },
+  InternalError: {
+    status: '500',
+    description: 'internal_error: our fault. The body never holds a stack trace; quote X-Request-Id.',
+  },
+};
+
+/** `components.responses`, built from `problemResponses`. */
+export function problemResponseComponents(): Json {
+  return Object.fromEntries(
+    Object.entries(problemResponses).map(([name, r]) => [
+      name,
+      {
+        description: r.description,
+        headers: r.headers ?? headersOf(),
+        content: { 'application/problem+json': { schema: schemaRef('Problem') } },
+      },
+    ]),
+  );
+}
+
+const problemsByStatus = Object.fromEntries(
+  Object.entries(problemResponses).map(([name, r]) => [r.status, name]),
+);
+
+/** Whether a route answers one resource (with its ETag) rather than a list or a report. */
+const isItemRead = (route: Route) => route.kind === 'read' && /\/:[A-Za-z]+$/.test(route.path);
+
+/**
+ * The statuses the pipeline can answer for a route, derived from its kind and access as
+ * handle.ts runs them: every route validates its query and refuses bodies that are not JSON,
+ * is authenticated and rate limited, and may fail.
+ */
+export function errorStatuses(route: Route): string[] {
+  const statuses = new Set(['400', '401', '413', '415', '429', '500']);
+  if (route.access !== 'read') statuses.add('403');
+  if (route.path.includes('/:')) statuses.add('404');
+  if (route.kind === 'create') statuses.add('409').add('422');
+  if (route.kind === 'update') statuses.add('409').add('422').add('428');
+  if (route.kind === 'delete') statuses.add('409');
+  if (route.kind === 'action') statuses.add('409').add('422');
+  return [...statuses].sort();
+}
+
+/** The success responses of a route, by status. */
+function successResponses(route: Route, body: string): Json {
+  switch (route.kind) {
+    case 'create':
+      return {
+        '201': jsonResponse('Created.', body, [['ETag', true]]),
+        '200': jsonResponse(
+          'The stored answer of an earlier request with the same Idempotency-Key and the same body.',
+          body,
+          [
+            ['ETag', true],
+            ['Idempotent-Replayed', true],
+          ],
+        ),
+      };
+    case 'update':
+      return { '200': jsonResponse('The resource after the change.', body, [['ETag', true]]) };
+    case 'delete':
+      return { '204': { description: 'Deleted.', headers: headersOf() } };
+    case 'action':
+      return {
+        '200': jsonResponse('Done.', body, [
+          ['ETag', false],
+          ['Idempotent-Replayed', false],
+        ]),
+      };
+    case 'read':
+      if (isItemRead(route)) {
+        return {
+          '200': jsonResponse('The resource.', body, [['ETag', true]]),
+          '304': {
+            description: 'Not modified: If-None-Match names the current version.',
+            headers: headersOf([['ETag', true]]),
+          },
+        };
+      }
+      return { '200': jsonResponse('One page.', body) };
+  }
+}
+
+/** The request-header parameters of a route, by kind. */
+function headerParameters(route: Route): Json[] {
+  switch (route.kind) {
+    case 'create':
+      return [parameterRef('IdempotencyKeyRequired')];
+    case 'update':
+      return [parameterRef('IfMatchRequired')];
+    case 'delete':
+      return [parameterRef('IfMatchOptional')];
+    case 'action':
+      return [parameterRef('IdempotencyKeyOptional'), parameterRef('IfMatchOptional')];
+    case 'read':
+      return isItemRead(route) ? [parameterRef('IfNoneMatch')] : [];
+  }
+}
+
+/** The path and query parameters, the query ones converted from the route's zod schema. */
+function pathAndQueryParameters(route: Route): Json[] {
+  const path = [...route.path.matchAll(/:([A-Za-z]+)/g)].map(([, name = '']) => ({
+    name,
+    in: 'path',
+    required: true,
+    description:
+      name === 'id' && route.path.startsWith('/issues/')
+        ? "The issue's id or its key (APO-12)"
+        : `The ${name === 'id' ? 'resource' : name.replace(/Id$/, '')} id`,
+    schema: { type: 'string' },
+  }));
+  const query = z.toJSONSchema(route.query ?? z.strictObject({}), {
+    io: 'input',
+    target: 'draft-2020-12',
+  }) as { properties?: Record<string, Json>; required?: string[] };
+  const required = new Set(query.required ?? []);
+  const fromQuery = Object.entries(query.properties ?? {}).map(([name, schema]) => {
+    const { description, ...rest } = schema;
+    return {
+      name,
+      in: 'query',
+      required: required.has(name),
+      ...(typeof description === 'string' ? { description } : {}),
+      schema: rest,
+    };
+  });
+  return [...path, ...fromQuery];
+}
+
+/** `List a webhook's deliveries` → `listWebhookDeliveries`: the summary without articles. */
+export function operationIdOf(route: Route): string {
+  const words = route.summary
+    .replace(/'s\b/g, '')
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w !== '' && !['a', 'an', 'the'].includes(w.toLowerCase()));
+  return words
+    .map((w, i) => (i === 0 ? w.toLowerCase() : w.charAt(0).toUpperCase() + w.slice(1).toLowerCase()))
+    .join('');
+}
+
+/** The OpenAPI operation object of one route. */
+export function operationOf(
+  route: Route,
+  names: { response: string; body: string | null },
+  tag: string,
+): Json {
+  const responses: Json = successResponses(route, names.response);
+  for (const status of errorStatuses(route)) {
+    responses[status] = responseRef(problemsByStatus[status] ?? 'InternalError');
+  }
+  return {
+    operationId: operationIdOf(route),
+    summary: route.summary,
+    tags: [tag],
+    ...(route.access.startsWith('admin') ? { description: 'Workspace admins only.' } : {}),
+    parameters: [...pathAndQueryParameters(route), ...headerParameters(route)],
+    ...(names.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: schemaRef(names.body) } },
+          },
+        }
+      : {}),
+    responses,
+  };
+}

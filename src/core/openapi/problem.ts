@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { errorCodes } from '../errors.js';
+import { issueStatuses } from '../model.js';
+
+/** One reason a request was refused, in a validation_failed problem. */
+const validationIssueSchema = z.strictObject({
+  in: z.enum(['body', 'query', 'header', 'path']),
+  path: z.string().describe('Dot-separated path inside that location, e.g. `labels.0`; empty for all of it'),
+  message: z.string(),
+});
+
+/**
+ * The problem+json body of every error (RFC 9457 with the seed's `error` code). The extras are
+ * listed one by one, so an error carrying an undocumented member fails the response checks.
+ */
+export const problemSchema = z.strictObject({
+  type: z.url().describe('A URI naming the error code'),
+  title: z.string(),
+  status: z.number().int().min(400).max(599),
+  detail: z.string().describe('What went wrong with this request, for people'),
+  error: z.enum(errorCodes).describe('The stable code for programs'),
+  issues: z.array(validationIssueSchema).optional().describe('validation_failed: every bad value'),
+  from: z.enum(issueStatuses).optional().describe('invalid_transition: the current status'),
+  to: z.enum(issueStatuses).optional().describe('invalid_transition: the status asked for'),
+  allowed: z
+    .array(z.enum(issueStatuses))
+    .optional()
+    .describe('invalid_transition: the statuses reachable from `from`'),
+  field: z.string().optional().describe('invalid_reference: the body field naming the missing resource'),
+  references: z
+    .strictObject({
+      issues: z.number().int().min(0),
+      decisions: z.number().int().min(0),
+      timeEntries: z.number().int().min(0),
+    })
+    .optional()
+    .describe('resource_in_use: what still refers to the outcome'),
+  currentVersion: z.number().int().min(1).optional().describe('version_conflict: the current version'),
+  allow: z.array(z.string()).optional().describe('method_not_allowed: the methods this path answers'),
+  retryAfter: z.number().int().min(0).optional().describe('rate_limited: seconds until a request fits'),
+  limit: z.number().int().optional().describe('payload_too_large: the largest body accepted, in bytes'),
+  received: z.string().nullable().optional().describe('The header value that was refused'),
+  requiredScope: z.enum(['read_write']).optional().describe('insufficient_scope: the scope needed'),
+  requiredRole: z.enum(['member', 'admin']).optional().describe('forbidden: the role needed'),
+});

@@ -1,0 +1,36 @@
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+
+/**
+ * Admin-page passwords, stored as scrypt hashes: `scrypt$N$r$p$<salt b64>$<hash b64>`. The
+ * parameters travel with the hash so they can be raised later without breaking old ones.
+ */
+
+const params = { N: 16384, r: 8, p: 1 } as const;
+const keyLength = 32;
+
+/** Passwords shorter than this are refused: the admin page guards every API token. */
+export const minPasswordLength = 8;
+
+function derive(password: string, salt: Buffer, N: number, r: number, p: number): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scrypt(password, salt, keyLength, { N, r, p, maxmem: 128 * N * r * 2 }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    ),
+  );
+}
+
+/** Hashes a password with a fresh random salt. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(password, salt, params.N, params.r, params.p);
+  return `scrypt$${params.N}$${params.r}$${params.p}$${salt.toString('base64')}$${key.toString('base64')}`;
+}
+
+/** Whether the password matches the stored hash, compared in constant time. */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !n || !r || !p || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64');
+  const actual = await derive(password, Buffer.from(salt, 'base64'), Number(n), Number(r), Number(p));
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}

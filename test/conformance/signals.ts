@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import type { SignalEvent } from '../../src/core/index.js';
+import type { AdapterUnderTest } from '../support/adapters.js';
+import { at, freshStore, macrotask, sampleSignal } from './fixtures.js';
+
+/** The signal log: sequences, filters, isolation, purge. */
+export function signalTests(adapter: AdapterUnderTest): void {
+  describe('signals', () => {
+    const { tx } = freshStore(adapter);
+
+    /** Appends, one transaction each: events on iss_1 and iss_2, two types, two accounts. */
+    const seed = async () => {
+      const appended: SignalEvent[] = [];
+      const specs = [
+        { accountId: 'acc_1', type: 'issue.created', resource: 'iss_1' },
+        { accountId: 'acc_2', type: 'issue.created', resource: 'iss_9' },
+        { accountId: 'acc_1', type: 'issue.updated', resource: 'iss_1' },
+        { accountId: 'acc_1', type: 'issue.created', resource: 'iss_2' },
+        { accountId: 'acc_1', type: 'project.created', resource: 'prj_1' },
+      ];
+      for (const [i, spec] of specs.entries()) {
+        appended.push(
+          await tx((t) =>
+            t.signals.append(
+              sampleSignal(spec.accountId, {
+                type: spec.type,
+                occurredAt: at(i),
+                resource: { type: spec.type.split('.')[0] as string, id: spec.resource },
+              }),
+            ),
+          ),
+        );
+      }
+      return appended;
+    };
+
+    it('gives appended events strictly increasing sequences and returns them as stored', async () => {
+      const appended = await seed();
+      const sequences = appended.map((e) => e.sequence);
+      expect(sequences.every((s, i) => i === 0 || s > (sequences[i - 1] as number))).toBe(true);
+      expect(await tx((t) => t.signals.latestSequence())).toBe(sequences.at(-1));
+      const first = appended[0] as SignalEvent;
+      expect(await tx((t) => t.signals.get('acc_1', first.id))).toEqual(first);
+      expect(await tx((t) => t.signals.get('acc_2', first.id))).toBeNull();
+    });
+
+    it('lists one account’s events in ascending sequence, after a sequence, up to a limit', async () => {
+      const appended = await seed();
+      const mine = appended.filter((e) => e.accountId === 'acc_1');
+      expect(await tx((t) => t.signals.list({ accountId: 'acc_1', limit: 100 }))).toEqual(mine);
+      const after = (mine[0] as SignalEvent).sequence;
+      expect(await tx((t) => t.signals.list({ accountId: 'acc_1', afterSequence: after, limit: 2 }))).toEqual(
+        mine.slice(1, 3),
+      );
+      expect(await tx((t) => t.signals.list({ accountId: 'acc_3', limit: 100 }))).toEqual([]);
+    });
+
+    it('filters by types and resource id, and counts matches ignoring afterSequence and limit', async () => {
+      const appended = await seed();
+      const mine = appended.filter((e) => e.accountId === 'acc_1');
+      const created = mine.filter((e) => e.type === 'issue.created' || e.type === 'project.created');
+      await tx(async (t) => {
+        expect(
+          await t.signals.list({
+            accountId: 'acc_1',
+            types: ['issue.created', 'project.created'],
+            limit: 100,
+          }),
+        ).toEqual(created);
+        expect(await t.signals.list({ accountId: 'acc_1', types: [], limit: 100 })).toEqual(mine);
+        expect(await t.signals.list({ accountId: 'acc_1', resourceId: 'iss_1', limit: 100 })).toEqual(
+          mine.filter((e) => e.resource.id === 'iss_1'),
+        );
+        expect(await t.signals.count({ accountId: 'acc_1' })).toBe(4);
+        expect(await t.signals.count({ accountId: 'acc_1', types: ['issue.created'] })).toBe(2);
+        expect(
+          await t.signals.count({ accountId: 'acc_1', types: ['issue.created'], resourceId: 'iss_2' }),
+        ).toBe(1);
+        expect(await t.signals.count({ accountId: 'acc_2' })).toBe(1);
+      });
+    });
+
+    it('reports 0 as the latest sequence of an empty log', async () => {
+      expect(await tx((t) => t.signals.latestSequence())).toBe(0);
+    });
+
+    it('purges events that occurred before a time, and later appends still get higher sequences', async () => {
+      const appended = await seed();
+      expect(await tx((t) => t.signals.purge(at(2)))).toBe(2);
+      const left = await tx(async (t) => [
+        ...(await t.signals.list({ accountId: 'acc_1', limit: 100 })),
+        ...(await t.signals.list({ accountId: 'acc_2', limit: 100 })),
+      ]);
+      expect(left.map((e) => e.id).sort()).toEqual(
+        appended
+          .slice(2)
+          .map((e) => e.id)
+          .sort(),
+      );
+      const highest = (appended.at(-1) as SignalEvent).sequence;
+      expect(await tx((t) => t.signals.latestSequence())).toBe(highest);
+      const next = await tx((t) => t.signals.append(sampleSignal('acc_1')));
+      expect(next.sequence).toBeGreaterThan(highest);
+    });
+
+    it('leaves no event for a rolled-back append', async () => {
+      const kept = await tx((t) => t.signals.append(sampleSignal('acc_1')));
+      await expect(
+        tx(async (t) => {
+          await t.signals.append(sampleSignal('acc_1'));
+          throw new Error('abort');
+        }),
+      ).rejects.toThrow('abort');
+      expect(await tx((t) => t.signals.list({ accountId: 'acc_1', limit: 10 }))).toEqual([kept]);
+      expect(await tx((t) => t.signals.latestSequence())).toBe(kept.sequence);
+      const next = await tx((t) => t.signals.append(sampleSignal('acc_1')));
+      expect(next.sequence).toBeGreaterThan(kept.sequence);
+    });
+
+    it('gives concurrent appends from many transactions distinct sequences, increasing in commit order', async () => {
+      const commits: number[][] = [];
+      await Promise.all(
+        Array.from({ length: 20 }, () =>
+          tx(async (t) => {
+            const mine: number[] = [];
+            for (let i = 0; i < 3; i++) {
+              mine.push((await t.signals.append(sampleSignal('acc_1'))).sequence);
+              await macrotask();
+            }
+            commits.push(mine);
+          }),
+        ),
+      );
+      const inCommitOrder = commits.flat();
+      expect(new Set(inCommitOrder).size).toBe(60);
+      expect([...inCommitOrder].sort((a, b) => a - b)).toEqual(inCommitOrder);
+      const listed = await tx((t) => t.signals.list({ accountId: 'acc_1', limit: 100 }));
+      expect(listed.map((e) => e.sequence)).toEqual(inCommitOrder);
+    });
+  });
+}

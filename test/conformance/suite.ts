@@ -1,0 +1,23 @@
+import { describe } from 'vitest';
+import type { AdapterUnderTest } from '../support/adapters.js';
+import { collectionTests } from './collections.js';
+import { recordTests } from './records.js';
+import { signalTests } from './signals.js';
+import { tenancyTests } from './tenancy.js';
+import { transactionTests } from './transactions.js';
+import { webhookTests } from './webhooks.js';
+
+/**
+ * The storage conformance suite: every contract of the storage port, transactions included,
+ * registered against one adapter. Each test opens a fresh store and depends on no other test.
+ */
+export function runConformanceSuite(adapter: AdapterUnderTest): void {
+  describe(`the ${adapter.name} storage adapter`, () => {
+    transactionTests(adapter);
+    collectionTests(adapter);
+    tenancyTests(adapter);
+    signalTests(adapter);
+    recordTests(adapter);
+    webhookTests(adapter);
+  });
+}

@@ -1,0 +1,56 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { assertBuilt } from '../cli/process.js';
+import { codeBlocks, readme } from './readme.js';
+
+const examples = ['examples/embed-memory.mjs', 'examples/mount-in-hono.mjs'];
+
+/** Runs `node <file>` as written; resolves with its exit code and output. */
+function runExample(file: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(process.execPath, [file], (error, stdout, stderr) =>
+      done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+beforeAll(assertBuilt);
+
+describe('the examples, run as written with node', () => {
+  it('embed-memory.mjs creates through typed operations and plain requests, and lists the result', async () => {
+    const { code, stdout, stderr } = await runExample('examples/embed-memory.mjs');
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout.trim().split('\n')).toEqual([
+      expect.stringMatching(/^project APO prj_[0-9A-Za-z]+$/),
+      'issue APO-1 status=open severity=medium',
+      'POST /api/v1/issues/APO-1/transition -> 200 in_progress',
+      'POST /api/v1/issues -> 201 APO-2',
+      'issues total=2: APO-2 open, APO-1 in_progress',
+    ]);
+  });
+
+  it('mount-in-hono.mjs serves its own route and the tracker under /api/v1', async () => {
+    const { code, stdout, stderr } = await runExample('examples/mount-in-hono.mjs');
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout.trim().split('\n')).toEqual([
+      'GET / -> 200 my app',
+      'POST /api/v1/projects -> 201 APO',
+      'GET /api/v1/projects -> 200 total=1',
+    ]);
+  });
+
+  it('every JavaScript block of the README is an excerpt of an example, so it runs as shown', () => {
+    const sources = examples.map((file) => readFileSync(file, 'utf8'));
+    const blocks = codeBlocks(readme, 'js');
+    expect(blocks.length).toBeGreaterThanOrEqual(2);
+    for (const block of blocks) {
+      expect(
+        sources.some((source) => source.includes(block)),
+        `not in any example:\n${block}`,
+      ).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,17 @@
+import { runContextSuite } from './context.js';
+import { runDecisionSuite } from './decisions.js';
+import { runIssueKeySuite } from './issues.js';
+import { runOutcomeSuite } from './outcomes.js';
+import { runProjectSuite } from './projects.js';
+import type { Target } from './support.js';
+import { runTimeEntrySuite } from './time-entries.js';
+
+/** Every data family's suite, through one host on one storage adapter. */
+export function runFamilySuites(target: Target): void {
+  runProjectSuite(target);
+  runOutcomeSuite(target);
+  runContextSuite(target);
+  runDecisionSuite(target);
+  runTimeEntrySuite(target);
+  runIssueKeySuite(target);
+}

@@ -1,0 +1,64 @@
+import type { SeededWorkspace, TestServer } from '../harness.js';
+import { client, type Json } from './support.js';
+
+/** Who a fixture acts as: a workspace and a read_write admin token of it. */
+export interface Tenant {
+  token: string;
+  ws: SeededWorkspace;
+}
+
+export const mainTenant = (s: TestServer): Tenant => ({ token: s.tokens.admin, ws: s.ws });
+export const otherTenant = (s: TestServer): Tenant => ({ token: s.other.adminToken, ws: s.other });
+
+/** A valid create body of a family in a tenant; it creates what the body refers to first. */
+export type BodyFactory = (s: TestServer, as: Tenant, n: number) => Promise<Record<string, unknown>>;
+
+/** Creates an outcome in the tenant's seeded project. */
+export const createOutcome = (
+  s: TestServer,
+  as: Tenant,
+  fields: Record<string, unknown> = {},
+): Promise<Json> =>
+  client(s).create('/outcomes', { projectId: as.ws.projectId, title: 'Launch v2', ...fields }, as.token);
+
+/** Creates an issue in the tenant's seeded project. */
+export const createIssue = (s: TestServer, as: Tenant, fields: Record<string, unknown> = {}): Promise<Json> =>
+  client(s).create('/issues', { projectId: as.ws.projectId, title: 'Crash on start', ...fields }, as.token);
+
+/** Creates another project in the tenant's workspace. */
+export const createProject = (s: TestServer, as: Tenant, name: string): Promise<Json> =>
+  client(s).create('/projects', { name }, as.token);
+
+/** One valid create body per data family (and webhooks), keyed by the collection path. */
+export const validBodies: Record<string, BodyFactory> = {
+  '/projects': async (_s, _as, n) => ({ name: `Project ${n}`, description: 'A project for tests' }),
+  '/outcomes': async (_s, as, n) => ({
+    projectId: as.ws.projectId,
+    title: `Outcome ${n}`,
+    description: 'Customers can pay by card',
+    dueDate: '2026-12-31',
+  }),
+  '/context': async (s, as, n) => ({
+    outcomeId: (await createOutcome(s, as)).id,
+    kind: 'link',
+    title: `Spec ${n}`,
+    url: 'https://docs.example.com/spec',
+  }),
+  '/decisions': async (_s, as, n) => ({
+    projectId: as.ws.projectId,
+    title: `Decision ${n}`,
+    rationale: 'Cheaper to run',
+    participants: ['ana', 'bo'],
+  }),
+  '/issues': async (_s, as, n) => ({ projectId: as.ws.projectId, title: `Issue ${n}` }),
+  '/time-entries': async (s, as, n) => ({
+    outcomeId: (await createOutcome(s, as)).id,
+    minutes: 30 + n,
+    date: '2026-11-20',
+    note: 'pairing',
+  }),
+  '/webhooks': async (_s, _as, n) => ({
+    url: `https://hooks.example.com/${n}`,
+    eventTypes: ['issue.created'],
+  }),
+};

@@ -1,0 +1,4 @@
+import { adaptersUnderTest } from '../../support/adapters.js';
+import { runFamilySuites } from './all.js';
+
+for (const adapter of adaptersUnderTest) runFamilySuites({ host: 'node', adapter });

@@ -1,0 +1,239 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SignalEvent, Tracker } from '../../src/core/index.js';
+import { honoApp } from '../../src/http/hono.js';
+import { nodeHandler } from '../../src/http/node.js';
+import { type Host, hosts } from '../http/harness.js';
+import { type WebhookFixture, webhookFixture } from '../webhooks/fixture.js';
+
+/** Serves the tracker on 127.0.0.1 through one of the hosts. */
+async function listen(host: Host, tracker: Tracker): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server =
+    host === 'node'
+      ? createServer(nodeHandler(tracker))
+      : (serve({ fetch: honoApp(tracker).fetch, port: 0, hostname: '127.0.0.1' }) as Server);
+  if (host === 'node') await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  else if (!server.listening) await new Promise<void>((resolve) => server.once('listening', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** One server-sent event, or a comment (heartbeat). */
+interface Message {
+  id?: string;
+  event?: string;
+  data?: string;
+  comment?: string;
+  retry?: string;
+}
+
+/** An open event stream: messages arrive in `messages`; `next(n)` waits for n more events. */
+interface Stream {
+  status: number;
+  contentType: string | null;
+  messages: Message[];
+  events(): Message[];
+  /** Waits until the stream has delivered `count` events (not comments) in all. */
+  waitForEvents(count: number): Promise<Message[]>;
+  waitFor(check: (messages: Message[]) => boolean): Promise<void>;
+  disconnect(): Promise<void>;
+}
+
+async function openStream(url: string, token: string, headers: Record<string, string> = {}): Promise<Stream> {
+  const controller = new AbortController();
+  const response = await fetch(url, {
+    headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream', ...headers },
+    signal: controller.signal,
+  });
+  const messages: Message[] = [];
+  let wake: () => void = () => {};
+  let closed = false;
+  const pump = (async () => {
+    if (!response.body) return;
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of response.body) {
+        buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+        for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const message: Message = {};
+          for (const line of block.split('\n')) {
+            if (line.startsWith(':')) message.comment = line.slice(1).trim();
+            const at = line.indexOf(': ');
+            if (at > 0) {
+              const field = line.slice(0, at) as keyof Message;
+              if (['id', 'event', 'data', 'retry'].includes(field)) message[field] = line.slice(at + 2);
+            }
+          }
+          messages.push(message);
+        }
+        wake();
+      }
+    } catch {
+      // Aborted by disconnect().
+    } finally {
+      closed = true;
+      wake();
+    }
+  })();
+  const events = () => messages.filter((m) => m.id !== undefined);
+  const waitFor = async (check: (messages: Message[]) => boolean) => {
+    while (!check(messages)) {
+      if (closed) throw new Error('the stream ended');
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+    }
+  };
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    messages,
+    events,
+    async waitForEvents(count) {
+      await waitFor(() => events().length >= count);
+      return events();
+    },
+    waitFor,
+    async disconnect() {
+      controller.abort();
+      await pump;
+    },
+  };
+}
+
+for (const host of hosts) {
+  describe(`the signal stream (${host} host)`, () => {
+    let fixture: WebhookFixture;
+    let server: { url: string; close(): Promise<void> };
+    const streams: Stream[] = [];
+
+    beforeEach(async () => {
+      fixture = await webhookFixture();
+      server = await listen(host, fixture.tracker);
+    });
+    afterEach(async () => {
+      for (const s of streams.splice(0)) await s.disconnect();
+      await server.close();
+      await fixture.close();
+    });
+
+    const open = async (query = '', headers: Record<string, string> = {}, token = fixture.main.token) => {
+      const stream = await openStream(`${server.url}/api/v1/signals${query}`, token, headers);
+      streams.push(stream);
+      return stream;
+    };
+    /** Creates issues through the API, as a client would. */
+    const createIssues = async (count: number, prefix: string) => {
+      for (let i = 0; i < count; i++) {
+        const created = await fixture.api('POST', '/issues', {
+          body: { projectId: fixture.main.projectId, title: `${prefix} ${i}` },
+        });
+        expect(created.status).toBe(201);
+      }
+    };
+    const allSignals = (): Promise<SignalEvent[]> =>
+      fixture.storage.transaction((tx) =>
+        tx.signals.list({ accountId: fixture.main.accountId, limit: 1000 }),
+      );
+
+    it('delivers each event once, in order, to a client that disconnects and resumes with Last-Event-ID', async () => {
+      const before = (await allSignals()).length;
+      const first = await open();
+      expect(first.status).toBe(200);
+      expect(first.contentType).toMatch(/^text\/event-stream/);
+      await first.waitFor((m) => m.some((x) => x.retry !== undefined));
+
+      await createIssues(5, 'Live');
+      // Another account's changes, interleaved: never on this stream.
+      await fixture.createIssue('Globex secret', fixture.other);
+      const seen = (await first.waitForEvents(3)).slice(0, 3);
+      await first.disconnect();
+
+      await createIssues(4, 'While away');
+      const resumed = await open('', { 'last-event-id': seen.at(-1)?.id as string });
+      await createIssues(3, 'After resuming');
+      const expected = (await allSignals()).slice(before);
+      expect(expected).toHaveLength(12);
+      const rest = await resumed.waitForEvents(expected.length - 3);
+
+      const received = [...seen, ...rest.slice(0, expected.length - 3)];
+      expect(received.map((m) => m.id)).toEqual(expected.map((e) => e.id));
+      expect(received.map((m) => m.event)).toEqual(expected.map((e) => e.type));
+      expect(received.map((m) => JSON.parse(m.data as string))).toEqual(expected);
+      // Nothing more: no repeat of what came before, nothing from the other account.
+      await createIssues(1, 'Marker');
+      const [marker] = (await allSignals()).slice(-1);
+      await resumed.waitFor(() => resumed.events().some((m) => m.id === marker?.id));
+      expect(resumed.events().map((m) => m.id)).toEqual([...expected.slice(3), marker].map((e) => e?.id));
+      for (const message of [...first.messages, ...resumed.messages]) {
+        expect(message.data ?? '').not.toContain(fixture.other.accountId);
+      }
+    });
+
+    it('starts at the newest event for a new client, or after `after`, and filters by types and resourceId', async () => {
+      await createIssues(2, 'History');
+      const history = await allSignals();
+      const firstIssue = history.find((e) => e.type === 'issue.created');
+      const fresh = await open('?types=issue.created');
+      const fromStart = await open(`?after=${firstIssue?.sequence}&types=issue.created`);
+      const created = await fixture.api('POST', '/issues', {
+        body: { projectId: fixture.main.projectId, title: 'Watched' },
+      });
+      const resource = await open(`?after=0&resourceId=${created.json.id}`);
+      await fixture.api('PATCH', `/issues/${created.json.id}`, {
+        body: { severity: 'high' },
+        headers: { 'if-match': '"1"' },
+      });
+      await fixture.api('POST', '/outcomes', { body: { projectId: fixture.main.projectId, title: 'Noise' } });
+      await fixture.api('POST', '/issues', { body: { projectId: fixture.main.projectId, title: 'Last' } });
+
+      expect(
+        (await fresh.waitForEvents(2)).map((m) => JSON.parse(m.data as string).data.object.title),
+      ).toEqual(['Watched', 'Last']);
+      expect(
+        (await fromStart.waitForEvents(3)).map((m) => JSON.parse(m.data as string).data.object.title),
+      ).toEqual(['History 1', 'Watched', 'Last']);
+      expect((await resource.waitForEvents(2)).map((m) => m.event)).toEqual([
+        'issue.created',
+        'issue.updated',
+      ]);
+    });
+
+    it('sends a heartbeat comment while idle', async () => {
+      const stream = await open();
+      await stream.waitFor((m) => m.some((x) => x.retry !== undefined));
+      fixture.clock.advance(15_000);
+      await stream.waitFor((m) => m.some((x) => x.comment === 'heartbeat'));
+      expect(stream.events()).toHaveLength(0);
+    });
+
+    it("refuses a Last-Event-ID that names no event of the token's account", async () => {
+      await fixture.createIssue('Globex event', fixture.other);
+      const [foreign] = await fixture.storage.transaction((tx) =>
+        tx.signals.list({ accountId: fixture.other.accountId, limit: 1 }),
+      );
+      for (const id of [foreign?.id as string, 'not-an-event']) {
+        const response = await fetch(`${server.url}/api/v1/signals`, {
+          headers: {
+            authorization: `Bearer ${fixture.main.token}`,
+            accept: 'text/event-stream',
+            'last-event-id': id,
+          },
+        });
+        expect(response.status).toBe(400);
+        expect(((await response.json()) as { error: string }).error).toBe('validation_failed');
+      }
+    });
+  });
+}
