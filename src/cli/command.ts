@@ -38,6 +38,12 @@ export interface Command<Schema extends z.ZodObject = z.ZodObject> {
   run(input: z.output<Schema>, io: CliIo): Promise<void>;
 }
 
+/**
+ * An email address as a browser's `<input type="email">` takes it: the sign-in page's rule, so a
+ * single-label domain such as the first-run admin's `admin@localhost` is accepted.
+ */
+export const emailAddress = z.email({ pattern: z.regexes.html5Email });
+
 /** Declares a command, tying the type of `run`'s input to its schema. */
 export const defineCommand = <Schema extends z.ZodObject>(command: Command<Schema>): Command<Schema> =>
   command;

@@ -205,14 +205,17 @@ describe('outcome-tracker, run in-process over memory storage', () => {
     expect(everywhere).toEqual(listed);
     await cli.run(['init', '--workspace', 'globex', '--admin-email', 'gus@globex.test', ...db]);
     const both = json((await cli.run(['tokens', 'list', ...db, '--json'])).stdout);
-    expect(both.data.map((t: { workspaceId: string }) => t.workspaceId)).toEqual([
-      init.workspaceId,
-      init.workspaceId,
-      expect.not.stringMatching(init.workspaceId),
-    ]);
+    type Listed = { id: string; workspaceId: string; createdAt: string };
+    const rows: Listed[] = both.data;
+    // Newest first across workspaces, not grouped by workspace: globex's token was made last.
+    const newestFirst = [...rows].sort(
+      (a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id),
+    );
+    expect(rows).toEqual(newestFirst);
+    expect(rows.map((t) => t.workspaceId === init.workspaceId)).toEqual([false, true, true]);
     const table = (await cli.run(['tokens', 'list', ...db])).stdout;
     expect(table[0]).toMatch(/^ID\s+WORKSPACE\s+NAME/);
-    expect(table.slice(1).map((line) => line.split(/\s{2,}/)[1])).toEqual(['acme', 'acme', 'globex']);
+    expect(table.slice(1).map((line) => line.split(/\s{2,}/)[1])).toEqual(['globex', 'acme', 'acme']);
 
     const revoked = json((await cli.run(['tokens', 'revoke', created.id, ...db, '--json'])).stdout);
     expect(revoked).toEqual({ ...ci, revokedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/) });
@@ -366,11 +369,13 @@ describe('outcome-tracker flag values', () => {
     }
   });
 
-  it('serve refuses a $PORT that is not a port number with exit 1', async () => {
+  it('serve refuses a $PORT that is not a port number as a usage error, exit 2', async () => {
     const listeners = process.listenerCount('SIGTERM');
     const result = await memoryCli({ PORT: 'http' }).run(['serve', ...db]);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toEqual(['outcome-tracker serve: PORT=http is not a port number']);
+    expect(result.code).toBe(2);
+    expect(result.stderr[0]).toBe(
+      'outcome-tracker serve: PORT=http is not a port number (expected a port number from 0 to 65535)',
+    );
     // A serve that never started leaves no signal handler behind.
     expect(process.listenerCount('SIGTERM')).toBe(listeners);
   });

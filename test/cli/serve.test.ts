@@ -3,9 +3,11 @@ import { existsSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FormClient } from '../admin/form-client.js';
 import {
   assertBuilt,
   freePort,
+  runCli,
   runJson,
   type Served,
   startServe,
@@ -144,7 +146,7 @@ describe('outcome-tracker serve, as a child process over a SQLite file', () => {
     const db = join(tempDir(), 'fresh.db');
     const served = track(startServe(['--port', '0', '--db', db]));
     // The hint to set the admin's password is the last line of the startup.
-    await served.waitForLine((line) =>
+    const hint = await served.waitForLine((line) =>
       line.includes('outcome-tracker users set-password --email admin@localhost --password-stdin'),
     );
     const token = /cn_[0-9A-Za-z]+/.exec(served.lines.join('\n'))?.[0] ?? '';
@@ -158,6 +160,27 @@ describe('outcome-tracker serve, as a child process over a SQLite file', () => {
     expect(adminPage.status).toBe(303);
     expect(adminPage.headers.get('location')).toMatch(/^\/sign-in\?next=/);
     expect((await post(apiUrl, token, '/projects', { name: 'First' })).status).toBe(201);
+
+    // The printed hint, run as written (no --db of ours, no $OUTCOME_TRACKER_DB), sets the password
+    // of the admin it names, who can then sign in at the printed sign-in URL.
+    const hintArgs = (hint.split('outcome-tracker ').at(-1) ?? '').split(' ');
+    const setPassword = await runCli(hintArgs, { stdin: 'first-run password\n', cwd: tempDir() });
+    expect(setPassword.stderr).toBe('');
+    expect(setPassword.code).toBe(0);
+    const browser = new FormClient(
+      signIn
+        ?.split(/ +/)
+        .at(-1)
+        ?.replace(/\/sign-in$/, '') ?? '',
+    );
+    const signedIn = await browser.signIn(
+      'admin@localhost',
+      'first-run password',
+      '/default/admin/api-tokens',
+    );
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.location).toBe('/default/admin/api-tokens');
+    expect((await browser.get('/default/admin/api-tokens')).status).toBe(200);
 
     // Started again on the same file, it creates nothing and prints no token.
     expect(await served.stop()).toBe(0);

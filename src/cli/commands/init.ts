@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { initWorkspace, workspaceSlugPattern } from '../../core/tenancy/operations.js';
-import { commonFlags, commonOptions, defineCommand } from '../command.js';
+import { commonFlags, commonOptions, defineCommand, emailAddress } from '../command.js';
 import { withDatabase } from '../database.js';
 import type { CliIo } from '../io.js';
 import { readPasswordHash } from '../password.js';
@@ -22,7 +22,7 @@ export const command = defineCommand({
     workspace: z
       .string()
       .regex(workspaceSlugPattern, 'expected a slug: a-z, 0-9 and "-" inside, at most 63 characters'),
-    adminEmail: z.email(),
+    adminEmail: emailAddress,
     account: z.string().min(1).optional(),
     adminPasswordStdin: z.boolean().default(false),
     ...commonOptions,

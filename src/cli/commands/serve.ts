@@ -5,7 +5,7 @@ import { createTracker, type Tracker } from '../../core/tracker.js';
 import { nodeWebhookSender } from '../../http/webhook-sender.js';
 import { commonFlags, commonOptions, defineCommand } from '../command.js';
 import { databasePath } from '../database.js';
-import { CliError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import type { CliIo, OpenedDatabase } from '../io.js';
 import { listen, originOf, serverKinds } from '../server/listen.js';
 import { requestLogLine } from '../server/request-log.js';
@@ -75,7 +75,7 @@ export const command = defineCommand({
     }
     const { server, tracker, db, init } = started;
     const origin = originOf(server, input.host);
-    announce(io, input.json, { origin, server: input.server, db, dbFlag: input.db, init });
+    announce(io, input.json, { origin, server: input.server, db, init });
 
     tracker.webhooks.start();
     const purge = () =>
@@ -151,6 +151,10 @@ async function start(input: ServeInput, io: CliIo, listenPort: number): Promise<
   }
 }
 
+/** `word` as one shell word: as it is when it holds no character a shell would treat specially. */
+const shellWord = (word: string): string =>
+  /^[\w./:@%+=,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+
 /** An unexpected error with its stack, where it has one, for the operator reading the log. */
 const describeError = (error: unknown): string =>
   error instanceof Error ? (error.stack ?? error.message) : String(error);
@@ -158,7 +162,8 @@ const describeError = (error: unknown): string =>
 function portFromEnv(value: string | undefined): number {
   if (value === undefined || value === '') return 3000;
   const parsed = port.safeParse(value);
-  if (!parsed.success) throw new CliError(`PORT=${value} is not a port number`);
+  // A malformed value is a usage error (exit 2), as a malformed --port is.
+  if (!parsed.success) throw new UsageError(`PORT=${value} is not a port number (${portMessage})`);
   return parsed.data;
 }
 
@@ -172,12 +177,10 @@ interface Startup {
   origin: string;
   server: string;
   db: OpenedDatabase;
-  /** The --db given, repeated in the hint so it names the same file. */
-  dbFlag: string | undefined;
   init: InitResult | null;
 }
 
-function announce(io: CliIo, json: boolean, { origin, server, db, dbFlag, init }: Startup): void {
+function announce(io: CliIo, json: boolean, { origin, server, db, init }: Startup): void {
   const apiUrl = `${origin}/api/v1`;
   const signInUrl = `${origin}/sign-in`;
   // The new workspace's admin page; after sign-in it lists the API tokens.
@@ -194,6 +197,8 @@ function announce(io: CliIo, json: boolean, { origin, server, db, dbFlag, init }
   io.out(`Created workspace "${init.workspaceSlug}" with the admin ${firstWorkspace.adminEmail}.`);
   io.out(`API token (read_write, shown only now): ${init.token}`);
   io.out(
-    `Set the admin's password for the sign-in page: outcome-tracker users set-password --email ${firstWorkspace.adminEmail} --password-stdin${dbFlag ? ` --db ${dbFlag}` : ''}`,
+    // The hint names the file served, however it was chosen (--db, $OUTCOME_TRACKER_DB or the
+    // default), so it runs against this database from any shell.
+    `Set the admin's password for the sign-in page: outcome-tracker users set-password --email ${firstWorkspace.adminEmail} --password-stdin --db ${shellWord(db.path)}`,
   );
 }

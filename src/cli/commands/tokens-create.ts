@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { tokenScopes } from '../../core/model.js';
 import { issueToken, workspaceBySlug } from '../../core/tenancy/operations.js';
-import { commonFlags, commonOptions, defineCommand } from '../command.js';
+import { commonFlags, commonOptions, defineCommand, emailAddress } from '../command.js';
 import { withDatabase } from '../database.js';
 import { CliError } from '../errors.js';
 import { tenancyDeps } from '../tenancy.js';
@@ -16,7 +16,7 @@ export const command = defineCommand({
   },
   schema: z.strictObject({
     workspace: z.string(),
-    user: z.email(),
+    user: emailAddress,
     name: z.string().trim().min(1, 'must not be empty').max(200),
     scope: z.enum(tokenScopes),
     ...commonOptions,

@@ -29,7 +29,11 @@ export const command = defineCommand({
           for (const workspace of await workspacesToList(tx, input.workspace)) {
             for (const token of await tx.tokens.list(workspace.id)) rows.push({ workspace, token });
           }
-          return rows;
+          // Newest first across workspaces too, as each workspace's own list is.
+          return rows.sort(
+            (a, b) =>
+              b.token.createdAt.localeCompare(a.token.createdAt) || b.token.id.localeCompare(a.token.id),
+          );
         },
         { mode: 'read' },
       ),

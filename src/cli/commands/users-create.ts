@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { roles } from '../../core/model.js';
 import { addMember, workspaceBySlug } from '../../core/tenancy/operations.js';
-import { commonFlags, commonOptions, defineCommand } from '../command.js';
+import { commonFlags, commonOptions, defineCommand, emailAddress } from '../command.js';
 import { withDatabase } from '../database.js';
 import { CliError } from '../errors.js';
 import { readPasswordHash } from '../password.js';
@@ -20,7 +20,7 @@ export const command = defineCommand({
   },
   schema: z.strictObject({
     workspace: z.string(),
-    email: z.email(),
+    email: emailAddress,
     role: z.enum(roles),
     passwordStdin: z.boolean().default(false),
     ...commonOptions,

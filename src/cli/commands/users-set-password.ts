@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commonFlags, commonOptions, defineCommand } from '../command.js';
+import { commonFlags, commonOptions, defineCommand, emailAddress } from '../command.js';
 import { withDatabase } from '../database.js';
 import { CliError } from '../errors.js';
 import { readPasswordHash } from '../password.js';
@@ -11,7 +11,7 @@ export const command = defineCommand({
     ...commonFlags,
   },
   schema: z.strictObject({
-    email: z.email(),
+    email: emailAddress,
     // Required so that a password never has to appear on the command line (and in shell history).
     passwordStdin: z.literal(true),
     ...commonOptions,
