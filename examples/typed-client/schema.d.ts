@@ -1493,25 +1493,26 @@ export interface components {
         ContextItemCreate: {
             outcomeId: string;
             title: string;
-            url?: string | null;
-            body?: string | null;
             /** @constant */
             kind: "document";
-        } | {
-            outcomeId: string;
-            title: string;
             /** Format: uri */
             url: string;
-            body?: string | null;
-            /** @constant */
-            kind: "link";
+            body?: null;
         } | {
             outcomeId: string;
             title: string;
-            url?: string | null;
-            body: string;
+            /** @constant */
+            kind: "link";
+            /** Format: uri */
+            url: string;
+            body?: null;
+        } | {
+            outcomeId: string;
+            title: string;
             /** @constant */
             kind: "note";
+            body: string;
+            url?: null;
         };
         DecisionCreate: {
             projectId: string;

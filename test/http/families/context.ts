@@ -30,15 +30,19 @@ export function runContextSuite(target: Target): void {
       const s = server();
       const http = client(s);
       const { id: outcomeId } = await createOutcome(s, mainTenant(s));
-      const doc = await http.create('/context', { outcomeId, kind: 'document', title: 'PRD' });
-      expect(doc).toMatchObject({ outcomeId, kind: 'document', title: 'PRD', url: null, body: null });
-      const docWithUrl = await http.create('/context', {
+      const doc = await http.create('/context', {
         outcomeId,
         kind: 'document',
-        title: 'PRD v2',
+        title: 'PRD',
         url: 'https://docs.example.com/prd',
       });
-      expect(docWithUrl.url).toBe('https://docs.example.com/prd');
+      expect(doc).toMatchObject({
+        outcomeId,
+        kind: 'document',
+        title: 'PRD',
+        url: 'https://docs.example.com/prd',
+        body: null,
+      });
       const link = await http.create('/context', {
         outcomeId,
         kind: 'link',
@@ -55,13 +59,13 @@ export function runContextSuite(target: Target): void {
       expect(note).toMatchObject({ kind: 'note', body: 'Agreed on May', url: null });
     });
 
-    it('answers a link without url and a note without body with 400 naming the missing field', async () => {
+    it('answers a document or link without url and a note without body with 400 naming the missing field', async () => {
       const s = server();
       const http = client(s);
       const { id: outcomeId } = await createOutcome(s, mainTenant(s));
-      expect(issuePaths(await http.post('/context', { outcomeId, kind: 'link', title: 'x' }))).toEqual([
-        'url',
-      ]);
+      for (const kind of ['document', 'link']) {
+        expect(issuePaths(await http.post('/context', { outcomeId, kind, title: 'x' }))).toEqual(['url']);
+      }
       expect(issuePaths(await http.post('/context', { outcomeId, kind: 'note', title: 'x' }))).toEqual([
         'body',
       ]);
@@ -71,6 +75,34 @@ export function runContextSuite(target: Target): void {
       expect(issuePaths(await http.post('/context', { outcomeId, kind: 'memo', title: 'x' }))).toEqual([
         'kind',
       ]);
+    });
+
+    it("refuses the other kind's field with a value, and takes it as null", async () => {
+      const s = server();
+      const http = client(s);
+      const { id: outcomeId } = await createOutcome(s, mainTenant(s));
+      const url = 'https://example.com/a';
+      const types = await signalTypesOf(s, async () => {
+        for (const kind of ['document', 'link']) {
+          expect(
+            issuePaths(await http.post('/context', { outcomeId, kind, title: 'x', url, body: 'text' })),
+          ).toEqual(['body']);
+        }
+        expect(
+          issuePaths(await http.post('/context', { outcomeId, kind: 'note', title: 'x', body: 'y', url })),
+        ).toEqual(['url']);
+      });
+      expect(types).toEqual([]);
+      const note = await http.create('/context', {
+        outcomeId,
+        kind: 'note',
+        title: 'x',
+        body: 'y',
+        url: null,
+      });
+      expect(note).toMatchObject({ body: 'y', url: null });
+      const link = await http.create('/context', { outcomeId, kind: 'link', title: 'x', url, body: null });
+      expect(link).toMatchObject({ body: null, url });
     });
 
     it('accepts only http and https urls', async () => {

@@ -197,7 +197,12 @@ export function runOutcomeSuite(target: Target): void {
         title: 'n',
         body: 'b',
       });
-      const doc = await http.create('/context', { outcomeId: outcome.id, kind: 'document', title: 'd' });
+      const doc = await http.create('/context', {
+        outcomeId: outcome.id,
+        kind: 'document',
+        title: 'd',
+        url: 'https://docs.example.com/d',
+      });
       const kept = await http.create('/context', {
         outcomeId: (await createOutcome(s, mainTenant(s))).id,
         kind: 'note',

@@ -12,20 +12,22 @@ import {
 /** Links must be http(s): a `javascript:` or `file:` URL stored here would be rendered to someone later. */
 const webUrl = z.url({ protocol: /^https?$/ }).max(2048);
 
-const fields = {
+const base = {
   outcomeId: idOf('out'),
   title: z.string().trim().min(1).max(500),
-  url: webUrl.nullable().optional(),
-  body: z.string().max(100_000).nullable().optional(),
 };
+const noteBody = z.string().min(1).max(100_000);
 
-/** Each kind says which of url and body it needs: a link has a url, a note has a body. */
+/**
+ * Each kind carries exactly what it is: a document or a link is a url, a note is a body. The other
+ * field may be sent as null, never with a value that the item would then keep without meaning.
+ */
 export const contextCreateSchema = withoutReadOnly(
   serviceOwnedFields,
   z.discriminatedUnion('kind', [
-    z.strictObject({ ...fields, kind: z.literal('document') }),
-    z.strictObject({ ...fields, kind: z.literal('link'), url: webUrl }),
-    z.strictObject({ ...fields, kind: z.literal('note'), body: z.string().min(1).max(100_000) }),
+    z.strictObject({ ...base, kind: z.literal('document'), url: webUrl, body: z.null().optional() }),
+    z.strictObject({ ...base, kind: z.literal('link'), url: webUrl, body: z.null().optional() }),
+    z.strictObject({ ...base, kind: z.literal('note'), body: noteBody, url: z.null().optional() }),
   ]),
 );
 export type ContextCreate = z.output<typeof contextCreateSchema>;
