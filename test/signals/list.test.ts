@@ -73,6 +73,14 @@ describe('GET /signals', () => {
     const updates = await fixture.api('GET', '/signals?types=issue.updated,project.created');
     expect(updates.json.data.map((e: SignalEvent) => e.type)).toEqual(['project.created', 'issue.updated']);
     expect(updates.json.total).toBe(2);
+    // Repeated, as form encoders write arrays, or mixed with the comma form: the same answer.
+    for (const query of [
+      'types=issue.updated&types=project.created',
+      'types=issue.updated&types=project.created,issue.updated',
+    ]) {
+      const repeated = await fixture.api('GET', `/signals?${query}`);
+      expect(repeated.json.data, query).toEqual(updates.json.data);
+    }
 
     const tracked = await fixture.api('GET', `/signals?resourceId=${issueId}`);
     expect(tracked.json.data.map((e: SignalEvent) => e.type)).toEqual(['issue.created', 'issue.updated']);
@@ -85,6 +93,14 @@ describe('GET /signals', () => {
       expect(refused.status, query).toBe(400);
       expect(refused.json.error, query).toBe('validation_failed');
     }
+    const unknown = await fixture.api('GET', '/signals?types=issue.created&types=issue.exploded');
+    expect(unknown.json.issues).toEqual([
+      {
+        in: 'query',
+        path: 'types.1',
+        message: expect.stringMatching(/^unknown event type "issue.exploded": expected one of /),
+      },
+    ]);
     for (const cursor of ['abc', '-1', '1.5', '9'.repeat(20)]) {
       const refused = await fixture.api('GET', `/signals?cursor=${cursor}`);
       expect([refused.status, refused.json.error], cursor).toEqual([400, 'invalid_cursor']);

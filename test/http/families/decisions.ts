@@ -114,6 +114,32 @@ export function runDecisionSuite(target: Target): void {
       expect(types).toEqual([]);
     });
 
+    it('answers a supersededBy that would close a loop of successors with 422, changing nothing', async () => {
+      const s = server();
+      const http = client(s);
+      const [first, second, third] = [await decide(s), await decide(s), await decide(s)];
+      expect((await http.patch(`/decisions/${first.id}`, { supersededBy: second.id }, '"1"')).status).toBe(
+        200,
+      );
+      expect((await http.patch(`/decisions/${second.id}`, { supersededBy: third.id }, '"1"')).status).toBe(
+        200,
+      );
+      const types = await signalTypesOf(s, async () => {
+        for (const [decision, version] of [
+          [third, '"1"'],
+          [second, '"2"'],
+        ] as const) {
+          const looped = await http.patch(`/decisions/${decision.id}`, { supersededBy: first.id }, version);
+          expect(expectProblem(looped, 422, 'invalid_reference').field).toBe('supersededBy');
+        }
+      });
+      expect(types).toEqual([]);
+      expect(expectJson(await http.get(`/decisions/${third.id}`), 200)).toMatchObject({
+        supersededBy: null,
+        version: 1,
+      });
+    });
+
     it('answers a projectId or outcomeId outside the workspace, or an outcome of another project, with 422', async () => {
       const s = server();
       const http = client(s);

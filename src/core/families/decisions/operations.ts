@@ -12,7 +12,11 @@ import type { DecisionCreate, DecisionListQuery, DecisionPatch } from './schema.
 export type DecisionView = ReturnType<typeof present<Decision>>;
 export const presentDecision = (decision: Decision): DecisionView => present(decision);
 
-/** A superseding decision must be another decision of the same project. */
+/**
+ * A superseding decision must be another decision of the same project, and not one that this
+ * decision already supersedes: the chain of successors never loops back, so "the decision in
+ * force" is always found by following it.
+ */
 async function checkSupersededBy(
   ctx: OperationContext,
   supersededBy: string,
@@ -23,6 +27,16 @@ async function checkSupersededBy(
   const other = await referenced(ctx, 'decisions', supersededBy, 'supersededBy');
   if (other.projectId !== projectId) {
     throw invalidReference('supersededBy', `Decision ${supersededBy} belongs to another project.`);
+  }
+  // Every stored chain ends (this check keeps it so), so the walk stops.
+  for (let next = other.supersededBy; next !== null; ) {
+    if (next === selfId) {
+      throw invalidReference(
+        'supersededBy',
+        `Decision ${supersededBy} is itself superseded, through its successors, by this decision.`,
+      );
+    }
+    next = (await ctx.tx.collections.decisions.get(ctx.tenant.workspaceId, next))?.supersededBy ?? null;
   }
 }
 

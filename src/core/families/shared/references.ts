@@ -13,17 +13,17 @@ export async function referenced<Name extends CollectionName>(
   field: string,
 ): Promise<CollectionRows[Name]> {
   const row = await ctx.tx.collections[name].get(ctx.tenant.workspaceId, id);
-  if (!row) throw invalidReference(field, `${field} ${id} does not name a ${label[name]} in this workspace.`);
+  if (!row) throw invalidReference(field, `${field} ${id} does not name ${label[name]} in this workspace.`);
   return row as CollectionRows[Name];
 }
 
 const label: Record<CollectionName, string> = {
-  projects: 'project',
-  issues: 'issue',
-  outcomes: 'outcome',
-  context: 'context item',
-  decisions: 'decision',
-  timeEntries: 'time entry',
+  projects: 'a project',
+  issues: 'an issue',
+  outcomes: 'an outcome',
+  context: 'a context item',
+  decisions: 'a decision',
+  timeEntries: 'a time entry',
 };
 
 /** A user reference must name a member of the caller's workspace. */

@@ -9,16 +9,26 @@ export const signalListQuerySchema = z.strictObject({
   after: sequence.optional(),
   /** The nextCursor of the previous page: the same as `after`, kept opaque for clients (checked by listSignals). */
   cursor: z.string().max(100).optional(),
-  /** Comma-separated event types. */
+  /** Event types, comma-separated (`types=a,b`), repeated (`types=a&types=b`) or both. */
   types: z
-    .string()
+    .union([z.string(), z.array(z.string())])
     .transform((value) =>
-      value
-        .split(',')
+      [value]
+        .flat()
+        .flatMap((list) => list.split(','))
         .map((t) => t.trim())
         .filter((t) => t !== ''),
     )
-    .pipe(z.array(z.enum(eventTypes)).min(1))
+    .pipe(
+      z
+        .array(
+          z.enum(eventTypes, {
+            error: (issue) =>
+              `unknown event type ${JSON.stringify(issue.input)}: expected one of ${eventTypes.join(', ')}`,
+          }),
+        )
+        .min(1),
+    )
     .optional(),
   resourceId: z.string().min(1).max(100).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),

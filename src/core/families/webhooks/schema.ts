@@ -18,8 +18,13 @@ const readOnly = [
 ] as const;
 
 const url = z.string().trim().min(1).max(2048);
+/** An event type of the catalog, or `*` for all of them; a wrong one is named in the error. */
+const subscribedType = z.enum([...eventTypes, '*'], {
+  error: (issue) =>
+    `unknown event type ${JSON.stringify(issue.input)}: expected "*" or one of ${eventTypes.join(', ')}`,
+});
 const subscribedTypes = z
-  .array(z.union([z.enum(eventTypes), z.literal('*')]))
+  .array(subscribedType)
   .min(1)
   .max(100)
   .transform((types) => [...new Set(types)]);
@@ -51,14 +56,12 @@ export type WebhookListQuery = z.output<typeof webhookListQuerySchema>;
 export const deliveryListQuerySchema = z.strictObject({ ...pageQuery });
 export type DeliveryListQuery = z.output<typeof deliveryListQuerySchema>;
 
-const subscribed = z.array(z.union([z.enum(eventTypes), z.literal('*')]));
-
 /** A subscription as the API answers it: never with its secret. */
 export const webhookSchema = z.strictObject({
   ...versionedFields('wh'),
   accountId: idOf('acct'),
   url: z.string(),
-  eventTypes: subscribed,
+  eventTypes: z.array(subscribedType),
   description: z.string().nullable(),
   status: z.enum(webhookStatuses),
   disabledReason: z.string().nullable().describe('Why the service disabled it: gone or failing'),
