@@ -124,6 +124,7 @@ const targets = (port: number): string[] => [
   `https://[fe80::1]:${port}/hook`,
   `https://[ff02::1]:${port}/hook`,
   `https://[::]:${port}/hook`,
+  `https://[2002:7f00:1::]:${port}/hook`,
   `https://localhost:${port}/hook`,
   `https://loopback.example.test:${port}/hook`,
   `https://metadata.example.test:${port}/hook`,
@@ -153,6 +154,9 @@ describe('the SSRF guard', () => {
       '::ffff:10.0.0.1',
       '::ffff:7f00:1',
       '64:ff9b::a00:1',
+      '2002:7f00:1::',
+      '2002:a00:1::1',
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2',
       'not-an-address',
     ]) {
       expect(isForbiddenAddress(address), address).toBe(true);
@@ -163,6 +167,7 @@ describe('the SSRF guard', () => {
       '172.32.0.1',
       '100.128.0.1',
       '2606:4700::1111',
+      '2001:4860:4860::8888',
       '::ffff:8.8.8.8',
     ]) {
       expect(isForbiddenAddress(address), address).toBe(false);

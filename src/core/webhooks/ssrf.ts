@@ -28,7 +28,9 @@ for (const [network, prefix] of [
   ['64:ff9b::', 96], // NAT64 maps IPv4 (possibly private) into IPv6
   ['64:ff9b:1::', 48], // local-use NAT64
   ['100::', 64], // discard
+  ['2001::', 32], // Teredo: tunnels to an IPv4 address hidden in the last 32 bits
   ['2001:db8::', 32], // documentation
+  ['2002::', 16], // 6to4 (deprecated, RFC 7526): 2002:7f00:1:: wraps 127.0.0.1
   ['fc00::', 7], // unique local
   ['fe80::', 10], // link-local
   ['ff00::', 8], // multicast
