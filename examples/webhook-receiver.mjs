@@ -3,9 +3,8 @@
 //   WEBHOOK_SECRET=whsec_… PORT=4242 node examples/webhook-receiver.mjs
 //
 // It verifies each delivery's X-Service-Signature over the raw body (constant-time), refuses
-// timestamps more than five minutes old or ahead, and acts on each X-Service-Event-Id once:
-// deliveries are at least once, so a retry of an event already handled is acknowledged and
-// ignored. Import it to reuse `verifySignature` or `createReceiver` in your own server.
+// timestamps more than five minutes old or ahead, and acts on each event id once: deliveries
+// are at least once, so a retry of an event already handled is acknowledged and ignored. Import it to reuse `verifySignature` or `createReceiver` in your own server.
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -44,10 +43,42 @@ export function verifySignature({ rawBody, header, secret, nowSeconds, tolerance
  * A request listener that verifies deliveries and calls `onEvent(event)` once per event id.
  * `now` (milliseconds) is injectable for tests. Answers 200 to accepted and duplicate
  * deliveries, 400 to refused ones (the tracker then retries), 405 to anything but POST.
+ *
+ * It de-duplicates on the body's `id`, which X-Service-Event-Id repeats: the body is covered by
+ * the signature and the header is not, so a replayed delivery cannot pass for a new event by
+ * changing a header. A duplicate that arrives while the first is still being handled waits for
+ * it, so `onEvent` never runs twice for one event, even at once.
  */
 export function createReceiver({ secret, onEvent, now = () => Date.now(), maxRemembered = 100_000 }) {
   // Event ids already handled, oldest first; a real receiver would keep these in its database.
-  const seen = new Set();
+  const handled = new Set();
+  // Event ids being handled now, with the handling's promise.
+  const handling = new Map();
+
+  /** Handles `event` once; resolves with whether this call did it (false: a duplicate). */
+  async function once(event) {
+    if (handled.has(event.id)) return false;
+    const running = handling.get(event.id);
+    if (running) {
+      await running;
+      return false;
+    }
+    const work = (async () => onEvent(event))();
+    handling.set(event.id, work);
+    try {
+      await work;
+      handled.add(event.id);
+      if (handled.size > maxRemembered) handled.delete(handled.values().next().value);
+      return true;
+    } finally {
+      // Not remembered when it failed: the tracker retries, and the next attempt gets another chance.
+      handling.delete(event.id);
+    }
+  }
+
+  const answer = (res, status, body) =>
+    res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+
   return (req, res) => {
     if (req.method !== 'POST') {
       res.writeHead(405, { Allow: 'POST' }).end();
@@ -63,28 +94,23 @@ export function createReceiver({ secret, onEvent, now = () => Date.now(), maxRem
         secret,
         nowSeconds: Math.floor(now() / 1000),
       });
-      if (!verdict.ok) {
-        res
-          .writeHead(400, { 'Content-Type': 'application/json' })
-          .end(JSON.stringify({ error: verdict.reason }));
-        return;
+      if (!verdict.ok) return answer(res, 400, { error: verdict.reason });
+      let event;
+      try {
+        event = JSON.parse(rawBody.toString('utf8'));
+      } catch {
+        return answer(res, 400, { error: 'body is not JSON' });
       }
-      const eventId = req.headers['x-service-event-id'];
-      if (seen.has(eventId)) {
-        res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"duplicate":true}');
-        return;
+      if (typeof event?.id !== 'string' || event.id === '') {
+        return answer(res, 400, { error: 'event without an id' });
       }
       try {
-        await onEvent(JSON.parse(rawBody.toString('utf8')));
+        const first = await once(event);
+        answer(res, 200, first ? { received: true } : { duplicate: true });
       } catch (error) {
-        // Not remembered: the tracker retries, and the next attempt gets another chance.
         console.error('[receiver] handling failed:', error);
         res.writeHead(500).end();
-        return;
       }
-      seen.add(eventId);
-      if (seen.size > maxRemembered) seen.delete(seen.values().next().value);
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"received":true}');
     });
   };
 }

@@ -146,6 +146,50 @@ describe('the example receiver (examples/webhook-receiver.mjs)', () => {
     expect(signatureHeaderValue(['whsec_k'], t, body)).toBe(`t=${t},v1=${v1}`);
   });
 
+  it("de-duplicates on the signed body's id, not on the header, and handles an event once even when it comes twice at once", async () => {
+    const secret = 'whsec_example';
+    let calls = 0;
+    let finish = () => {};
+    const slow = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    handler = createReceiver({
+      secret,
+      onEvent: async () => {
+        calls++;
+        await slow;
+      },
+      now: () => 1_800_000_000_000,
+    });
+    const deliver = (body: string, eventIdHeader: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-service-event-id': eventIdHeader,
+          'x-service-signature': signatureHeaderValue([secret], 1_800_000_000, body),
+        },
+        body,
+      }).then(async (res) => ({ status: res.status, body: await res.json() }));
+    const event = JSON.stringify({ id: 'evt-1', type: 'issue.created', occurredAt: 'now', data: {} });
+    const first = deliver(event, 'evt-1');
+    const concurrent = deliver(event, 'evt-1');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    finish();
+    expect(await first).toEqual({ status: 200, body: { received: true } });
+    expect(await concurrent).toEqual({ status: 200, body: { duplicate: true } });
+    // A captured delivery replayed under another event-id header is still the same event.
+    expect(await deliver(event, 'evt-forged')).toEqual({ status: 200, body: { duplicate: true } });
+    expect(calls).toBe(1);
+    // A signed body without an id cannot be de-duplicated: refused, not handled.
+    const anonymous = JSON.stringify({ type: 'issue.created', data: {} });
+    expect(await deliver(anonymous, 'evt-2')).toEqual({
+      status: 400,
+      body: { error: 'event without an id' },
+    });
+    expect(calls).toBe(1);
+  });
+
   it('runs as a program with the secret from WEBHOOK_SECRET', async () => {
     const child = spawn(process.execPath, [examplePath], {
       env: { ...process.env, WEBHOOK_SECRET: 'whsec_program', PORT: '0' },
