@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { memoryStorage } from '../../src/adapters/memory/index.js';
 import type { IssueStatus, SignalEvent } from '../../src/core/index.js';
@@ -33,6 +34,34 @@ const pathTo: Record<IssueStatus, IssueStatus[]> = {
 };
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A GET that carries a body, which fetch refuses to send: through node:http. */
+function getWithBody(
+  url: string,
+  token: string,
+  contentType: string,
+  body: string,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, {
+      method: 'GET',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': contentType,
+        'content-length': String(Buffer.byteLength(body)),
+      },
+    });
+    req.on('response', (res) => {
+      let text = '';
+      res.on('data', (chunk) => {
+        text += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
 const mediaType = (res: ApiResponse) => res.headers.get('content-type')?.split(';')[0]?.trim();
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -310,6 +339,20 @@ export function runHttpSuite(host: Host, adapter?: AdapterUnderTest): void {
         expect(projects.total).toBe(1);
       });
 
+      it('judges the key before the body: a reused key is 422 even where its body would not validate', async () => {
+        const key = newKey();
+        await createIssue({ severity: 'high' }, { key });
+        // The issue's body on /outcomes: `severity` is no outcome field, yet the key decides first.
+        const res = await s.api('POST', '/api/v1/outcomes', {
+          token: s.tokens.admin,
+          headers: { 'Idempotency-Key': key },
+          body: { projectId: s.ws.projectId, title: 'Login fails on Safari', severity: 'high' },
+        });
+        expectProblem(res, 422, 'idempotency_key_reused');
+        const outcomes = expectJson(await s.api('GET', '/api/v1/outcomes', { token: s.tokens.admin }), 200);
+        expect(outcomes.total).toBe(0);
+      });
+
       it('lets another workspace use the same Idempotency-Key for its own create', async () => {
         const key = newKey();
         const mine = await createIssue({}, { key });
@@ -404,11 +447,25 @@ export function runHttpSuite(host: Host, adapter?: AdapterUnderTest): void {
         const flipped = `${payload.slice(0, -1)}${payload.endsWith('A') ? 'B' : 'A'}.${sum}`;
         // The replacement character always differs from the one it replaces (1 in 64 sums end in x).
         const badSum = `${payload}.${sum.slice(0, -1)}${sum.endsWith('x') ? 'y' : 'x'}`;
-        for (const bad of [flipped, badSum, 'not-a-cursor', `${cursor}.extra`]) {
+        for (const bad of [flipped, badSum, 'not-a-cursor', `${cursor}.extra`, '', cursor.repeat(20)]) {
           const res = await s.api('GET', `/api/v1/issues?limit=1&cursor=${encodeURIComponent(bad)}`, {
             token: s.tokens.admin,
           });
           expectProblem(res, 400, 'invalid_cursor');
+        }
+      });
+
+      it('ignores the body of a GET, as every host must (a fetch Request cannot even carry one)', async () => {
+        const issue = await createIssue({ title: 'Read with a body' });
+        for (const [contentType, body] of [
+          ['application/json', '{}'],
+          ['application/json', 'not json'],
+          ['text/plain', 'x'],
+        ] as const) {
+          for (const path of ['/api/v1/issues', `/api/v1/issues/${issue.id}`]) {
+            const answered = await getWithBody(`${s.url}${path}`, s.tokens.admin, contentType, body);
+            expect(answered.status, `${contentType} ${body} ${path}: ${answered.text}`).toBe(200);
+          }
         }
       });
 

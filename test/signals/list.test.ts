@@ -101,9 +101,20 @@ describe('GET /signals', () => {
         message: expect.stringMatching(/^unknown event type "issue.exploded": expected one of /),
       },
     ]);
-    for (const cursor of ['abc', '-1', '1.5', '9'.repeat(20)]) {
+    for (const cursor of ['', 'abc', '-1', '1.5', '9'.repeat(20), 'x'.repeat(600)]) {
       const refused = await fixture.api('GET', `/signals?cursor=${cursor}`);
       expect([refused.status, refused.json.error], cursor).toEqual([400, 'invalid_cursor']);
+    }
+    // A cursor is bound to the filters it was made with.
+    await fixture.createIssue('One');
+    await fixture.createIssue('Two');
+    const first = await fixture.api('GET', '/signals?limit=1');
+    const cursor = first.json.nextCursor;
+    expect(cursor).toEqual(expect.any(String));
+    expect((await fixture.api('GET', `/signals?limit=1&cursor=${cursor}`)).status).toBe(200);
+    for (const other of ['types=issue.created', `resourceId=${first.json.data[0].resource.id}`]) {
+      const refused = await fixture.api('GET', `/signals?limit=1&cursor=${cursor}&${other}`);
+      expect([refused.status, refused.json.error], other).toEqual([400, 'invalid_cursor']);
     }
   });
 });

@@ -173,11 +173,12 @@ async function runRoute(
   const precondition =
     ifMatch !== undefined && route.kind !== 'read' && route.kind !== 'create' ? parseIfMatch(ifMatch) : null;
 
-  checkBodySize(req.headers, req.body);
-  const rawBody = parseJsonBody(req.headers, req.body);
-  const query = parseInput(route.query ?? noQuery, { ...rawQuery }, 'query');
-  const body = route.body ? parseInput(route.body, rawBody, 'body') : rejectBody(rawBody);
+  // A read's body has no meaning (RFC 9110 §9.3.1) and not every host can even see one (a fetch
+  // Request cannot carry it): ignored, so every host answers a GET alike.
+  const rawBody = route.kind === 'read' ? undefined : readJsonBody(req);
 
+  // The key is judged before the body is validated: a key already used for another request is
+  // 422 whatever this body is, and a replay answers as the first request did.
   const print = key ? fingerprint(route.method, req.path, rawBody) : null;
   if (key && print) {
     const expiredBefore = isoTime(Date.parse(now) - idempotencyRetentionMs);
@@ -191,6 +192,9 @@ async function runRoute(
       };
     }
   }
+
+  const query = parseInput(route.query ?? noQuery, { ...rawQuery }, 'query');
+  const body = route.body ? parseInput(route.body, rawBody, 'body') : rejectBody(rawBody);
 
   const ctx = operationContext(tx, now, rt.ids, tenantOf(principal), precondition, rt.services);
   const reply = await route.handle(ctx, { params, query, body, headers: req.headers });
@@ -236,6 +240,12 @@ const isSuccess = (reply: Reply) => reply.status >= 200 && reply.status < 300;
 
 /** HEAD is answered as GET without a body. */
 const effectiveMethod = (req: ParsedRequest) => (req.method === 'HEAD' ? 'GET' : req.method);
+
+/** The request's JSON body (undefined when empty), within the size limit. */
+function readJsonBody(req: ParsedRequest): unknown {
+  checkBodySize(req.headers, req.body);
+  return parseJsonBody(req.headers, req.body);
+}
 
 /** Routes without query parameters still reject unknown ones (CONTRACT §3). */
 const noQuery = z.strictObject({});

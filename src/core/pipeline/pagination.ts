@@ -9,8 +9,12 @@ export const maxPageSize = 200;
 /** Query fields every list accepts. */
 export const pageQuery = {
   limit: z.coerce.number().int().min(1).max(maxPageSize).default(defaultPageSize),
-  cursor: z.string().min(1).max(512).optional(),
+  /** Judged by decodeCursor: an empty, over-long or altered one is 400 invalid_cursor. */
+  cursor: z.string().optional(),
 };
+
+/** Longer than any cursor this service makes. */
+const maxCursorLength = 512;
 
 export interface KeysetPosition {
   createdAt: string;
@@ -27,14 +31,15 @@ const checksum = (payload: string, filters: unknown): string =>
     .digest('base64url')
     .slice(0, 16);
 
-/** An opaque cursor for the position after `last`, bound to `filters`. */
-export function encodeCursor(last: KeysetPosition, filters: unknown): string {
-  const payload = Buffer.from(JSON.stringify([last.createdAt, last.id])).toString('base64url');
+/** An opaque cursor carrying `position`, bound to `filters`. */
+export function encodePosition(position: readonly (string | number)[], filters: unknown): string {
+  const payload = Buffer.from(JSON.stringify(position)).toString('base64url');
   return `${payload}.${checksum(payload, filters)}`;
 }
 
-/** The position a cursor names; 400 invalid_cursor when tampered with or made for other filters. */
-export function decodeCursor(cursor: string, filters: unknown): KeysetPosition {
+/** The position a cursor carries; 400 invalid_cursor when tampered with or made for other filters. */
+export function decodePosition(cursor: string, filters: unknown): unknown[] {
+  if (cursor.length > maxCursorLength) throw invalidCursor('The cursor is malformed.');
   const [payload, sum, extra] = cursor.split('.');
   if (!payload || !sum || extra !== undefined) throw invalidCursor('The cursor is malformed.');
   if (checksum(payload, filters) !== sum) {
@@ -43,11 +48,23 @@ export function decodeCursor(cursor: string, filters: unknown): KeysetPosition {
     );
   }
   try {
-    const [createdAt, id] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown[];
-    if (typeof createdAt === 'string' && typeof id === 'string') return { createdAt, id };
+    const position: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    if (Array.isArray(position)) return position;
   } catch {
     // fall through
   }
+  throw invalidCursor('The cursor is malformed.');
+}
+
+/** An opaque cursor for the keyset position after `last`, bound to `filters`. */
+export const encodeCursor = (last: KeysetPosition, filters: unknown): string =>
+  encodePosition([last.createdAt, last.id], filters);
+
+/** The keyset position a cursor names; 400 invalid_cursor when it names none or was altered. */
+export function decodeCursor(cursor: string, filters: unknown): KeysetPosition {
+  const [createdAt, id, extra] = decodePosition(cursor, filters);
+  if (typeof createdAt === 'string' && typeof id === 'string' && extra === undefined)
+    return { createdAt, id };
   throw invalidCursor('The cursor is malformed.');
 }
 

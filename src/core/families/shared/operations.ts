@@ -100,7 +100,7 @@ export async function listPage<Name extends CollectionName, T>(
     ...(rest.createdBefore ? { createdBefore: rest.createdBefore } : {}),
     ...(rest.updatedSince ? { updatedSince: rest.updatedSince } : {}),
     ...(rest.q ? { search: rest.q } : {}),
-    ...(cursor ? { after: decodeCursor(cursor, filters) } : {}),
+    ...(cursor !== undefined ? { after: decodeCursor(cursor, filters) } : {}),
   };
   const result = await ctx.tx.collections[name].list(query);
   const page = toPage(result.rows as CollectionRows[Name][], result.total, limit, filters, presentRow);

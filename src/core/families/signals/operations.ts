@@ -1,17 +1,30 @@
 import { ApiError } from '../../errors.js';
 import type { SignalEvent } from '../../model.js';
 import type { OperationContext } from '../../pipeline/context.js';
-import type { Page } from '../../pipeline/pagination.js';
+import { decodePosition, encodePosition, type Page } from '../../pipeline/pagination.js';
 import type { AfterCommitDeps } from '../../pipeline/reply.js';
 import type { SignalListQuery } from './schema.js';
 
-/** Where a read starts: `cursor` (a previous page's nextCursor) or `after`, both sequences. */
+/** The filters a signals cursor is bound to: the same query with other types or resource is refused. */
+const cursorFilters = (query: SignalListQuery) => ({
+  family: 'signals',
+  types: query.types ?? null,
+  resourceId: query.resourceId ?? null,
+});
+
+/** Where a read starts: `cursor` (a previous page's nextCursor) or `after` (a sequence). */
 function startAfter(query: SignalListQuery): number | undefined {
   if (query.cursor === undefined) return query.after;
-  if (!/^\d{1,15}$/.test(query.cursor)) {
+  const [sequence, extra] = decodePosition(query.cursor, cursorFilters(query));
+  if (
+    typeof sequence !== 'number' ||
+    !Number.isSafeInteger(sequence) ||
+    sequence < 0 ||
+    extra !== undefined
+  ) {
     throw new ApiError(400, 'invalid_cursor', 'The cursor is not the nextCursor of a signals page.');
   }
-  return Number(query.cursor);
+  return sequence;
 }
 
 /** One page of the account's events in ascending sequence order. */
@@ -31,7 +44,8 @@ export async function listSignals(ctx: OperationContext, query: SignalListQuery)
   const last = data[data.length - 1];
   return {
     data,
-    nextCursor: rows.length > query.limit && last ? String(last.sequence) : null,
+    nextCursor:
+      rows.length > query.limit && last ? encodePosition([last.sequence], cursorFilters(query)) : null,
     total: await ctx.tx.signals.count(filter),
   };
 }

@@ -7,8 +7,8 @@ const sequence = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 export const signalListQuerySchema = z.strictObject({
   /** Only events after this sequence number. */
   after: sequence.optional(),
-  /** The nextCursor of the previous page: the same as `after`, kept opaque for clients (checked by listSignals). */
-  cursor: z.string().max(100).optional(),
+  /** The nextCursor of the previous page, bound to the types and resourceId it was made with (checked by listSignals). */
+  cursor: z.string().optional(),
   /** Event types, comma-separated (`types=a,b`), repeated (`types=a&types=b`) or both. */
   types: z
     .union([z.string(), z.array(z.string())])

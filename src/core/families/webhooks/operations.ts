@@ -133,7 +133,7 @@ export async function listWebhooks(
     accountId: ctx.tenant.accountId,
     limit: query.limit + 1,
     ...(query.status ? { status: query.status } : {}),
-    ...(query.cursor ? { after: decodeCursor(query.cursor, filters) } : {}),
+    ...(query.cursor !== undefined ? { after: decodeCursor(query.cursor, filters) } : {}),
   });
   return toPage(result.rows, result.total, query.limit, filters, presentWebhook);
 }
@@ -204,7 +204,7 @@ export async function listDeliveries(
     accountId: ctx.tenant.accountId,
     subscriptionId: webhook.id,
     limit: query.limit + 1,
-    ...(query.cursor ? { after: decodeCursor(query.cursor, filters) } : {}),
+    ...(query.cursor !== undefined ? { after: decodeCursor(query.cursor, filters) } : {}),
   });
   return toPage(result.rows, result.total, query.limit, filters, presentDelivery);
 }
