@@ -154,6 +154,13 @@ export function runOutcomeSuite(target: Target): void {
       expect(await search('CAFÉ')).toEqual([accented.id]);
       expect(await search('PÂTISS')).toEqual([accented.id]);
       expect(await search('"costs')).toEqual([]);
+      // A control character is no text anyone typed: refused, never read as "match everything".
+      for (const q of ['\u0000', 'cost\u0000s', '\u001b[31m']) {
+        const res = await s.api('GET', `/api/v1/outcomes?q=${encodeURIComponent(q)}`, {
+          token: s.tokens.admin,
+        });
+        expect(issuePaths(res, 'query'), JSON.stringify(q)).toEqual(['q']);
+      }
     });
 
     it('answers a projectId or ownerId outside the workspace with 422 invalid_reference, writing nothing', async () => {

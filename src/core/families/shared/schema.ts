@@ -17,7 +17,14 @@ export const listQueryBase = {
   updatedSince: timestamp.optional(),
 };
 
-export const searchText = z.string().trim().min(1).max(200);
+/** Search text: control characters (a NUL, say) match nothing a user typed, so they are refused. */
+export const searchText = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+  .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters');
 
 /**
  * Removes fields the service owns from a request body before validation: a client that sends
