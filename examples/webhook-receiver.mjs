@@ -4,7 +4,8 @@
 //
 // It verifies each delivery's X-Service-Signature over the raw body (constant-time), refuses
 // timestamps more than five minutes old or ahead, and acts on each event id once: deliveries
-// are at least once, so a retry of an event already handled is acknowledged and ignored. Import it to reuse `verifySignature` or `createReceiver` in your own server.
+// are at least once, so a retry of an event already handled is acknowledged and ignored.
+// Import it to reuse `verifySignature` or `createReceiver` in your own server.
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';

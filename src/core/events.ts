@@ -18,3 +18,9 @@ export const eventTypes = [
   webhookTestEvent,
 ] as const;
 export type EventType = (typeof eventTypes)[number];
+
+/** The validation message for a type outside the catalog, naming it and what is accepted instead. */
+export const unknownEventType =
+  (accepted: string) =>
+  (issue: { input: unknown }): string =>
+    `unknown event type ${JSON.stringify(issue.input)}: expected ${accepted}one of ${eventTypes.join(', ')}`;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { eventTypes } from '../../events.js';
+import { eventTypes, unknownEventType } from '../../events.js';
 import { idOf, pageOf, timestampOut } from '../shared/schema.js';
 
 const sequence = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
@@ -19,16 +19,7 @@ export const signalListQuerySchema = z.strictObject({
         .map((t) => t.trim())
         .filter((t) => t !== ''),
     )
-    .pipe(
-      z
-        .array(
-          z.enum(eventTypes, {
-            error: (issue) =>
-              `unknown event type ${JSON.stringify(issue.input)}: expected one of ${eventTypes.join(', ')}`,
-          }),
-        )
-        .min(1),
-    )
+    .pipe(z.array(z.enum(eventTypes, { error: unknownEventType('') })).min(1))
     .optional(),
   resourceId: z.string().min(1).max(100).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { eventTypes } from '../../events.js';
+import { eventTypes, unknownEventType } from '../../events.js';
 import { deliveryStatuses, webhookStatuses } from '../../model.js';
 import { pageQuery } from '../../pipeline/pagination.js';
 import { idOf, pageOf, timestampOut, versionedFields, withoutReadOnly } from '../shared/schema.js';
@@ -19,10 +19,7 @@ const readOnly = [
 
 const url = z.string().trim().min(1).max(2048);
 /** An event type of the catalog, or `*` for all of them; a wrong one is named in the error. */
-const subscribedType = z.enum([...eventTypes, '*'], {
-  error: (issue) =>
-    `unknown event type ${JSON.stringify(issue.input)}: expected "*" or one of ${eventTypes.join(', ')}`,
-});
+const subscribedType = z.enum([...eventTypes, '*'], { error: unknownEventType('"*" or ') });
 const subscribedTypes = z
   .array(subscribedType)
   .min(1)
