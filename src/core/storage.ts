@@ -224,6 +224,18 @@ export interface SignalStore {
   get(accountId: string, id: string): Promise<SignalEvent | null>;
   /** The highest sequence committed so far (0 when there is none). */
   latestSequence(): Promise<number>;
+  /**
+   * Stores an event under the sequence it already has (a copy of a whole database into an empty
+   * one); later appends take higher sequences. Throws UniqueViolation('signal.sequence') when
+   * the sequence is taken.
+   */
+  restore(event: SignalEvent): Promise<void>;
+  /**
+   * Makes later appends take sequences above `sequence` (never lowers the next one): a copy keeps
+   * the source's latest sequence even when a purge removed the events that reached it, so a
+   * reader resuming after that sequence misses nothing appended on the copy.
+   */
+  continueAfter(sequence: number): Promise<void>;
   /** Deletes events that occurred before `before`; returns how many. */
   purge(before: string): Promise<number>;
 }
@@ -244,6 +256,8 @@ export interface IdempotencyStore {
 export interface CounterStore {
   /** Increments the named counter (starting from 0) and returns the new value. */
   next(name: string): Promise<number>;
+  /** Sets the counter (a copy of a whole database): the next `next` returns `value + 1`. */
+  set(name: string, value: number): Promise<void>;
 }
 
 export interface WebhookStore {
@@ -300,6 +314,69 @@ export interface SessionStore {
   purge(before: string): Promise<number>;
 }
 
+/**
+ * Every table a whole-database copy moves, with the record type of its rows, in the order the
+ * copy moves them (referenced rows before the rows that name them).
+ */
+export interface DumpRows {
+  accounts: Account;
+  workspaces: Workspace;
+  users: User;
+  memberships: Membership;
+  tokens: ApiToken;
+  sessions: AdminSession;
+  projects: Project;
+  outcomes: Outcome;
+  issues: Issue;
+  context: ContextItem;
+  decisions: Decision;
+  timeEntries: TimeEntry;
+  counters: { name: string; value: number };
+  signals: SignalEvent;
+  idempotency: IdempotencyRecord;
+  webhooks: WebhookSubscription;
+  deliveries: WebhookDelivery;
+}
+export type DumpTable = keyof DumpRows;
+
+export const dumpTables = [
+  'accounts',
+  'workspaces',
+  'users',
+  'memberships',
+  'tokens',
+  'sessions',
+  'projects',
+  'outcomes',
+  'issues',
+  'context',
+  'decisions',
+  'timeEntries',
+  'counters',
+  'signals',
+  'idempotency',
+  'webhooks',
+  'deliveries',
+] as const satisfies readonly DumpTable[];
+
+export interface DumpPage<Table extends DumpTable> {
+  rows: DumpRows[Table][];
+  /** Where the next page starts (pass it as `after`), or null after the last row. */
+  next: string | null;
+}
+
+/** Reads a whole database table by table, for `outcome-tracker copy`. */
+export interface DumpStore {
+  /**
+   * Up to `limit` rows of the table, as the stores return them, in an order the adapter fixes
+   * (insertion order where it keeps one, so a copy lists ties as the source did), starting after
+   * `after` (null: the first row; else the `next` of the previous page, an opaque string).
+   * Concurrency contract: the pages read within one transaction return every row of the table
+   * exactly once, and a page with `next: null` is the last.
+   */
+  page<Table extends DumpTable>(table: Table, after: string | null, limit: number): Promise<DumpPage<Table>>;
+}
+
 /** Everything a transaction can touch. */
 export interface StorageTx {
   tenancy: TenancyStore;
@@ -311,4 +388,5 @@ export interface StorageTx {
   webhooks: WebhookStore;
   deliveries: DeliveryStore;
   sessions: SessionStore;
+  dump: DumpStore;
 }

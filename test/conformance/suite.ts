@@ -1,6 +1,7 @@
 import { describe } from 'vitest';
 import type { AdapterUnderTest } from '../support/adapters.js';
 import { collectionTests } from './collections.js';
+import { dumpTests } from './dump.js';
 import { recordTests } from './records.js';
 import { signalTests } from './signals.js';
 import { tenancyTests } from './tenancy.js';
@@ -19,5 +20,6 @@ export function runConformanceSuite(adapter: AdapterUnderTest): void {
     signalTests(adapter);
     recordTests(adapter);
     webhookTests(adapter);
+    dumpTests(adapter);
   });
 }

@@ -38,6 +38,7 @@ export function scheduledStorage(inner: Storage): {
       webhooks: wrapStore('webhooks', tx.webhooks),
       deliveries: wrapStore('deliveries', tx.deliveries),
       sessions: wrapStore('sessions', tx.sessions),
+      dump: wrapStore('dump', tx.dump),
     };
   };
 

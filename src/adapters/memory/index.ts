@@ -13,6 +13,9 @@ import {
   type CollectionName,
   type CollectionRows,
   collectionDefinitions,
+  type DumpRows,
+  type DumpStore,
+  type DumpTable,
   type FilterValue,
   type ListQuery,
   type Storage,
@@ -259,6 +262,27 @@ function memoryTx(state: State, record: RecordUndo): StorageTx {
       async latestSequence() {
         return state.sequence;
       },
+      async restore(event) {
+        if (state.signals.some((e) => e.sequence === event.sequence)) {
+          throw new UniqueViolation('signal.sequence');
+        }
+        const all = state.signals;
+        const previousSequence = state.sequence;
+        record(() => {
+          state.signals = all;
+          state.sequence = previousSequence;
+        });
+        // Kept in sequence order, which list() relies on.
+        state.signals = [...all, clone(event)].sort((a, b) => a.sequence - b.sequence);
+        state.sequence = Math.max(state.sequence, event.sequence);
+      },
+      async continueAfter(sequence) {
+        const previousSequence = state.sequence;
+        record(() => {
+          state.sequence = previousSequence;
+        });
+        state.sequence = Math.max(state.sequence, sequence);
+      },
       async get(accountId, id) {
         return clone(state.signals.find((e) => e.id === id && e.accountId === accountId) ?? null);
       },
@@ -299,11 +323,51 @@ function memoryTx(state: State, record: RecordUndo): StorageTx {
         setWithUndo(state.counters, name, value, record);
         return value;
       },
+      async set(name, value) {
+        setWithUndo(state.counters, name, value, record);
+      },
     },
+    dump: memoryDump(state),
   };
 }
 
 const noConflict = () => null;
+
+/** Each dumped table's rows, in insertion order (a Map's order; the signal log's). */
+function tableRows<Table extends DumpTable>(state: State, table: Table): readonly DumpRows[Table][] {
+  const all: { [T in DumpTable]: () => readonly DumpRows[T][] } = {
+    accounts: () => [...state.accounts.values()],
+    workspaces: () => [...state.workspaces.values()],
+    users: () => [...state.users.values()],
+    memberships: () => [...state.memberships.values()],
+    tokens: () => [...state.tokens.values()],
+    sessions: () => [...state.sessions.values()],
+    projects: () => [...state.collections.projects.values()],
+    outcomes: () => [...state.collections.outcomes.values()],
+    issues: () => [...state.collections.issues.values()],
+    context: () => [...state.collections.context.values()],
+    decisions: () => [...state.collections.decisions.values()],
+    timeEntries: () => [...state.collections.timeEntries.values()],
+    counters: () => [...state.counters].map(([name, value]) => ({ name, value })),
+    signals: () => state.signals,
+    idempotency: () => [...state.idempotency.values()],
+    webhooks: () => [...state.webhooks.values()],
+    deliveries: () => [...state.deliveries.values()],
+  };
+  return all[table]();
+}
+
+/** Pages by position: transactions run one at a time, so positions hold within one. */
+function memoryDump(state: State): DumpStore {
+  return {
+    async page(table, after, limit) {
+      const rows = tableRows(state, table);
+      const start = after === null ? 0 : Number(after);
+      const end = start + limit;
+      return { rows: rows.slice(start, end).map(clone), next: end < rows.length ? String(end) : null };
+    },
+  };
+}
 
 /** A generic collection over a map, with a uniqueness rule checked against the workspace's rows. */
 function memoryCollection<Name extends CollectionName>(

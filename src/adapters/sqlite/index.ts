@@ -1,6 +1,7 @@
 import type { Storage, StorageTx } from '../../core/storage.js';
 import { sqliteCollection } from './collections.js';
 import { type Conn, openDatabase, StatementCache, transactionConn } from './connection.js';
+import { sqliteDump } from './dump.js';
 import { migrate } from './migrate.js';
 import { sqliteCounters, sqliteIdempotency } from './records.js';
 import { sqliteSessions } from './sessions.js';
@@ -34,6 +35,7 @@ function sqliteTx(conn: Conn): StorageTx {
     webhooks: sqliteWebhooks(conn),
     deliveries: sqliteDeliveries(conn),
     sessions: sqliteSessions(conn),
+    dump: sqliteDump(conn),
   };
 }
 

@@ -40,5 +40,11 @@ export function sqliteCounters(conn: Conn): CounterStore {
       if (value === undefined) throw new Error(`counter ${name} returned no value`);
       return value;
     },
+    async set(name, value) {
+      conn.run(
+        'INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+        [name, value],
+      );
+    },
   };
 }

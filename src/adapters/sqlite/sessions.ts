@@ -2,13 +2,21 @@ import type { AdminSession } from '../../core/model.js';
 import type { SessionStore } from '../../core/storage.js';
 import type { Conn } from './connection.js';
 
-interface SessionRow {
+export interface SessionRow {
   id_hash: string;
   user_id: string;
   csrf_token: string;
   created_at: string;
   expires_at: string;
 }
+
+export const toSession = (r: SessionRow): AdminSession => ({
+  idHash: r.id_hash,
+  userId: r.user_id,
+  csrfToken: r.csrf_token,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+});
 
 /** Admin page sessions, by the hash of the cookie value. */
 export function sqliteSessions(conn: Conn): SessionStore {
@@ -22,14 +30,7 @@ export function sqliteSessions(conn: Conn): SessionStore {
     },
     async get(idHash) {
       const r = conn.row<SessionRow>('SELECT * FROM sessions WHERE id_hash = ?', [idHash]);
-      if (r === undefined) return null;
-      return {
-        idHash: r.id_hash,
-        userId: r.user_id,
-        csrfToken: r.csrf_token,
-        createdAt: r.created_at,
-        expiresAt: r.expires_at,
-      } satisfies AdminSession;
+      return r === undefined ? null : toSession(r);
     },
     async delete(idHash) {
       return conn.run('DELETE FROM sessions WHERE id_hash = ?', [idHash]) > 0;

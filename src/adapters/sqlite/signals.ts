@@ -1,8 +1,9 @@
 import type { SignalEvent } from '../../core/model.js';
 import type { SignalQuery, SignalStore } from '../../core/storage.js';
 import type { Conn } from './connection.js';
+import { withUniqueRules } from './errors.js';
 
-const toEvent = (row: { sequence: number; data: string }): SignalEvent => ({
+export const toEvent = (row: { sequence: number; data: string }): SignalEvent => ({
   ...(JSON.parse(row.data) as Omit<SignalEvent, 'sequence'>),
   sequence: row.sequence,
 });
@@ -66,6 +67,24 @@ export function sqliteSignals(conn: Conn): SignalStore {
     async latestSequence() {
       // sqlite_sequence remembers the highest sequence even after a purge deleted the rows.
       return conn.value<number>("SELECT seq FROM sqlite_sequence WHERE name = 'signals'") ?? 0;
+    },
+    async restore(event) {
+      const { sequence, id, accountId, type, resource, occurredAt } = event;
+      const { sequence: _, ...stored } = event;
+      withUniqueRules({ 'signals.sequence': 'signal.sequence' }, () =>
+        conn.run(
+          'INSERT INTO signals (sequence, id, account_id, type, resource_id, occurred_at, data) ' +
+            'VALUES (?, ?, ?, ?, ?, ?, ?)',
+          [sequence, id, accountId, type, resource.id, occurredAt, JSON.stringify(stored)],
+        ),
+      );
+    },
+    async continueAfter(sequence) {
+      // AUTOINCREMENT hands out max(seq in sqlite_sequence, largest key) + 1: raising seq is enough.
+      const raised = conn.run("UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'signals'", [
+        sequence,
+      ]);
+      if (raised === 0) conn.run("INSERT INTO sqlite_sequence (name, seq) VALUES ('signals', ?)", [sequence]);
     },
     async purge(before) {
       return conn.run('DELETE FROM signals WHERE occurred_at < ?', [before]);

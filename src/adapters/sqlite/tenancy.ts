@@ -3,26 +3,26 @@ import type { TenancyStore, TokenStore } from '../../core/storage.js';
 import type { Conn } from './connection.js';
 import { withUniqueRules } from './errors.js';
 
-interface WorkspaceRow {
+export interface WorkspaceRow {
   id: string;
   account_id: string;
   slug: string;
   name: string;
   created_at: string;
 }
-interface UserRow {
+export interface UserRow {
   id: string;
   email: string;
   password_hash: string | null;
   created_at: string;
 }
-interface MembershipRow {
+export interface MembershipRow {
   workspace_id: string;
   user_id: string;
   role: Membership['role'];
   created_at: string;
 }
-interface TokenRow {
+export interface TokenRow {
   id: string;
   workspace_id: string;
   user_id: string;
@@ -35,26 +35,26 @@ interface TokenRow {
   revoked_at: string | null;
 }
 
-const toWorkspace = (r: WorkspaceRow): Workspace => ({
+export const toWorkspace = (r: WorkspaceRow): Workspace => ({
   id: r.id,
   accountId: r.account_id,
   slug: r.slug,
   name: r.name,
   createdAt: r.created_at,
 });
-const toUser = (r: UserRow): User => ({
+export const toUser = (r: UserRow): User => ({
   id: r.id,
   email: r.email,
   passwordHash: r.password_hash,
   createdAt: r.created_at,
 });
-const toMembership = (r: MembershipRow): Membership => ({
+export const toMembership = (r: MembershipRow): Membership => ({
   workspaceId: r.workspace_id,
   userId: r.user_id,
   role: r.role,
   createdAt: r.created_at,
 });
-const toToken = (r: TokenRow): ApiToken => ({
+export const toToken = (r: TokenRow): ApiToken => ({
   id: r.id,
   workspaceId: r.workspace_id,
   userId: r.user_id,

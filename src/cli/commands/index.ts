@@ -69,6 +69,11 @@ export const commandTable: readonly CommandEntry[] = [
     load: async () => (await import('./serve.js')).command as Command,
   },
   {
+    name: 'copy',
+    summary: 'Copy a whole database into an empty one (SQLite file or postgres:// URL)',
+    load: async () => (await import('./copy.js')).command as Command,
+  },
+  {
     name: 'openapi',
     summary: 'Print the OpenAPI 3.1 document of the API',
     load: () => loadOptional('openapi', openapiModule),

@@ -1,0 +1,65 @@
+import type { DumpRows, DumpStore, DumpTable } from '../../core/storage.js';
+import { shapes } from './collection-sql.js';
+import type { Conn } from './connection.js';
+import { type SessionRow, toSession } from './sessions.js';
+import { toEvent } from './signals.js';
+import {
+  type MembershipRow,
+  type TokenRow,
+  toMembership,
+  toToken,
+  toUser,
+  toWorkspace,
+  type UserRow,
+  type WorkspaceRow,
+} from './tenancy.js';
+
+type Row = Record<string, unknown>;
+
+/** Where each dumped table lives, and how one of its rows becomes the record the stores return. */
+const sources: { [Table in DumpTable]: { table: string; toRecord: (row: Row) => DumpRows[Table] } } = {
+  accounts: {
+    table: 'accounts',
+    toRecord: (r) => ({ id: r.id as string, name: r.name as string, createdAt: r.created_at as string }),
+  },
+  workspaces: { table: 'workspaces', toRecord: (r) => toWorkspace(r as unknown as WorkspaceRow) },
+  users: { table: 'users', toRecord: (r) => toUser(r as unknown as UserRow) },
+  memberships: { table: 'memberships', toRecord: (r) => toMembership(r as unknown as MembershipRow) },
+  tokens: { table: 'tokens', toRecord: (r) => toToken(r as unknown as TokenRow) },
+  sessions: { table: 'sessions', toRecord: (r) => toSession(r as unknown as SessionRow) },
+  projects: { table: shapes.projects.table, toRecord: (r) => JSON.parse(r.data as string) },
+  outcomes: { table: shapes.outcomes.table, toRecord: (r) => JSON.parse(r.data as string) },
+  issues: { table: shapes.issues.table, toRecord: (r) => JSON.parse(r.data as string) },
+  context: { table: shapes.context.table, toRecord: (r) => JSON.parse(r.data as string) },
+  decisions: { table: shapes.decisions.table, toRecord: (r) => JSON.parse(r.data as string) },
+  timeEntries: { table: shapes.timeEntries.table, toRecord: (r) => JSON.parse(r.data as string) },
+  counters: { table: 'counters', toRecord: (r) => ({ name: r.name as string, value: r.value as number }) },
+  signals: {
+    table: 'signals',
+    toRecord: (r) => toEvent({ sequence: r.sequence as number, data: r.data as string }),
+  },
+  idempotency: { table: 'idempotency_keys', toRecord: (r) => JSON.parse(r.data as string) },
+  webhooks: { table: 'webhooks', toRecord: (r) => JSON.parse(r.data as string) },
+  deliveries: { table: 'deliveries', toRecord: (r) => JSON.parse(r.data as string) },
+};
+
+/**
+ * Reads tables in rowid order, which is insertion order: a copy inserted in this order lists
+ * ties (memberships, subscriptions, due deliveries) as the source did. The cursor is the rowid.
+ */
+export function sqliteDump(conn: Conn): DumpStore {
+  return {
+    async page(table, after, limit) {
+      const { table: name, toRecord } = sources[table];
+      const rows = conn.rows<Row & { dump_rowid: number }>(
+        `SELECT rowid AS dump_rowid, * FROM ${name} WHERE rowid > ? ORDER BY rowid LIMIT ?`,
+        [after === null ? 0 : Number(after), limit],
+      );
+      const last = rows.at(-1);
+      return {
+        rows: rows.map((row) => toRecord(row) as DumpRows[typeof table]),
+        next: rows.length === limit && last ? String(last.dump_rowid) : null,
+      };
+    },
+  };
+}

@@ -1,0 +1,151 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { sqliteStorage } from '../../src/adapters/sqlite/index.js';
+import { createTracker, dumpTables, tenancy } from '../../src/core/index.js';
+import { nodeHandler } from '../../src/http/node.js';
+import { nodeWebhookSender } from '../../src/http/webhook-sender.js';
+import {
+  call,
+  listAllSignals,
+  openSignalStream,
+  populate,
+  type Receiver,
+  startReceiver,
+} from '../multi-process/support.js';
+import { assertBuilt, runCli, runJson, type Served, startServeJson, tempDir } from './process.js';
+
+/**
+ * Fills a SQLite file through the API of an in-process tracker whose dispatcher never runs, so
+ * every delivery is still pending when the file is copied.
+ */
+async function populatedSource(filename: string, hookUrl: string) {
+  const storage = sqliteStorage({ filename });
+  const tracker = createTracker({
+    storage,
+    rateLimit: false,
+    webhooks: { sender: nodeWebhookSender(), allowPrivateTargets: true },
+  });
+  const init = await storage.transaction((tx) =>
+    tenancy.initWorkspace(
+      { tx, ids: tracker.ids, now: Date.now() },
+      { slug: 'default', adminEmail: 'admin@localhost' },
+    ),
+  );
+  const server: Server = createServer(nodeHandler(tracker));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const made = await populate(url, init.token, hookUrl);
+    const signals = await listAllSignals(url, init.token);
+    return { token: init.token, made, signals };
+  } finally {
+    await new Promise((closed) => server.close(closed));
+    await tracker.close();
+  }
+}
+
+describe('outcome-tracker copy, SQLite to SQLite through the built CLI', () => {
+  beforeAll(assertBuilt);
+  let receiver: Receiver | null = null;
+  let served: Served | null = null;
+  afterEach(async () => {
+    await served?.stop();
+    await receiver?.close();
+    served = null;
+    receiver = null;
+  });
+
+  it('copies every table so that a serve on the copy carries on where the source stopped', async () => {
+    receiver = await startReceiver();
+    const dir = tempDir();
+    const from = join(dir, 'source.db');
+    const to = join(dir, 'copy.db');
+    const { token, made, signals } = await populatedSource(from, receiver.url);
+    const lastSequence = Number(signals.at(-1)?.sequence);
+
+    const summary = await runJson(['copy', '--from', from, '--to', to]);
+    expect(Object.keys(summary.tables)).toEqual([...dumpTables]);
+    expect(summary.tables).toMatchObject({
+      accounts: 1,
+      workspaces: 1,
+      tokens: 1,
+      projects: 1,
+      issues: 2,
+      outcomes: 1,
+      context: 1,
+      decisions: 1,
+      timeEntries: 1,
+      signals: signals.length,
+      webhooks: 1,
+      deliveries: signals.length,
+    });
+    expect(summary.latestSequence).toBe(lastSequence);
+    expect(summary.rows).toBe(
+      Object.values(summary.tables as Record<string, number>).reduce((a, b) => a + b),
+    );
+
+    const started = await startServeJson(['--db', to, '--allow-private-webhooks']);
+    served = started;
+    // Not a fresh database: no second bootstrap.
+    expect(started.startup.init).toBeNull();
+    const base = started.startup.url;
+
+    // The token still authenticates; every resource kept its id.
+    const issue = await call(base, 'GET', `/api/v1/issues/${made.issueIds[0]}`, { token });
+    expect(issue.status).toBe(200);
+    expect(issue.json).toMatchObject({ key: 'APO-1', severity: 'critical', version: 2 });
+    expect((await call(base, 'GET', `/api/v1/webhooks/${made.webhookId}`, { token })).status).toBe(200);
+
+    // The pending deliveries are sent by the serve on the copy, once each, with the source's event ids.
+    await receiver.waitFor((got) => got.length >= signals.length, `${signals.length} deliveries`);
+    expect(receiver.received.map((r) => r.eventId).sort()).toEqual(signals.map((s) => s.id).sort());
+
+    // A stream resuming after the source's last event sees only what happens on the copy.
+    const stream = await openSignalStream(base, token, { 'last-event-id': signals.at(-1)?.id ?? '' });
+    expect(stream.status).toBe(200);
+    // The next issue number continues the project's counter.
+    const next = await call(base, 'POST', '/api/v1/issues', {
+      token,
+      body: { projectId: made.projectId, title: 'Third' },
+    });
+    expect(next.status).toBe(201);
+    expect(next.json).toMatchObject({ number: 3, key: 'APO-3' });
+    const [resumed] = await stream.waitForEvents(1);
+    stream.close();
+    expect(resumed?.data).toMatchObject({ type: 'issue.created', resource: { id: next.json.id } });
+    expect(Number(resumed?.data.sequence)).toBe(lastSequence + 1);
+    expect((await listAllSignals(base, token, lastSequence)).map((s) => s.id)).toEqual([resumed?.data.id]);
+    await receiver.waitFor((got) => got.some((r) => r.eventId === resumed?.data.id), 'the new event');
+  });
+
+  it('refuses a target that is not empty, with exit code 1 and the reason', async () => {
+    receiver = await startReceiver();
+    const dir = tempDir();
+    const from = join(dir, 'source.db');
+    const to = join(dir, 'copy.db');
+    await populatedSource(from, receiver.url);
+    expect((await runCli(['copy', '--from', from, '--to', to])).code).toBe(0);
+    const again = await runCli(['copy', '--from', from, '--to', to]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('is not empty (it has accounts)');
+    expect((await runCli(['copy', '--from', join(dir, 'missing.db'), '--to', join(dir, 'x.db')])).code).toBe(
+      1,
+    );
+    expect((await runCli(['copy', '--from', from])).code).toBe(2);
+  });
+
+  it('prints a table of counts and progress on standard error', async () => {
+    receiver = await startReceiver();
+    const dir = tempDir();
+    const from = join(dir, 'source.db');
+    await populatedSource(from, receiver.url);
+    const result = await runCli(['copy', '--from', from, '--to', join(dir, 'copy.db')]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^TABLE\s+ROWS$/m);
+    expect(result.stdout).toMatch(/^issues\s+2$/m);
+    expect(result.stdout).toContain('Copied ');
+    expect(result.stderr).toContain('issues: 2 rows, done');
+  });
+});
