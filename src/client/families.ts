@@ -1,0 +1,203 @@
+import type { Listing } from './listing.js';
+import {
+  type Creatable,
+  creatable,
+  type Deletable,
+  deletable,
+  itemPath,
+  listingOf,
+  type Readable,
+  readable,
+  type Target,
+  tagged,
+  type Updatable,
+  updatable,
+  type WriteOptions,
+} from './resource-api.js';
+import { type SignalStreamOptions, streamSignals } from './signal-stream.js';
+import type { CallOptions, Transport } from './transport.js';
+import type * as T from './types.js';
+
+/** `/projects`: create, get, update, modify, list (`q`). */
+export interface ProjectsApi
+  extends Creatable<T.ProjectCreate, T.Project>,
+    Readable<T.Project, T.ProjectFilters>,
+    Updatable<T.ProjectPatch, T.Project> {}
+
+/** `/outcomes`: create, get, update, modify, delete (refused while referenced), list. */
+export interface OutcomesApi
+  extends Creatable<T.OutcomeCreate, T.Outcome>,
+    Readable<T.Outcome, T.OutcomeFilters>,
+    Updatable<T.OutcomePatch, T.Outcome>,
+    Deletable {}
+
+/** `/context`: create, get, delete, list. Context items are immutable. */
+export interface ContextApi
+  extends Creatable<T.ContextItemCreate, T.ContextItem>,
+    Readable<T.ContextItem, T.ContextFilters>,
+    Deletable {}
+
+/** `/decisions`: create, get, update, modify, list. */
+export interface DecisionsApi
+  extends Creatable<T.DecisionCreate, T.Decision>,
+    Readable<T.Decision, T.DecisionFilters>,
+    Updatable<T.DecisionPatch, T.Decision> {}
+
+/** `/issues`: create, get (by id or key, e.g. `APO-12`), update, modify, transition, list. */
+export interface IssuesApi
+  extends Creatable<T.IssueCreate, T.Issue>,
+    Readable<T.Issue, T.IssueFilters>,
+    Updatable<T.IssuePatch, T.Issue> {
+  /**
+   * Moves an issue to another status (`POST /issues/{id}/transition`). A move the table forbids
+   * is `ApiError` 422 `invalid_transition`, whose `allowed` lists the statuses reachable now.
+   * Sent with an Idempotency-Key, so a retry after a lost answer does not move it twice.
+   */
+  transition(
+    target: Target,
+    to: T.IssueStatus,
+    options?: WriteOptions & { comment?: string },
+  ): Promise<T.Tagged<T.Issue>>;
+}
+
+/** `/time-entries`: create, get, update, modify, delete, list (with `totalMinutes`). */
+export interface TimeEntriesApi
+  extends Creatable<T.TimeEntryCreate, T.TimeEntry>,
+    Readable<T.TimeEntry, T.TimeEntryFilters, T.TimeEntryPage>,
+    Updatable<T.TimeEntryPatch, T.TimeEntry>,
+    Deletable {}
+
+/** `/webhooks` (admins): subscriptions, their secrets, test sends and deliveries. */
+export interface WebhooksApi
+  extends Readable<T.Webhook, T.WebhookFilters>,
+    Updatable<T.WebhookPatch, T.Webhook>,
+    Deletable {
+  /** Creates a subscription; the answer holds its signing `secret`, shown this once only. */
+  create(input: T.WebhookCreate, options?: CallOptions): Promise<T.Tagged<T.WebhookCreated>>;
+  /** A new signing secret, shown once; for 24 hours deliveries carry both signatures. */
+  rotateSecret(target: Target, options?: WriteOptions): Promise<T.Tagged<T.WebhookRotated>>;
+  /** Sends one signed `webhook.test` delivery now and says how the receiver answered. */
+  test(target: Target, options?: CallOptions): Promise<T.WebhookTestResult>;
+  /** The subscription's deliveries, newest first (iterate, or `.page()`). */
+  deliveries(target: Target, filters?: T.DeliveryFilters): Listing<T.WebhookDelivery>;
+  /** Queues a delivery again at once, with a fresh retry schedule. */
+  retryDelivery(target: Target, deliveryId: string, options?: CallOptions): Promise<T.WebhookDelivery>;
+}
+
+/** `/signals` (admins): the account's change events, as pages or as a live stream. */
+export interface SignalsApi {
+  /** Events in ascending `sequence` order, from `after` (a sequence) on; iterate or `.page()`. */
+  list(filters?: T.SignalFilters): Listing<T.SignalEvent>;
+  /**
+   * The live event stream (server-sent events) as an async iterator. It reconnects when the
+   * connection drops, resuming with `Last-Event-ID`, and never yields an event twice. Stop it
+   * with `break`, or with `signal`.
+   */
+  stream(options?: SignalStreamOptions): AsyncGenerator<T.SignalEvent, void, undefined>;
+}
+
+const idOf = (target: Target) => (typeof target === 'string' ? target : target.id);
+const ifMatchOf = (target: Target, options: WriteOptions | undefined) =>
+  options?.ifMatch ?? (typeof target === 'string' ? undefined : target.etag);
+
+/** A family with create, get, list and update (and modify). */
+function mutableFamily<Create, R, Patch, Filters, P extends T.Page<R> = T.Page<R>>(
+  t: Transport,
+  base: string,
+) {
+  const read = readable<R, Filters, P>(t, base);
+  return { ...creatable<Create, R>(t, base), ...read, ...updatable<Patch, R>(t, base, read.get) };
+}
+
+export function projectsApi(t: Transport): ProjectsApi {
+  return mutableFamily<T.ProjectCreate, T.Project, T.ProjectPatch, T.ProjectFilters>(t, '/projects');
+}
+
+export function outcomesApi(t: Transport): OutcomesApi {
+  return {
+    ...mutableFamily<T.OutcomeCreate, T.Outcome, T.OutcomePatch, T.OutcomeFilters>(t, '/outcomes'),
+    ...deletable(t, '/outcomes'),
+  };
+}
+
+export function contextApi(t: Transport): ContextApi {
+  return {
+    ...creatable<T.ContextItemCreate, T.ContextItem>(t, '/context'),
+    ...readable<T.ContextItem, T.ContextFilters>(t, '/context'),
+    ...deletable(t, '/context'),
+  };
+}
+
+export function decisionsApi(t: Transport): DecisionsApi {
+  return mutableFamily<T.DecisionCreate, T.Decision, T.DecisionPatch, T.DecisionFilters>(t, '/decisions');
+}
+
+export function issuesApi(t: Transport): IssuesApi {
+  return {
+    ...mutableFamily<T.IssueCreate, T.Issue, T.IssuePatch, T.IssueFilters>(t, '/issues'),
+    async transition(target, to, options = {}) {
+      const { comment, ...callOptions } = options;
+      const answer = await t.send<T.Issue>({
+        method: 'POST',
+        path: `${itemPath('/issues', idOf(target))}/transition`,
+        body: comment === undefined ? { to } : { to, comment },
+        ifMatch: ifMatchOf(target, options),
+        options: callOptions,
+      });
+      return tagged(answer);
+    },
+  };
+}
+
+export function timeEntriesApi(t: Transport): TimeEntriesApi {
+  return {
+    ...mutableFamily<T.TimeEntryCreate, T.TimeEntry, T.TimeEntryPatch, T.TimeEntryFilters, T.TimeEntryPage>(
+      t,
+      '/time-entries',
+    ),
+    ...deletable(t, '/time-entries'),
+  };
+}
+
+export function webhooksApi(t: Transport): WebhooksApi {
+  const read = readable<T.Webhook, T.WebhookFilters>(t, '/webhooks');
+  const path = (target: Target, rest: string) => `${itemPath('/webhooks', idOf(target))}${rest}`;
+  return {
+    ...creatable<T.WebhookCreate, T.WebhookCreated>(t, '/webhooks'),
+    ...read,
+    ...updatable<T.WebhookPatch, T.Webhook>(t, '/webhooks', read.get),
+    ...deletable(t, '/webhooks'),
+    async rotateSecret(target, options) {
+      const answer = await t.send<T.WebhookRotated>({
+        method: 'POST',
+        path: path(target, '/rotate-secret'),
+        ifMatch: ifMatchOf(target, options),
+        options,
+      });
+      return tagged(answer);
+    },
+    async test(target, options) {
+      return (await t.send<T.WebhookTestResult>({ method: 'POST', path: path(target, '/test'), options }))
+        .body;
+    },
+    deliveries: (target, filters) => listingOf(t, path(target, '/deliveries'), filters),
+    async retryDelivery(target, deliveryId, options) {
+      const answer = await t.send<T.WebhookDelivery>({
+        method: 'POST',
+        path: path(target, `/deliveries/${encodeURIComponent(deliveryId)}/retry`),
+        options,
+      });
+      return answer.body;
+    },
+  };
+}
+
+export function signalsApi(
+  t: Transport,
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>,
+): SignalsApi {
+  return {
+    list: (filters) => listingOf(t, '/signals', filters),
+    stream: (options = {}) => streamSignals(t, options, sleep),
+  };
+}

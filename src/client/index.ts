@@ -1,0 +1,29 @@
+/**
+ * outcome-tracker/client: the first-party client of the outcome-tracker API. It imports nothing
+ * but web standards (fetch, Web Crypto, streams), so it runs in Node, browsers and edge runtimes.
+ */
+export { type Client, type ClientOptions, createClient } from './create-client.js';
+export { ApiError, ConnectionError, UnexpectedResponseError, VersionConflictError } from './errors.js';
+export type {
+  ContextApi,
+  DecisionsApi,
+  IssuesApi,
+  OutcomesApi,
+  ProjectsApi,
+  SignalsApi,
+  TimeEntriesApi,
+  WebhooksApi,
+} from './families.js';
+export { type InProcessTracker, inProcessFetch } from './in-process.js';
+export { Listing } from './listing.js';
+export type { Target, WriteOptions } from './resource-api.js';
+export type { SignalStreamOptions } from './signal-stream.js';
+export type { CallOptions, FetchLike } from './transport.js';
+export type * from './types.js';
+export {
+  type HeadersLike,
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  WebhookVerificationError,
+  type WebhookVerificationReason,
+} from './verify-webhook.js';
