@@ -13,6 +13,12 @@ export type * from './model.js';
 export { maxBodyBytes } from './pipeline/body.js';
 export type { OperationContext } from './pipeline/context.js';
 export type { Page } from './pipeline/pagination.js';
+export {
+  memoryRateLimitStore,
+  type RateLimitDecision,
+  type RateLimitOptions,
+  type RateLimitStore,
+} from './pipeline/rate-limit.js';
 export type { TrackerRequest, TrackerResponse } from './pipeline/request.js';
 export { apiBase } from './pipeline/router.js';
 export { routes } from './routes.js';

@@ -4,7 +4,7 @@ import { authenticate } from './pipeline/auth.js';
 import { type OperationContext, operationContext, type Tenant, tenantOf } from './pipeline/context.js';
 import { handleRequest } from './pipeline/handle.js';
 import { idempotencyRetentionMs } from './pipeline/idempotency.js';
-import { gcraRateLimiter, type RateLimitOptions } from './pipeline/rate-limit.js';
+import { type RateLimitOptions, slidingWindowLimiter } from './pipeline/rate-limit.js';
 import { parseRequest, type TrackerRequest, type TrackerResponse } from './pipeline/request.js';
 import { createRouter } from './pipeline/router.js';
 import { changeFeed, type TrackerRuntime } from './pipeline/runtime.js';
@@ -20,7 +20,10 @@ export interface TrackerOptions {
   storage: Storage;
   clock?: Clock;
   ids?: Ids;
-  /** Per-token request limit; `false` turns limiting off (for embedding without HTTP clients). */
+  /**
+   * Per-token request limit (default 100 in any rolling 60 s, kept in memory; `store` shares it
+   * between processes); `false` turns limiting off (for embedding without HTTP clients).
+   */
   rateLimit?: RateLimitOptions | false;
   /** Called once per request after it is answered (the CLI logs these). */
   onRequest?: (entry: RequestLogEntry) => void;
@@ -83,7 +86,7 @@ export function createTracker(options: TrackerOptions): Tracker {
     storage: options.storage,
     clock,
     ids,
-    limiter: options.rateLimit === false ? null : gcraRateLimiter(options.rateLimit ?? {}, clock),
+    limiter: options.rateLimit === false ? null : slidingWindowLimiter(options.rateLimit ?? {}, clock),
     route: createRouter(routes),
     onError:
       options.onError ??

@@ -84,15 +84,15 @@ describe.each(hosts)('sign-in and sign-out through the %s host', (host) => {
     expect(browser.cookies.has('ot_session')).toBe(false);
   });
 
-  it('limits sign-in attempts per email and answers with a 429 page and Retry-After', async () => {
+  it('limits sign-in attempts per address and email and answers with a 429 page and Retry-After', async () => {
     await start();
     const statuses: number[] = [];
-    for (let i = 0; i < signInLimits.perEmail; i++) {
-      // All from one address, whose budget is larger: the email's own budget runs out first.
+    for (let i = 0; i < signInLimits.perAddressAndEmail; i++) {
+      // All from one address, whose budget is larger: the (address, email) budget runs out first.
       statuses.push((await new FormClient(server.url).signIn('admin@acme.test', `wrong ${i}`)).status);
     }
     const refused = await new FormClient(server.url).signIn('admin@acme.test', testPassword);
-    expect(statuses).toEqual(Array(signInLimits.perEmail).fill(400));
+    expect(statuses).toEqual(Array(signInLimits.perAddressAndEmail).fill(400));
     expect(refused.status).toBe(429);
     expect(refused.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);

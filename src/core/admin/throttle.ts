@@ -1,12 +1,13 @@
-import { gcraRateLimiter } from '../pipeline/rate-limit.js';
+import { slidingWindow } from '../pipeline/rate-limit.js';
 import type { Clock } from '../runtime.js';
 
 /**
- * Sign-in attempts are limited twice: per client address (one machine guessing many
- * accounts' passwords) and per email (many machines guessing one account's password).
+ * Sign-in attempts are limited twice: per client address (one machine guessing many accounts'
+ * passwords) and per address and email (one machine guessing one account's password). Not per
+ * email alone: then anybody, from anywhere, could lock the real admin out by failing on purpose.
  * The budgets are far below the API's, since each attempt is a password guess.
  */
-export const signInLimits = { perAddress: 10, perEmail: 5, windowMs: 60_000 } as const;
+export const signInLimits = { perAddress: 10, perAddressAndEmail: 5, windowMs: 60_000 } as const;
 
 export interface SignInThrottle {
   /** Counts one attempt; when refused, says how many seconds until the next is allowed. */
@@ -17,18 +18,19 @@ export interface SignInThrottle {
 }
 
 export function signInThrottle(clock: Clock): SignInThrottle {
-  const byAddress = gcraRateLimiter(
-    { limit: signInLimits.perAddress, windowMs: signInLimits.windowMs },
-    clock,
-  );
-  const byEmail = gcraRateLimiter({ limit: signInLimits.perEmail, windowMs: signInLimits.windowMs }, clock);
+  const attempts = slidingWindow();
+  const { perAddress, perAddressAndEmail, windowMs } = signInLimits;
   return {
     take(clientAddress, email) {
-      const address = byAddress.take(clientAddress);
-      const account = byEmail.take(email.trim().toLowerCase());
-      if (address.allowed && account.allowed) return { allowed: true };
-      const waits = [address, account].filter((d) => !d.allowed).map((d) => d.resetSeconds);
-      return { allowed: false, retryAfterSeconds: Math.max(...waits) };
+      const now = clock.now();
+      const pair = JSON.stringify([clientAddress, email.trim().toLowerCase()]);
+      // The pair's budget is checked first: a refused guess at one account spends none of the
+      // address's budget for the others.
+      const account = attempts.take(`pair:${pair}`, now, perAddressAndEmail, windowMs);
+      if (!account.allowed) return { allowed: false, retryAfterSeconds: account.resetSeconds };
+      const address = attempts.take(`addr:${clientAddress}`, now, perAddress, windowMs);
+      if (!address.allowed) return { allowed: false, retryAfterSeconds: address.resetSeconds };
+      return { allowed: true };
     },
   };
 }

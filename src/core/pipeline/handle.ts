@@ -19,13 +19,12 @@ import type { AfterCommitDeps, Reply } from './reply.js';
 import type { ParsedRequest, TrackerResponse } from './request.js';
 import type { Route } from './route.js';
 import { apiBase, methodNotAllowed, unknownPath } from './router.js';
-import type { TrackerRuntime } from './runtime.js';
+import type { PublicRoute, TrackerRuntime } from './runtime.js';
 import { parseInput } from './validate.js';
 
 /** What a request produced, before serialization. */
 interface Outcome {
   reply: Reply;
-  rate: RateLimitDecision | null;
   stream: AsyncIterable<string> | null;
 }
 
@@ -34,8 +33,11 @@ const problemType = 'application/problem+json; charset=utf-8';
 
 /**
  * The whole request pipeline: authenticate → rate limit → route → authorize → idempotency and
- * preconditions → validate → handler, all inside one storage transaction, so a failed request
- * leaves nothing behind. Errors come back as problem+json.
+ * preconditions → validate → handler. The token is resolved in a read transaction of its own and
+ * the rate limit is taken outside any transaction, once per request (a transaction may be re-run;
+ * a re-run must not count twice, and a refused request costs no write lock). Everything after
+ * runs inside one storage transaction, so a failed request leaves nothing behind. Errors come
+ * back as problem+json.
  */
 export async function handleRequest(
   rt: TrackerRuntime,
@@ -44,10 +46,20 @@ export async function handleRequest(
 ): Promise<TrackerResponse> {
   let rate: RateLimitDecision | null = null;
   try {
-    const outcome = await handleWithRetry(rt, req, (decision) => {
-      rate = decision;
-    });
-    return serialize(outcome.reply, req, requestId, outcome.rate, outcome.stream);
+    const target = classify(rt, req);
+    const principal = target.isApi
+      ? await rt.storage.transaction((tx) => authenticate(tx, req.headers.authorization, rt.clock.now()), {
+          mode: 'read',
+        })
+      : null;
+    rate = await takeRate(rt, req, principal);
+    if (rate && !rate.allowed) {
+      throw new ApiError(429, 'rate_limited', `Too many requests; retry in ${rate.resetSeconds} s.`, {
+        retryAfter: rate.resetSeconds,
+      });
+    }
+    const outcome = await handleWithRetry(rt, req, target, principal);
+    return serialize(outcome.reply, req, requestId, rate, outcome.stream);
   } catch (error) {
     const apiError = error instanceof ApiError ? error : internal(rt, error, requestId);
     // The admin pages are for browsers: their errors are pages too.
@@ -56,6 +68,36 @@ export async function handleRequest(
       : { status: apiError.status, body: apiError.toProblem(), headers: apiError.headers };
     return serialize(reply, req, requestId, rate);
   }
+}
+
+/** Which part of the server a request is for: an open endpoint, an admin page, or the token API. */
+interface Target {
+  method: string;
+  open: PublicRoute | undefined;
+  isApi: boolean;
+}
+
+function classify(rt: TrackerRuntime, req: ParsedRequest): Target {
+  const method = effectiveMethod(req);
+  const open = rt.publicRoutes[`${method} ${req.path}`];
+  return { method, open, isApi: req.path.startsWith(`${apiBase}/`) && !open };
+}
+
+/**
+ * Counts the request against its token's budget, or its client address's when it has no valid
+ * token. Called once per request, outside the storage transaction.
+ */
+async function takeRate(
+  rt: TrackerRuntime,
+  req: ParsedRequest,
+  principal: Principal | ApiError | null,
+): Promise<RateLimitDecision | null> {
+  if (!rt.limiter) return null;
+  const key =
+    principal === null || principal instanceof ApiError
+      ? `addr:${req.clientAddress}`
+      : `token:${principal.tokenId}`;
+  return rt.limiter.take(key);
 }
 
 function internal(rt: TrackerRuntime, error: unknown, requestId: string): ApiError {
@@ -75,19 +117,12 @@ function internal(rt: TrackerRuntime, error: unknown, requestId: string): ApiErr
 async function handleWithRetry(
   rt: TrackerRuntime,
   req: ParsedRequest,
-  onRate: (d: RateLimitDecision) => void,
+  target: Target,
+  principal: Principal | ApiError | null,
 ): Promise<Outcome> {
-  let rateTaken = false;
   for (let attempt = 0; ; attempt++) {
     try {
-      return await handleOnce(rt, req, (key) => {
-        // A retry must not count against the client's rate limit twice.
-        if (rateTaken) return null;
-        rateTaken = true;
-        const decision = rt.limiter?.take(key) ?? null;
-        if (decision) onRate(decision);
-        return decision;
-      });
+      return await handleOnce(rt, req, target, principal);
     } catch (error) {
       if (!(error instanceof UniqueViolation && error.what === 'idempotency.key')) throw error;
       if (attempt >= 1) throw keyInUse();
@@ -98,31 +133,16 @@ async function handleWithRetry(
 async function handleOnce(
   rt: TrackerRuntime,
   req: ParsedRequest,
-  takeRate: (key: string) => RateLimitDecision | null,
+  { method, open, isApi }: Target,
+  principal: Principal | ApiError | null,
 ): Promise<Outcome> {
-  const method = effectiveMethod(req);
   const mode = method === 'GET' ? 'read' : 'write';
-  let rate: RateLimitDecision | null = null;
   const reply = await rt.storage.transaction(
     async (tx) => {
       const nowMs = rt.clock.now();
-      const open = rt.publicRoutes[`${method} ${req.path}`];
-      const isApi = req.path.startsWith(`${apiBase}/`) && !open;
-      const admin = isApi || open ? null : rt.admin.match(method, req.path);
-      // Only API paths look at the token; anything else is limited by client address.
-      const principal = isApi ? await authenticate(tx, req.headers.authorization, nowMs) : null;
-      rate = takeRate(
-        principal === null || principal instanceof ApiError
-          ? `addr:${req.clientAddress}`
-          : `token:${principal.tokenId}`,
-      );
-      if (rate && !rate.allowed) {
-        throw new ApiError(429, 'rate_limited', `Too many requests; retry in ${rate.resetSeconds} s.`, {
-          retryAfter: rate.resetSeconds,
-        });
-      }
       if (principal === null) {
         if (open) return open(tx);
+        const admin = isApi ? null : rt.admin.match(method, req.path);
         if (admin) return admin(tx, req, nowMs);
         throw unknownPath(req.path);
       }
@@ -145,7 +165,7 @@ async function handleOnce(
     waitForChange: (ms) => rt.changes.wait(ms),
   };
   const final = reply.after ? await reply.after(deps) : reply;
-  return { reply: final, rate, stream: final.streamFrom?.(deps) ?? null };
+  return { reply: final, stream: final.streamFrom?.(deps) ?? null };
 }
 
 async function runRoute(
