@@ -45,6 +45,10 @@ export interface Received {
   eventId: string;
   type: string;
   at: number;
+  /** The sender's side of the connection. */
+  remotePort: number;
+  /** Which process sent it, as `identify` named it while the connection was open; null when unknown. */
+  sender: string | null;
 }
 
 /**
@@ -56,6 +60,8 @@ export interface Receiver {
   received: Received[];
   /** Holds every later request whose event has this type open, unanswered. */
   hang(type: string | null): void;
+  /** Names the sender of a request from the port of its end of the connection. */
+  identify(sender: (remotePort: number) => string | null): void;
   /** Resolves once `check` holds for what was received. */
   waitFor(check: (received: Received[]) => boolean, what: string, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -70,10 +76,18 @@ const readBody = async (request: IncomingMessage): Promise<string> => {
 export async function startReceiver(): Promise<Receiver> {
   const received: Received[] = [];
   let hanging: string | null = null;
+  let identify: (remotePort: number) => string | null = () => null;
   const waiters = new Set<() => void>();
   const server: Server = createServer(async (request, response) => {
     const body = JSON.parse(await readBody(request)) as { id: string; type: string };
-    received.push({ eventId: body.id, type: body.type, at: Date.now() });
+    const remotePort = request.socket.remotePort ?? 0;
+    received.push({
+      eventId: body.id,
+      type: body.type,
+      at: Date.now(),
+      remotePort,
+      sender: identify(remotePort),
+    });
     for (const wake of [...waiters]) wake();
     if (hanging !== null && body.type === hanging) return; // never answered
     response.writeHead(204).end();
@@ -84,6 +98,9 @@ export async function startReceiver(): Promise<Receiver> {
     received,
     hang(type) {
       hanging = type;
+    },
+    identify(sender) {
+      identify = sender;
     },
     waitFor(check, what, timeoutMs = 60_000) {
       return new Promise((resolve, reject) => {

@@ -1,0 +1,6 @@
+import { sqliteDatabase } from './cluster.js';
+import { threeServesSuite } from './suite.js';
+
+threeServesSuite('SQLite', async () => sqliteDatabase(), {
+  rateLimitSkip: 'on SQLite each serve process keeps its own rate limiter in memory',
+});

@@ -1,0 +1,297 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { csrfOf, FormClient } from '../admin/form-client.js';
+import { assertBuilt } from '../cli/process.js';
+import { type Cluster, cli, nodeWithLocalPort, type SharedDatabase, startCluster } from './cluster.js';
+import { call, listAllSignals, openSignalStream, type Receiver, startReceiver } from './support.js';
+
+const password = 'correct horse battery staple';
+/** The requests per minute of the cluster that checks the shared rate limit. */
+const limit = 20;
+
+/** `n` tasks, at most `width` at a time. */
+async function pool<T>(n: number, width: number, task: (i: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = new Array(n);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < n) {
+        const i = next++;
+        results[i] = await task(i);
+      }
+    }),
+  );
+  return results;
+}
+
+/**
+ * The end-to-end suite of three `serve` processes on one database: real processes of the built
+ * CLI, real HTTP. `database()` makes a fresh, empty database for each cluster.
+ */
+export function threeServesSuite(
+  name: string,
+  database: () => Promise<SharedDatabase>,
+  options: { rateLimitSkip?: string } = {},
+): void {
+  describe(`three serve processes on one ${name} database`, () => {
+    let db: SharedDatabase;
+    let cluster: Cluster;
+    let receiver: Receiver;
+    let token: string;
+    let projectId: string;
+
+    beforeAll(async () => {
+      assertBuilt();
+      receiver = await startReceiver();
+      db = await database();
+      cluster = await startCluster(db, 3, ['--rate-limit', '0', '--allow-private-webhooks']);
+      receiver.identify((port) => nodeWithLocalPort(cluster.nodes, port)?.name ?? null);
+      const inits = cluster.nodes.flatMap((node) => (node.startup.init ? [node.startup.init] : []));
+      expect(inits, 'processes that bootstrapped the database').toHaveLength(1);
+      token = inits[0]?.token ?? '';
+      const project = await call(cluster.nodes[0]?.url ?? '', 'POST', '/api/v1/projects', {
+        token,
+        body: { name: 'Apollo', key: 'APO' },
+      });
+      expect(project.status).toBe(201);
+      projectId = project.json.id;
+    }, 120_000);
+
+    afterAll(async () => {
+      await cluster?.stop();
+      await receiver?.close();
+      await db?.drop();
+    });
+
+    const node = (i: number) => {
+      const found = cluster.nodes[i % cluster.nodes.length];
+      if (!found) throw new Error('no node');
+      return found;
+    };
+
+    it('bootstraps once: one default workspace, one first-run token, printed by one process', async () => {
+      const tokens = JSON.parse(await cli(db, ['tokens', 'list', '--json'])).data;
+      expect(tokens).toHaveLength(1);
+      const [first] = tokens;
+      expect(first.workspaceId).toBe(cluster.nodes.find((n) => n.startup.init)?.startup.init?.workspaceId);
+      for (const n of cluster.nodes) {
+        expect((await call(n.url, 'GET', '/api/v1/projects', { token })).status).toBe(200);
+      }
+    });
+
+    it('makes one resource per Idempotency-Key when the same create hits all three at once', async () => {
+      const keys = Array.from({ length: 8 }, () => crypto.randomUUID());
+      const answers = await Promise.all(
+        keys.flatMap((key, k) =>
+          [0, 1, 2, 3, 4, 5].map((copy) =>
+            call(node(copy).url, 'POST', '/api/v1/issues', {
+              token,
+              body: { projectId, title: `same key ${k}` },
+              headers: { 'idempotency-key': key },
+            }).then((answer) => ({ key, answer })),
+          ),
+        ),
+      );
+      for (const key of keys) {
+        const mine = answers.filter((a) => a.key === key).map((a) => a.answer);
+        const created = mine.filter((a) => a.status === 201);
+        expect(created, `201s for one key: ${mine.map((a) => a.status)}`).toHaveLength(1);
+        // The others replay the stored answer, or are told the first is still in flight.
+        for (const other of mine.filter((a) => a.status !== 201)) {
+          expect([200, 409]).toContain(other.status);
+          if (other.status === 200) expect(other.json.id).toBe(created[0]?.json.id);
+        }
+      }
+      const listed = await call(node(1).url, 'GET', `/api/v1/issues?projectId=${projectId}&limit=100`, {
+        token,
+      });
+      const titles = listed.json.data.map((issue: { title: string }) => issue.title).sort();
+      expect(titles).toEqual(keys.map((_, k) => `same key ${k}`).sort());
+    });
+
+    it('numbers concurrent creates with distinct keys without a gap or a repeat', async () => {
+      const project = await call(node(2).url, 'POST', '/api/v1/projects', {
+        token,
+        body: { name: 'Gemini' },
+      });
+      const answers = await pool(30, 15, (i) =>
+        call(node(i).url, 'POST', '/api/v1/issues', {
+          token,
+          body: { projectId: project.json.id, title: `#${i}` },
+        }),
+      );
+      expect(answers.map((a) => a.status)).toEqual(answers.map(() => 201));
+      const numbers = answers.map((a) => a.json.number as number).sort((a, b) => a - b);
+      expect(numbers).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    });
+
+    it('delivers 200 events to a loopback receiver once each', async () => {
+      const hook = await call(node(0).url, 'POST', '/api/v1/webhooks', {
+        token,
+        body: { url: receiver.url, eventTypes: ['outcome.created'] },
+      });
+      expect(hook.status).toBe(201);
+      const created = await pool(200, 12, (i) =>
+        call(node(i).url, 'POST', '/api/v1/outcomes', { token, body: { projectId, title: `Outcome ${i}` } }),
+      );
+      expect(created.map((a) => a.status)).toEqual(created.map(() => 201));
+      const ofType = () => receiver.received.filter((r) => r.type === 'outcome.created');
+      await receiver.waitFor(
+        () => new Set(ofType().map((r) => r.eventId)).size === 200,
+        '200 distinct events',
+      );
+      // Every delivery recorded as delivered on its first attempt: nothing is left to send again.
+      const deliveries: { status: string; attempts: number }[] = [];
+      let path = `/api/v1/webhooks/${hook.json.id}/deliveries?limit=100`;
+      for (;;) {
+        const page = await call(node(1).url, 'GET', path, { token });
+        expect(page.status).toBe(200);
+        deliveries.push(...page.json.data);
+        if (page.json.nextCursor === null) break;
+        path = `/api/v1/webhooks/${hook.json.id}/deliveries?limit=100&cursor=${encodeURIComponent(page.json.nextCursor)}`;
+      }
+      expect(deliveries).toHaveLength(200);
+      expect(deliveries.filter((d) => d.status === 'delivered' && d.attempts === 1)).toHaveLength(200);
+      expect(ofType()).toHaveLength(200);
+      const bySender = cluster.nodes.map(
+        (n) => `${n.name}:${ofType().filter((r) => r.sender === n.name).length}`,
+      );
+      console.info(
+        `200 deliveries: ${ofType().length} received, ${new Set(ofType().map((r) => r.eventId)).size} distinct; sent by ${bySender.join(' ')}`,
+      );
+    }, 120_000);
+
+    it('streams on two processes exactly what GET /signals lists, and resumes on a third', async () => {
+      const before = await listAllSignals(node(0).url, token);
+      const start = Number(before.at(-1)?.sequence ?? 0);
+      const onB = await openSignalStream(node(1).url, token);
+      const onC = await openSignalStream(node(2).url, token);
+      expect([onB.status, onC.status]).toEqual([200, 200]);
+      const count = 24;
+      await pool(count, 6, (i) =>
+        call(node(i).url, 'POST', '/api/v1/issues', { token, body: { projectId, title: `streamed ${i}` } }),
+      );
+      const listed = await listAllSignals(node(0).url, token, start);
+      expect(listed).toHaveLength(count);
+      const [fromB, fromC] = await Promise.all([onB.waitForEvents(count), onC.waitForEvents(count)]);
+      expect(fromB.map((e) => e.data.id)).toEqual(listed.map((e) => e.id));
+      expect(fromC.map((e) => e.data.id)).toEqual(listed.map((e) => e.id));
+      expect(fromB.map((e) => e.id)).toEqual(listed.map((e) => e.id));
+      onC.close();
+
+      // B's client goes away after 10 events and comes back on A with Last-Event-ID.
+      onB.close();
+      const resumed = await openSignalStream(node(0).url, token, { 'last-event-id': fromB[9]?.id ?? '' });
+      const rest = await resumed.waitForEvents(count - 10);
+      resumed.close();
+      expect(rest.map((e) => e.data.id)).toEqual(listed.slice(10).map((e) => e.id));
+    }, 60_000);
+
+    it('keeps an admin session made on one process valid on the others', async () => {
+      await cli(
+        db,
+        ['users', 'set-password', '--email', 'admin@localhost', '--password-stdin'],
+        `${password}\n`,
+      );
+      const onA = new FormClient(node(0).url);
+      const signedIn = await onA.signIn('admin@localhost', password, '/default/admin/api-tokens');
+      expect(signedIn.status).toBe(303);
+      for (const i of [1, 2]) {
+        const elsewhere = new FormClient(node(i).url);
+        for (const [cookie, value] of onA.cookies) elsewhere.cookies.set(cookie, value);
+        const page = await elsewhere.get('/default/admin/api-tokens');
+        expect(page.status, `token page on ${node(i).name}`).toBe(200);
+        // The session's CSRF token, made on A, is accepted by a POST on this process.
+        const made = await elsewhere.post('/default/admin/api-tokens', {
+          csrf: csrfOf(page),
+          name: `from ${node(i).name}`,
+          scope: 'read',
+        });
+        expect(made.status, `new token on ${node(i).name}`).toBe(201);
+      }
+    });
+
+    it('sends a delivery again from another process, with the same event id, when its sender is killed', async () => {
+      const hook = await call(node(0).url, 'POST', '/api/v1/webhooks', {
+        token,
+        body: { url: receiver.url, eventTypes: ['decision.created'] },
+      });
+      expect(hook.status).toBe(201);
+      receiver.hang('decision.created');
+      const decision = await call(node(1).url, 'POST', '/api/v1/decisions', {
+        token,
+        body: { projectId, title: 'Kill one', rationale: 'To see the lease run out' },
+      });
+      expect(decision.status).toBe(201);
+      const ofType = () => receiver.received.filter((r) => r.type === 'decision.created');
+      await receiver.waitFor(() => ofType().length === 1, 'the first, hanging attempt');
+      const first = ofType()[0];
+      const sender = cluster.nodes.find((n) => n.name === first?.sender) ?? null;
+      expect(sender, 'the process holding the hanging delivery').not.toBeNull();
+      receiver.hang(null);
+      await sender?.stop('SIGKILL');
+      await receiver.waitFor(() => ofType().length === 2, 'the delivery sent again', 120_000);
+      const [, second] = ofType();
+      expect(second?.eventId).toBe(first?.eventId);
+      const survivors = cluster.nodes.filter((n) => n !== sender);
+      expect(survivors.map((n) => n.name)).toContain(second?.sender);
+      const listed = await call(
+        survivors[0]?.url ?? '',
+        'GET',
+        `/api/v1/webhooks/${hook.json.id}/deliveries`,
+        {
+          token,
+        },
+      );
+      expect(listed.json.data).toHaveLength(1);
+      expect(listed.json.data[0]).toMatchObject({ eventId: first?.eventId, status: 'delivered' });
+      console.info(
+        `killed ${sender?.name} during a hanging delivery: resent ${second ? Math.round((second.at - (first?.at ?? 0)) / 1000) : '?'} s later with the same event id`,
+      );
+    }, 180_000);
+
+    it('answered no request with a 5xx and logged no failure', () => {
+      const requests = cluster.requests();
+      expect(requests.length).toBeGreaterThan(300);
+      expect(requests.filter((r) => r.status >= 500)).toEqual([]);
+      expect(cluster.otherLogLines()).toEqual([]);
+      const perNode = cluster.nodes.map(
+        (n) => `${n.name}:${requests.filter((r) => r.node === n.name).length}`,
+      );
+      console.info(`requests per process: ${perNode.join(' ')}`);
+    });
+  });
+
+  describe(`three serve processes on one ${name} database, rate limited`, () => {
+    let db: SharedDatabase;
+    let cluster: Cluster;
+
+    beforeAll(async () => {
+      assertBuilt();
+      db = await database();
+      cluster = await startCluster(db, 3, ['--rate-limit', String(limit)]);
+    }, 120_000);
+    afterAll(async () => {
+      await cluster?.stop();
+      await db?.drop();
+    });
+
+    it.skipIf(options.rateLimitSkip !== undefined)(
+      `admits one token's requests spread over all three as one: at most ${limit} a minute${options.rateLimitSkip ? ` (skipped: ${options.rateLimitSkip})` : ''}`,
+      async () => {
+        const token = cluster.nodes.find((n) => n.startup.init)?.startup.init?.token ?? '';
+        const answers = await pool(limit * 3, 6, (i) =>
+          call(cluster.nodes[i % 3]?.url ?? '', 'GET', '/api/v1/projects', { token }),
+        );
+        const admitted = answers.filter((a) => a.status === 200).length;
+        const limited = answers.filter((a) => a.status === 429);
+        expect(admitted + limited.length).toBe(limit * 3);
+        expect(admitted).toBeLessThanOrEqual(limit);
+        expect(admitted).toBeGreaterThan(0);
+        for (const answer of limited) expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+        expect(cluster.requests().filter((r) => r.status >= 500)).toEqual([]);
+        console.info(`rate limit ${limit}/min over 3 processes: ${admitted} of ${limit * 3} admitted`);
+      },
+      60_000,
+    );
+  });
+}
