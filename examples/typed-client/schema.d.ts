@@ -1070,8 +1070,8 @@ export interface components {
             status: "active" | "disabled";
             /** @description Why the service disabled it: gone or failing */
             disabledReason: string | null;
-            /** @description The signing secret, shown in this answer only */
-            secret: string;
+            /** @description The signing secret, shown in the 201 only; null in a replay (200, Idempotent-Replayed: true), since the secret is not stored with the key */
+            secret: string | null;
         };
         WebhookRotated: {
             id: string;

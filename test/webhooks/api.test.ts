@@ -60,7 +60,14 @@ describe('webhook subscriptions', () => {
     const replay = await fixture.api('POST', '/webhooks', { body, headers: { 'idempotency-key': key } });
     expect(replay.status).toBe(200);
     expect(replay.headers['Idempotent-Replayed']).toBe('true');
-    expect(replay.json).toEqual(first.json);
+    // The secret is shown once: a replay says null, and the stored answer never held it.
+    expect(first.json.secret).toMatch(/^whsec_/);
+    expect(replay.json).toEqual({ ...first.json, secret: null });
+    const stored = await fixture.storage.transaction((tx) =>
+      tx.idempotency.get(fixture.main.workspaceId, key),
+    );
+    expect(stored?.body).not.toContain(first.json.secret);
+    expect(stored?.body).not.toContain('whsec_');
     expect((await fixture.api('GET', '/webhooks')).json.total).toBe(1);
   });
 

@@ -132,7 +132,13 @@ export interface WebhookFixture {
  * each with an admin token and a project. `webhooks` goes to createTracker as it is.
  */
 export async function webhookFixture(
-  options: { storage?: Storage; clock?: FakeClock; webhooks?: TrackerOptions['webhooks'] } = {},
+  options: {
+    storage?: Storage;
+    clock?: FakeClock;
+    webhooks?: TrackerOptions['webhooks'];
+    /** Off unless given, so long tests are never refused. */
+    rateLimit?: TrackerOptions['rateLimit'];
+  } = {},
 ): Promise<WebhookFixture> {
   const storage = options.storage ?? memoryStorage();
   const clock = options.clock ?? fakeClock();
@@ -140,7 +146,7 @@ export async function webhookFixture(
   const tracker = createTracker({
     storage,
     clock,
-    rateLimit: false,
+    rateLimit: options.rateLimit ?? false,
     onError: (error) => {
       errors.push(error);
     },

@@ -13,6 +13,7 @@ import {
   keyInUse,
   keyReused,
   readIdempotencyKey,
+  remember,
 } from './idempotency.js';
 import { type RateLimitDecision, rateLimitHeaders } from './rate-limit.js';
 import type { AfterCommitDeps, Reply } from './reply.js';
@@ -204,6 +205,7 @@ async function runRoute(
     const expiredBefore = isoTime(Date.parse(now) - idempotencyRetentionMs);
     const outcome = judge(await tx.idempotency.get(principal.workspaceId, key), print, expiredBefore);
     if (outcome.kind === 'mismatch') throw keyReused();
+    if (outcome.kind === 'pending') throw keyInUse();
     if (outcome.kind === 'replay') {
       return {
         status: route.kind === 'create' ? 200 : outcome.record.status,
@@ -220,31 +222,12 @@ async function runRoute(
   const reply = await route.handle(ctx, { params, query, body, headers: req.headers });
 
   if (key && print) {
-    const remember = (answer: Reply) => ({
+    return remember(tx, reply, {
       workspaceId: principal.workspaceId,
       key,
       fingerprint: print,
-      status: answer.status,
-      body: JSON.stringify(answer.body ?? null),
-      headers: answer.headers ?? {},
       createdAt: now,
     });
-    const expiredBefore = isoTime(Date.parse(now) - idempotencyRetentionMs);
-    const after = reply.after;
-    if (after) {
-      // The answer exists only once the after-commit work is done: remember it then.
-      return {
-        ...reply,
-        after: async (deps) => {
-          const answer = await after(deps);
-          if (isSuccess(answer)) {
-            await deps.storage.transaction((later) => later.idempotency.put(remember(answer), expiredBefore));
-          }
-          return answer;
-        },
-      };
-    }
-    if (isSuccess(reply)) await tx.idempotency.put(remember(reply), expiredBefore);
   }
   if (effectiveMethod(req) === 'GET' && reply.status === 200 && reply.headers?.ETag) {
     const noneMatch = req.headers['if-none-match'];
@@ -255,8 +238,6 @@ async function runRoute(
   }
   return reply;
 }
-
-const isSuccess = (reply: Reply) => reply.status >= 200 && reply.status < 300;
 
 /** HEAD is answered as GET without a body. */
 const effectiveMethod = (req: ParsedRequest) => (req.method === 'HEAD' ? 'GET' : req.method);

@@ -3,6 +3,9 @@ import { z } from 'zod';
 import { canonicalJson } from '../canonical-json.js';
 import { ApiError } from '../errors.js';
 import type { IdempotencyRecord } from '../model.js';
+import { isoTime } from '../runtime.js';
+import type { StorageTx } from '../storage.js';
+import type { Reply } from './reply.js';
 
 /** Keys are kept 24 hours (seed, Limits). */
 export const idempotencyRetentionMs = 24 * 60 * 60 * 1000;
@@ -35,8 +38,18 @@ export function fingerprint(method: string, path: string, body: unknown): string
     .digest('hex');
 }
 
+/**
+ * The status of a record that holds a key while its request's after-commit work (the send of a
+ * test delivery) runs: a request with the same key meanwhile is told to retry (409).
+ */
+export const pendingStatus = 0;
+
+/** A key given back by a request whose after-commit work failed: dated so long ago it is expired. */
+const released = '1970-01-01T00:00:00.000Z';
+
 export type IdempotencyOutcome =
   | { kind: 'fresh' }
+  | { kind: 'pending' }
   | { kind: 'replay'; record: IdempotencyRecord }
   | { kind: 'mismatch'; record: IdempotencyRecord };
 
@@ -47,7 +60,8 @@ export function judge(
   expiredBefore: string,
 ): IdempotencyOutcome {
   if (!record || record.createdAt < expiredBefore) return { kind: 'fresh' };
-  return record.fingerprint === print ? { kind: 'replay', record } : { kind: 'mismatch', record };
+  if (record.fingerprint !== print) return { kind: 'mismatch', record };
+  return record.status === pendingStatus ? { kind: 'pending' } : { kind: 'replay', record };
 }
 
 export const keyReused = (): ApiError =>
@@ -65,3 +79,49 @@ export const keyInUse = (): ApiError =>
     {},
     { 'Retry-After': '1' },
   );
+
+/** Who used a key, and when: the record's identity, before the answer is known. */
+export type KeyUse = Omit<IdempotencyRecord, 'status' | 'body' | 'headers'>;
+
+const isSuccess = (reply: Reply) => reply.status >= 200 && reply.status < 300;
+
+/**
+ * Stores a successful answer with its key, in the request's transaction (CONTRACT §4), as a replay
+ * will answer it (`replayBody` when the first answer showed a secret once). An answer made after
+ * commit (the send of a test delivery) cannot be: its key is held by a pending record in this
+ * transaction, so concurrent requests with the key get 409 instead of sending again, and a second
+ * transaction stores the answer once it exists (or gives the key back when the work failed).
+ */
+export async function remember(tx: StorageTx, reply: Reply, use: KeyUse): Promise<Reply> {
+  const expiredBefore = isoTime(Date.parse(use.createdAt) - idempotencyRetentionMs);
+  const recordOf = (answer: Reply): IdempotencyRecord => ({
+    ...use,
+    status: answer.status,
+    body: JSON.stringify(answer.replayBody ?? answer.body ?? null),
+    headers: answer.headers ?? {},
+  });
+  const after = reply.after;
+  if (!after) {
+    if (isSuccess(reply)) await tx.idempotency.put(recordOf(reply), expiredBefore);
+    return reply;
+  }
+  await tx.idempotency.put({ ...use, status: pendingStatus, body: 'null', headers: {} }, expiredBefore);
+  // Replaces exactly the pending record: nothing else with this key can be dated at or before it.
+  const pendingOnly = isoTime(Date.parse(use.createdAt) + 1);
+  return {
+    ...reply,
+    after: async (deps) => {
+      let answer: Reply | null = null;
+      try {
+        answer = await after(deps);
+        return answer;
+      } finally {
+        const final =
+          answer && isSuccess(answer)
+            ? recordOf(answer)
+            : { ...use, status: pendingStatus, body: 'null', headers: {}, createdAt: released };
+        await deps.storage.transaction((later) => later.idempotency.put(final, pendingOnly));
+      }
+    },
+  };
+}

@@ -7,6 +7,11 @@ export interface Reply {
   body?: unknown;
   headers?: Record<string, string>;
   /**
+   * What a replay of this answer (same Idempotency-Key) shows instead of `body`, and so what is
+   * stored with the key: a create that shows a secret once stores its answer without it.
+   */
+  replayBody?: unknown;
+  /**
    * Work that must not hold the transaction open (network I/O), run once it has committed;
    * its reply is the answer.
    */

@@ -20,7 +20,12 @@ export interface FamilyOperations<LQ extends z.ZodType, CB extends z.ZodType, PB
   writeAccess?: Access;
   readAccess?: Access;
   list?: { query: LQ; run(ctx: OperationContext, query: z.output<LQ>): Promise<unknown> };
-  create?: { body: CB; run(ctx: OperationContext, body: z.output<CB>): Promise<Versioned> };
+  create?: {
+    body: CB;
+    run(ctx: OperationContext, body: z.output<CB>): Promise<Versioned>;
+    /** What a replay answers instead of the created resource (one that shows a secret once). */
+    replay?: (created: Versioned) => unknown;
+  };
   get?: (ctx: OperationContext, id: string) => Promise<Versioned>;
   update?: { body: PB; run(ctx: OperationContext, id: string, body: z.output<PB>): Promise<Versioned> };
   remove?: (ctx: OperationContext, id: string) => Promise<void>;
@@ -62,7 +67,13 @@ export function familyRoutes<LQ extends z.ZodType, CB extends z.ZodType, PB exte
         summary: `Create a ${noun}`,
         body: create.body,
         response: responses.created ?? responses.item,
-        handle: async (ctx, { body }) => resource(await create.run(ctx, body), 201),
+        handle: async (ctx, { body }) => {
+          const created = await create.run(ctx, body);
+          return {
+            ...resource(created, 201),
+            ...(create.replay ? { replayBody: create.replay(created) } : {}),
+          };
+        },
       }),
     );
   }

@@ -37,7 +37,13 @@ export const webhookRoutes = [
     readAccess: 'admin_read',
     writeAccess: 'admin_write',
     list: { query: webhookListQuerySchema, run: listWebhooks },
-    create: { body: webhookCreateSchema, run: createWebhook },
+    // The secret is shown once: a replay of the create answers `secret: null`, and the stored
+    // answer never holds it.
+    create: {
+      body: webhookCreateSchema,
+      run: createWebhook,
+      replay: (created) => ({ ...created, secret: null }),
+    },
     get: getWebhook,
     update: { body: webhookPatchSchema, run: updateWebhook },
     remove: deleteWebhook,

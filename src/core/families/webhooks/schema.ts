@@ -71,8 +71,14 @@ const secret = z
   .regex(/^whsec_[A-Za-z0-9_-]{43,}$/)
   .describe('The signing secret, shown in this answer only');
 
-/** The answer of a create: the only time the secret is shown. */
-export const webhookCreatedSchema = webhookSchema.extend({ secret });
+/** The answer of a create: the only time the secret is shown (a replay answers null). */
+export const webhookCreatedSchema = webhookSchema.extend({
+  secret: secret
+    .nullable()
+    .describe(
+      'The signing secret, shown in the 201 only; null in a replay (200, Idempotent-Replayed: true), since the secret is not stored with the key',
+    ),
+});
 
 /** The answer of rotate-secret: the new secret, and until when the old one still signs. */
 export const webhookRotatedSchema = webhookSchema.extend({ secret, previousSecretExpiresAt: timestampOut });
