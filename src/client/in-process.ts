@@ -55,7 +55,7 @@ function streamOf(source: AsyncIterable<string>, signal: AbortSignal): ReadableS
   return new ReadableStream<Uint8Array>({
     start(controller) {
       stop = () => {
-        void iterator.return?.();
+        void iterator.return?.()?.catch(() => {});
         try {
           controller.error(signal.reason);
         } catch {
@@ -71,9 +71,10 @@ function streamOf(source: AsyncIterable<string>, signal: AbortSignal): ReadableS
         controller.close();
       } else controller.enqueue(encoder.encode(next.value));
     },
-    async cancel() {
+    cancel() {
       signal.removeEventListener('abort', stop as () => void);
-      await iterator.return?.();
+      // Not awaited: an idle event stream only finishes at its next heartbeat, as on the hosts.
+      void iterator.return?.()?.catch(() => {});
     },
   });
 }

@@ -28,8 +28,10 @@ export async function* parseSse(body: ReadableStream<Uint8Array>): AsyncGenerato
       buffer += decoder.decode(value, { stream: true });
       for (;;) {
         // A CR at the end of a chunk may be the first half of a CRLF split across chunks.
-        if (pendingCr && buffer.startsWith('\n')) buffer = buffer.slice(1);
-        pendingCr = false;
+        if (pendingCr && buffer.length > 0) {
+          if (buffer.startsWith('\n')) buffer = buffer.slice(1);
+          pendingCr = false;
+        }
         const end = buffer.search(/[\r\n]/);
         if (end === -1) break;
         const line = buffer.slice(0, end);

@@ -75,10 +75,18 @@ export function wallClock(): FakeClock {
   };
 }
 
-/** A fetch that records each request's method, path and chosen headers before passing it on. */
+/**
+ * A fetch that records each request (method, path, Idempotency-Key, If-Match), the status of each
+ * answer (null when none came), and how long the client waited after each 429 before its next try.
+ */
 export function recordingFetch(inner: (request: Request) => Promise<Response> = (r) => fetch(r)) {
   const sent: { method: string; path: string; idempotencyKey: string | null; ifMatch: string | null }[] = [];
+  const statuses: (number | null)[] = [];
+  const waitedMs: number[] = [];
+  let limitedAt: number | null = null;
   const wrapped = async (request: Request) => {
+    if (limitedAt !== null) waitedMs.push(Date.now() - limitedAt);
+    limitedAt = null;
     const url = new URL(request.url);
     sent.push({
       method: request.method,
@@ -86,7 +94,15 @@ export function recordingFetch(inner: (request: Request) => Promise<Response> = 
       idempotencyKey: request.headers.get('idempotency-key'),
       ifMatch: request.headers.get('if-match'),
     });
-    return inner(request);
+    try {
+      const response = await inner(request);
+      statuses.push(response.status);
+      if (response.status === 429) limitedAt = Date.now();
+      return response;
+    } catch (error) {
+      statuses.push(null);
+      throw error;
+    }
   };
-  return { fetch: wrapped, sent };
+  return { fetch: wrapped, sent, statuses, waitedMs };
 }
