@@ -30,7 +30,12 @@ export function cuttableFetch(inner: Fetch) {
     });
     return new Response(body, { status: response.status, headers: response.headers });
   };
-  return { fetch, cutAll: () => [...live].forEach((cut) => cut()) };
+  return {
+    fetch,
+    cutAll: () => {
+      for (const cut of [...live]) cut();
+    },
+  };
 }
 
 /** Records the Last-Event-ID of each stream request, and lets a test rewrite the next one. */
