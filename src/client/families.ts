@@ -72,7 +72,10 @@ export interface WebhooksApi
   extends Readable<T.Webhook, T.WebhookFilters>,
     Updatable<T.WebhookPatch, T.Webhook>,
     Deletable {
-  /** Creates a subscription; the answer holds its signing `secret`, shown this once only. */
+  /**
+   * Creates a subscription; the answer holds its signing `secret`, shown this once only (a
+   * replay of the create, same Idempotency-Key, answers `secret: null`).
+   */
   create(input: T.WebhookCreate, options?: CallOptions): Promise<T.Tagged<T.WebhookCreated>>;
   /** A new signing secret, shown once; for 24 hours deliveries carry both signatures. */
   rotateSecret(target: Target, options?: WriteOptions): Promise<T.Tagged<T.WebhookRotated>>;
