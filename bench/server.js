@@ -1,43 +1,42 @@
-// A server for the HTTP benchmark, run in its own process so the load generator does not
-// share its event loop. Variant "raw": a bare node:http server answering fixed JSON (the
-// baseline); "tracker": the Node host over SQLite. Prints "ready <port> <json>" when listening.
-import { mkdtempSync } from 'node:fs';
+// A server for the HTTP benchmarks, run in its own process so that its CPU time can be read from
+// /proc and the load generator does not share its event loop. Variants:
+//   raw <file>   a bare node:http server: tiny JSON for reads, parses and echoes a JSON body for writes
+//   node <file>  the tracker's Node host over the SQLite file
+//   hono <file>  the tracker's Hono app served by @hono/node-server over the same file
+// Prints "ready <port>" when listening.
 import http from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { serve } from '@hono/node-server';
 import { sqliteStorage } from '../dist/adapters/sqlite/index.js';
-import { createTracker, projects, tenancy } from '../dist/core/index.js';
+import { createTracker } from '../dist/core/index.js';
+import { honoApp } from '../dist/http/hono.js';
 import { nodeHandler } from '../dist/http/node.js';
 
-const variant = process.argv[2];
+const [variant, file] = process.argv.slice(2);
+const ready = (server) => console.log(`ready ${server.address().port}`);
 
 if (variant === 'raw') {
   const payload = JSON.stringify({ id: 'iss_0', title: 'Baseline', status: 'open', version: 1 });
   const server = http.createServer((req, res) => {
-    req.resume();
+    const chunks = [];
+    req.on('data', (chunk) => chunks.push(chunk));
     req.on('end', () => {
+      const write = req.method !== 'GET';
+      const body = write
+        ? JSON.stringify({ ...JSON.parse(Buffer.concat(chunks).toString()), id: 'x' })
+        : payload;
       res.writeHead(req.method === 'POST' ? 201 : 200, { 'Content-Type': 'application/json' });
-      res.end(payload);
+      res.end(body);
     });
   });
-  server.listen(0, '127.0.0.1', () => console.log(`ready ${server.address().port} {}`));
+  server.listen(0, '127.0.0.1', () => ready(server));
 } else {
-  const dir = mkdtempSync(join(tmpdir(), 'ot-bench-'));
-  const storage = sqliteStorage({ filename: join(dir, 'bench.db') });
-  const tracker = createTracker({ storage, rateLimit: false });
-  const init = await storage.transaction((tx) =>
-    tenancy.initWorkspace(
-      { tx, ids: tracker.ids, now: Date.now() },
-      { slug: 'bench', adminEmail: 'bench@example.com' },
-    ),
-  );
-  const project = await tracker.run({ workspaceSlug: 'bench' }, (ctx) =>
-    projects.create(ctx, { name: 'Bench' }),
-  );
-  const server = http.createServer(nodeHandler(tracker));
-  server.listen(0, '127.0.0.1', () =>
-    console.log(
-      `ready ${server.address().port} ${JSON.stringify({ token: init.token, projectId: project.id })}`,
-    ),
-  );
+  const tracker = createTracker({ storage: sqliteStorage({ filename: file }), rateLimit: false });
+  if (variant === 'hono') {
+    const server = serve({ fetch: honoApp(tracker).fetch, port: 0, hostname: '127.0.0.1' }, () =>
+      ready(server),
+    );
+  } else {
+    const server = http.createServer(nodeHandler(tracker));
+    server.listen(0, '127.0.0.1', () => ready(server));
+  }
 }

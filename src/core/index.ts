@@ -21,6 +21,7 @@ export {
 } from './pipeline/rate-limit.js';
 export type { TrackerRequest, TrackerResponse } from './pipeline/request.js';
 export { apiBase } from './pipeline/router.js';
+export { type ChangeFeed, changeFeed } from './pipeline/runtime.js';
 export { routes } from './routes.js';
 export type { Clock, IdPrefix, Ids } from './runtime.js';
 export { randomIds, systemClock } from './runtime.js';

@@ -7,7 +7,7 @@ import { idempotencyRetentionMs } from './pipeline/idempotency.js';
 import { type RateLimitOptions, slidingWindowLimiter } from './pipeline/rate-limit.js';
 import { parseRequest, type TrackerRequest, type TrackerResponse } from './pipeline/request.js';
 import { createRouter } from './pipeline/router.js';
-import { changeFeed, type TrackerRuntime } from './pipeline/runtime.js';
+import { type ChangeFeed, changeFeed, type TrackerRuntime } from './pipeline/runtime.js';
 import { publicRoutes } from './public-routes.js';
 import { routes } from './routes.js';
 import { type Clock, type Ids, isoTime, randomIds, systemClock } from './runtime.js';
@@ -29,6 +29,11 @@ export interface TrackerOptions {
   onRequest?: (entry: RequestLogEntry) => void;
   /** Called with every unexpected error; the client sees only a 500 with the request id. */
   onError?: (error: unknown, requestId: string) => void;
+  /**
+   * Where committed writes wake the event streams of their account; default: within this
+   * process. A feed that also hears other processes' writes makes streams follow them at once.
+   */
+  changes?: ChangeFeed;
   /** How long signals are kept; default 30 days. */
   signalRetentionMs?: number;
   webhooks?: {
@@ -92,7 +97,7 @@ export function createTracker(options: TrackerOptions): Tracker {
       options.onError ??
       ((error, requestId) => console.error(`[outcome-tracker] request ${requestId} failed:`, error)),
     services: { webhooks: { sender: options.webhooks?.sender ?? null, allowPrivateTargets } },
-    changes: changeFeed(),
+    changes: options.changes ?? changeFeed(),
     publicRoutes,
     admin: createAdminArea({ clock, ids }),
   };
@@ -123,6 +128,7 @@ export function createTracker(options: TrackerOptions): Tracker {
       return response;
     },
     async run(as, fn) {
+      let accountId = '';
       const result = await options.storage.transaction(async (tx) => {
         const nowMs = clock.now();
         let tenant: Tenant;
@@ -138,10 +144,11 @@ export function createTracker(options: TrackerOptions): Tracker {
             actor: { userId: null, tokenId: null },
           };
         }
+        accountId = tenant.accountId;
         return fn(operationContext(tx, isoTime(nowMs), ids, tenant, null, runtime.services));
       });
       // Wake event streams at once, as an HTTP write does: an embedding app's changes are signals too.
-      runtime.changes.notify();
+      runtime.changes.notify(accountId);
       return result;
     },
     webhooks,

@@ -20,7 +20,7 @@ import type { AfterCommitDeps, Reply } from './reply.js';
 import type { ParsedRequest, TrackerResponse } from './request.js';
 import type { Route } from './route.js';
 import { apiBase, methodNotAllowed, unknownPath } from './router.js';
-import type { PublicRoute, TrackerRuntime } from './runtime.js';
+import { type PublicRoute, type TrackerRuntime, waitForChange } from './runtime.js';
 import { parseInput } from './validate.js';
 
 /** What a request produced, before serialization. */
@@ -159,11 +159,16 @@ async function handleOnce(
     },
     { mode },
   );
-  if (mode === 'write') rt.changes.notify();
+  // The account whose writes this request may make, and whose changes its stream waits for.
+  const account = principal === null || principal instanceof ApiError ? null : principal.accountId;
+  if (mode === 'write' && account !== null) rt.changes.notify(account);
   const deps: AfterCommitDeps = {
     storage: rt.storage,
     nowMs: () => rt.clock.now(),
-    waitForChange: (ms) => rt.changes.wait(ms),
+    waitForChange: (ms) =>
+      account === null
+        ? new Promise((resolve) => setTimeout(resolve, ms))
+        : waitForChange(rt.changes, account, ms),
   };
   const final = reply.after ? await reply.after(deps) : reply;
   return { reply: final, stream: final.streamFrom?.(deps) ?? null };

@@ -25,7 +25,7 @@ export interface Reply {
 export interface AfterCommitDeps {
   storage: Storage;
   nowMs(): number;
-  /** Resolves at the next committed change, or after `timeoutMs`, whichever comes first. */
+  /** Resolves at the next committed change of the request's account, or after `timeoutMs`. */
   waitForChange(timeoutMs: number): Promise<void>;
 }
 

@@ -25,32 +25,51 @@ export interface TrackerRuntime {
 
 export type PublicRoute = (tx: StorageTx) => Promise<Reply>;
 
-/** Wakes event streams when a write transaction commits, so they need not poll fast. */
+/**
+ * Wakes an account's event streams when a write of that account commits, so they need not poll
+ * fast, and leaves every other account's streams asleep. A cross-process source of changes (a
+ * database's notifications) calls `notify` too.
+ */
 export interface ChangeFeed {
-  notify(): void;
-  wait(timeoutMs: number): Promise<void>;
+  /** Tells the account's subscribers that it changed. */
+  notify(accountId: string): void;
+  /** Calls `fn` at each change of the account until the returned function is called. */
+  subscribe(accountId: string, fn: () => void): () => void;
 }
 
+/** A change feed within one process: subscribers kept per account, so a write wakes only its own. */
 export function changeFeed(): ChangeFeed {
-  let waiters: (() => void)[] = [];
+  const subscribers = new Map<string, Set<() => void>>();
   return {
-    notify() {
-      const woken = waiters;
-      waiters = [];
-      for (const wake of woken) wake();
+    notify(accountId) {
+      const listeners = subscribers.get(accountId);
+      if (!listeners) return;
+      for (const fn of [...listeners]) fn();
     },
-    wait(timeoutMs) {
-      return new Promise((resolve) => {
-        const timer = setTimeout(() => {
-          waiters = waiters.filter((w) => w !== wake);
-          resolve();
-        }, timeoutMs);
-        const wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-        waiters.push(wake);
-      });
+    subscribe(accountId, fn) {
+      let listeners = subscribers.get(accountId);
+      if (!listeners) {
+        listeners = new Set();
+        subscribers.set(accountId, listeners);
+      }
+      listeners.add(fn);
+      return () => {
+        listeners.delete(fn);
+        if (listeners.size === 0 && subscribers.get(accountId) === listeners) subscribers.delete(accountId);
+      };
     },
   };
+}
+
+/** Resolves at the account's next change, or after `timeoutMs`, whichever comes first. */
+export function waitForChange(feed: ChangeFeed, accountId: string, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      unsubscribe();
+      resolve();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    const unsubscribe = feed.subscribe(accountId, done);
+  });
 }

@@ -1,0 +1,72 @@
+// Server CPU per request and requests/s for GET, POST and PATCH of an issue, through the Node and
+// Hono hosts, against a bare node:http server measured in the same rounds (alternating order).
+import { randomUUID } from 'node:crypto';
+import { measure, median, startServer, stopServer } from './support.js';
+
+/** The three requests, for a seeded database described by `info`. */
+export function issueRequests(info, amount) {
+  const auth = { authorization: `Bearer ${info.token}`, 'content-type': 'application/json' };
+  const create = JSON.stringify({ projectId: info.projectId, title: 'Benchmark issue', severity: 'high' });
+  const withKey = (req) => ({ ...req, headers: { ...req.headers, 'idempotency-key': randomUUID() } });
+  return {
+    GET: { path: `/api/v1/issues/${info.issueId}`, headers: auth, amount },
+    POST: {
+      path: '/api/v1/issues',
+      method: 'POST',
+      body: create,
+      headers: auth,
+      requests: [{ setupRequest: withKey }],
+      amount: Math.round(amount / 2),
+    },
+    PATCH: {
+      path: `/api/v1/issues/${info.issueId}`,
+      method: 'PATCH',
+      body: JSON.stringify({ title: 'Patched by the benchmark' }),
+      headers: { ...auth, 'if-match': '*' },
+      amount: Math.round(amount / 2),
+    },
+  };
+}
+
+/**
+ * Measures each request on each server for `rounds` rounds, alternating the servers' order, and
+ * returns the medians by "<server> <request>": { cpuUs, rps }. A server may carry its own
+ * `requests` (another database's ids); the others get `requests`.
+ */
+export async function compareServers(servers, requests, rounds) {
+  const samples = {};
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 ? [...servers].reverse() : servers;
+    for (const name of Object.keys(requests)) {
+      for (const server of order) {
+        const sample = await measure(server, (server.requests ?? requests)[name]);
+        const key = `${server.name} ${name}`;
+        (samples[key] ??= []).push(sample);
+      }
+    }
+  }
+  const result = {};
+  for (const [key, list] of Object.entries(samples)) {
+    result[key] = { cpuUs: median(list.map((s) => s.cpuUs)), rps: median(list.map((s) => s.rps)) };
+  }
+  return result;
+}
+
+/**
+ * Starts the variants ([name, variant, database file, its seed info]), warms each up, runs
+ * `fn(servers)`, and stops them.
+ */
+export async function withServers(variants, fn) {
+  const servers = [];
+  for (const [name, variant, file, info] of variants) {
+    servers.push({ name, info, ...(await startServer(variant, file)) });
+  }
+  try {
+    for (const server of servers) {
+      for (const request of Object.values(issueRequests(server.info, 400))) await measure(server, request);
+    }
+    return await fn(servers);
+  } finally {
+    for (const server of servers) await stopServer(server);
+  }
+}

@@ -1,0 +1,44 @@
+// Latency of list pages (with their exact `total`) on a large seeded database: p50 over
+// sequential requests on one keep-alive connection, measured by the client.
+import { median } from './support.js';
+
+async function timed(url, headers) {
+  const started = process.hrtime.bigint();
+  const response = await fetch(url, { headers });
+  const page = await response.json();
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (response.status !== 200 || typeof page.total !== 'number') {
+    throw new Error(`${url} answered ${response.status}: ${JSON.stringify(page).slice(0, 200)}`);
+  }
+  return { ms, page };
+}
+
+/** p50 in ms of each list query; "later page" follows nextCursor 20 pages deep first. */
+export async function listLatencies(server, info, samples = 60) {
+  const headers = { authorization: `Bearer ${info.token}` };
+  const base = `${server.url}/api/v1/issues?limit=50`;
+  let cursorUrl = base;
+  for (let i = 0; i < 20; i++) {
+    const { page } = await timed(cursorUrl, headers);
+    cursorUrl = `${base}&cursor=${encodeURIComponent(page.nextCursor)}`;
+  }
+  const queries = {
+    'first page': base,
+    'status=open': `${base}&status=open`,
+    'projectId (90%)': `${base}&projectId=${info.projectId}`,
+    'projectId (10%)': `${base}&projectId=${info.smallProjectId}`,
+    'page 21': cursorUrl,
+    'status+severity': `${base}&status=open&severity=high`,
+  };
+  const result = {};
+  for (const [name, url] of Object.entries(queries)) {
+    const times = [];
+    for (let i = 0; i < samples + 5; i++) {
+      const { ms, page } = await timed(url, headers);
+      if (i >= 5) times.push(ms);
+      result[name] = { total: page.total };
+    }
+    result[name].p50 = median(times);
+  }
+  return result;
+}

@@ -1,0 +1,125 @@
+// `npm run bench`: every performance figure of the tracker, printed as one table. CPU time of the
+// server process per request (from /proc) is the steady figure on a shared machine; requests/s
+// and latencies are printed next to it. Environment: BENCH_ROUNDS (default 3), BENCH_REQUESTS
+// (GETs per round, default 4000), BENCH_LARGE (issues in the large database, default 1,000,000),
+// BENCH_DIR (where seeded databases are kept between runs).
+import { fork } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { compareServers, issueRequests, withServers } from './http-cpu.js';
+import { listLatencies } from './list.js';
+import { seedDatabase } from './seed.js';
+
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const amount = Number(process.env.BENCH_REQUESTS ?? 4000);
+const large = Number(process.env.BENCH_LARGE ?? 1_000_000);
+// Seeded files are reused while the schema is unchanged.
+const schema = createHash('sha256')
+  .update(readFileSync(new URL('../dist/adapters/sqlite/migrations/index.js', import.meta.url)))
+  .digest('hex')
+  .slice(0, 8);
+const dir = process.env.BENCH_DIR ?? join(tmpdir(), 'outcome-tracker-bench');
+mkdirSync(dir, { recursive: true });
+
+const lines = [];
+const row = (...cells) => lines.push(`| ${cells.join(' | ')} |`);
+const us = (n) => `${n.toFixed(1)} µs`;
+const log = (message) => console.error(`[bench] ${message}`);
+
+log('seeding 10k issues');
+const smallFile = join(dir, `issues-10k-${schema}.db`);
+const small = await seedDatabase(smallFile, 10_000);
+log(`seeding ${large} issues (first run only)`);
+const largeFile = join(dir, `issues-${large}-${schema}.db`);
+const big = await seedDatabase(largeFile, large);
+
+log('HTTP: raw vs Node host vs Hono host');
+const hosts = await withServers(
+  [
+    ['raw', 'raw', smallFile, small],
+    ['node', 'node', smallFile, small],
+    ['hono', 'hono', smallFile, small],
+  ],
+  (servers) => compareServers(servers, issueRequests(small, amount), rounds),
+);
+row(
+  'request (10k issues, SQLite file, c=50)',
+  'raw CPU/req',
+  'Node CPU/req',
+  'efficiency',
+  'req/s ratio',
+  'Hono CPU/req',
+  'Hono/Node CPU',
+);
+row('---', '---', '---', '---', '---', '---', '---');
+for (const name of ['GET', 'POST', 'PATCH']) {
+  const raw = hosts[`raw ${name}`];
+  const node = hosts[`node ${name}`];
+  const hono = hosts[`hono ${name}`];
+  row(
+    `${name} /issues${name === 'POST' ? '' : '/{id}'}`,
+    us(raw.cpuUs),
+    us(node.cpuUs),
+    (raw.cpuUs / node.cpuUs).toFixed(3),
+    `${(node.rps / raw.rps).toFixed(3)} (${node.rps.toFixed(0)}/${raw.rps.toFixed(0)})`,
+    us(hono.cpuUs),
+    (hono.cpuUs / node.cpuUs).toFixed(2),
+  );
+}
+
+log(`growth: 10k vs ${large} issues`);
+const growth = await withServers(
+  [
+    ['10k', 'node', smallFile, small],
+    ['large', 'node', largeFile, big],
+  ],
+  async ([smallServer, largeServer]) => {
+    const requests = issueRequests(small, amount);
+    const both = [smallServer, { ...largeServer, requests: issueRequests(big, amount) }];
+    const pairs = await compareServers(both, { GET: requests.GET, POST: requests.POST }, rounds);
+    const figures = {};
+    for (const name of ['GET', 'POST']) {
+      figures[name] = { small: pairs[`10k ${name}`], large: pairs[`large ${name}`] };
+    }
+    const list = await listLatencies(largeServer, big);
+    return { figures, list };
+  },
+);
+lines.push('');
+row(`growth (Node host)`, 'CPU/req at 10k', `CPU/req at ${large}`, 'ratio');
+row('---', '---', '---', '---');
+for (const [name, { small: s, large: l }] of Object.entries(growth.figures)) {
+  row(name, us(s.cpuUs), us(l.cpuUs), (l.cpuUs / s.cpuUs).toFixed(2));
+}
+lines.push('');
+row(`GET /issues?limit=50 at ${large} issues`, 'p50', 'total');
+row('---', '---', '---');
+for (const [name, { p50, total }] of Object.entries(growth.list)) row(name, `${p50.toFixed(2)} ms`, total);
+
+log('in process: handle() creates, memory adapter inserts');
+const child = fork(new URL('./in-process.js', import.meta.url), [], { execArgv: ['--expose-gc'] });
+const [inProcess] = await new Promise((resolve, reject) => {
+  child.once('message', (m) => resolve([m]));
+  child.once('exit', (code) => code && reject(new Error(`in-process bench exited ${code}`)));
+});
+lines.push('');
+row('in process', 'figure');
+row('---', '---');
+row('handle() creates/s, SQLite file, 1 at a time', inProcess.serial.toFixed(0));
+row('handle() creates/s, SQLite file, 50 concurrent', inProcess.concurrent.toFixed(0));
+const m = inProcess.memory;
+for (const [n, cost] of Object.entries(m.insertUs)) {
+  if (/^\d+$/.test(n)) row(`memory adapter insert at ${Number(n).toLocaleString('en')} issues`, us(cost));
+}
+if (m.insertUs.stoppedAt) {
+  row(
+    `memory adapter: stopped at ${m.insertUs.stoppedAt.toLocaleString('en')} (time budget)`,
+    us(m.insertUs.lastUs),
+  );
+}
+row(`memory adapter RSS with ${m.loaded.toLocaleString('en')} issues`, `${m.rssMb.toFixed(0)} MB`);
+
+console.log(`\nrounds=${rounds}, ${amount} GETs and ${amount / 2} writes a round\n`);
+console.log(lines.join('\n'));

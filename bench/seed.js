@@ -1,0 +1,113 @@
+// Seeds a SQLite file for the benchmarks: a workspace, a token, two projects and `count` issues
+// written with direct SQL inserts in large transactions (the tracker's own triggers and indexes
+// still run, so the file is what the API would have built). Reuses a file seeded before.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { sqliteStorage } from '../dist/adapters/sqlite/index.js';
+import { createTracker, projects, tenancy } from '../dist/core/index.js';
+
+const statuses = ['open', 'in_progress', 'blocked', 'resolved', 'closed'];
+const severities = ['low', 'medium', 'high', 'critical'];
+const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** A deterministic, unique 20-character id body, so reruns produce the same file. */
+function idBody(n) {
+  let out = '';
+  let x = n;
+  for (let i = 0; i < 19; i++) {
+    out += base62[x % 62];
+    x = Math.floor(x / 62);
+  }
+  return `S${out}`;
+}
+
+/** Seeds `file` with `count` issues (or reads what a previous run seeded); returns ids and a token. */
+export async function seedDatabase(file, count) {
+  const infoFile = `${file}.json`;
+  if (existsSync(file) && existsSync(infoFile)) return JSON.parse(readFileSync(infoFile, 'utf8'));
+  const storage = sqliteStorage({ filename: file });
+  const tracker = createTracker({ storage, rateLimit: false });
+  const init = await storage.transaction((tx) =>
+    tenancy.initWorkspace(
+      { tx, ids: tracker.ids, now: Date.now() },
+      { slug: 'bench', adminEmail: 'bench@example.com' },
+    ),
+  );
+  const made = [];
+  for (const name of ['Alpha', 'Beta']) {
+    made.push(await tracker.run({ workspaceSlug: 'bench' }, (ctx) => projects.create(ctx, { name })));
+  }
+  await tracker.close();
+
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = OFF');
+  const insert = db.prepare(
+    'INSERT INTO issues (id, workspace_id, created_at, updated_at, version, project_id, outcome_id, status, ' +
+      'severity, assignee_id, number, data) VALUES (?, ?, ?, ?, 1, ?, NULL, ?, ?, NULL, ?, ?)',
+  );
+  // The search index's trigger is the slow part of an insert and no benchmark searches: seeded
+  // rows are left out of it (the trigger is put back for the rows the benchmark creates).
+  const searchTriggers = db
+    .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name = 'issues_search_insert'")
+    .all();
+  for (const { name } of searchTriggers) db.exec(`DROP TRIGGER ${name}`);
+  const workspaceId = init.workspaceId;
+  const numbers = [0, 0];
+  const start = Date.parse('2026-01-01T00:00:00.000Z');
+  const batch = db.transaction((from, to) => {
+    for (let i = from; i < to; i++) {
+      const p = i % 10 === 0 ? 1 : 0; // 90% in Alpha, 10% in Beta
+      const project = made[p];
+      const number = ++numbers[p];
+      const at = new Date(start + i * 1000).toISOString();
+      const issue = {
+        id: `iss_${idBody(i)}`,
+        workspaceId,
+        projectId: project.id,
+        number,
+        key: `${project.key}-${number}`,
+        title: `Seeded issue ${i} about ${severities[i % 4]} things`,
+        description: null,
+        severity: severities[i % 4],
+        status: statuses[i % 5],
+        outcomeId: null,
+        assigneeId: null,
+        labels: [],
+        resolvedAt: null,
+        createdAt: at,
+        updatedAt: at,
+        version: 1,
+      };
+      insert.run(
+        issue.id,
+        workspaceId,
+        at,
+        at,
+        project.id,
+        issue.status,
+        issue.severity,
+        number,
+        JSON.stringify(issue),
+      );
+    }
+  });
+  for (let from = 0; from < count; from += 50_000) batch(from, Math.min(count, from + 50_000));
+  const setCounter = db.prepare(
+    'INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+  );
+  made.forEach((project, p) => setCounter.run(`issues:${project.id}`, numbers[p]));
+  for (const { sql } of searchTriggers) db.exec(sql);
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+  const info = {
+    token: init.token,
+    workspaceId,
+    projectId: made[0].id,
+    smallProjectId: made[1].id,
+    issueId: `iss_${idBody(count - 1)}`,
+    count,
+  };
+  writeFileSync(infoFile, JSON.stringify(info));
+  return info;
+}
