@@ -41,7 +41,7 @@ export async function compareServers(servers, requests, rounds) {
       for (const server of order) {
         const sample = await measure(server, (server.requests ?? requests)[name]);
         const key = `${server.name} ${name}`;
-        (samples[key] ??= []).push(sample);
+        samples[key] = [...(samples[key] ?? []), sample];
       }
     }
   }

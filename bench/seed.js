@@ -96,7 +96,7 @@ export async function seedDatabase(file, count) {
   const setCounter = db.prepare(
     'INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
   );
-  made.forEach((project, p) => setCounter.run(`issues:${project.id}`, numbers[p]));
+  for (const [p, project] of made.entries()) setCounter.run(`issues:${project.id}`, numbers[p]);
   for (const { sql } of searchTriggers) db.exec(sql);
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
