@@ -45,10 +45,19 @@ export function rssMb(pid) {
  */
 export async function measure(server, { amount, connections = 50, ...options }) {
   const before = cpuSeconds(server.pid);
-  const result = await autocannon({ ...options, url: server.url + options.path, amount, connections });
+  const result = await autocannon({
+    ...options,
+    url: server.url + options.path,
+    amount,
+    connections,
+    timeout: 60,
+  });
   const cpu = cpuSeconds(server.pid) - before;
   const failed = result.non2xx + result.errors + result.timeouts;
-  if (failed > 0) throw new Error(`${options.path}: ${failed} of ${amount} requests failed`);
+  if (failed > 0) {
+    const statuses = JSON.stringify(result.statusCodeStats);
+    throw new Error(`${options.path}: ${failed} of ${amount} requests failed (statuses ${statuses})`);
+  }
   const requests = result.requests.total;
   return { cpuUs: (cpu * 1e6) / requests, rps: requests / (result.duration || 1) };
 }

@@ -4,8 +4,8 @@ export type Db = Database.Database;
 type Params = readonly unknown[];
 
 /** Opens the database file with the pragmas the adapter relies on. */
-export function openDatabase(filename: string): Db {
-  const db = new Database(filename);
+export function openDatabase(filename: string, onStatement?: (sql: string) => void): Db {
+  const db = new Database(filename, onStatement ? { verbose: (sql) => onStatement(String(sql)) } : {});
   // busy_timeout first: switching to WAL needs a lock another process may hold.
   db.pragma('busy_timeout = 5000');
   db.pragma('journal_mode = WAL');
@@ -19,32 +19,51 @@ export function openDatabase(filename: string): Db {
   return db;
 }
 
+/** How many prepared statements a connection keeps: far more than the adapter's fixed queries. */
+export const statementCacheSize = 500;
+
 /**
- * Prepared statements cached per connection, keyed by their SQL text: every query shape is
- * compiled once, however many requests use it.
+ * Prepared statements cached per connection, keyed by their SQL text, least recently used
+ * dropped first: every query shape is compiled once however many requests use it, and query
+ * shapes a client can vary (filter combinations) cannot grow the cache without bound. Callers
+ * keep the number of shapes small too: lists of values are bound as one JSON array.
  */
 export class StatementCache {
-  private readonly rows = new Map<string, Database.Statement>();
-  private readonly values = new Map<string, Database.Statement>();
+  private readonly statements = new Map<string, Database.Statement>();
 
-  constructor(readonly db: Db) {}
+  constructor(
+    readonly db: Db,
+    private readonly capacity = statementCacheSize,
+  ) {}
+
+  /** How many statements are cached now. */
+  get size(): number {
+    return this.statements.size;
+  }
 
   /** A statement returning rows as objects. */
   rowsOf(sql: string): Database.Statement {
-    let statement = this.rows.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.rows.set(sql, statement);
-    }
-    return statement;
+    return this.lookup(`r${sql}`, () => this.db.prepare(sql));
   }
 
   /** A statement returning the first column of each row. */
   valuesOf(sql: string): Database.Statement {
-    let statement = this.values.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql).pluck(true);
-      this.values.set(sql, statement);
+    return this.lookup(`v${sql}`, () => this.db.prepare(sql).pluck(true));
+  }
+
+  private lookup(key: string, prepare: () => Database.Statement): Database.Statement {
+    const cached = this.statements.get(key);
+    if (cached) {
+      // Re-inserting moves the key to the end: the Map's order is the recency order.
+      this.statements.delete(key);
+      this.statements.set(key, cached);
+      return cached;
+    }
+    const statement = prepare();
+    this.statements.set(key, statement);
+    if (this.statements.size > this.capacity) {
+      const oldest = this.statements.keys().next().value as string;
+      this.statements.delete(oldest);
     }
     return statement;
   }

@@ -15,6 +15,14 @@ export { SchemaTooNew } from './migrate.js';
 export interface SqliteStorageOptions {
   /** The database file (created when missing), or ':memory:'. */
   filename: string;
+  /** Told every statement run, with its parameters in place (diagnostics and query-plan tests). */
+  onStatement?: (sql: string) => void;
+}
+
+/** The SQLite storage: the port, and what the adapter can tell about itself. */
+export interface SqliteStorage extends Storage {
+  /** How many prepared statements the connection keeps (bounded by the statement cache). */
+  statementCount(): number;
 }
 
 function sqliteTx(conn: Conn): StorageTx {
@@ -47,8 +55,8 @@ function sqliteTx(conn: Conn): StorageTx {
  * IMMEDIATE), so another process on the same file waits (busy_timeout) instead of failing
  * half-way.
  */
-export function sqliteStorage(options: SqliteStorageOptions): Storage {
-  const db = openDatabase(options.filename);
+export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
+  const db = openDatabase(options.filename, options.onStatement);
   try {
     migrate(db);
   } catch (error) {
@@ -60,6 +68,7 @@ export function sqliteStorage(options: SqliteStorageOptions): Storage {
   let closed = false;
 
   return {
+    statementCount: () => cache.size,
     transaction(fn, transactionOptions) {
       if (closed) return Promise.reject(new Error('storage is closed'));
       return queue.run(

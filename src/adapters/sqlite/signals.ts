@@ -13,8 +13,9 @@ function conditions(query: Omit<SignalQuery, 'afterSequence' | 'limit'>) {
   const clauses = ['account_id = ?'];
   const params: unknown[] = [query.accountId];
   if (query.types && query.types.length > 0) {
-    clauses.push(`type IN (${query.types.map(() => '?').join(', ')})`);
-    params.push(...query.types);
+    // One JSON array, whatever the number of types: one statement for every such query.
+    clauses.push('type IN (SELECT value FROM json_each(?))');
+    params.push(JSON.stringify([...new Set(query.types)].sort()));
   }
   if (query.resourceId !== undefined) {
     clauses.push('resource_id = ?');

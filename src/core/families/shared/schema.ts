@@ -17,14 +17,22 @@ export const listQueryBase = {
   updatedSince: timestamp.optional(),
 };
 
-/** Search text: control characters (a NUL, say) match nothing a user typed, so they are refused. */
+/** Shorter search text has no trigram to look up in the search index: it would scan every row. */
+export const minSearchLength = 3;
+const tooShort = `needs at least ${minSearchLength} characters: shorter text cannot use the search index`;
+
+/**
+ * Search text: at least three characters, so every search is an index lookup and no request can
+ * make the server read every row; control characters (a NUL, say) match nothing a user typed,
+ * so they are refused.
+ */
 export const searchText = z
   .string()
   .trim()
-  .min(1)
   .max(200)
   // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-  .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters');
+  .regex(/^[^\u0000-\u001f\u007f]*$/, { error: 'must not contain control characters', abort: true })
+  .min(minSearchLength, tooShort);
 
 /**
  * Removes fields the service owns from a request body before validation: a client that sends
