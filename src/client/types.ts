@@ -4,36 +4,38 @@ import type { components, paths } from './generated/openapi.js';
 export type { components, paths };
 
 type Schemas = components['schemas'];
+/** A named schema; interfaces extend it so editors and the reference show the name, not its fields. */
+type Schema<Name extends keyof Schemas> = Schemas[Name];
 
-export type Problem = Schemas['Problem'];
+export interface Problem extends Schema<'Problem'> {}
 export type ErrorCode = Problem['error'];
 
-export type Project = Schemas['Project'];
-export type ProjectCreate = Schemas['ProjectCreate'];
-export type ProjectPatch = Schemas['ProjectPatch'];
-export type Outcome = Schemas['Outcome'];
-export type OutcomeCreate = Schemas['OutcomeCreate'];
-export type OutcomePatch = Schemas['OutcomePatch'];
-export type ContextItem = Schemas['ContextItem'];
+export interface Project extends Schema<'Project'> {}
+export interface ProjectCreate extends Schema<'ProjectCreate'> {}
+export interface ProjectPatch extends Schema<'ProjectPatch'> {}
+export interface Outcome extends Schema<'Outcome'> {}
+export interface OutcomeCreate extends Schema<'OutcomeCreate'> {}
+export interface OutcomePatch extends Schema<'OutcomePatch'> {}
+export interface ContextItem extends Schema<'ContextItem'> {}
 export type ContextItemCreate = Schemas['ContextItemCreate'];
-export type Decision = Schemas['Decision'];
-export type DecisionCreate = Schemas['DecisionCreate'];
-export type DecisionPatch = Schemas['DecisionPatch'];
-export type Issue = Schemas['Issue'];
-export type IssueCreate = Schemas['IssueCreate'];
-export type IssuePatch = Schemas['IssuePatch'];
+export interface Decision extends Schema<'Decision'> {}
+export interface DecisionCreate extends Schema<'DecisionCreate'> {}
+export interface DecisionPatch extends Schema<'DecisionPatch'> {}
+export interface Issue extends Schema<'Issue'> {}
+export interface IssueCreate extends Schema<'IssueCreate'> {}
+export interface IssuePatch extends Schema<'IssuePatch'> {}
 export type IssueStatus = Issue['status'];
-export type TimeEntry = Schemas['TimeEntry'];
-export type TimeEntryCreate = Schemas['TimeEntryCreate'];
-export type TimeEntryPatch = Schemas['TimeEntryPatch'];
-export type Webhook = Schemas['Webhook'];
-export type WebhookCreate = Schemas['WebhookCreate'];
-export type WebhookPatch = Schemas['WebhookPatch'];
-export type WebhookCreated = Schemas['WebhookCreated'];
-export type WebhookRotated = Schemas['WebhookRotated'];
-export type WebhookDelivery = Schemas['WebhookDelivery'];
-export type WebhookTestResult = Schemas['WebhookTestResult'];
-export type SignalEvent = Schemas['SignalEvent'];
+export interface TimeEntry extends Schema<'TimeEntry'> {}
+export interface TimeEntryCreate extends Schema<'TimeEntryCreate'> {}
+export interface TimeEntryPatch extends Schema<'TimeEntryPatch'> {}
+export interface Webhook extends Schema<'Webhook'> {}
+export interface WebhookCreate extends Schema<'WebhookCreate'> {}
+export interface WebhookPatch extends Schema<'WebhookPatch'> {}
+export interface WebhookCreated extends Schema<'WebhookCreated'> {}
+export interface WebhookRotated extends Schema<'WebhookRotated'> {}
+export interface WebhookDelivery extends Schema<'WebhookDelivery'> {}
+export interface WebhookTestResult extends Schema<'WebhookTestResult'> {}
+export interface SignalEvent extends Schema<'SignalEvent'> {}
 export type EventType = SignalEvent['type'];
 
 /** The body of a webhook delivery, by event type. */
@@ -85,7 +87,7 @@ export interface Page<T> {
   /** Items matching the filters, over all pages. */
   total: number;
 }
-export type TimeEntryPage = Schemas['TimeEntryPage'];
+export interface TimeEntryPage extends Schema<'TimeEntryPage'> {}
 
 /** A single resource as read or written, with the `ETag` of that version (for `If-Match`). */
 export type Tagged<T> = T & {

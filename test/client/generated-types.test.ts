@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { clientReference } from '../../scripts/generate-client-docs.mjs';
 import { clientTypesSource } from '../../scripts/generate-client-types.mjs';
 import { openApiDocument } from '../../src/core/openapi/document.js';
 
@@ -13,6 +14,11 @@ describe('the client is typed from the server', () => {
       true,
     );
   });
+
+  it('docs/client.md is the reference generated from the declarations as they are now (npm run gen:client)', () => {
+    const committed = readFileSync(new URL('../../docs/client.md', import.meta.url), 'utf8');
+    expect(clientReference() === committed, 'docs/client.md is stale: run npm run gen:client').toBe(true);
+  }, 120_000);
 
   it('imports nothing but its own files, so it runs in browsers and other fetch runtimes', () => {
     const files = readdirSync(clientDir, { recursive: true, encoding: 'utf8' }).filter((f) =>

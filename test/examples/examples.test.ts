@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt } from '../cli/process.js';
 import { codeBlocks, readme } from './readme.js';
 
-const examples = ['examples/embed-memory.mjs', 'examples/mount-in-hono.mjs'];
+const examples = ['examples/embed-memory.mjs', 'examples/mount-in-hono.mjs', 'examples/client.mjs'];
 
 /** Runs `node <file>` as written; resolves with its exit code and output. */
 function runExample(file: string): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -39,6 +39,20 @@ describe('the examples, run as written with node', () => {
       'GET / -> 200 my app',
       'POST /api/v1/projects -> 201 APO',
       'GET /api/v1/projects -> 200 total=1',
+    ]);
+  });
+
+  it('client.mjs creates, modifies, pages, streams signals and verifies a real webhook delivery', async () => {
+    const { code, stdout, stderr } = await runExample('examples/client.mjs');
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout.trim().split('\n')).toEqual([
+      'created APO-1 etag="1"',
+      'modified APO-1 labels=launch etag="2"',
+      '422 invalid_transition allowed=in_progress,blocked,resolved,closed',
+      'listed APO-4,APO-3,APO-2,APO-1 total=4',
+      'signals issue.created,issue.updated,issue.created',
+      'verified webhook.test delivered=true',
     ]);
   });
 
