@@ -3,7 +3,10 @@ import { maxBodyBytes, type Tracker } from '../core/index.js';
 import { readCapped } from './read-capped.js';
 
 /** Node's server puts the incoming request in Hono's env; other runtimes have no peer address here. */
-type NodeBindings = { incoming?: { socket?: { remoteAddress?: string } } };
+type NodeBindings = {
+  incoming?: { socket?: { remoteAddress?: string; destroy(): void } };
+  outgoing?: { once(event: 'finish', listener: () => void): void };
+};
 
 /**
  * The tracker as a Hono app. Mount it with `app.route('/api/v1', honoApp(tracker))`, or serve it
@@ -15,16 +18,24 @@ export function honoApp(tracker: Tracker): Hono<{ Bindings: NodeBindings }> {
   app.all('*', async (c) => {
     const raw = c.req.raw;
     const url = new URL(raw.url);
+    const body = raw.body ? await readCapped(raw.body, maxBodyBytes) : null;
     const response = await tracker.handle({
       method: raw.method,
       path: url.pathname + url.search,
       headers: Object.fromEntries(raw.headers),
-      body: raw.body ? await readCapped(raw.body, maxBodyBytes) : null,
+      body,
       clientAddress: c.env?.incoming?.socket?.remoteAddress ?? 'unknown',
       secure: url.protocol === 'https:',
     });
-    const body = response.stream ? toReadable(response.stream) : response.body;
-    return new Response(body, { status: response.status, headers: response.headers });
+    if (response.status === 413 || (body !== null && body.byteLength > maxBodyBytes)) {
+      // The rest of an oversized body is still coming: never read it as the next request. Close
+      // the connection once the answer is out, as the Node host does.
+      response.headers.Connection = 'close';
+      const socket = c.env?.incoming?.socket;
+      c.env?.outgoing?.once('finish', () => socket?.destroy());
+    }
+    const answer = response.stream ? toReadable(response.stream) : response.body;
+    return new Response(answer, { status: response.status, headers: response.headers });
   });
   return app;
 }

@@ -719,20 +719,20 @@ export function runHttpSuite(host: Host, adapter?: AdapterUnderTest): void {
     });
 
     describe('405 Method Not Allowed', () => {
-      it('answers DELETE /api/v1/issues/{id} with method_not_allowed and Allow: GET, PATCH', async () => {
+      it('answers DELETE /api/v1/issues/{id} with method_not_allowed and Allow: GET, HEAD, PATCH', async () => {
         const issue = await createIssue();
         const res = await s.api('DELETE', `/api/v1/issues/${issue.id}`, { token: s.tokens.admin });
         expectProblem(res, 405, 'method_not_allowed');
-        expect(res.headers.get('allow')).toBe('GET, PATCH');
+        expect(res.headers.get('allow')).toBe('GET, HEAD, PATCH');
         expect(
           expectJson(await s.api('GET', `/api/v1/issues/${issue.id}`, { token: s.tokens.admin }), 200),
         ).toEqual(issue);
       });
 
-      it('answers PUT /api/v1/issues with method_not_allowed and Allow: GET, POST', async () => {
+      it('answers PUT /api/v1/issues with method_not_allowed and Allow: GET, HEAD, POST', async () => {
         const res = await s.api('PUT', '/api/v1/issues', { token: s.tokens.admin, body: {} });
         expectProblem(res, 405, 'method_not_allowed');
-        expect(res.headers.get('allow')).toBe('GET, POST');
+        expect(res.headers.get('allow')).toBe('GET, HEAD, POST');
       });
     });
 

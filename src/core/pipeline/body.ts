@@ -10,6 +10,45 @@ const isJsonMediaType = (contentType: string): boolean => {
   return media === 'application/json' || (media.startsWith('application/') && media.endsWith('+json'));
 };
 
+/** The deepest nesting of arrays and objects a body may have; no request of the API needs 10. */
+export const maxJsonDepth = 64;
+/** The most values (array elements and object members) a body may hold. */
+export const maxJsonValues = 100_000;
+
+/**
+ * Refuses a body nested deeper than `maxJsonDepth` or holding more than `maxJsonValues` values,
+ * before anything walks it recursively (the idempotency fingerprint, validation): a few thousand
+ * nested arrays would overflow the stack. One pass over the text, no recursion; malformed JSON is
+ * left for JSON.parse to describe.
+ */
+function checkJsonShape(text: string): void {
+  let depth = 0;
+  let values = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+      continue;
+    }
+    if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      depth++;
+      values++;
+      if (depth > maxJsonDepth) throw shapeError(`it is nested deeper than ${maxJsonDepth} levels`);
+    } else if (c === 0x5d || c === 0x7d) depth--;
+    else if (c === 0x2c) values++;
+    if (values > maxJsonValues) throw shapeError(`it holds more than ${maxJsonValues} values`);
+  }
+}
+
+const shapeError = (why: string) =>
+  new ApiError(400, 'validation_failed', `The request body is refused: ${why}.`, {
+    issues: [{ in: 'body', path: '', message: why }],
+  });
+
 /** Size of a body in bytes, whichever form the host handed it in. */
 const byteLength = (body: Uint8Array | string): number =>
   typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
@@ -44,6 +83,7 @@ export function parseJsonBody(headers: Record<string, string>, body: Uint8Array 
   } catch {
     throw new ApiError(400, 'invalid_json', 'The request body is not valid UTF-8.');
   }
+  checkJsonShape(text);
   try {
     return JSON.parse(text);
   } catch (error) {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ApiError } from '../errors.js';
 import { isoTime } from '../runtime.js';
 import { type StorageTx, UniqueViolation } from '../storage.js';
+import { allowedMethods, decodePathParams, optionsReply } from './allow.js';
 import { authenticate, authorize, type Principal } from './auth.js';
 import { checkBodySize, parseJsonBody } from './body.js';
 import { noneMatchHits, parseIfMatch } from './conditional.js';
@@ -48,16 +49,21 @@ export async function handleRequest(
   let rate: RateLimitDecision | null = null;
   try {
     const target = classify(rt, req);
-    const principal = target.isApi
-      ? await rt.storage.transaction((tx) => authenticate(tx, req.headers.authorization, rt.clock.now()), {
-          mode: 'read',
-        })
-      : null;
+    // OPTIONS needs no token: a browser's CORS preflight never sends one.
+    const principal =
+      target.isApi && req.method !== 'OPTIONS'
+        ? await rt.storage.transaction((tx) => authenticate(tx, req.headers.authorization, rt.clock.now()), {
+            mode: 'read',
+          })
+        : null;
     rate = await takeRate(rt, req, principal);
     if (rate && !rate.allowed) {
       throw new ApiError(429, 'rate_limited', `Too many requests; retry in ${rate.resetSeconds} s.`, {
         retryAfter: rate.resetSeconds,
       });
+    }
+    if (req.method === 'OPTIONS' && target.isApi) {
+      return serialize(await answerOptions(rt, req), req, requestId, rate);
     }
     const outcome = await handleWithRetry(rt, req, target, principal);
     return serialize(outcome.reply, req, requestId, rate, outcome.stream);
@@ -69,6 +75,13 @@ export async function handleRequest(
       : { status: apiError.status, body: apiError.toProblem(), headers: apiError.headers };
     return serialize(reply, req, requestId, rate);
   }
+}
+
+/** OPTIONS: which methods the path answers, or 404 for a path no route answers. */
+async function answerOptions(rt: TrackerRuntime, req: ParsedRequest): Promise<Reply> {
+  const match = await rt.route('OPTIONS', req.url);
+  if (match.kind === 'method_not_allowed') return optionsReply(allowedMethods(match.allow));
+  throw unknownPath(req.path);
 }
 
 /** Which part of the server a request is for: an open endpoint, an admin page, or the token API. */
@@ -151,8 +164,11 @@ async function handleOnce(
 
       const match = await rt.route(method, req.url);
       if (match.kind === 'not_found') throw unknownPath(req.path);
-      if (match.kind === 'method_not_allowed') throw methodNotAllowed(req.method, match.allow);
-      const { route, params, query } = match;
+      if (match.kind === 'method_not_allowed') {
+        throw methodNotAllowed(req.method, allowedMethods(match.allow));
+      }
+      const { route, query } = match;
+      const params = decodePathParams(match.params);
       const denied = authorize(principal, route.access, method);
       if (denied) throw denied;
       return runRoute(rt, req, route, principal, params, query, isoTime(nowMs), tx);

@@ -6,9 +6,20 @@ import { ApiError } from '../errors.js';
 export const defaultPageSize = 50;
 export const maxPageSize = 200;
 
+/**
+ * An integer query parameter: decimal digits only. `Number()` would also take `1e2`, `0x10`,
+ * ` 5` or `+5`; a client sending those has a bug worth hearing about (400), not a guess.
+ */
+export function queryInteger<T extends z.ZodType>(inner: (number: z.ZodNumber) => T) {
+  return z.preprocess(
+    (value) => (typeof value === 'string' && /^[0-9]{1,16}$/.test(value) ? Number(value) : value),
+    inner(z.number({ error: 'expected a decimal integer (digits only)' }).int()),
+  );
+}
+
 /** Query fields every list accepts. */
 export const pageQuery = {
-  limit: z.coerce.number().int().min(1).max(maxPageSize).default(defaultPageSize),
+  limit: queryInteger((n) => n.min(1).max(maxPageSize).default(defaultPageSize)),
   /** Judged by decodeCursor: an empty, over-long or altered one is 400 invalid_cursor. */
   cursor: z.string().optional(),
 };

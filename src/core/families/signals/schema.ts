@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { eventTypes, unknownEventType } from '../../events.js';
+import { defaultPageSize, maxPageSize, queryInteger } from '../../pipeline/pagination.js';
 import { idOf, pageOf, timestampOut } from '../shared/schema.js';
 
-const sequence = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const sequence = queryInteger((n) => n.min(0).max(Number.MAX_SAFE_INTEGER));
 
 export const signalListQuerySchema = z.strictObject({
   /** Only events after this sequence number. */
@@ -22,7 +23,7 @@ export const signalListQuerySchema = z.strictObject({
     .pipe(z.array(z.enum(eventTypes, { error: unknownEventType('') })).min(1))
     .optional(),
   resourceId: z.string().min(1).max(100).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
+  limit: queryInteger((n) => n.min(1).max(maxPageSize).default(defaultPageSize)),
 });
 export type SignalListQuery = z.output<typeof signalListQuerySchema>;
 
