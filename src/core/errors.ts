@@ -24,7 +24,8 @@ export type ErrorCode =
   | 'invalid_reference'
   | 'precondition_required'
   | 'rate_limited'
-  | 'internal_error';
+  | 'internal_error'
+  | 'service_unavailable';
 
 const titles: Record<ErrorCode, string> = {
   validation_failed: 'Validation failed',
@@ -48,6 +49,7 @@ const titles: Record<ErrorCode, string> = {
   precondition_required: 'Precondition required',
   rate_limited: 'Too many requests',
   internal_error: 'Internal error',
+  service_unavailable: 'Service unavailable',
 };
 
 /** Every error code, for the API description. */

@@ -1,5 +1,12 @@
 /** outcome-tracker's core: the whole API as a plain request handler and as typed operations. */
 
+export {
+  type CorsOptions,
+  corsAllowedHeaders,
+  corsAllowedMethods,
+  corsExposedHeaders,
+} from './edge/cors.js';
+export type { FetchRequestInfo } from './edge/fetch.js';
 export { ApiError, type ErrorCode } from './errors.js';
 export { type EventType, eventTypes } from './events.js';
 export * as context from './families/context/api.js';

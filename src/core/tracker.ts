@@ -1,4 +1,8 @@
 import { createAdminArea } from './admin/area.js';
+import type { CorsOptions } from './edge/cors.js';
+import { createEdge } from './edge/edge.js';
+import { type FetchRequestInfo, fromFetchRequest, toFetchResponse } from './edge/fetch.js';
+import { restoreParsedBody } from './edge/parsed-body.js';
 import { ApiError } from './errors.js';
 import { authenticate } from './pipeline/auth.js';
 import { type OperationContext, operationContext, type Tenant, tenantOf } from './pipeline/context.js';
@@ -20,6 +24,20 @@ export interface TrackerOptions {
   storage: Storage;
   clock?: Clock;
   ids?: Ids;
+  /**
+   * Where the API is served; default `/api/v1`. With `/tracker/api/v1` the reference page, the
+   * probes and the admin pages move to `/tracker/…` too (see the README's mounting recipes).
+   */
+  basePath?: string;
+  /** Browser apps on other origins allowed to call the API (CORS); off by default. */
+  cors?: CorsOptions | false;
+  /** gzip and brotli by `Accept-Encoding`; default on. Off when a proxy in front compresses. */
+  compression?: boolean;
+  /**
+   * Believe `X-Forwarded-For` from this many proxies in front (`true`: one) for the client
+   * address that keys the rate limit of requests without a token; default none.
+   */
+  trustProxy?: boolean | number;
   /**
    * Per-token request limit (default 100 in any rolling 60 s, kept in memory; `store` shares it
    * between processes); `false` turns limiting off (for embedding without HTTP clients).
@@ -65,6 +83,13 @@ export interface Tracker {
   /** Answers one HTTP request, given as a plain object. */
   handle(request: TrackerRequest): Promise<TrackerResponse>;
   /**
+   * Answers one HTTP request of any fetch runtime (Deno, Bun, workers, Next.js route handlers).
+   * Such runtimes do not put the peer address on the `Request`: pass it in `info` where known.
+   */
+  fetch(request: Request, info?: FetchRequestInfo): Promise<Response>;
+  /** Where the API is served, e.g. `/api/v1`. */
+  basePath: string;
+  /**
    * Runs operations in one transaction without HTTP, e.g.
    * `tracker.run({ token }, (ctx) => issues.create(ctx, { projectId, title }))`.
    * Authorization of the token's scope and role is left to the embedding app.
@@ -87,6 +112,15 @@ export function createTracker(options: TrackerOptions): Tracker {
   const clock = options.clock ?? systemClock;
   const allowPrivateTargets = options.webhooks?.allowPrivateTargets ?? false;
   const ids = options.ids ?? randomIds;
+  const edge = createEdge(
+    {
+      ...(options.basePath !== undefined ? { basePath: options.basePath } : {}),
+      cors: options.cors ?? false,
+      compression: options.compression ?? true,
+      trustedProxyHops: options.trustProxy === true ? 1 : options.trustProxy || 0,
+    },
+    options.storage,
+  );
   const runtime: TrackerRuntime = {
     storage: options.storage,
     clock,
@@ -98,7 +132,7 @@ export function createTracker(options: TrackerOptions): Tracker {
       ((error, requestId) => console.error(`[outcome-tracker] request ${requestId} failed:`, error)),
     services: { webhooks: { sender: options.webhooks?.sender ?? null, allowPrivateTargets } },
     changes: options.changes ?? changeFeed(),
-    publicRoutes,
+    publicRoutes: publicRoutes(edge.mount),
     admin: createAdminArea({ clock, ids }),
   };
   const webhooks = createDispatcher({
@@ -111,22 +145,32 @@ export function createTracker(options: TrackerOptions): Tracker {
     onError: (error) => runtime.onError(error, 'webhook-dispatcher'),
   });
 
+  const handle = async (request: TrackerRequest): Promise<TrackerResponse> => {
+    const started = clock.now();
+    const restored = restoreParsedBody(request);
+    const parsed = parseRequest(restored instanceof ApiError ? { ...request, body: null } : restored);
+    const sent = parsed.headers['x-request-id'];
+    const requestId = sent && requestIdPattern.test(sent) ? sent : ids.uuid();
+    const response =
+      restored instanceof ApiError
+        ? edge.problem(restored, requestId)
+        : await edge.answer(parsed, requestId, (routed) => handleRequest(runtime, routed, requestId));
+    options.onRequest?.({
+      method: parsed.method,
+      path: parsed.path,
+      status: response.status,
+      durationMs: clock.now() - started,
+      requestId,
+    });
+    return response;
+  };
+
   return {
-    async handle(request) {
-      const started = clock.now();
-      const parsed = parseRequest(request);
-      const sent = parsed.headers['x-request-id'];
-      const requestId = sent && requestIdPattern.test(sent) ? sent : ids.uuid();
-      const response = await handleRequest(runtime, parsed, requestId);
-      options.onRequest?.({
-        method: parsed.method,
-        path: parsed.path,
-        status: response.status,
-        durationMs: clock.now() - started,
-        requestId,
-      });
-      return response;
+    handle,
+    async fetch(request, info) {
+      return toFetchResponse(await handle(await fromFetchRequest(request, info)));
     },
+    basePath: edge.mount.basePath,
     async run(as, fn) {
       let accountId = '';
       const result = await options.storage.transaction(async (tx) => {

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
+import { readCapped } from '../core/edge/read-capped.js';
 import { maxBodyBytes, type Tracker } from '../core/index.js';
-import { readCapped } from './read-capped.js';
 
 /** Node's server puts the incoming request in Hono's env; other runtimes have no peer address here. */
 type NodeBindings = {

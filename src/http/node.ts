@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readCapped } from '../core/edge/read-capped.js';
 import { maxBodyBytes, type Tracker } from '../core/index.js';
-import { readCapped } from './read-capped.js';
 
 /** A `node:http` request listener serving the tracker: `http.createServer(nodeHandler(tracker))`. */
 export function nodeHandler(tracker: Tracker): (req: IncomingMessage, res: ServerResponse) => void {
@@ -18,12 +18,12 @@ async function respond(tracker: Tracker, req: IncomingMessage, res: ServerRespon
   // Read before the body: stopping an oversized body early detaches the socket from the request.
   const clientAddress = req.socket.remoteAddress ?? 'unknown';
   const secure = (req.socket as { encrypted?: boolean }).encrypted === true;
-  const body = await readCapped(req, maxBodyBytes);
   const response = await tracker.handle({
     method: req.method ?? 'GET',
-    path: req.url ?? '/',
+    // Express strips its mount path from req.url; the tracker's paths are the full ones.
+    path: (req as FrameworkRequest).originalUrl ?? req.url ?? '/',
     headers: req.headers,
-    body,
+    ...(await bodyOf(req as FrameworkRequest)),
     clientAddress,
     secure,
   });
@@ -32,6 +32,21 @@ async function respond(tracker: Tracker, req: IncomingMessage, res: ServerRespon
   res.writeHead(response.status, response.headers);
   if (response.stream) return pipeStream(response.stream, res);
   res.end(response.body ?? undefined);
+}
+
+/** What frameworks (Express, Fastify, body parsers) add to a Node request. */
+type FrameworkRequest = IncomingMessage & { originalUrl?: string; rawBody?: unknown; body?: unknown };
+
+/**
+ * The body: the raw bytes a body parser kept (`req.rawBody`), else the stream when nothing has read
+ * it, else the value a body parser left in `req.body` (the core restores it where that is faithful).
+ */
+async function bodyOf(
+  req: FrameworkRequest,
+): Promise<{ body?: Uint8Array | string | null; parsedBody?: unknown }> {
+  if (typeof req.rawBody === 'string' || req.rawBody instanceof Uint8Array) return { body: req.rawBody };
+  if (req.readableEnded && req.body !== undefined) return { parsedBody: req.body };
+  return { body: await readCapped(req, maxBodyBytes) };
 }
 
 /** Writes a streamed body until it ends or the client goes away, then stops the stream. */

@@ -95,7 +95,8 @@ export async function openWorld(adapter: AdapterUnderTest, options: WorldOptions
       }
       const lower: Record<string, string> = {};
       for (const [name, value] of Object.entries(response.headers)) lower[name.toLowerCase()] = value;
-      const text = response.body ?? '';
+      const text =
+        typeof response.body === 'string' ? response.body : Buffer.from(response.body ?? '').toString();
       return {
         status: response.status,
         headers: lower,

@@ -192,7 +192,7 @@ export async function webhookFixture(
     return {
       status: response.status,
       headers: response.headers,
-      json: response.body ? JSON.parse(response.body) : undefined,
+      json: response.body ? JSON.parse(Buffer.from(response.body).toString()) : undefined,
     };
   };
 

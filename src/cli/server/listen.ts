@@ -1,8 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import type { Tracker } from '../../core/tracker.js';
-import { honoApp } from '../../http/hono.js';
 import { nodeHandler } from '../../http/node.js';
 import { CliError } from '../errors.js';
 
@@ -51,27 +49,32 @@ export function listen(kind: ServerKind, host: string, port: number): Promise<Li
       );
       return;
     }
-    let app: ReturnType<typeof honoApp> | null = null;
-    // serve() starts listening at once; listen errors are emitted on a later tick, after this handler is on.
-    const server = serve(
-      {
-        fetch: (request, env) =>
-          app
-            ? app.fetch(request, env)
-            : new Response(starting.body, { ...starting, headers: startingHeaders }),
-        port,
-        hostname: host,
-      },
-      () =>
-        resolve({
-          server,
-          serve: (tracker) => {
-            app = honoApp(tracker);
-          },
-        }),
-    ) as Server;
-    server.once('error', fail);
+    loadHonoListener().then(
+      (listenHono) =>
+        listenHono(
+          host,
+          port,
+          () => new Response(starting.body, { ...starting, headers: startingHeaders }),
+          fail,
+        ).then(resolve),
+      reject,
+    );
   });
+}
+
+/**
+ * The Hono host's listener. hono and @hono/node-server are optional peers of this package, so
+ * they are loaded only when asked for, with an error that says how to get them.
+ */
+async function loadHonoListener() {
+  try {
+    return (await import('./listen-hono.js')).listenHono;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new CliError(
+      '--server hono needs the optional packages hono and @hono/node-server: npm install hono @hono/node-server',
+    );
+  }
 }
 
 /** The base URL clients use: a wildcard address is shown as localhost, IPv6 in brackets. */

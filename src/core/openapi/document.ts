@@ -89,29 +89,44 @@ function publicPaths(): Record<string, Record<string, Json>> {
       get: {
         ...unauthenticated,
         operationId: 'getHealth',
-        summary: 'Health check: 200 once storage has answered a query',
+        summary: 'Liveness: the process answers',
+        description:
+          'Answers 200 without touching storage and is exempt from the rate limit, so a liveness probe never restarts a process for a slow database.',
         responses: {
           '200': {
-            description: 'Storage answers.',
-            headers: headersOf(),
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  properties: { status: { const: 'ok' } },
-                  required: ['status'],
-                  additionalProperties: false,
-                },
-              },
-            },
+            description: 'The process is alive.',
+            headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
+            content: { 'application/json': { schema: probeSchema('ok') } },
           },
-          '429': problemRef('TooManyRequests'),
-          '500': problemRef('InternalError'),
+        },
+      },
+    },
+    '/readyz': {
+      get: {
+        ...unauthenticated,
+        operationId: 'getReadiness',
+        summary: 'Readiness: storage answers queries',
+        description:
+          'Answers 200 once storage has answered a query, 503 when it fails or does not answer within 2 s. Exempt from the rate limit.',
+        responses: {
+          '200': {
+            description: 'Storage answers; the process can serve requests.',
+            headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
+            content: { 'application/json': { schema: probeSchema('ready') } },
+          },
+          '503': problemRef('ServiceUnavailable'),
         },
       },
     },
   };
 }
+
+const probeSchema = (status: string): Json => ({
+  type: 'object',
+  properties: { status: { const: status } },
+  required: ['status'],
+  additionalProperties: false,
+});
 
 /** The `webhooks` section: what a subscriber receives, one entry per event type (CONTRACT §6). */
 function webhookEvents(): Record<string, Json> {

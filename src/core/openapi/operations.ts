@@ -92,6 +92,11 @@ export const problemResponses: Record<string, { status: string; description: str
     status: '500',
     description: 'internal_error: our fault. The body never holds a stack trace; quote X-Request-Id.',
   },
+  ServiceUnavailable: {
+    status: '503',
+    description: 'service_unavailable: storage does not answer; retry after Retry-After seconds.',
+    headers: headersOf([['Retry-After', true]]),
+  },
 };
 
 /** `components.responses`, built from `problemResponses`. */

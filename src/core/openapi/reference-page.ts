@@ -1,13 +1,18 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import type { PublicRoute } from '../pipeline/runtime.js';
+import { docsAsset } from './docs-assets.js';
 import { openApiPathname } from './document.js';
 
 /** Where the page loads the renderer from: this server, never a CDN (hosts may have no internet). */
 export const scalarBundlePath = '/docs/scalar.js';
+/** The API guide, rendered from docs/api.md at build time. */
+export const guidePath = '/docs/guide';
+
+/** A year, the longest cache lifetime HTTP caches honour: for URLs whose content never changes. */
+const immutable = 'public, max-age=31536000, immutable';
 
 // Scalar's own fonts, telemetry and agent live on scalar.com: all off, so the page works offline.
-const page = `<!doctype html>
+// Paths are the core's own; a mount rewrites the attributes (href, src, data-url) for where it serves them.
+const page = (scalarVersion: string) => `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8" />
@@ -15,11 +20,15 @@ const page = `<!doctype html>
     <title>outcome-tracker API reference</title>
   </head>
   <body>
-    <div id="app"></div>
-    <script src="${scalarBundlePath}"></script>
+    <nav style="font: 14px system-ui, sans-serif; padding: 8px 16px; border-bottom: 1px solid #ddd">
+      <a href="${guidePath}">API guide</a> · <a href="${openApiPathname}">OpenAPI document (JSON)</a>
+    </nav>
+    <div id="app" data-url="${openApiPathname}"></div>
+    <script src="${scalarBundlePath}?v=${scalarVersion}"></script>
     <script>
-      Scalar.createApiReference('#app', {
-        url: '${openApiPathname}',
+      const app = document.getElementById('app');
+      Scalar.createApiReference(app, {
+        url: app.dataset.url,
         withDefaultFonts: false,
         telemetry: false,
         agent: { disabled: true },
@@ -33,27 +42,27 @@ const page = `<!doctype html>
 /** GET /docs: the interactive API reference (Scalar) over the served OpenAPI document. */
 export const referencePage: PublicRoute = async () => ({
   status: 200,
-  text: { contentType: 'text/html; charset=utf-8', body: page },
+  text: { contentType: 'text/html; charset=utf-8', body: page((await docsAsset('scalar.js')).version) },
   headers: { 'Cache-Control': 'no-cache' },
 });
 
-let bundle: Promise<string> | undefined;
+/**
+ * GET /docs/scalar.js?v=<content hash>: the renderer the reference page loads. The page names it
+ * by its hash, so that URL may be cached for good; any other URL of it is revalidated.
+ */
+export const scalarScript: PublicRoute = async (_tx, req) => {
+  const asset = await docsAsset('scalar.js');
+  const current = new URLSearchParams(req.url.split('?')[1] ?? '').get('v') === asset.version;
+  const headers = { 'Cache-Control': current ? immutable : 'public, no-cache', ETag: asset.etag };
+  return { status: 200, text: { contentType: 'text/javascript; charset=utf-8', body: asset.body }, headers };
+};
 
-/** Scalar's standalone browser bundle from the installed package, read once on first use. */
-function scalarBundle(): Promise<string> {
-  bundle ??= readFile(
-    createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js'),
-    'utf8',
-  ).catch((error: unknown) => {
-    bundle = undefined;
-    throw error;
-  });
-  return bundle;
-}
-
-/** GET /docs/scalar.js: the renderer the reference page loads. */
-export const scalarScript: PublicRoute = async () => ({
-  status: 200,
-  text: { contentType: 'text/javascript; charset=utf-8', body: await scalarBundle() },
-  headers: { 'Cache-Control': 'public, max-age=86400' },
-});
+/** GET /docs/guide: the API guide as a page, linked from the reference page. */
+export const guidePage: PublicRoute = async () => {
+  const asset = await docsAsset('guide.html');
+  return {
+    status: 200,
+    text: { contentType: 'text/html; charset=utf-8', body: asset.body },
+    headers: { 'Cache-Control': 'public, no-cache', ETag: asset.etag },
+  };
+};

@@ -155,7 +155,7 @@ async function handleOnce(
     async (tx) => {
       const nowMs = rt.clock.now();
       if (principal === null) {
-        if (open) return open(tx);
+        if (open) return open(tx, req);
         const admin = isApi ? null : rt.admin.match(method, req.path);
         if (admin) return admin(tx, req, nowMs);
         throw unknownPath(req.path);
@@ -240,7 +240,10 @@ async function runRoute(
   const body = route.body ? parseInput(route.body, rawBody, 'body') : rejectBody(rawBody);
 
   const ctx = operationContext(tx, now, rt.ids, tenantOf(principal), precondition, rt.services);
-  const reply = await route.handle(ctx, { params, query, body, headers: req.headers });
+  const reply = withLocation(
+    await route.handle(ctx, { params, query, body, headers: req.headers }),
+    req.path,
+  );
 
   if (key && print) {
     return remember(tx, reply, {
@@ -258,6 +261,13 @@ async function runRoute(
     }
   }
   return reply;
+}
+
+/** A 201 names what it created: `Location` is the new resource's path (a replay keeps it). */
+function withLocation(reply: Reply, collectionPath: string): Reply {
+  const id = (reply.body as { id?: unknown } | undefined)?.id;
+  if (reply.status !== 201 || typeof id !== 'string' || reply.headers?.Location) return reply;
+  return { ...reply, headers: { ...reply.headers, Location: `${collectionPath}/${encodeURIComponent(id)}` } };
 }
 
 /** HEAD is answered as GET without a body. */

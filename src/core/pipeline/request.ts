@@ -10,6 +10,11 @@ export interface TrackerRequest {
   headers: Record<string, string | string[] | undefined>;
   /** The raw body: bytes or text, exactly as received. */
   body?: Uint8Array | string | null;
+  /**
+   * A body a framework's body parser has already consumed, when the raw one is gone: JSON and flat
+   * forms are restored, anything else is answered 500 (see edge/parsed-body.ts).
+   */
+  parsedBody?: unknown;
   /** The peer address, used to rate limit requests without a valid token. */
   clientAddress?: string;
   /** Whether the request came over TLS (the admin pages then mark their cookies `Secure`). */
@@ -20,8 +25,8 @@ export interface TrackerResponse {
   status: number;
   /** Header names in their canonical case. */
   headers: Record<string, string>;
-  /** The serialized body, or null for 204 and 304. */
-  body: string | null;
+  /** The serialized body (bytes when compressed), or null for 204 and 304. */
+  body: string | Uint8Array | null;
   /** A body sent in pieces as they come (server-sent events); `body` is then null. */
   stream?: AsyncIterable<string>;
 }

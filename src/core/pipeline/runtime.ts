@@ -4,6 +4,7 @@ import type { Storage, StorageTx } from '../storage.js';
 import type { Services } from './context.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { Reply } from './reply.js';
+import type { ParsedRequest } from './request.js';
 import type { RouteMatch } from './router.js';
 
 /** What the pipeline runs on: built once by createTracker. */
@@ -23,7 +24,8 @@ export interface TrackerRuntime {
   admin: AdminArea;
 }
 
-export type PublicRoute = (tx: StorageTx) => Promise<Reply>;
+/** An endpoint that needs no token; it sees the request for its query and conditional headers. */
+export type PublicRoute = (tx: StorageTx, req: ParsedRequest) => Promise<Reply>;
 
 /**
  * Wakes an account's event streams when a write of that account commits, so they need not poll

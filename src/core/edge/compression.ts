@@ -1,0 +1,103 @@
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import type { TrackerResponse } from '../pipeline/request.js';
+import { appendVary } from './cors.js';
+
+export type ContentCoding = 'br' | 'gzip';
+
+/** Bodies smaller than this go as they are: compressing them costs more than it saves. */
+export const minCompressBytes = 1024;
+
+const compressible = /^(application\/(json|problem\+json|javascript)|text\/|image\/svg\+xml)/;
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+
+/**
+ * The coding to answer with, by the client's `Accept-Encoding` and its q-values (RFC 9110 §12.5.3):
+ * the acceptable coding with the highest q, brotli on a tie; null for none (identity).
+ */
+export function negotiateEncoding(acceptEncoding: string | undefined): ContentCoding | null {
+  if (!acceptEncoding) return null;
+  const q = new Map<string, number>();
+  for (const part of acceptEncoding.split(',')) {
+    const [rawName = '', ...params] = part.split(';');
+    const name = rawName.trim().toLowerCase();
+    if (!name) continue;
+    let weight = 1;
+    for (const param of params) {
+      const [key, value] = param.split('=').map((s) => s.trim());
+      if (key?.toLowerCase() === 'q') weight = Number(value);
+    }
+    if (Number.isFinite(weight)) q.set(name, Math.min(Math.max(weight, 0), 1));
+  }
+  const weightOf = (coding: string) => q.get(coding) ?? q.get('*') ?? 0;
+  const br = weightOf('br');
+  const gz = Math.max(weightOf('gzip'), q.get('x-gzip') ?? 0);
+  if (br <= 0 && gz <= 0) return null;
+  return br >= gz ? 'br' : 'gzip';
+}
+
+export interface Compressor {
+  /** The response with its body compressed for this client, when that pays; `Vary` says so either way. */
+  compress(acceptEncoding: string | undefined, response: TrackerResponse): Promise<TrackerResponse>;
+}
+
+/** How many compressed static bodies (keyed by ETag) are kept. */
+const cacheEntries = 32;
+
+/**
+ * gzip and brotli for JSON, HTML, scripts and the API description, never for event streams.
+ * Public bodies with an ETag (the API description, the docs assets) are compressed once per coding
+ * and kept; others are compressed per request off the main thread (zlib's thread pool).
+ */
+export function createCompressor(): Compressor {
+  const cache = new Map<string, Promise<Uint8Array>>();
+  const encode = (coding: ContentCoding, body: string | Uint8Array, cacheable: boolean) =>
+    coding === 'br'
+      ? brotliAsync(body, {
+          params: {
+            // Static bodies are compressed once, so they get a denser setting than per-request ones.
+            [constants.BROTLI_PARAM_QUALITY]: cacheable ? 9 : 4,
+            [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+            [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+          },
+        })
+      : gzipAsync(body, { level: cacheable ? 9 : 6 });
+
+  const compressed = (coding: ContentCoding, body: string | Uint8Array, headers: Record<string, string>) => {
+    // Only public bodies whose ETag names their content are shared; an API resource's ETag is its
+    // version, the same for every resource, and its body is private.
+    const etag = headers.ETag;
+    if (!etag || !/\bpublic\b/.test(headers['Cache-Control'] ?? '')) return encode(coding, body, false);
+    const key = `${coding} ${etag}`;
+    let entry = cache.get(key);
+    if (!entry) {
+      entry = encode(coding, body, true);
+      entry.catch(() => cache.delete(key));
+      if (cache.size >= cacheEntries) cache.delete(cache.keys().next().value as string);
+      cache.set(key, entry);
+    }
+    return entry;
+  };
+
+  return {
+    async compress(acceptEncoding, response) {
+      const type = response.headers['Content-Type'];
+      if (response.stream || !type || !compressible.test(type) || response.headers['Content-Encoding']) {
+        return response;
+      }
+      const headers: Record<string, string> = {
+        ...response.headers,
+        Vary: appendVary(response.headers.Vary, 'Accept-Encoding'),
+      };
+      const body = response.body;
+      const size = typeof body === 'string' ? Buffer.byteLength(body) : (body?.byteLength ?? 0);
+      const coding = negotiateEncoding(acceptEncoding);
+      if (body === null || coding === null || size < minCompressBytes) return { ...response, headers };
+      const bytes = await compressed(coding, body, response.headers);
+      headers['Content-Encoding'] = coding;
+      return { ...response, headers, body: bytes };
+    },
+  };
+}
