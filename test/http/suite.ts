@@ -162,9 +162,18 @@ export function runHttpSuite(host: Host, adapter?: AdapterUnderTest): void {
       expectJson(await s.api('GET', `/api/v1/issues${query}`, { token }), 200);
 
     describe('health', () => {
-      it('answers GET /healthz with 200 {"status":"ok"} without a token', async () => {
+      it('answers GET /healthz with 200 {"status":"ok"} without a token, outside the rate limit', async () => {
         const res = await s.api('GET', '/healthz');
-        expect(expectJson(res, 200)).toEqual({ status: 'ok' });
+        expect(res.status).toBe(200);
+        expect(res.json).toEqual({ status: 'ok' });
+        expect(res.headers.get('x-request-id')).toMatch(uuidPattern);
+        expect(res.headers.get('x-ratelimit-limit')).toBeNull();
+      });
+
+      it('answers GET /readyz with 200 {"status":"ready"} once storage answers', async () => {
+        const res = await s.api('GET', '/readyz');
+        expect(res.status).toBe(200);
+        expect(res.json).toEqual({ status: 'ready' });
       });
     });
 
@@ -172,7 +181,7 @@ export function runHttpSuite(host: Host, adapter?: AdapterUnderTest): void {
       it('sends X-Request-Id and the rate-limit headers on successes and on errors alike', async () => {
         const issue = await createIssue();
         const responses = [
-          await s.api('GET', '/healthz'),
+          await s.api('GET', '/api/v1/openapi.json'),
           await s.api('GET', '/api/v1/issues', { token: s.tokens.admin }),
           await s.api('GET', `/api/v1/issues/${issue.id}`, {
             token: s.tokens.admin,

@@ -22,12 +22,13 @@ describe('the API reference page', () => {
     const res = await s.api('GET', '/docs');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(res.text).toContain('<script src="/docs/scalar.js"></script>');
-    expect(res.text).toContain("url: '/api/v1/openapi.json'");
+    expect(res.text).toMatch(/<script src="\/docs\/scalar\.js\?v=[\w-]+"><\/script>/);
+    expect(res.text).toContain('data-url="/api/v1/openapi.json"');
+    expect(res.text).toContain('href="/docs/guide"');
     expect(res.text).not.toMatch(/src="https?:/);
   });
 
-  it('serves the Scalar bundle installed from npm at /docs/scalar.js', async () => {
+  it('serves the Scalar bundle copied into the package at build time at /docs/scalar.js', async () => {
     const res = await s.api('GET', '/docs/scalar.js');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
