@@ -15,8 +15,9 @@ export interface Flag {
 export const commonFlags = {
   db: {
     type: 'string',
-    value: '<file>',
-    description: 'SQLite database file (default: $OUTCOME_TRACKER_DB, else ./data/tracker.db)',
+    value: '<file|url>',
+    description:
+      'SQLite database file, or a postgres:// URL (default: $OUTCOME_TRACKER_DB, else a postgres:// $DATABASE_URL, else ./data/tracker.db)',
   },
   json: { type: 'boolean', description: 'Print one JSON object on stdout' },
 } as const satisfies Record<string, Flag>;

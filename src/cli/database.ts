@@ -6,9 +6,29 @@ import type { CliIo, OpenedDatabase } from './io.js';
 
 export const defaultDatabasePath = './data/tracker.db';
 
-/** The database file a command uses: `--db`, else `$OUTCOME_TRACKER_DB`, else `./data/tracker.db`. */
+/** Whether a `--db` value names a PostgreSQL database rather than a SQLite file. */
+export const isPostgresUrl = (target: string): boolean => /^postgres(ql)?:\/\//i.test(target);
+
+/**
+ * The database a command uses: `--db`, else `$OUTCOME_TRACKER_DB`, else `$DATABASE_URL` when it
+ * is a postgres:// URL (hosting platforms set it; another kind of URL is not ours), else
+ * `./data/tracker.db`.
+ */
 export function databasePath(flag: string | undefined, env: CliIo['env']): string {
-  return flag ?? (env.OUTCOME_TRACKER_DB || defaultDatabasePath);
+  if (flag !== undefined) return flag;
+  if (env.OUTCOME_TRACKER_DB) return env.OUTCOME_TRACKER_DB;
+  if (env.DATABASE_URL && isPostgresUrl(env.DATABASE_URL)) return env.DATABASE_URL;
+  return defaultDatabasePath;
+}
+
+/**
+ * Opens the command's database: a postgres:// URL on PostgreSQL (the adapter, and `pg`, are
+ * loaded only then), anything else as a SQLite file.
+ */
+export async function openDatabase(target: string, options: { create: boolean }): Promise<OpenedDatabase> {
+  if (!isPostgresUrl(target)) return openSqliteDatabase(target, options);
+  const { openPostgresDatabase } = await import('./postgres-database.js');
+  return openPostgresDatabase(target, options);
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Storage } from '../core/storage.js';
 /** A database the command opened, and whether it was created just now. */
 export interface OpenedDatabase {
   storage: Storage;
-  /** The absolute path of the file. */
+  /** The absolute path of the file, or the PostgreSQL URL without its password. */
   path: string;
   created: boolean;
 }
@@ -20,6 +20,6 @@ export interface CliIo {
   /** The first line of standard input, without its line ending. */
   readStdinLine(prompt: string): Promise<string>;
   env: Readonly<Record<string, string | undefined>>;
-  /** Opens (with `create`, creates when missing) the database file. */
+  /** Opens (with `create`, creates when missing) the database: a SQLite file or a postgres:// URL. */
   openDatabase(filename: string, options: { create: boolean }): Promise<OpenedDatabase>;
 }

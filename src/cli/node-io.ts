@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline';
-import { openSqliteDatabase } from './database.js';
+import { openDatabase } from './database.js';
 import type { CliIo } from './io.js';
 
 /**
@@ -17,7 +17,7 @@ function lineWriter(stream: NodeJS.WriteStream): (line: string) => void {
   };
 }
 
-/** The CLI's outside world: this process's streams and environment, and SQLite files. */
+/** The CLI's outside world: this process's streams and environment, and its databases. */
 export function processIo(): CliIo {
   return {
     out: lineWriter(process.stdout),
@@ -34,6 +34,6 @@ export function processIo(): CliIo {
       }
     },
     env: process.env,
-    openDatabase: openSqliteDatabase,
+    openDatabase,
   };
 }

@@ -14,9 +14,10 @@ export function overview(): string {
     'Commands:',
     ...commandTable.map((entry) => `  ${entry.name.padEnd(width)}  ${entry.summary}`),
     '',
-    'Every command takes --db <file> (default: $OUTCOME_TRACKER_DB, else ./data/tracker.db)',
-    'and --json (print one JSON object). "outcome-tracker <command> --help" describes a command;',
-    '"outcome-tracker --version" prints the version. Exit codes: 0 done, 1 failed, 2 usage error.',
+    'Every command takes --db <file|url>, a SQLite file or a postgres:// URL (default: $OUTCOME_TRACKER_DB,',
+    'else a postgres:// $DATABASE_URL, else ./data/tracker.db), and --json (print one JSON object).',
+    '"outcome-tracker <command> --help" describes a command; "outcome-tracker --version" prints the',
+    'version. Exit codes: 0 done, 1 failed, 2 usage error.',
   ].join('\n');
 }
 

@@ -25,7 +25,8 @@ export type ErrorCode =
   | 'precondition_required'
   | 'rate_limited'
   | 'internal_error'
-  | 'service_unavailable';
+  | 'service_unavailable'
+  | 'transient_conflict';
 
 const titles: Record<ErrorCode, string> = {
   validation_failed: 'Validation failed',
@@ -50,6 +51,7 @@ const titles: Record<ErrorCode, string> = {
   rate_limited: 'Too many requests',
   internal_error: 'Internal error',
   service_unavailable: 'Service unavailable',
+  transient_conflict: 'Transient conflict',
 };
 
 /** Every error code, for the API description. */

@@ -33,7 +33,13 @@ export { routes } from './routes.js';
 export type { Clock, IdPrefix, Ids } from './runtime.js';
 export { randomIds, systemClock } from './runtime.js';
 export type * from './storage.js';
-export { collectionDefinitions, dumpTables, UniqueViolation, VersionMismatch } from './storage.js';
+export {
+  collectionDefinitions,
+  dumpTables,
+  TransientConflict,
+  UniqueViolation,
+  VersionMismatch,
+} from './storage.js';
 export * as tenancy from './tenancy/operations.js';
 export {
   createTracker,

@@ -36,6 +36,36 @@ export interface Storage {
   transaction<T>(fn: (tx: StorageTx) => Promise<T>, options?: { mode?: 'read' | 'write' }): Promise<T>;
   /** Releases connections. Transactions started afterwards reject. */
   close(): Promise<void>;
+  /**
+   * Commits made by other processes sharing the database, for an adapter that has any (the
+   * PostgreSQL one): event streams wake on them instead of waiting for their next poll.
+   */
+  changes?: ChangeSource;
+}
+
+/** Tells a process about commits that appended signals, its own and other processes'. */
+export interface ChangeSource {
+  /**
+   * Calls `listener` with the account of each committed transaction that appended signals, soon
+   * after the commit. A hint only: a listener may miss some (a lost connection), so readers keep
+   * polling too; a rolled-back transaction is never announced. Returns the unsubscribe function.
+   */
+  subscribe(listener: (accountId: string) => void): () => void;
+}
+
+/**
+ * Raised by `Storage.transaction` when an adapter that re-runs transactions which lost a race
+ * with another (a serialization failure, a deadlock) has re-run one as often as it may. Nothing
+ * of it was committed; the caller may try again a little later (HTTP: 503 transient_conflict).
+ */
+export class TransientConflict extends Error {
+  constructor(
+    readonly attempts: number,
+    options?: { cause?: unknown },
+  ) {
+    super(`the transaction conflicted with concurrent ones ${attempts} times in a row`, options);
+    this.name = 'TransientConflict';
+  }
 }
 
 /** The data families stored as generic, workspace-scoped, versioned collections. */
@@ -222,8 +252,14 @@ export interface SignalStore {
   count(query: Omit<SignalQuery, 'afterSequence' | 'limit'>): Promise<number>;
   /** The event with this id in this account, or null. */
   get(accountId: string, id: string): Promise<SignalEvent | null>;
-  /** The highest sequence committed so far (0 when there is none). */
-  latestSequence(): Promise<number>;
+  /**
+   * Where a reader of the account's events that wants only new ones starts: at least the
+   * highest sequence of the account's committed events (purged ones included), and below the
+   * sequence of any of its events that commits later (0 when there is none). Adapters that
+   * serialize every writer may answer with the highest sequence of all accounts. Without an
+   * account: the highest sequence of all accounts (a copy of a whole database).
+   */
+  latestSequence(accountId?: string): Promise<number>;
   /**
    * Stores an event under the sequence it already has (a copy of a whole database into an empty
    * one); later appends take higher sequences. Throws UniqueViolation('signal.sequence') when

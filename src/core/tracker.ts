@@ -135,6 +135,8 @@ export function createTracker(options: TrackerOptions): Tracker {
     publicRoutes: publicRoutes(edge.mount),
     admin: createAdminArea({ clock, ids }),
   };
+  // Commits of other processes on a shared database wake this process's event streams too.
+  const stopListening = options.storage.changes?.subscribe(() => runtime.changes.notify());
   const webhooks = createDispatcher({
     storage: options.storage,
     clock,
@@ -209,6 +211,7 @@ export function createTracker(options: TrackerOptions): Tracker {
     clock,
     ids,
     async close() {
+      stopListening?.();
       await webhooks.stop();
       await options.storage.close();
     },

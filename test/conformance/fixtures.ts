@@ -1,4 +1,4 @@
-import { afterEach, beforeEach } from 'vitest';
+import { afterEach, beforeEach, it } from 'vitest';
 import type {
   AdminSession,
   ApiToken,
@@ -231,5 +231,17 @@ export async function settle<T>(promises: Promise<T>[]) {
   return {
     fulfilled: results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : [])),
     rejected: results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : [])),
+  };
+}
+
+/**
+ * `it` for a shared suite on `adapter`: a test the adapter lists in `skips` is registered as
+ * skipped, its reason in its name, so every run says what was left out and why.
+ */
+export function testFor(adapter: AdapterUnderTest) {
+  return (title: string, fn: () => Promise<void>): void => {
+    const reason = adapter.skips?.[title];
+    if (reason) it.skip(`${title} (skipped on ${adapter.name}: ${reason})`, fn);
+    else it(title, fn);
   };
 }

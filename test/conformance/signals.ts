@@ -38,7 +38,7 @@ export function signalTests(adapter: AdapterUnderTest): void {
       const appended = await seed();
       const sequences = appended.map((e) => e.sequence);
       expect(sequences.every((s, i) => i === 0 || s > (sequences[i - 1] as number))).toBe(true);
-      expect(await tx((t) => t.signals.latestSequence())).toBe(sequences.at(-1));
+      expect(await tx((t) => t.signals.latestSequence('acc_1'))).toBe(sequences.at(-1));
       const first = appended[0] as SignalEvent;
       expect(await tx((t) => t.signals.get('acc_1', first.id))).toEqual(first);
       expect(await tx((t) => t.signals.get('acc_2', first.id))).toBeNull();
@@ -81,7 +81,7 @@ export function signalTests(adapter: AdapterUnderTest): void {
     });
 
     it('reports 0 as the latest sequence of an empty log', async () => {
-      expect(await tx((t) => t.signals.latestSequence())).toBe(0);
+      expect(await tx((t) => t.signals.latestSequence('acc_1'))).toBe(0);
     });
 
     it('purges events that occurred before a time, and later appends still get higher sequences', async () => {
@@ -98,7 +98,7 @@ export function signalTests(adapter: AdapterUnderTest): void {
           .sort(),
       );
       const highest = (appended.at(-1) as SignalEvent).sequence;
-      expect(await tx((t) => t.signals.latestSequence())).toBe(highest);
+      expect(await tx((t) => t.signals.latestSequence('acc_1'))).toBe(highest);
       const next = await tx((t) => t.signals.append(sampleSignal('acc_1')));
       expect(next.sequence).toBeGreaterThan(highest);
     });
@@ -112,7 +112,7 @@ export function signalTests(adapter: AdapterUnderTest): void {
         }),
       ).rejects.toThrow('abort');
       expect(await tx((t) => t.signals.list({ accountId: 'acc_1', limit: 10 }))).toEqual([kept]);
-      expect(await tx((t) => t.signals.latestSequence())).toBe(kept.sequence);
+      expect(await tx((t) => t.signals.latestSequence('acc_1'))).toBe(kept.sequence);
       const next = await tx((t) => t.signals.append(sampleSignal('acc_1')));
       expect(next.sequence).toBeGreaterThan(kept.sequence);
     });

@@ -74,7 +74,7 @@ describe('the sqlite storage adapter on a file', () => {
     const second = openStorage();
     await second.transaction(async (tx) => {
       expect(await tx.collections.projects.get('wsp_1', project.id)).toEqual(project);
-      expect(await tx.signals.latestSequence()).toBe(1);
+      expect(await tx.signals.latestSequence('acc_1')).toBe(1);
     });
   });
 

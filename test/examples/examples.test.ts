@@ -2,14 +2,29 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt } from '../cli/process.js';
+import {
+  dropSchema,
+  freshSchema,
+  postgresSkipReason,
+  requireDatabaseUrl,
+  testDatabaseUrl,
+} from '../support/postgres.js';
 import { codeBlocks, readme } from './readme.js';
 
-const examples = ['examples/embed-memory.mjs', 'examples/mount-in-hono.mjs', 'examples/client.mjs'];
+const examples = [
+  'examples/embed-memory.mjs',
+  'examples/mount-in-hono.mjs',
+  'examples/client.mjs',
+  'examples/embed-postgres.mjs',
+];
 
 /** Runs `node <file>` as written; resolves with its exit code and output. */
-function runExample(file: string): Promise<{ code: number; stdout: string; stderr: string }> {
+function runExample(
+  file: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, [file], (error, stdout, stderr) =>
+    execFile(process.execPath, [file], { env: { ...process.env, ...env } }, (error, stdout, stderr) =>
       done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
@@ -55,6 +70,28 @@ describe('the examples, run as written with node', () => {
       'verified webhook.test delivered=true',
     ]);
   });
+
+  it.skipIf(!testDatabaseUrl)(
+    `embed-postgres.mjs bootstraps the schema on its first run only${testDatabaseUrl ? '' : ` (skipped: ${postgresSkipReason})`}`,
+    async () => {
+      const schema = freshSchema();
+      const env = { DATABASE_URL: requireDatabaseUrl(), TRACKER_SCHEMA: schema };
+      try {
+        const first = await runExample('examples/embed-postgres.mjs', env);
+        expect(first.stderr).toBe('');
+        expect(first.stdout.trim().split('\n')).toEqual([
+          'created the schema and the workspace acme',
+          'project APO; 1 projects in acme',
+        ]);
+        const second = await runExample('examples/embed-postgres.mjs', env);
+        expect(second.stdout.trim().split('\n')).toEqual([
+          expect.stringMatching(/^project \w+; 2 projects in acme$/),
+        ]);
+      } finally {
+        await dropSchema(schema);
+      }
+    },
+  );
 
   it('every JavaScript block of the README is an excerpt of an example, so it runs as shown', () => {
     const sources = examples.map((file) => readFileSync(file, 'utf8'));

@@ -84,7 +84,7 @@ describe('the OpenAPI document', () => {
       responses: Record<string, unknown>;
     };
     expect(Object.keys(create.responses).sort()).toEqual(
-      ['200', '201', '400', '401', '403', '409', '413', '415', '422', '429', '500'].sort(),
+      ['200', '201', '400', '401', '403', '409', '413', '415', '422', '429', '500', '503'].sort(),
     );
     expect(create.parameters).toContainEqual({ $ref: '#/components/parameters/IdempotencyKeyRequired' });
     const patch = doc.paths['/api/v1/issues/{id}']?.patch as { responses: Record<string, unknown> };

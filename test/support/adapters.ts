@@ -4,12 +4,19 @@ import { join } from 'node:path';
 import { memoryStorage } from '../../src/adapters/memory/index.js';
 import { sqliteStorage } from '../../src/adapters/sqlite/index.js';
 import type { Storage } from '../../src/core/index.js';
+import { tempPostgresStorage, testDatabaseUrl } from './postgres.js';
 
 /** A storage adapter under test: how to make a fresh, empty store, and how to clean up after it. */
 export interface AdapterUnderTest {
   name: string;
   /** A fresh, empty store. Closing it also removes whatever it left on disk. */
   create(): Promise<Storage>;
+  /**
+   * Shared-suite tests this adapter skips, by title, each with its reason. Only tests about one
+   * process's transaction queue may be skipped: an adapter with a pool runs transactions side
+   * by side, and proves their isolation by other tests instead.
+   */
+  skips?: Readonly<Record<string, string>>;
 }
 
 /** A fresh directory under the system temp dir, for one test database. */
@@ -28,8 +35,26 @@ export async function tempSqliteStorage(): Promise<Storage> {
   };
 }
 
-/** Every adapter the shared suites (conformance, properties) run against. */
+const queueSkip =
+  'transactions run side by side on a pool of connections, not one after another in a queue; ' +
+  'their isolation is proven by the concurrent read-modify-write, version and claim tests instead';
+
+/** The PostgreSQL adapter, when TEST_DATABASE_URL names a server (see support/postgres.ts). */
+export const postgresUnderTest: AdapterUnderTest = {
+  name: 'postgres',
+  create: () => tempPostgresStorage(),
+  skips: {
+    'does not start a second transaction while the first awaits, nor show it uncommitted writes': queueSkip,
+    'shows a committed transaction’s writes to the transaction queued behind it': queueSkip,
+  },
+};
+
+/**
+ * Every adapter the shared suites (conformance, HTTP families, properties) run against:
+ * PostgreSQL too when TEST_DATABASE_URL is set.
+ */
 export const adaptersUnderTest: readonly AdapterUnderTest[] = [
   { name: 'memory', create: async () => memoryStorage() },
   { name: 'sqlite', create: tempSqliteStorage },
+  ...(testDatabaseUrl ? [postgresUnderTest] : []),
 ];

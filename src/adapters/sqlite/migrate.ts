@@ -1,19 +1,8 @@
+import { SchemaTooNew } from '../shared/schema-too-new.js';
 import type { Db } from './connection.js';
 import { latestVersion, type Migration, migrations } from './migrations/index.js';
 
-/** Raised when the database file was migrated by a newer outcome-tracker than this one. */
-export class SchemaTooNew extends Error {
-  constructor(
-    readonly found: number,
-    readonly known: number,
-  ) {
-    super(
-      `The database schema is at version ${found}, newer than this outcome-tracker knows (${known}). ` +
-        'Upgrade outcome-tracker to open it.',
-    );
-    this.name = 'SchemaTooNew';
-  }
-}
+export { SchemaTooNew };
 
 /**
  * Applies the migrations the database lacks, in order, in one write transaction, and records

@@ -94,7 +94,8 @@ export const problemResponses: Record<string, { status: string; description: str
   },
   ServiceUnavailable: {
     status: '503',
-    description: 'service_unavailable: storage does not answer; retry after Retry-After seconds.',
+    description:
+      'service_unavailable: storage does not answer; transient_conflict: the request kept colliding with concurrent ones (several server processes on one PostgreSQL database) and nothing of it was saved. Retry after Retry-After seconds.',
     headers: headersOf([['Retry-After', true]]),
   },
 };
@@ -123,10 +124,10 @@ const isItemRead = (route: Route) => route.kind === 'read' && /\/:[A-Za-z]+$/.te
 /**
  * The statuses the pipeline can answer for a route, derived from its kind and access as
  * handle.ts runs them: every route validates its query and refuses bodies that are not JSON,
- * is authenticated and rate limited, and may fail.
+ * is authenticated and rate limited, and may fail, or collide with concurrent requests too often.
  */
 export function errorStatuses(route: Route): string[] {
-  const statuses = new Set(['400', '401', '413', '415', '429', '500']);
+  const statuses = new Set(['400', '401', '413', '415', '429', '500', '503']);
   if (route.access !== 'read') statuses.add('403');
   if (route.path.includes('/:')) statuses.add('404');
   if (route.kind === 'create') statuses.add('409').add('422');

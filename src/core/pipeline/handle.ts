@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ApiError } from '../errors.js';
 import { isoTime } from '../runtime.js';
-import { type StorageTx, UniqueViolation } from '../storage.js';
+import { type StorageTx, TransientConflict, UniqueViolation } from '../storage.js';
 import { allowedMethods, decodePathParams, optionsReply } from './allow.js';
 import { authenticate, authorize, type Principal } from './auth.js';
 import { checkBodySize, parseJsonBody } from './body.js';
@@ -68,7 +68,12 @@ export async function handleRequest(
     const outcome = await handleWithRetry(rt, req, target, principal);
     return serialize(outcome.reply, req, requestId, rate, outcome.stream);
   } catch (error) {
-    const apiError = error instanceof ApiError ? error : internal(rt, error, requestId);
+    const apiError =
+      error instanceof ApiError
+        ? error
+        : error instanceof TransientConflict
+          ? transientConflict()
+          : internal(rt, error, requestId);
     // The admin pages are for browsers: their errors are pages too.
     const reply = rt.admin.owns(req.path)
       ? rt.admin.errorPage(apiError)
@@ -112,6 +117,20 @@ async function takeRate(
       ? `addr:${req.clientAddress}`
       : `token:${principal.tokenId}`;
   return rt.limiter.take(key);
+}
+
+/**
+ * A transaction that lost its race with concurrent ones as often as the storage re-runs it:
+ * nothing of it was saved, and sending it again shortly will most likely work.
+ */
+function transientConflict(): ApiError {
+  return new ApiError(
+    503,
+    'transient_conflict',
+    'The request collided with concurrent requests too often and was not carried out; send it again.',
+    {},
+    { 'Retry-After': '1' },
+  );
 }
 
 function internal(rt: TrackerRuntime, error: unknown, requestId: string): ApiError {

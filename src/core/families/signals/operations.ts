@@ -68,7 +68,7 @@ export async function streamStart(
     }
     return event.sequence;
   }
-  return startAfter(query) ?? (await ctx.tx.signals.latestSequence());
+  return startAfter(query) ?? (await ctx.tx.signals.latestSequence(ctx.tenant.accountId));
 }
 
 export const heartbeatMs = 15_000;

@@ -1,0 +1,39 @@
+import { UniqueViolation } from '../../core/storage.js';
+
+/** PostgreSQL's SQLSTATE of an error from the driver, if it has one. */
+export const sqlState = (error: unknown): string | undefined => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+};
+
+/**
+ * Failures that say "this transaction lost a race, run it again": serialization failures
+ * (40001) and deadlocks (40P01). Nothing else is retried: a retry is only safe when the
+ * transaction had no effect.
+ */
+export const isRetryable = (error: unknown): boolean => {
+  const state = sqlState(error);
+  return state === '40001' || state === '40P01';
+};
+
+/**
+ * Runs a write and translates a uniqueness failure (23505) into the port's UniqueViolation,
+ * by constraint name; other failures pass through unchanged. Inserts avoid this path (they use
+ * ON CONFLICT DO NOTHING, which leaves the transaction usable); updates that may break a rule
+ * take it, and the transaction is then over anyway.
+ */
+export async function withUniqueRules<T>(
+  rules: Readonly<Record<string, string>>,
+  write: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const constraint = (error as { constraint?: unknown }).constraint;
+    if (sqlState(error) === '23505' && typeof constraint === 'string') {
+      const what = rules[constraint];
+      if (what) throw new UniqueViolation(what);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,153 @@
+import pg from 'pg';
+import type { Storage, StorageTx } from '../../core/storage.js';
+import { postgresCollection } from './collections.js';
+import type { Conn } from './connection.js';
+import { postgresDump } from './dump.js';
+import { migrate } from './migrate.js';
+import { changeListener, channelOf, notifySql } from './notifications.js';
+import { postgresCounters, postgresIdempotency } from './records.js';
+import { postgresSessions } from './sessions.js';
+import { postgresSignals } from './signals.js';
+import { quoteIdent } from './sql.js';
+import { postgresTenancy, postgresTokens } from './tenancy.js';
+import { transactionRunner } from './transaction.js';
+import { postgresDeliveries, postgresWebhooks } from './webhooks.js';
+
+export { SchemaTooNew } from './migrate.js';
+
+export type PostgresStorageOptions = (
+  | {
+      /** A `postgres://` URL; the storage makes and owns a pool of connections to it. */
+      connectionString: string;
+      pool?: undefined;
+    }
+  | {
+      /** A pool you made and own: close() leaves it open. */
+      pool: pg.Pool;
+      connectionString?: undefined;
+    }
+) & {
+  /** The schema holding the tables, created when missing; default `public`. */
+  schema?: string;
+  /** Connections in the pool the storage makes (not with `pool`); default 10. */
+  poolMax?: number;
+  /**
+   * How many times a transaction that lost a race (serialization failure, deadlock) runs in
+   * all before TransientConflict; default 20.
+   */
+  maxAttempts?: number;
+};
+
+/** A storage on PostgreSQL: the port, and what only a shared database can say. */
+export interface PostgresStorage extends Storage {
+  /**
+   * Settles once the schema is ready (migrations run when the storage is made); rejects with
+   * the reason it cannot be (SchemaTooNew, an unreachable server). `created`: this storage
+   * created the schema (applied the first migration), so it is the one to bootstrap it.
+   */
+  ready(): Promise<{ created: boolean }>;
+}
+
+/** Integers PostgreSQL sends as int8 (sequences, counters) fit a double: parse them as numbers. */
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+function postgresTx(conn: Conn, appended: (accountId: string) => void): StorageTx {
+  return {
+    tenancy: postgresTenancy(conn),
+    tokens: postgresTokens(conn),
+    collections: {
+      projects: postgresCollection('projects', conn),
+      issues: postgresCollection('issues', conn),
+      outcomes: postgresCollection('outcomes', conn),
+      context: postgresCollection('context', conn),
+      decisions: postgresCollection('decisions', conn),
+      timeEntries: postgresCollection('timeEntries', conn),
+    },
+    signals: postgresSignals(conn, appended),
+    idempotency: postgresIdempotency(conn),
+    counters: postgresCounters(conn),
+    webhooks: postgresWebhooks(conn),
+    deliveries: postgresDeliveries(conn),
+    sessions: postgresSessions(conn),
+    dump: postgresDump(conn),
+  };
+}
+
+/**
+ * PostgreSQL storage over a pool of connections (node-postgres). Transactions run concurrently,
+ * each on its own connection, write ones SERIALIZABLE and re-run when they lose a race (see
+ * transaction.ts); every guarantee holds across all the processes that share the database.
+ * The schema is migrated when the storage is made; transactions wait for that.
+ */
+export function postgresStorage(options: PostgresStorageOptions): PostgresStorage {
+  const schema = options.schema ?? 'public';
+  const ownsPool = options.pool === undefined;
+  const pool =
+    options.pool ??
+    new pg.Pool({ connectionString: options.connectionString, max: options.poolMax ?? 10, types });
+  // A connection that breaks while idle in the pool must not crash the process.
+  const onIdleError = () => {};
+  if (ownsPool) pool.on('error', onIdleError);
+
+  const channel = channelOf(schema);
+  const changes = changeListener(channel, async () => {
+    if (ownsPool) {
+      const client = new pg.Client({ connectionString: options.connectionString, types });
+      await client.connect();
+      return { client, done: () => void client.end().catch(() => {}) };
+    }
+    const client = await pool.connect();
+    return { client, done: (error) => client.release(error ?? true) };
+  });
+
+  const migrated = migrate(pool, schema).then((applied) => ({
+    created: applied.some((m) => m.version === 1),
+  }));
+  // Reported through ready() and every transaction; not an unhandled rejection meanwhile.
+  migrated.catch(() => {});
+
+  const runner = transactionRunner({
+    pool,
+    searchPathSql: `SET LOCAL search_path TO ${quoteIdent(schema)}`,
+    maxAttempts: Math.max(1, options.maxAttempts ?? 20),
+    makeTx: postgresTx,
+    committed: async (client, accounts) => {
+      await client.query(notifySql, [channel, [...accounts]]);
+    },
+  });
+
+  let closed = false;
+  const running = new Set<Promise<unknown>>();
+
+  return {
+    ready: () => migrated,
+    changes: { subscribe: (listener) => changes.subscribe(listener) },
+    async transaction(fn, transactionOptions) {
+      if (closed) throw new Error('storage is closed');
+      await migrated;
+      const run = runner.run(fn, transactionOptions?.mode ?? 'write');
+      running.add(run);
+      try {
+        return await run;
+      } finally {
+        running.delete(run);
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await changes.close();
+      // Transactions started before close() finish; the pool closes after them.
+      await Promise.allSettled([...running, migrated]);
+      if (ownsPool) {
+        await pool.end();
+        pool.off('error', onIdleError);
+      }
+    },
+  };
+}

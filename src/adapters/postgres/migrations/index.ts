@@ -1,0 +1,14 @@
+import { initialSchema } from './001_initial.js';
+
+/** One schema step, recorded in `schema_migrations` once applied. */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** Every migration, in the order they apply. Append only: never edit a released one. */
+export const migrations: readonly Migration[] = [{ version: 1, name: 'initial', sql: initialSchema }];
+
+/** The schema version this code knows. */
+export const latestVersion = migrations.at(-1)?.version ?? 0;

@@ -1,0 +1,50 @@
+import type { AdminSession } from '../../core/model.js';
+import type { SessionStore } from '../../core/storage.js';
+import type { Conn } from './connection.js';
+import { purgeLockTaken } from './purge-lock.js';
+
+export interface SessionRow {
+  id_hash: string;
+  user_id: string;
+  csrf_token: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export const sessionColumns = 'id_hash, user_id, csrf_token, created_at, expires_at';
+
+export const toSession = (r: SessionRow): AdminSession => ({
+  idHash: r.id_hash,
+  userId: r.user_id,
+  csrfToken: r.csrf_token,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+});
+
+/** Admin page sessions, by the hash of the cookie value. */
+export function postgresSessions(conn: Conn): SessionStore {
+  return {
+    async insert(s) {
+      // As the other adapters: a session under an existing hash replaces it.
+      await conn.run(
+        'INSERT INTO sessions (id_hash, user_id, csrf_token, created_at, expires_at) VALUES ($1, $2, $3, $4, $5) ' +
+          'ON CONFLICT (id_hash) DO UPDATE SET user_id = excluded.user_id, csrf_token = excluded.csrf_token, ' +
+          'created_at = excluded.created_at, expires_at = excluded.expires_at',
+        [s.idHash, s.userId, s.csrfToken, s.createdAt, s.expiresAt],
+      );
+    },
+    async get(idHash) {
+      const r = await conn.row<SessionRow>(`SELECT ${sessionColumns} FROM sessions WHERE id_hash = $1`, [
+        idHash,
+      ]);
+      return r === undefined ? null : toSession(r);
+    },
+    async delete(idHash) {
+      return (await conn.run('DELETE FROM sessions WHERE id_hash = $1', [idHash])) > 0;
+    },
+    async purge(before) {
+      if (!(await purgeLockTaken(conn, 'sessions'))) return 0;
+      return conn.run('DELETE FROM sessions WHERE expires_at < $1', [before]);
+    },
+  };
+}

@@ -1,0 +1,134 @@
+import type { SignalEvent } from '../../core/model.js';
+import { type SignalQuery, type SignalStore, UniqueViolation } from '../../core/storage.js';
+import type { Conn } from './connection.js';
+import { purgeLockTaken } from './purge-lock.js';
+import { Conditions } from './sql.js';
+
+export const toEvent = (row: { sequence: number; data: string }): SignalEvent => ({
+  ...(JSON.parse(row.data) as Omit<SignalEvent, 'sequence'>),
+  sequence: row.sequence,
+});
+
+/** The account, types and resource conditions of a query. */
+function conditions(query: Omit<SignalQuery, 'afterSequence' | 'limit'>): Conditions {
+  const where = new Conditions().add((p) => `account_id = ${p}`, query.accountId);
+  if (query.types && query.types.length > 0) where.add((p) => `type = ANY(${p}::text[])`, query.types);
+  if (query.resourceId !== undefined) where.add((p) => `resource_id = ${p}`, query.resourceId);
+  return where;
+}
+
+/**
+ * The key of an account's append lock: one advisory lock per account, in a key space of its
+ * own (the first argument), so it cannot collide with the adapter's other advisory locks.
+ */
+export const appendLockSql = 'SELECT pg_advisory_xact_lock(1869574504, hashtext($1))';
+
+/**
+ * Makes `signal_sequence` hand out numbers above $1 from now on, never lowering it. (A sequence
+ * is not transactional: a copy that fails afterwards leaves it raised, which only skips numbers.)
+ */
+const raiseSequenceSql =
+  "SELECT setval('signal_sequence', $1) FROM signal_sequence " +
+  'WHERE $1 > (CASE WHEN is_called THEN last_value ELSE last_value - 1 END)';
+
+/**
+ * Called by the transaction with the account of every event it appends, so that after commit
+ * the other processes can be told (see notifications.ts).
+ */
+export type AppendObserver = (accountId: string) => void;
+
+/**
+ * The signal log. A sequence is a `signal_sequence` value taken while holding the account's
+ * append lock, an advisory lock that lasts until the transaction ends: of two transactions
+ * appending to one account, the second takes its number only after the first committed or
+ * rolled back, so within an account sequences increase in commit order and a reader paging by
+ * sequence never skips an event that commits later with a lower number. Accounts do not wait
+ * for each other. A rolled-back append leaves a gap in the numbers, never an event.
+ */
+export function postgresSignals(conn: Conn, appended: AppendObserver): SignalStore {
+  const locked = new Set<string>();
+  return {
+    async append(event) {
+      const { id, accountId, type, resource, occurredAt } = event;
+      if (!locked.has(accountId)) {
+        await conn.run(appendLockSql, [accountId]);
+        locked.add(accountId);
+      }
+      const data = JSON.stringify(event);
+      const sequence = await conn.value<number>(
+        'INSERT INTO signals (sequence, id, account_id, type, resource_id, occurred_at, data) ' +
+          "VALUES (nextval('signal_sequence'), $1, $2, $3, $4, $5, $6) RETURNING sequence",
+        [id, accountId, type, resource.id, occurredAt, data],
+      );
+      if (sequence === undefined) throw new Error('signal insert returned no sequence');
+      appended(accountId);
+      return toEvent({ sequence, data });
+    },
+    async list(query) {
+      const where = conditions(query);
+      if (query.afterSequence !== undefined) where.add((p) => `sequence > ${p}`, query.afterSequence);
+      const limit = where.param(query.limit);
+      const rows = await conn.rows<{ sequence: number; data: string }>(
+        `SELECT sequence, data FROM signals WHERE ${where.sql} ORDER BY sequence LIMIT ${limit}`,
+        where.params,
+      );
+      return rows.map(toEvent);
+    },
+    async count(query) {
+      const where = conditions(query);
+      return (
+        (await conn.value<number>(`SELECT COUNT(*)::int FROM signals WHERE ${where.sql}`, where.params)) ?? 0
+      );
+    },
+    async get(accountId, id) {
+      const row = await conn.row<{ sequence: number; data: string }>(
+        'SELECT sequence, data FROM signals WHERE id = $1 AND account_id = $2',
+        [id, accountId],
+      );
+      return row === undefined ? null : toEvent(row);
+    },
+    async latestSequence(accountId) {
+      // The account's highest committed sequence: any of its events that commits later took its
+      // number after that one committed (the append lock), so it is higher. A purge (and a copy)
+      // remembers the highest it knew of, so the answer survives a purge of every event.
+      const highest =
+        accountId === undefined
+          ? 'SELECT MAX(sequence) FROM signals'
+          : 'SELECT MAX(sequence) FROM signals WHERE account_id = $1';
+      const latest = await conn.value<number>(
+        `SELECT GREATEST((${highest}), (SELECT purged_through FROM signal_purges))`,
+        accountId === undefined ? [] : [accountId],
+      );
+      return latest ?? 0;
+    },
+    async restore(event) {
+      const { sequence, id, accountId, type, resource, occurredAt } = event;
+      const { sequence: _, ...stored } = event;
+      const inserted = await conn.run(
+        'INSERT INTO signals (sequence, id, account_id, type, resource_id, occurred_at, data) ' +
+          'VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING',
+        [sequence, id, accountId, type, resource.id, occurredAt, JSON.stringify(stored)],
+      );
+      if (inserted === 0) throw new UniqueViolation('signal.sequence');
+      await conn.run(raiseSequenceSql, [sequence]);
+    },
+    async continueAfter(sequence) {
+      await conn.run(raiseSequenceSql, [sequence]);
+      await conn.run('UPDATE signal_purges SET purged_through = GREATEST(purged_through, $1)', [sequence]);
+    },
+    async purge(before) {
+      if (!(await purgeLockTaken(conn, 'signals'))) return 0;
+      const purged = await conn.row<{ count: number; highest: number | null }>(
+        'WITH gone AS (DELETE FROM signals WHERE occurred_at < $1 RETURNING sequence) ' +
+          'SELECT COUNT(*)::int AS count, MAX(sequence) AS highest FROM gone',
+        [before],
+      );
+      if (purged?.highest != null) {
+        await conn.run('UPDATE signal_purges SET purged_through = GREATEST(purged_through, $1)', [
+          purged.highest,
+        ]);
+      }
+      return purged?.count ?? 0;
+    },
+  };
+}

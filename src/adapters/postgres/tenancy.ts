@@ -1,0 +1,247 @@
+import type { Account, ApiToken, Membership, User, Workspace } from '../../core/model.js';
+import { type TenancyStore, type TokenStore, UniqueViolation } from '../../core/storage.js';
+import type { Conn } from './connection.js';
+import { withUniqueRules } from './errors.js';
+
+export interface WorkspaceRow {
+  id: string;
+  account_id: string;
+  slug: string;
+  name: string;
+  created_at: string;
+}
+export interface UserRow {
+  id: string;
+  email: string;
+  password_hash: string | null;
+  created_at: string;
+}
+export interface MembershipRow {
+  workspace_id: string;
+  user_id: string;
+  role: Membership['role'];
+  created_at: string;
+}
+export interface TokenRow {
+  id: string;
+  workspace_id: string;
+  user_id: string;
+  name: string;
+  scope: ApiToken['scope'];
+  hash: string;
+  last_four: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export const toWorkspace = (r: WorkspaceRow): Workspace => ({
+  id: r.id,
+  accountId: r.account_id,
+  slug: r.slug,
+  name: r.name,
+  createdAt: r.created_at,
+});
+export const toUser = (r: UserRow): User => ({
+  id: r.id,
+  email: r.email,
+  passwordHash: r.password_hash,
+  createdAt: r.created_at,
+});
+export const toMembership = (r: MembershipRow): Membership => ({
+  workspaceId: r.workspace_id,
+  userId: r.user_id,
+  role: r.role,
+  createdAt: r.created_at,
+});
+export const toToken = (r: TokenRow): ApiToken => ({
+  id: r.id,
+  workspaceId: r.workspace_id,
+  userId: r.user_id,
+  name: r.name,
+  scope: r.scope,
+  hash: r.hash,
+  lastFour: r.last_four,
+  createdAt: r.created_at,
+  lastUsedAt: r.last_used_at,
+  revokedAt: r.revoked_at,
+});
+const maybe = <R, T>(row: R | undefined, to: (row: R) => T): T | null => (row === undefined ? null : to(row));
+
+export const workspaceColumns = 'id, account_id, slug, name, created_at';
+export const userColumns = 'id, email, password_hash, created_at';
+export const membershipColumns = 'workspace_id, user_id, role, created_at';
+export const tokenColumns =
+  'id, workspace_id, user_id, name, scope, hash, last_four, created_at, last_used_at, revoked_at';
+
+/**
+ * Inserts with ON CONFLICT DO NOTHING (the transaction stays usable), and when nothing was
+ * inserted, names the rule that refused it: the first of `probes` whose query finds a row.
+ */
+async function insertUnique(
+  conn: Conn,
+  sql: string,
+  params: readonly unknown[],
+  probes: readonly { what: string; sql: string; params: readonly unknown[] }[],
+): Promise<void> {
+  if ((await conn.run(`${sql} ON CONFLICT DO NOTHING`, params)) === 1) return;
+  for (const probe of probes) {
+    if ((await conn.value(probe.sql, probe.params)) !== undefined) throw new UniqueViolation(probe.what);
+  }
+  throw new UniqueViolation(probes[0]?.what ?? 'unique');
+}
+
+/** Accounts, workspaces, users and memberships. */
+export function postgresTenancy(conn: Conn): TenancyStore {
+  return {
+    async insertAccount(account) {
+      await insertUnique(
+        conn,
+        'INSERT INTO accounts (id, name, created_at) VALUES ($1, $2, $3)',
+        [account.id, account.name, account.createdAt],
+        [{ what: 'account.id', sql: 'SELECT 1 FROM accounts WHERE id = $1', params: [account.id] }],
+      );
+    },
+    async getAccount(id) {
+      const row = await conn.row<{ id: string; name: string; created_at: string }>(
+        'SELECT id, name, created_at FROM accounts WHERE id = $1',
+        [id],
+      );
+      return maybe(row, (r): Account => ({ id: r.id, name: r.name, createdAt: r.created_at }));
+    },
+    async insertWorkspace(w) {
+      await insertUnique(
+        conn,
+        `INSERT INTO workspaces (${workspaceColumns}) VALUES ($1, $2, $3, $4, $5)`,
+        [w.id, w.accountId, w.slug, w.name, w.createdAt],
+        [
+          { what: 'workspace.slug', sql: 'SELECT 1 FROM workspaces WHERE slug = $1', params: [w.slug] },
+          { what: 'workspace.id', sql: 'SELECT 1 FROM workspaces WHERE id = $1', params: [w.id] },
+        ],
+      );
+    },
+    async getWorkspace(id) {
+      const row = await conn.row<WorkspaceRow>(`SELECT ${workspaceColumns} FROM workspaces WHERE id = $1`, [
+        id,
+      ]);
+      return maybe(row, toWorkspace);
+    },
+    async getWorkspaceBySlug(slug) {
+      const row = await conn.row<WorkspaceRow>(`SELECT ${workspaceColumns} FROM workspaces WHERE slug = $1`, [
+        slug,
+      ]);
+      return maybe(row, toWorkspace);
+    },
+    async listWorkspaces() {
+      const rows = await conn.rows<WorkspaceRow>(
+        `SELECT ${workspaceColumns} FROM workspaces ORDER BY created_at, id`,
+      );
+      return rows.map(toWorkspace);
+    },
+    async insertUser(user) {
+      const key = user.email.toLowerCase();
+      await insertUnique(
+        conn,
+        `INSERT INTO users (${userColumns}, email_key) VALUES ($1, $2, $3, $4, $5)`,
+        [user.id, user.email, user.passwordHash, user.createdAt, key],
+        [
+          { what: 'user.email', sql: 'SELECT 1 FROM users WHERE email_key = $1', params: [key] },
+          { what: 'user.id', sql: 'SELECT 1 FROM users WHERE id = $1', params: [user.id] },
+        ],
+      );
+    },
+    async getUser(id) {
+      return maybe(await conn.row<UserRow>(`SELECT ${userColumns} FROM users WHERE id = $1`, [id]), toUser);
+    },
+    async getUserByEmail(email) {
+      const row = await conn.row<UserRow>(`SELECT ${userColumns} FROM users WHERE email_key = $1`, [
+        email.toLowerCase(),
+      ]);
+      return maybe(row, toUser);
+    },
+    async updateUser(user) {
+      await withUniqueRules({ users_email_key: 'user.email' }, () =>
+        conn.run(
+          'UPDATE users SET email = $1, email_key = $2, password_hash = $3, created_at = $4 WHERE id = $5',
+          [user.email, user.email.toLowerCase(), user.passwordHash, user.createdAt, user.id],
+        ),
+      );
+    },
+    async putMembership(m) {
+      await conn.run(
+        `INSERT INTO memberships (${membershipColumns}) VALUES ($1, $2, $3, $4) ` +
+          'ON CONFLICT (workspace_id, user_id) DO UPDATE SET role = excluded.role, created_at = excluded.created_at',
+        [m.workspaceId, m.userId, m.role, m.createdAt],
+      );
+    },
+    async getMembership(workspaceId, userId) {
+      const row = await conn.row<MembershipRow>(
+        `SELECT ${membershipColumns} FROM memberships WHERE workspace_id = $1 AND user_id = $2`,
+        [workspaceId, userId],
+      );
+      return maybe(row, toMembership);
+    },
+    async removeMembership(workspaceId, userId) {
+      const removed = await conn.run('DELETE FROM memberships WHERE workspace_id = $1 AND user_id = $2', [
+        workspaceId,
+        userId,
+      ]);
+      return removed > 0;
+    },
+    async listMemberships(workspaceId) {
+      const rows = await conn.rows<MembershipRow>(
+        `SELECT ${membershipColumns} FROM memberships WHERE workspace_id = $1 ORDER BY pk`,
+        [workspaceId],
+      );
+      return rows.map(toMembership);
+    },
+  };
+}
+
+/** API tokens, found by the hash of the plain token. */
+export function postgresTokens(conn: Conn): TokenStore {
+  const byId = async (id: string) =>
+    maybe(await conn.row<TokenRow>(`SELECT ${tokenColumns} FROM tokens WHERE id = $1`, [id]), toToken);
+  return {
+    async insert(t) {
+      await insertUnique(
+        conn,
+        `INSERT INTO tokens (${tokenColumns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        [
+          t.id,
+          t.workspaceId,
+          t.userId,
+          t.name,
+          t.scope,
+          t.hash,
+          t.lastFour,
+          t.createdAt,
+          t.lastUsedAt,
+          t.revokedAt,
+        ],
+        [{ what: 'token', sql: 'SELECT 1', params: [] }],
+      );
+    },
+    async getByHash(hash) {
+      return maybe(
+        await conn.row<TokenRow>(`SELECT ${tokenColumns} FROM tokens WHERE hash = $1`, [hash]),
+        toToken,
+      );
+    },
+    get: byId,
+    async list(workspaceId) {
+      const rows = await conn.rows<TokenRow>(
+        `SELECT ${tokenColumns} FROM tokens WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC`,
+        [workspaceId],
+      );
+      return rows.map(toToken);
+    },
+    async revoke(id, at) {
+      await conn.run('UPDATE tokens SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [at, id]);
+      return byId(id);
+    },
+    async touch(id, at) {
+      await conn.run('UPDATE tokens SET last_used_at = $1 WHERE id = $2', [at, id]);
+    },
+  };
+}

@@ -1,0 +1,121 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll } from 'vitest';
+import { type PostgresStorage, postgresStorage } from '../../src/adapters/postgres/index.js';
+
+/**
+ * The PostgreSQL server the tests use, from TEST_DATABASE_URL (`.ci/run` sets it). Unset: the
+ * PostgreSQL tests are skipped, saying why. Set but unreachable: they fail, never skip.
+ */
+export const testDatabaseUrl: string | undefined = process.env.TEST_DATABASE_URL || undefined;
+
+export const postgresSkipReason =
+  'TEST_DATABASE_URL is unset (set it to a PostgreSQL URL such as postgres://postgres@127.0.0.1:5432/test)';
+
+/** A fresh schema name, unique to this run. */
+export const freshSchema = (): string => `ot_test_${randomBytes(6).toString('hex')}`;
+
+/** The test database URL, or an error naming the variable when it is unset. */
+export function requireDatabaseUrl(): string {
+  if (!testDatabaseUrl) throw new Error(postgresSkipReason);
+  return testDatabaseUrl;
+}
+
+/** Drops a schema and everything in it, on a connection of its own. */
+export async function dropSchema(schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: requireDatabaseUrl() });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Every table the adapter keeps rows in, emptied between stores (DELETE: far cheaper than TRUNCATE here). */
+const resetSql = [
+  'accounts',
+  'workspaces',
+  'users',
+  'memberships',
+  'tokens',
+  'sessions',
+  'projects',
+  'issues',
+  'outcomes',
+  'context_items',
+  'decisions',
+  'time_entries',
+  'signals',
+  'idempotency_keys',
+  'counters',
+  'webhooks',
+  'deliveries',
+  'rate_limits',
+]
+  .map((table) => `DELETE FROM ${table};`)
+  .concat(['ALTER SEQUENCE signal_sequence RESTART;', 'UPDATE signal_purges SET purged_through = 0;'])
+  .join(' ');
+
+/**
+ * Migrated schemas of this test file that no store uses now: creating and dropping a schema
+ * costs about a second of DDL, so a closed store's schema is emptied and handed to the next
+ * one, and every schema of the file is dropped after its last test.
+ */
+const idleSchemas: string[] = [];
+const fileSchemas = new Set<string>();
+if (testDatabaseUrl) {
+  afterAll(async () => {
+    const schemas = [...fileSchemas];
+    fileSchemas.clear();
+    idleSchemas.length = 0;
+    for (const schema of schemas) await dropSchema(schema);
+  });
+}
+
+/** Empties a schema's tables and restarts its signal sequence. */
+async function resetSchema(schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: requireDatabaseUrl() });
+  await client.connect();
+  try {
+    await client.query(`SET search_path TO "${schema}"; ${resetSql}`);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * An empty, migrated PostgreSQL store, on a schema of its own while it is open (reused by a
+ * later store of this test file once it closes, dropped after the file). Pools stay small:
+ * many test files run at once against one server.
+ */
+export async function tempPostgresStorage(
+  options: { poolMax?: number; maxAttempts?: number } = {},
+): Promise<PostgresStorage> {
+  const schema = idleSchemas.pop() ?? freshSchema();
+  fileSchemas.add(schema);
+  const storage = postgresStorage({
+    connectionString: requireDatabaseUrl(),
+    schema,
+    poolMax: options.poolMax ?? 4,
+    ...(options.maxAttempts ? { maxAttempts: options.maxAttempts } : {}),
+  });
+  try {
+    await storage.ready();
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
+  let closed = false;
+  return {
+    ...storage,
+    transaction: (fn, transactionOptions) => storage.transaction(fn, transactionOptions),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await storage.close();
+      await resetSchema(schema);
+      idleSchemas.push(schema);
+    },
+  };
+}
