@@ -136,7 +136,7 @@ export function createTracker(options: TrackerOptions): Tracker {
     admin: createAdminArea({ clock, ids }),
   };
   // Commits of other processes on a shared database wake this process's event streams too.
-  const stopListening = options.storage.changes?.subscribe(() => runtime.changes.notify());
+  const stopListening = options.storage.changes?.subscribe((accountId) => runtime.changes.notify(accountId));
   const webhooks = createDispatcher({
     storage: options.storage,
     clock,
