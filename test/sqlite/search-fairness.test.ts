@@ -28,7 +28,11 @@ describe('search fairness on SQLite', () => {
       path,
       headers: { authorization: `Bearer ${tokens[who]}` },
     });
-    return { status: response.status, body: JSON.parse(String(response.body ?? 'null')), sql: [...statements] };
+    return {
+      status: response.status,
+      body: JSON.parse(String(response.body ?? 'null')),
+      sql: [...statements],
+    };
   };
 
   /** The query plan of a statement as run (parameters in place), one line per step. */
