@@ -12,7 +12,7 @@ interface PlainRequest {
 interface PlainResponse {
   status: number;
   headers: Record<string, string>;
-  body: string | null;
+  body: string | Uint8Array | null;
   stream?: AsyncIterable<string>;
 }
 

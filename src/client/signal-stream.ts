@@ -63,7 +63,7 @@ export async function* streamSignals(
         options: { signal: connection.signal },
       });
       if (!response.body) throw new Error('The signal stream answered without a body');
-      for await (const item of parseSse(response.body)) {
+      for await (const item of parseSse(response.body, connection.signal)) {
         if (item.kind === 'retry') {
           serverDelayMs = item.ms;
           continue;

@@ -13,9 +13,15 @@ export type SseItem = { kind: 'event'; event: ServerSentEvent } | { kind: 'retry
  * Parses a `text/event-stream` body (the HTML standard's rules: lines end in CR, LF or CRLF; a
  * blank line dispatches; comment lines start with `:`; an event without data is not dispatched).
  */
-export async function* parseSse(body: ReadableStream<Uint8Array>): AsyncGenerator<SseItem> {
+export async function* parseSse(
+  body: ReadableStream<Uint8Array>,
+  signal?: AbortSignal,
+): AsyncGenerator<SseItem> {
   const decoder = new TextDecoder();
   const reader = body.getReader();
+  // Not every fetch stops its body when the request's signal aborts (an in-process one may not).
+  const stop = () => void reader.cancel().catch(() => {});
+  signal?.addEventListener('abort', stop, { once: true });
   let buffer = '';
   let data: string[] = [];
   let event = '';
@@ -61,6 +67,8 @@ export async function* parseSse(body: ReadableStream<Uint8Array>): AsyncGenerato
       }
     }
   } finally {
-    await reader.cancel().catch(() => {});
+    signal?.removeEventListener('abort', stop);
+    // Not awaited: a server's stream may only notice at its next write that it was cancelled.
+    stop();
   }
 }
