@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SchemaTooNew, sqliteStorage } from '../../src/adapters/sqlite/index.js';
 import { migrate } from '../../src/adapters/sqlite/migrate.js';
-import { latestVersion } from '../../src/adapters/sqlite/migrations/index.js';
+import { latestVersion, migrations } from '../../src/adapters/sqlite/migrations/index.js';
 import type { Storage } from '../../src/core/index.js';
 import { tempDir } from '../support/adapters.js';
 import {
@@ -110,6 +110,49 @@ describe('the sqlite storage adapter on a file', () => {
     } finally {
       db.close();
     }
+  });
+
+  it('upgrades a version-1 database: the list totals it keeps count the rows that were already there', async () => {
+    // A database as the first release left it, with rows written before totals were kept.
+    const old = new Database(filename);
+    migrate(old, migrations.slice(0, 1));
+    const rows = [
+      sampleRow('issues', 'wsp_1', { status: 'open', assigneeId: null }),
+      sampleRow('issues', 'wsp_1', { status: 'open', assigneeId: 'usr_1' }),
+      sampleRow('issues', 'wsp_1', { status: 'closed', assigneeId: null }),
+      sampleRow('issues', 'wsp_2', { status: 'open', assigneeId: null }),
+    ];
+    const insert = old.prepare(
+      'INSERT INTO issues (id, workspace_id, created_at, updated_at, version, project_id, outcome_id, status, ' +
+        'severity, assignee_id, number, data) VALUES (?, ?, ?, ?, 1, ?, NULL, ?, ?, ?, ?, ?)',
+    );
+    for (const [i, r] of rows.entries()) {
+      insert.run(
+        r.id,
+        r.workspaceId,
+        r.createdAt,
+        r.updatedAt,
+        r.projectId,
+        r.status,
+        r.severity,
+        r.assigneeId,
+        i + 1,
+        JSON.stringify(r),
+      );
+    }
+    old.close();
+    const storage = openStorage();
+    const total = (where: Record<string, string | null>) =>
+      storage.transaction(
+        async (tx) => (await tx.collections.issues.list({ workspaceId: 'wsp_1', where, limit: 1 })).total,
+      );
+    expect(await total({})).toBe(3);
+    expect(await total({ status: 'open' })).toBe(2);
+    expect(await total({ assigneeId: null })).toBe(2);
+    expect(await total({ assigneeId: 'usr_1' })).toBe(1);
+    expect(await total({ status: 'closed' })).toBe(1);
+    await storage.transaction((tx) => tx.collections.issues.delete('wsp_1', rows[0]?.id ?? ''));
+    expect(await total({ status: 'open' })).toBe(1);
   });
 
   it('refuses a database migrated by a newer version, with a clear error', async () => {

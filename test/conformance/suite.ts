@@ -5,6 +5,7 @@ import { dumpTests } from './dump.js';
 import { recordTests } from './records.js';
 import { signalTests } from './signals.js';
 import { tenancyTests } from './tenancy.js';
+import { totalTests } from './totals.js';
 import { transactionTests } from './transactions.js';
 import { webhookTests } from './webhooks.js';
 
@@ -16,6 +17,7 @@ export function runConformanceSuite(adapter: AdapterUnderTest): void {
   describe(`the ${adapter.name} storage adapter`, () => {
     transactionTests(adapter);
     collectionTests(adapter);
+    totalTests(adapter);
     tenancyTests(adapter);
     signalTests(adapter);
     recordTests(adapter);

@@ -16,6 +16,7 @@ import {
   shapes,
 } from './collection-sql.js';
 import type { Conn } from './connection.js';
+import { countedColumns } from './migrations/002_list_counts.js';
 import { withUniqueRules } from './errors.js';
 
 type Where = Partial<Record<string, FilterValue>> | undefined;
@@ -35,6 +36,24 @@ function columnValues(
   ];
 }
 
+/**
+ * The key of the maintained count equal to the number of rows matching `where` (at most one
+ * equality, on a counted column), or null when the rows must be counted.
+ */
+function countKey(table: string, where: Where): { field: string; value: string } | null {
+  const entries = Object.entries(where ?? {}).filter(([, value]) => value !== undefined);
+  if (entries.length === 0) return { field: '', value: '' };
+  const [entry] = entries;
+  if (entries.length > 1 || !entry) return null;
+  const column = columnOf(entry[0]);
+  if (!countedColumns[table]?.includes(column)) return null;
+  // As the counting triggers key it: NULL is char(0).
+  return { field: column, value: entry[1] === null ? '\u0000' : String(entry[1]) };
+}
+
+const countSql =
+  'SELECT n FROM list_counts WHERE collection = ? AND workspace_id = ? AND field = ? AND value = ?';
+
 const scoped = (workspaceId: string): Conditions => ({
   clauses: ['workspace_id = ?'],
   params: [workspaceId],
@@ -46,6 +65,13 @@ export function sqliteCollection<Name extends CollectionName>(name: Name, conn: 
   const shape = shapes[name];
   const { table } = shape;
   const parse = (data: string) => JSON.parse(data) as Row;
+  /** The number of rows matching `where`: a maintained count when there is one, else COUNT(*). */
+  const countMatching = (workspaceId: string, where: Where): number => {
+    const counted = countKey(table, where);
+    if (counted) return conn.value<number>(countSql, [table, workspaceId, counted.field, counted.value]) ?? 0;
+    const { clauses, params } = matching(workspaceId, where);
+    return conn.value<number>(`SELECT COUNT(*) FROM ${table} WHERE ${clauses.join(' AND ')}`, params) ?? 0;
+  };
   const matching = (workspaceId: string, where: Where) => {
     const conditions = scoped(workspaceId);
     addEquality(shape, where, conditions);
@@ -97,8 +123,7 @@ export function sqliteCollection<Name extends CollectionName>(name: Name, conn: 
       return deleted.sort((a, b) => a.pk - b.pk).map((row) => parse(row.data));
     },
     async count(workspaceId, where) {
-      const { clauses, params } = matching(workspaceId, where);
-      return conn.value<number>(`SELECT COUNT(*) FROM ${table} WHERE ${clauses.join(' AND ')}`, params) ?? 0;
+      return countMatching(workspaceId, where);
     },
     async list(query: ListQuery<Name>) {
       const conditions = matching(query.workspaceId, query.where as Where);
@@ -134,6 +159,14 @@ export function sqliteCollection<Name extends CollectionName>(name: Name, conn: 
       }
       // A first page shorter than the limit already holds every match.
       if (!after && sumField === undefined && rows.length < query.limit) return { rows, total: rows.length };
+      const onlyEquality =
+        sumField === undefined &&
+        query.search === undefined &&
+        query.createdAfter === undefined &&
+        query.createdBefore === undefined &&
+        query.updatedSince === undefined &&
+        Object.values(query.range ?? {}).every((bounds) => bounds === undefined);
+      if (onlyEquality) return { rows, total: countMatching(query.workspaceId, query.where as Where) };
       const totals = conn.row<{ total: number; sum: number | null }>(
         `SELECT COUNT(*) AS total, ${sumField ? `COALESCE(SUM(${columnOf(sumField)}), 0)` : 'NULL'} AS sum ` +
           `FROM ${table} WHERE ${where}`,
