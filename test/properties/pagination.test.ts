@@ -41,7 +41,8 @@ const bound = fc.integer({ min: 0, max: 1500 }).map((ms) => new Date(startTime +
 const filter: fc.Arbitrary<Filter> = fc.oneof(
   fc.constant(null),
   fc.constantFrom(...issueSeverities).map((severity) => ({ severity })),
-  fc.constantFrom('OUTAGE', 'out', 'ou', 'é', 'É', 'éclair', 'csv', 'x', 'blank page').map((q) => ({ q })),
+  // Searches need 3 characters (shorter ones are refused, see the search tests).
+  fc.constantFrom('OUTAGE', 'out', 'OUT', 'ÉCL', 'éclair', 'csv', 'ry s', 'blank page').map((q) => ({ q })),
   bound.map((createdAfter) => ({ createdAfter })),
   bound.map((createdBefore) => ({ createdBefore })),
 );

@@ -25,6 +25,7 @@ import {
 } from '../../core/storage.js';
 import { isAfter, newestFirst } from '../shared/keyset.js';
 import { serialQueue } from '../shared/serial-queue.js';
+import { IndexedRows, memoryCollection } from './collection.js';
 import { clone, deleteWithUndo, type RecordUndo, setWithUndo, type Undo } from './undo.js';
 import { memoryDeliveries, memoryWebhooks, type WebhookState } from './webhooks.js';
 
@@ -36,7 +37,7 @@ interface State extends WebhookState {
   users: Map<string, User>;
   memberships: Map<string, Membership>;
   tokens: Map<string, ApiToken>;
-  collections: { [Name in CollectionName]: Map<string, CollectionRows[Name]> };
+  collections: { [Name in CollectionName]: IndexedRows<Name> };
   signals: SignalEvent[];
   idempotency: Map<string, IdempotencyRecord>;
   counters: Map<string, number>;
@@ -56,12 +57,16 @@ export function memoryStorage(): Storage {
     memberships: new Map(),
     tokens: new Map(),
     collections: {
-      projects: new Map(),
-      issues: new Map(),
-      outcomes: new Map(),
-      context: new Map(),
-      decisions: new Map(),
-      timeEntries: new Map(),
+      projects: new IndexedRows('projects', { fields: ['key'], what: 'project.key', unindexed: ['key'] }),
+      issues: new IndexedRows('issues', {
+        fields: ['projectId', 'number'],
+        what: 'issue.number',
+        unindexed: ['number'],
+      }),
+      outcomes: new IndexedRows('outcomes', null),
+      context: new IndexedRows('context', null),
+      decisions: new IndexedRows('decisions', null),
+      timeEntries: new IndexedRows('timeEntries', null),
     },
     signals: [],
     idempotency: new Map(),
@@ -215,16 +220,12 @@ function memoryTx(state: State, record: RecordUndo): StorageTx {
       },
     },
     collections: {
-      projects: memoryCollection('projects', state.collections.projects, record, (row, other) =>
-        row.key === other.key ? 'project.key' : null,
-      ),
-      issues: memoryCollection('issues', state.collections.issues, record, (row, other) =>
-        row.projectId === other.projectId && row.number === other.number ? 'issue.number' : null,
-      ),
-      outcomes: memoryCollection('outcomes', state.collections.outcomes, record, noConflict),
-      context: memoryCollection('context', state.collections.context, record, noConflict),
-      decisions: memoryCollection('decisions', state.collections.decisions, record, noConflict),
-      timeEntries: memoryCollection('timeEntries', state.collections.timeEntries, record, noConflict),
+      projects: memoryCollection(state.collections.projects, record),
+      issues: memoryCollection(state.collections.issues, record),
+      outcomes: memoryCollection(state.collections.outcomes, record),
+      context: memoryCollection(state.collections.context, record),
+      decisions: memoryCollection(state.collections.decisions, record),
+      timeEntries: memoryCollection(state.collections.timeEntries, record),
     },
     signals: {
       async append(event) {
@@ -331,8 +332,6 @@ function memoryTx(state: State, record: RecordUndo): StorageTx {
   };
 }
 
-const noConflict = () => null;
-
 /** Each dumped table's rows, in insertion order (a Map's order; the signal log's). */
 function tableRows<Table extends DumpTable>(state: State, table: Table): readonly DumpRows[Table][] {
   const all: { [T in DumpTable]: () => readonly DumpRows[T][] } = {
@@ -342,12 +341,12 @@ function tableRows<Table extends DumpTable>(state: State, table: Table): readonl
     memberships: () => [...state.memberships.values()],
     tokens: () => [...state.tokens.values()],
     sessions: () => [...state.sessions.values()],
-    projects: () => [...state.collections.projects.values()],
-    outcomes: () => [...state.collections.outcomes.values()],
-    issues: () => [...state.collections.issues.values()],
-    context: () => [...state.collections.context.values()],
-    decisions: () => [...state.collections.decisions.values()],
-    timeEntries: () => [...state.collections.timeEntries.values()],
+    projects: () => [...state.collections.projects.rows.values()],
+    outcomes: () => [...state.collections.outcomes.rows.values()],
+    issues: () => [...state.collections.issues.rows.values()],
+    context: () => [...state.collections.context.rows.values()],
+    decisions: () => [...state.collections.decisions.rows.values()],
+    timeEntries: () => [...state.collections.timeEntries.rows.values()],
     counters: () => [...state.counters].map(([name, value]) => ({ name, value })),
     signals: () => state.signals,
     idempotency: () => [...state.idempotency.values()],
@@ -365,108 +364,6 @@ function memoryDump(state: State): DumpStore {
       const start = after === null ? 0 : Number(after);
       const end = start + limit;
       return { rows: rows.slice(start, end).map(clone), next: end < rows.length ? String(end) : null };
-    },
-  };
-}
-
-/** A generic collection over a map, with a uniqueness rule checked against the workspace's rows. */
-function memoryCollection<Name extends CollectionName>(
-  name: Name,
-  rows: Map<string, CollectionRows[Name]>,
-  record: RecordUndo,
-  conflict: (row: CollectionRows[Name], other: CollectionRows[Name]) => string | null,
-): Collection<Name> {
-  const definition = collectionDefinitions[name];
-  const matches = (row: CollectionRows[Name], where: Partial<Record<string, FilterValue>> | undefined) =>
-    Object.entries(where ?? {}).every(
-      ([field, value]) => value === undefined || (row as unknown as Record<string, unknown>)[field] === value,
-    );
-
-  return {
-    async insert(row) {
-      if (rows.has(row.id)) throw new UniqueViolation(`${name}.id`);
-      for (const other of rows.values()) {
-        if (other.workspaceId !== row.workspaceId) continue;
-        const what = conflict(row, other);
-        if (what) throw new UniqueViolation(what);
-      }
-      setWithUndo(rows, row.id, clone(row), record);
-    },
-    async get(workspaceId, id) {
-      const row = rows.get(id);
-      return row && row.workspaceId === workspaceId ? clone(row) : null;
-    },
-    async findOne(workspaceId, where) {
-      for (const row of rows.values())
-        if (row.workspaceId === workspaceId && matches(row, where)) return clone(row);
-      return null;
-    },
-    async update(row, expectedVersion) {
-      const current = rows.get(row.id);
-      if (!current || current.workspaceId !== row.workspaceId) throw new VersionMismatch(null);
-      if (current.version !== expectedVersion) throw new VersionMismatch(current.version);
-      for (const other of rows.values()) {
-        if (other.id === row.id || other.workspaceId !== row.workspaceId) continue;
-        const what = conflict(row, other);
-        if (what) throw new UniqueViolation(what);
-      }
-      setWithUndo(rows, row.id, clone(row), record);
-    },
-    async delete(workspaceId, id) {
-      const row = rows.get(id);
-      if (!row || row.workspaceId !== workspaceId) return false;
-      return deleteWithUndo(rows, id, record);
-    },
-    async deleteWhere(workspaceId, where) {
-      const doomed = [...rows.values()].filter(
-        (row) => row.workspaceId === workspaceId && matches(row, where),
-      );
-      for (const row of doomed) deleteWithUndo(rows, row.id, record);
-      return doomed.map(clone);
-    },
-    async count(workspaceId, where) {
-      let n = 0;
-      for (const row of rows.values()) if (row.workspaceId === workspaceId && matches(row, where)) n++;
-      return n;
-    },
-    async list(query: ListQuery<Name>) {
-      const needle = query.search?.toLowerCase();
-      const matching = [...rows.values()].filter((row) => {
-        if (row.workspaceId !== query.workspaceId) return false;
-        if (!matches(row, query.where)) return false;
-        if (query.createdAfter !== undefined && row.createdAt < query.createdAfter) return false;
-        if (query.createdBefore !== undefined && row.createdAt >= query.createdBefore) return false;
-        if (query.updatedSince !== undefined && row.updatedAt < query.updatedSince) return false;
-        for (const [field, bounds] of Object.entries(query.range ?? {}) as [
-          string,
-          { gte?: unknown; lte?: unknown },
-        ][]) {
-          const value = (row as unknown as Record<string, string | number>)[field] as string | number;
-          if (bounds.gte !== undefined && value < (bounds.gte as string | number)) return false;
-          if (bounds.lte !== undefined && value > (bounds.lte as string | number)) return false;
-        }
-        if (needle !== undefined) {
-          const fields = definition.search as readonly string[];
-          const hit = fields.some((f) => {
-            const value = (row as unknown as Record<string, unknown>)[f];
-            return typeof value === 'string' && value.toLowerCase().includes(needle);
-          });
-          if (!hit) return false;
-        }
-        return true;
-      });
-      matching.sort(newestFirst);
-      const after = query.after;
-      const page = (after ? matching.filter((row) => isAfter(row, after)) : matching).slice(0, query.limit);
-      const sumField = query.sum as string | undefined;
-      const sum =
-        sumField === undefined
-          ? undefined
-          : matching.reduce(
-              (acc, row) => acc + Number((row as unknown as Record<string, unknown>)[sumField] ?? 0),
-              0,
-            );
-      return { rows: page.map(clone), total: matching.length, ...(sum === undefined ? {} : { sum }) };
     },
   };
 }

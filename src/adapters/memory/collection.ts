@@ -1,0 +1,314 @@
+import {
+  type Collection,
+  type CollectionName,
+  type CollectionRows,
+  collectionDefinitions,
+  type FilterValue,
+  type ListQuery,
+  UniqueViolation,
+  VersionMismatch,
+} from '../../core/storage.js';
+import { type Position, SortedPositions } from './sorted-positions.js';
+import { clone, type RecordUndo } from './undo.js';
+
+type Where = Partial<Record<string, FilterValue>> | undefined;
+type Fields = Record<string, unknown>;
+
+/** A unique rule beyond the id: the fields whose values a row claims in its workspace, and the violation's name. */
+export interface UniqueRule {
+  fields: readonly string[];
+  what: string;
+  /** Fields of the rule not worth a value index of their own (unique within the others). */
+  unindexed: readonly string[];
+}
+
+/** One workspace's indexes: every row in list order, and the rows of each value of each filter field. */
+interface WorkspaceIndex {
+  all: SortedPositions;
+  byValue: Map<string, SortedPositions>;
+}
+
+/** A filter value as an index key; null and numbers kept apart from strings. */
+const valueKey = (field: string, value: unknown): string =>
+  `${field}\u0000${value === null ? 'null' : typeof value === 'number' ? `n${value}` : `s${String(value)}`}`;
+
+/**
+ * A collection's rows with the indexes a database would keep: per workspace, every row sorted in
+ * list order and, for each filter field value, the rows holding it; and the unique keys. Inserts
+ * and updates cost a binary search per index (an append for the newest row), lists walk the
+ * smallest matching index from the newest row or the cursor, and a total with at most one
+ * equality filter is an index's size. Lives as long as the store; transactions share it.
+ */
+export class IndexedRows<Name extends CollectionName> {
+  readonly rows = new Map<string, CollectionRows[Name]>();
+  readonly positions = new Map<string, Position>();
+  readonly workspaces = new Map<string, WorkspaceIndex>();
+  readonly uniques = new Map<string, string>();
+  /** Filter fields with a value index: the rule's unindexed ones are found through its key instead. */
+  private readonly indexed: readonly string[];
+  private seq = 0;
+
+  constructor(
+    readonly name: Name,
+    readonly unique: UniqueRule | null,
+  ) {
+    this.indexed = collectionDefinitions[name].filters.filter((field) => !unique?.unindexed.includes(field));
+  }
+
+  workspace(workspaceId: string): WorkspaceIndex | undefined {
+    return this.workspaces.get(workspaceId);
+  }
+
+  private indexesOf(workspaceId: string): WorkspaceIndex {
+    let index = this.workspaces.get(workspaceId);
+    if (!index) {
+      index = { all: new SortedPositions(), byValue: new Map() };
+      this.workspaces.set(workspaceId, index);
+    }
+    return index;
+  }
+
+  private valueIndex(index: WorkspaceIndex, key: string): SortedPositions {
+    let positions = index.byValue.get(key);
+    if (!positions) {
+      positions = new SortedPositions();
+      index.byValue.set(key, positions);
+    }
+    return positions;
+  }
+
+  private keyOf(workspaceId: string, values: Fields): string | null {
+    if (!this.unique) return null;
+    const parts = this.unique.fields.map((field) => values[field]);
+    return parts.some((part) => part === undefined || part === null)
+      ? null
+      : `${workspaceId}\u0000${parts.map((part) => valueKey('', part)).join('\u0000')}`;
+  }
+
+  private uniqueKey(row: CollectionRows[Name]) {
+    const key = this.keyOf(row.workspaceId, row as unknown as Fields);
+    return key === null || !this.unique ? null : { key, what: this.unique.what };
+  }
+
+  /** Stores a new row in the map and every index; records how to take it all back. */
+  add(row: CollectionRows[Name], record: RecordUndo, restored?: Position): void {
+    const position: Position = restored ?? { createdAt: row.createdAt, id: row.id, seq: ++this.seq };
+    const index = this.indexesOf(row.workspaceId);
+    const unique = this.uniqueKey(row);
+    this.rows.set(row.id, row);
+    this.positions.set(row.id, position);
+    if (unique) this.uniques.set(unique.key, row.id);
+    index.all.add(position);
+    for (const field of this.indexed) {
+      this.valueIndex(index, valueKey(field, (row as unknown as Fields)[field])).add(position);
+    }
+    record(() => this.drop(row.id, () => {}));
+  }
+
+  /** Removes a row from the map and every index; records how to put it back. */
+  drop(id: string, record: RecordUndo): CollectionRows[Name] | null {
+    const row = this.rows.get(id);
+    const position = this.positions.get(id);
+    if (!row || !position) return null;
+    const index = this.indexesOf(row.workspaceId);
+    const unique = this.uniqueKey(row);
+    this.rows.delete(id);
+    this.positions.delete(id);
+    if (unique && this.uniques.get(unique.key) === id) this.uniques.delete(unique.key);
+    index.all.remove(position);
+    for (const field of this.indexed) {
+      index.byValue.get(valueKey(field, (row as unknown as Fields)[field]))?.remove(position);
+    }
+    record(() => this.add(row, () => {}, position));
+    return row;
+  }
+
+  /** Replaces a stored row by a new version: only the indexes of changed filter fields move. */
+  replace(row: CollectionRows[Name], record: RecordUndo): void {
+    const before = this.rows.get(row.id);
+    const position = this.positions.get(row.id);
+    if (!before || !position) throw new Error(`${this.name}: no row ${row.id} to replace`);
+    const index = this.indexesOf(row.workspaceId);
+    for (const field of this.indexed) {
+      const was = (before as unknown as Fields)[field];
+      const now = (row as unknown as Fields)[field];
+      if (was === now) continue;
+      index.byValue.get(valueKey(field, was))?.remove(position);
+      this.valueIndex(index, valueKey(field, now)).add(position);
+    }
+    const oldUnique = this.uniqueKey(before);
+    const newUnique = this.uniqueKey(row);
+    if (oldUnique && this.uniques.get(oldUnique.key) === row.id) this.uniques.delete(oldUnique.key);
+    if (newUnique) this.uniques.set(newUnique.key, row.id);
+    this.rows.set(row.id, row);
+    record(() => this.replace(before, () => {}));
+  }
+
+  /** The id holding the row's unique key, when another row holds it. */
+  conflictOf(row: CollectionRows[Name]): string | null {
+    const unique = this.uniqueKey(row);
+    if (!unique) return null;
+    const holder = this.uniques.get(unique.key);
+    return holder !== undefined && holder !== row.id ? unique.what : null;
+  }
+
+  /**
+   * The narrowest index for `where`: the smallest of the equality fields' value indexes (or all
+   * the workspace's rows), and whether it alone decides the match.
+   */
+  candidates(workspaceId: string, where: Where): { positions: SortedPositions; exact: boolean } {
+    const index = this.workspaces.get(workspaceId);
+    if (!index) return { positions: new SortedPositions(), exact: true };
+    const entries = Object.entries(where ?? {}).filter(([, value]) => value !== undefined);
+    // All the unique rule's fields given: at most one row, found by its key.
+    const key = this.keyOf(workspaceId, where ?? {});
+    if (key !== null) {
+      const positions = new SortedPositions();
+      const holder = this.uniques.get(key);
+      const position = holder === undefined ? undefined : this.positions.get(holder);
+      if (position) positions.add(position);
+      return { positions, exact: false };
+    }
+    let best = index.all;
+    for (const [field, value] of entries) {
+      if (!this.indexed.includes(field)) continue;
+      const positions = index.byValue.get(valueKey(field, value)) ?? new SortedPositions();
+      if (positions.size < best.size || best === index.all) best = positions;
+    }
+    return { positions: best, exact: entries.length <= 1 };
+  }
+}
+
+const matches = (row: unknown, where: Where) =>
+  Object.entries(where ?? {}).every(
+    ([field, value]) => value === undefined || (row as Fields)[field] === value,
+  );
+
+/** A collection over its indexed rows: no operation scans rows outside the index it needs. */
+export function memoryCollection<Name extends CollectionName>(
+  store: IndexedRows<Name>,
+  record: RecordUndo,
+): Collection<Name> {
+  type Row = CollectionRows[Name];
+  const { name } = store;
+  const definition = collectionDefinitions[name];
+
+  /** The rows of the workspace matching `where`, newest first. */
+  function* matching(workspaceId: string, where: Where, after?: { createdAt: string; id: string }) {
+    const { positions } = store.candidates(workspaceId, where);
+    for (const position of positions.newestFirst(after)) {
+      const row = store.rows.get(position.id) as Row;
+      if (matches(row, where)) yield row;
+    }
+  }
+
+  const countOf = (workspaceId: string, where: Where): number => {
+    const { positions, exact } = store.candidates(workspaceId, where);
+    if (exact) return positions.size;
+    let n = 0;
+    for (const _ of matching(workspaceId, where)) n++;
+    return n;
+  };
+
+  return {
+    async insert(row) {
+      if (store.rows.has(row.id)) throw new UniqueViolation(`${name}.id`);
+      const what = store.conflictOf(row);
+      if (what) throw new UniqueViolation(what);
+      store.add(clone(row), record);
+    },
+    async get(workspaceId, id) {
+      const row = store.rows.get(id);
+      return row && row.workspaceId === workspaceId ? clone(row) : null;
+    },
+    async findOne(workspaceId, where) {
+      // The first inserted, as a database's primary key order would give it.
+      let first: Row | null = null;
+      let firstSeq = Number.POSITIVE_INFINITY;
+      for (const row of matching(workspaceId, where)) {
+        const seq = store.positions.get(row.id)?.seq ?? Number.POSITIVE_INFINITY;
+        if (seq < firstSeq) {
+          first = row;
+          firstSeq = seq;
+        }
+      }
+      return first ? clone(first) : null;
+    },
+    async update(row, expectedVersion) {
+      const current = store.rows.get(row.id);
+      if (!current || current.workspaceId !== row.workspaceId) throw new VersionMismatch(null);
+      if (current.version !== expectedVersion) throw new VersionMismatch(current.version);
+      const what = store.conflictOf(row);
+      if (what) throw new UniqueViolation(what);
+      store.replace(clone(row), record);
+    },
+    async delete(workspaceId, id) {
+      const row = store.rows.get(id);
+      if (!row || row.workspaceId !== workspaceId) return false;
+      return store.drop(id, record) !== null;
+    },
+    async deleteWhere(workspaceId, where) {
+      const doomed = [...matching(workspaceId, where)].sort(
+        (a, b) => (store.positions.get(a.id)?.seq ?? 0) - (store.positions.get(b.id)?.seq ?? 0),
+      );
+      for (const row of doomed) store.drop(row.id, record);
+      return doomed.map(clone);
+    },
+    async count(workspaceId, where) {
+      return countOf(workspaceId, where);
+    },
+    async list(query: ListQuery<Name>) {
+      const where = query.where as Where;
+      const needle = query.search?.toLowerCase();
+      const ranges = Object.entries(query.range ?? {}) as [
+        string,
+        { gte?: unknown; lte?: unknown } | undefined,
+      ][];
+      const accepts = (row: Row): boolean => {
+        if (query.createdAfter !== undefined && row.createdAt < query.createdAfter) return false;
+        if (query.createdBefore !== undefined && row.createdAt >= query.createdBefore) return false;
+        if (query.updatedSince !== undefined && row.updatedAt < query.updatedSince) return false;
+        for (const [field, bounds] of ranges) {
+          if (!bounds) continue;
+          const value = (row as unknown as Record<string, string | number>)[field] as string | number;
+          if (bounds.gte !== undefined && value < (bounds.gte as string | number)) return false;
+          if (bounds.lte !== undefined && value > (bounds.lte as string | number)) return false;
+        }
+        if (needle !== undefined) {
+          const hit = (definition.search as readonly string[]).some((f) => {
+            const value = (row as unknown as Fields)[f];
+            return typeof value === 'string' && value.toLowerCase().includes(needle);
+          });
+          if (!hit) return false;
+        }
+        return true;
+      };
+      const onlyEquality =
+        needle === undefined &&
+        query.createdAfter === undefined &&
+        query.createdBefore === undefined &&
+        query.updatedSince === undefined &&
+        ranges.every(([, bounds]) => bounds === undefined);
+
+      const page: Row[] = [];
+      for (const row of matching(query.workspaceId, where, query.after)) {
+        if (page.length >= query.limit) break;
+        if (accepts(row)) page.push(row);
+      }
+      const sumField = query.sum as string | undefined;
+      let total: number;
+      let sum = 0;
+      if (onlyEquality && sumField === undefined) {
+        total = countOf(query.workspaceId, where);
+      } else {
+        total = 0;
+        for (const row of matching(query.workspaceId, where)) {
+          if (!accepts(row)) continue;
+          total++;
+          if (sumField !== undefined) sum += Number((row as unknown as Fields)[sumField] ?? 0);
+        }
+      }
+      return { rows: page.map(clone), total, ...(sumField === undefined ? {} : { sum }) };
+    },
+  };
+}
