@@ -24,6 +24,9 @@ export type ErrorCode =
   | 'invalid_reference'
   | 'precondition_required'
   | 'rate_limited'
+  | 'malformed_request'
+  | 'request_timeout'
+  | 'headers_too_large'
   | 'internal_error'
   | 'service_unavailable'
   | 'transient_conflict';
@@ -49,6 +52,9 @@ const titles: Record<ErrorCode, string> = {
   invalid_reference: 'Invalid reference',
   precondition_required: 'Precondition required',
   rate_limited: 'Too many requests',
+  malformed_request: 'Malformed HTTP request',
+  request_timeout: 'Request timeout',
+  headers_too_large: 'Request headers too large',
   internal_error: 'Internal error',
   service_unavailable: 'Service unavailable',
   transient_conflict: 'Transient conflict',

@@ -112,9 +112,23 @@ describe('outcome-tracker, run in-process over memory storage', () => {
     expect(result.code).toBe(0);
     const text = result.stdout.join('\n');
     expect(text).toContain(
-      'Usage: outcome-tracker serve [--port <port>] [--host <host>] [--server <node|hono>] [--rate-limit <n>] [--allow-private-webhooks] [--db <file|url>] [--json]',
+      'Usage: outcome-tracker serve [--port <port>] [--host <host>] [--server <node|hono>] [--rate-limit <n>] [--headers-timeout <ms>] [--request-timeout <ms>] [--keep-alive-timeout <ms>] [--max-connections <n>] [--allow-private-webhooks] [--db <file|url>] [--json]',
     );
     expect(text).toContain('--allow-private-webhooks');
+    expect(text).toContain('--max-connections <n>');
+  });
+
+  it.each([
+    [['--headers-timeout', '1e3'], '--headers-timeout'],
+    [['--max-connections', '0'], '--max-connections'],
+    [
+      ['--headers-timeout', '90000', '--request-timeout', '60000'],
+      'must not be longer than --request-timeout',
+    ],
+  ])('serve refuses %j as a usage error', async (args, message) => {
+    const result = await memoryCli().run(['serve', ...args]);
+    expect(result.code).toBe(2);
+    expect(result.stderr.join('\n')).toContain(message);
   });
 
   it('users create --json prints the user with its role and no password hash', async () => {

@@ -7,6 +7,7 @@ import { commonFlags, commonOptions, defineCommand } from '../command.js';
 import { databasePath } from '../database.js';
 import { UsageError } from '../errors.js';
 import type { CliIo, OpenedDatabase } from '../io.js';
+import { defaultServerLimits } from '../server/limits.js';
 import { listen, originOf, serverKinds } from '../server/listen.js';
 import { requestLogLine } from '../server/request-log.js';
 import { closeGracefully } from '../server/shutdown.js';
@@ -43,20 +44,57 @@ export const command = defineCommand({
       value: '<n>',
       description: 'Requests per minute per token or client address (default: 100; 0 turns it off)',
     },
+    headersTimeout: {
+      type: 'string',
+      value: '<ms>',
+      description: `Time a client has to send a request's headers (default: ${defaultServerLimits.headersTimeoutMs})`,
+    },
+    requestTimeout: {
+      type: 'string',
+      value: '<ms>',
+      description: `Time a client has to send a whole request (default: ${defaultServerLimits.requestTimeoutMs}; 0: none)`,
+    },
+    keepAliveTimeout: {
+      type: 'string',
+      value: '<ms>',
+      description: `How long an idle connection stays open (default: ${defaultServerLimits.keepAliveTimeoutMs})`,
+    },
+    maxConnections: {
+      type: 'string',
+      value: '<n>',
+      description: `Open connections at most, event streams included (default: ${defaultServerLimits.maxConnections})`,
+    },
     allowPrivateWebhooks: {
       type: 'boolean',
       description: 'Deliver webhooks to http:// and private, loopback or link-local addresses',
     },
     ...commonFlags,
   },
-  schema: z.strictObject({
-    port: port.optional(),
-    host: z.string().min(1).default('127.0.0.1'),
-    server: z.enum(serverKinds).default('node'),
-    rateLimit: digits('expected a whole number of requests per minute (0: no limit)').default(100),
-    allowPrivateWebhooks: z.boolean().default(false),
-    ...commonOptions,
-  }),
+  schema: z
+    .strictObject({
+      port: port.optional(),
+      host: z.string().min(1).default('127.0.0.1'),
+      server: z.enum(serverKinds).default('node'),
+      rateLimit: digits('expected a whole number of requests per minute (0: no limit)').default(100),
+      headersTimeout: digits('expected a whole number of milliseconds')
+        .pipe(z.number().min(1, 'expected at least 1 ms'))
+        .default(defaultServerLimits.headersTimeoutMs),
+      requestTimeout: digits('expected a whole number of milliseconds (0: none)').default(
+        defaultServerLimits.requestTimeoutMs,
+      ),
+      keepAliveTimeout: digits('expected a whole number of milliseconds').default(
+        defaultServerLimits.keepAliveTimeoutMs,
+      ),
+      maxConnections: digits('expected a whole number of connections')
+        .pipe(z.number().min(1, 'expected at least 1 connection'))
+        .default(defaultServerLimits.maxConnections),
+      allowPrivateWebhooks: z.boolean().default(false),
+      ...commonOptions,
+    })
+    .refine((input) => input.requestTimeout === 0 || input.headersTimeout <= input.requestTimeout, {
+      message: '--headers-timeout must not be longer than --request-timeout',
+      path: ['headersTimeout'],
+    }),
   notes: [
     'A fresh database gets the workspace "default" with the admin admin@localhost, whose API token',
     'is printed once. SIGTERM or SIGINT: finish requests in flight, exit 0.',
@@ -128,7 +166,12 @@ function stopSignals(): { signal: Promise<NodeJS.Signals>; release(): void } {
  * comes first: when it is taken, no database file has been made yet.
  */
 async function start(input: ServeInput, io: CliIo, listenPort: number): Promise<Started> {
-  const listening = await listen(input.server, input.host, listenPort);
+  const listening = await listen(input.server, input.host, listenPort, {
+    headersTimeoutMs: input.headersTimeout,
+    requestTimeoutMs: input.requestTimeout,
+    keepAliveTimeoutMs: input.keepAliveTimeout,
+    maxConnections: input.maxConnections,
+  });
   const { server } = listening;
   let tracker: Tracker | null = null;
   try {

@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { Server, ServerOptions } from 'node:http';
 import { serve } from '@hono/node-server';
 import type { Tracker } from '../../core/tracker.js';
 import { honoApp } from '../../http/hono.js';
@@ -9,12 +9,18 @@ export function listenHono(
   port: number,
   starting: () => Response,
   fail: (error: NodeJS.ErrnoException) => void,
+  serverOptions: ServerOptions,
 ): Promise<{ server: Server; serve(tracker: Tracker): void }> {
   return new Promise((resolve) => {
     let app: ReturnType<typeof honoApp> | null = null;
     // serve() starts listening at once; listen errors are emitted on a later tick, after this handler is on.
     const server = serve(
-      { fetch: (request, env) => (app ? app.fetch(request, env) : starting()), port, hostname: host },
+      {
+        fetch: (request, env) => (app ? app.fetch(request, env) : starting()),
+        port,
+        hostname: host,
+        serverOptions,
+      },
       () =>
         resolve({
           server,

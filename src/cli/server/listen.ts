@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Tracker } from '../../core/tracker.js';
 import { nodeHandler } from '../../http/node.js';
 import { CliError } from '../errors.js';
+import { applyServerLimits, connectionsCheckingIntervalMs, type ServerLimits } from './limits.js';
 
 export const serverKinds = ['node', 'hono'] as const;
 export type ServerKind = (typeof serverKinds)[number];
@@ -22,7 +23,13 @@ const startingHeaders = { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-Af
  * fails the command before a fresh database is created, so the next start still finds it fresh
  * and prints the first token.
  */
-export function listen(kind: ServerKind, host: string, port: number): Promise<Listening> {
+export function listen(
+  kind: ServerKind,
+  host: string,
+  port: number,
+  limits: ServerLimits,
+): Promise<Listening> {
+  const serverOptions = { connectionsCheckingInterval: connectionsCheckingIntervalMs(limits) };
   return new Promise((resolve, reject) => {
     const fail = (error: NodeJS.ErrnoException) =>
       reject(
@@ -34,10 +41,11 @@ export function listen(kind: ServerKind, host: string, port: number): Promise<Li
       );
     if (kind === 'node') {
       let handler: ((req: IncomingMessage, res: ServerResponse) => void) | null = null;
-      const server = createServer((req, res) => {
+      const server = createServer(serverOptions, (req, res) => {
         if (handler) return handler(req, res);
         res.writeHead(starting.status, startingHeaders).end(starting.body);
       });
+      applyServerLimits(server, limits);
       server.once('error', fail);
       server.listen(port, host, () =>
         resolve({
@@ -56,7 +64,11 @@ export function listen(kind: ServerKind, host: string, port: number): Promise<Li
           port,
           () => new Response(starting.body, { ...starting, headers: startingHeaders }),
           fail,
-        ).then(resolve),
+          serverOptions,
+        ).then((listening) => {
+          applyServerLimits(listening.server, limits);
+          resolve(listening);
+        }),
       reject,
     );
   });

@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { ApiError } from '../../core/errors.js';
+
+/** How long a client may take and how many may connect at once (`serve` flags, in ms and a count). */
+export interface ServerLimits {
+  /** Time to receive a request's headers (slow-header clients are cut off). */
+  headersTimeoutMs: number;
+  /** Time to receive a whole request, headers and body. */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open between requests. */
+  keepAliveTimeoutMs: number;
+  /** Open connections at most; more are closed on arrival. Event streams each hold one. */
+  maxConnections: number;
+}
+
+export const defaultServerLimits: ServerLimits = {
+  headersTimeoutMs: 20_000,
+  requestTimeoutMs: 60_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 1_024,
+};
+
+/**
+ * How often Node checks the timeouts above (its default is 30 s, far coarser than they are).
+ * Only settable when the server is created.
+ */
+export const connectionsCheckingIntervalMs = (limits: ServerLimits): number =>
+  Math.max(250, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 4)));
+
+/** Applies the limits, and answers what Node refuses before the app sees it (see clientErrorReply). */
+export function applyServerLimits(server: Server, limits: ServerLimits): void {
+  server.headersTimeout = limits.headersTimeoutMs;
+  server.requestTimeout = limits.requestTimeoutMs;
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  server.maxConnections = limits.maxConnections;
+  server.on('clientError', answerClientError);
+}
+
+/** The problem for a request Node's parser refused, by the parser's error code. */
+function problemFor(code: string | undefined): ApiError {
+  if (code === 'HPE_HEADER_OVERFLOW') {
+    return new ApiError(431, 'headers_too_large', 'The request headers are larger than this server accepts.');
+  }
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return new ApiError(408, 'request_timeout', 'The request was not received in time.');
+  }
+  return new ApiError(400, 'malformed_request', 'The request is not well-formed HTTP/1.1.');
+}
+
+const statusText: Record<number, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+};
+
+/**
+ * Node answers a request it cannot parse (oversized headers, a malformed request line, a client
+ * too slow to send its headers) before the app sees it, with a bare status line. This answers as
+ * the app would: problem+json with an X-Request-Id, then closes the connection, whose remaining
+ * bytes cannot be trusted to start a request.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const problem = problemFor(error.code);
+  const body = JSON.stringify(problem.toProblem());
+  socket.end(
+    `HTTP/1.1 ${problem.status} ${statusText[problem.status]}\r\n` +
+      'Content-Type: application/problem+json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${randomUUID()}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+}
