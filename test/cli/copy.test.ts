@@ -1,50 +1,15 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { sqliteStorage } from '../../src/adapters/sqlite/index.js';
-import { createTracker, dumpTables, tenancy } from '../../src/core/index.js';
-import { nodeHandler } from '../../src/http/node.js';
-import { nodeWebhookSender } from '../../src/http/webhook-sender.js';
+import { dumpTables } from '../../src/core/index.js';
 import {
   call,
   listAllSignals,
   openSignalStream,
-  populate,
   type Receiver,
   startReceiver,
 } from '../multi-process/support.js';
+import { populatedSqliteFile } from './populated-source.js';
 import { assertBuilt, runCli, runJson, type Served, startServeJson, tempDir } from './process.js';
-
-/**
- * Fills a SQLite file through the API of an in-process tracker whose dispatcher never runs, so
- * every delivery is still pending when the file is copied.
- */
-async function populatedSource(filename: string, hookUrl: string) {
-  const storage = sqliteStorage({ filename });
-  const tracker = createTracker({
-    storage,
-    rateLimit: false,
-    webhooks: { sender: nodeWebhookSender(), allowPrivateTargets: true },
-  });
-  const init = await storage.transaction((tx) =>
-    tenancy.initWorkspace(
-      { tx, ids: tracker.ids, now: Date.now() },
-      { slug: 'default', adminEmail: 'admin@localhost' },
-    ),
-  );
-  const server: Server = createServer(nodeHandler(tracker));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  try {
-    const made = await populate(url, init.token, hookUrl);
-    const signals = await listAllSignals(url, init.token);
-    return { token: init.token, made, signals };
-  } finally {
-    await new Promise((closed) => server.close(closed));
-    await tracker.close();
-  }
-}
 
 describe('outcome-tracker copy, SQLite to SQLite through the built CLI', () => {
   beforeAll(assertBuilt);
@@ -62,7 +27,7 @@ describe('outcome-tracker copy, SQLite to SQLite through the built CLI', () => {
     const dir = tempDir();
     const from = join(dir, 'source.db');
     const to = join(dir, 'copy.db');
-    const { token, made, signals } = await populatedSource(from, receiver.url);
+    const { token, made, signals } = await populatedSqliteFile(from, receiver.url);
     const lastSequence = Number(signals.at(-1)?.sequence);
 
     const summary = await runJson(['copy', '--from', from, '--to', to]);
@@ -125,7 +90,7 @@ describe('outcome-tracker copy, SQLite to SQLite through the built CLI', () => {
     const dir = tempDir();
     const from = join(dir, 'source.db');
     const to = join(dir, 'copy.db');
-    await populatedSource(from, receiver.url);
+    await populatedSqliteFile(from, receiver.url);
     expect((await runCli(['copy', '--from', from, '--to', to])).code).toBe(0);
     const again = await runCli(['copy', '--from', from, '--to', to]);
     expect(again.code).toBe(1);
@@ -140,7 +105,7 @@ describe('outcome-tracker copy, SQLite to SQLite through the built CLI', () => {
     receiver = await startReceiver();
     const dir = tempDir();
     const from = join(dir, 'source.db');
-    await populatedSource(from, receiver.url);
+    await populatedSqliteFile(from, receiver.url);
     const result = await runCli(['copy', '--from', from, '--to', join(dir, 'copy.db')]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^TABLE\s+ROWS$/m);

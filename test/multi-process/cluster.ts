@@ -106,7 +106,13 @@ export async function cli(database: SharedDatabase, args: string[], stdin?: stri
 /** The socket inodes a process holds open. */
 function socketInodes(pid: number): Set<string> {
   const inodes = new Set<string>();
-  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+  let fds: string[];
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return inodes; // The process has exited.
+  }
+  for (const fd of fds) {
     try {
       const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
       const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];

@@ -11,7 +11,16 @@ export interface Answer {
   text: string;
 }
 
-/** Sends one request with fetch; `body` is sent as JSON; a POST gets a fresh Idempotency-Key unless given one. */
+/** How many answers were `503 transient_conflict` and sent again, as a client is told to. */
+export const transientConflicts = { retried: 0 };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Sends one request with fetch; `body` is sent as JSON; a POST gets a fresh Idempotency-Key
+ * unless given one. A `503 transient_conflict` is sent again (same key) after its Retry-After,
+ * as the API guide tells clients to, at most 20 times.
+ */
 export async function call(
   baseUrl: string,
   method: string,
@@ -24,10 +33,27 @@ export async function call(
   };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
+  for (let attempt = 1; ; attempt++) {
+    const answer = await send(baseUrl, method, path, headers, options.body);
+    if (answer.status !== 503 || answer.json?.error !== 'transient_conflict' || attempt === 20) return answer;
+    const retryAfter = Number(answer.headers.get('retry-after'));
+    if (!(retryAfter >= 0)) throw new Error(`503 transient_conflict without a Retry-After: ${answer.text}`);
+    transientConflicts.retried++;
+    await sleep(retryAfter * 1000 + Math.random() * 100);
+  }
+}
+
+async function send(
+  baseUrl: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body: unknown,
+): Promise<Answer> {
   const response = await fetch(`${baseUrl}${path}`, {
     method,
     headers,
-    ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     redirect: 'manual',
   });
   const text = await response.text();

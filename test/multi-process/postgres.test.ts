@@ -1,0 +1,13 @@
+import { describe, it } from 'vitest';
+import { postgresDatabase } from './cluster.js';
+import { threeServesSuite } from './suite.js';
+
+const serverUrl = process.env.TEST_DATABASE_URL || undefined;
+
+if (serverUrl) {
+  threeServesSuite('PostgreSQL', () => postgresDatabase(serverUrl));
+} else {
+  describe('three serve processes on one PostgreSQL database', () => {
+    it.skip('skipped: TEST_DATABASE_URL is unset (e.g. postgres://postgres@127.0.0.1:5432/test)', () => {});
+  });
+}
