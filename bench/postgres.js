@@ -39,9 +39,13 @@ function cpuMicros(pid) {
 
 /** Starts `serve --json` with extra node flags; resolves once it has printed its startup line. */
 async function startServe(db, nodeFlags = []) {
-  const child = spawn(process.execPath, [...nodeFlags, cli, 'serve', '--db', db, '--port', '0', '--json', '--rate-limit', '0'], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeFlags, cli, 'serve', '--db', db, '--port', '0', '--json', '--rate-limit', '0'],
+    {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
   let buffered = '';
   for await (const chunk of child.stdout) {
     buffered += chunk;
@@ -64,7 +68,11 @@ async function stop(server) {
 async function postJson(url, token, path, body) {
   const response = await fetch(`${url}/api/v1${path}`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      'idempotency-key': randomUUID(),
+    },
     body: JSON.stringify(body),
   });
   if (response.status !== 201) throw new Error(`POST ${path}: ${response.status} ${await response.text()}`);
@@ -83,16 +91,24 @@ await monitor.connect();
 
 /** The backends serving the benchmark's servers (their pool connections carry our application_name). */
 async function backendPids() {
-  const { rows } = await monitor.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [appName]);
+  const { rows } = await monitor.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [
+    appName,
+  ]);
   return rows.map((r) => r.pid);
 }
 
-async function databaseCounters() {
+/**
+ * Table statistics of the benchmark's schema alone (the database may serve others): index and
+ * sequential scans, and rows written. Backends publish them at most once a second, hence the pause.
+ */
+async function schemaCounters() {
+  await new Promise((resolve) => setTimeout(resolve, 1100));
   const { rows } = await monitor.query(
-    'SELECT xact_commit + xact_rollback AS xacts, tup_returned, tup_fetched, tup_inserted, tup_updated ' +
-      'FROM pg_stat_database WHERE datname = current_database()',
+    'SELECT coalesce(sum(coalesce(idx_scan, 0) + seq_scan), 0) AS scans, ' +
+      'coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0) AS writes FROM pg_stat_user_tables WHERE schemaname = $1',
+    [schema],
   );
-  return Object.fromEntries(Object.entries(rows[0]).map(([k, v]) => [k, Number(v)]));
+  return { scans: Number(rows[0].scans), writes: Number(rows[0].writes) };
 }
 
 /** Loads every server of `servers` at once, `connections / servers.length` connections each. */
@@ -101,7 +117,7 @@ async function load(op, servers, target, withBackends) {
   const backendsBefore = withBackends ? await backendPids() : [];
   const cpuBefore = servers.map((s) => cpuMicros(s.pid));
   const backendCpuBefore = new Map(backendsBefore.map((pid) => [pid, cpuMicros(pid)]));
-  const countersBefore = withBackends ? await databaseCounters() : null;
+  const countersBefore = withBackends ? await schemaCounters() : null;
   const results = await Promise.all(
     servers.map((server) => {
       const headers = { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' };
@@ -111,9 +127,18 @@ async function load(op, servers, target, withBackends) {
               url: `${server.url}/api/v1/issues`,
               method: 'POST',
               headers,
-              body: JSON.stringify({ projectId: target.projectId, title: 'Benchmark issue', severity: 'high' }),
+              body: JSON.stringify({
+                projectId: target.projectId,
+                title: 'Benchmark issue',
+                severity: 'high',
+              }),
               requests: [
-                { setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'idempotency-key': randomUUID() } }) },
+                {
+                  setupRequest: (req) => ({
+                    ...req,
+                    headers: { ...req.headers, 'idempotency-key': randomUUID() },
+                  }),
+                },
               ],
             }
           : { url: `${server.url}/api/v1/issues/${target.issueId}`, headers };
@@ -125,17 +150,20 @@ async function load(op, servers, target, withBackends) {
   if (withBackends) {
     for (const pid of await backendPids()) backendCpu += cpuMicros(pid) - (backendCpuBefore.get(pid) ?? 0);
   }
-  const counters = withBackends ? await databaseCounters() : null;
+  const counters = withBackends ? await schemaCounters() : null;
   const ok = results.reduce((sum, r) => sum + r.requests.total - r.non2xx - r.errors, 0);
   const failed = results.reduce((sum, r) => sum + r.non2xx + r.errors, 0);
   const statusCounts = {};
-  for (const r of results) for (const [code, n] of Object.entries(r.statusCodeStats ?? {})) statusCounts[code] = (statusCounts[code] ?? 0) + n.count;
+  for (const r of results)
+    for (const [code, n] of Object.entries(r.statusCodeStats ?? {}))
+      statusCounts[code] = (statusCounts[code] ?? 0) + n.count;
   return {
     rps: ok / seconds,
     p99: Math.max(...results.map((r) => r.latency.p99)),
     cpuPerRequest: ok > 0 ? cpu / ok : 0,
     backendCpuPerRequest: withBackends && ok > 0 ? backendCpu / ok : null,
-    xactsPerRequest: counters && ok > 0 ? (counters.xacts - countersBefore.xacts) / ok : null,
+    scansPerRequest: counters && ok > 0 ? (counters.scans - countersBefore.scans) / ok : null,
+    writesPerRequest: counters && ok > 0 ? (counters.writes - countersBefore.writes) / ok : null,
     failed,
     statusCounts,
   };
@@ -187,19 +215,35 @@ try {
     `\nmedians of ${rounds} alternating rounds, ${seconds}s each, ${connections} connections split over the processes;` +
       ` serve processes of the built CLI (request log to /dev/null), rate limit off\n`,
   );
-  const header = ['request', 'configuration', 'req/s', 'vs SQLite', 'p99 ms', 'node µs/req', 'PG µs/req', 'xacts/req', 'non-2xx'];
+  const header = [
+    'request',
+    'configuration',
+    'req/s',
+    'vs SQLite',
+    'p99 ms',
+    'node µs/req',
+    'PG µs/req',
+    'scans/req',
+    'row writes/req',
+    'non-2xx',
+  ];
   const rows = [];
   for (const op of ['POST', 'GET']) {
     const baseline = median(measured.get(`${op} ${configs[0].name}`).map((r) => r.rps));
     for (const config of configs) {
       const results = measured.get(`${op} ${config.name}`);
       const rps = median(results.map((r) => r.rps));
-      const backend = results[0].backendCpuPerRequest === null ? '-' : median(results.map((r) => r.backendCpuPerRequest)).toFixed(0);
-      const xacts = results[0].xactsPerRequest === null ? '-' : median(results.map((r) => r.xactsPerRequest)).toFixed(2);
+      const backend =
+        results[0].backendCpuPerRequest === null
+          ? '-'
+          : median(results.map((r) => r.backendCpuPerRequest)).toFixed(0);
+      const perRequest = (field) =>
+        results[0][field] === null ? '-' : median(results.map((r) => r[field])).toFixed(1);
       const failed = results.reduce((sum, r) => sum + r.failed, 0);
       const codes = Object.entries(
         results.reduce((all, r) => {
-          for (const [code, n] of Object.entries(r.statusCounts)) if (!code.startsWith('2')) all[code] = (all[code] ?? 0) + n;
+          for (const [code, n] of Object.entries(r.statusCounts))
+            if (!code.startsWith('2')) all[code] = (all[code] ?? 0) + n;
           return all;
         }, {}),
       )
@@ -213,7 +257,8 @@ try {
         String(median(results.map((r) => r.p99))),
         median(results.map((r) => r.cpuPerRequest)).toFixed(0),
         backend,
-        xacts,
+        perRequest('scansPerRequest'),
+        perRequest('writesPerRequest'),
         failed === 0 ? '0' : codes || String(failed),
       ]);
     }
@@ -235,28 +280,39 @@ if (process.env.BENCH_PROFILE === '1') {
   await stop(profiled);
   const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));
   const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8'));
-  const selfMicros = new Map();
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const interval = (profile.endTime - profile.startTime) / profile.samples.length;
+  const byArea = new Map();
+  const byFunction = new Map();
+  const add = (map, key) => map.set(key, (map.get(key) ?? 0) + interval);
   for (const id of profile.samples) {
     const { functionName, url } = byId.get(id).callFrame;
-    const where = url ? basename(url.replace(/^file:\/\//, '')) : '';
-    const key = `${functionName || '(anonymous)'} ${where}`.trim();
-    selfMicros.set(key, (selfMicros.get(key) ?? 0) + interval);
+    const area = areaOf(functionName, url);
+    add(byArea, area);
+    add(byFunction, `${functionName || '(anonymous)'} [${area}]`);
   }
-  const total = [...selfMicros.values()].reduce((a, b) => a + b, 0);
-  const byFile = new Map();
-  for (const [key, micros] of selfMicros) {
-    const file = key.includes(' ') ? key.slice(key.lastIndexOf(' ') + 1) : key;
-    byFile.set(file, (byFile.get(file) ?? 0) + micros);
-  }
-  console.log('\none PostgreSQL process under POST load (--cpu-prof): self time by file, then by function');
-  for (const [file, micros] of [...byFile].sort((a, b) => b[1] - a[1]).slice(0, 12)) {
-    console.log(`  ${((micros / total) * 100).toFixed(1).padStart(5)}%  ${file}`);
-  }
-  for (const [key, micros] of [...selfMicros].sort((a, b) => b[1] - a[1]).slice(0, 12)) {
-    console.log(`  ${((micros / total) * 100).toFixed(1).padStart(5)}%  ${key}`);
-  }
+  const busy = [...byArea].filter(([area]) => area !== '(idle)').reduce((sum, [, micros]) => sum + micros, 0);
+  const top = (map) =>
+    [...map]
+      .filter(([key]) => !key.startsWith('(idle)'))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 14)
+      .map(([key, micros]) => `  ${((micros / busy) * 100).toFixed(1).padStart(5)}%  ${key}`);
+  console.log('\none PostgreSQL process under POST load (--cpu-prof), share of its busy time by area:');
+  for (const line of top(byArea)) console.log(line);
+  console.log('by function:');
+  for (const line of top(byFunction)) console.log(line);
+}
+
+/** Where a function lives: a package, a folder of dist/, a Node module, or V8's own entries. */
+function areaOf(functionName, url) {
+  if (!url) return functionName.startsWith('(') ? functionName : '(native)';
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
+  if (pkg) return pkg[1];
+  const dist = /\/dist\/((?:[^/]+\/)?[^/]+)\//.exec(url);
+  if (dist) return `dist/${dist[1]}`;
+  if (url.startsWith('node:')) return url.split('/').slice(0, 2).join('/');
+  return basename(url);
 }
 
 await monitor.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);

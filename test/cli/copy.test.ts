@@ -1,6 +1,8 @@
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { sqliteStorage } from '../../src/adapters/sqlite/index.js';
 import { dumpTables } from '../../src/core/index.js';
+import { postgresDatabase, type SharedDatabase } from '../multi-process/cluster.js';
 import {
   call,
   listAllSignals,
@@ -114,3 +116,59 @@ describe('outcome-tracker copy, SQLite to SQLite through the built CLI', () => {
     expect(result.stderr).toContain('issues: 2 rows, done');
   });
 });
+
+const serverUrl = process.env.TEST_DATABASE_URL || undefined;
+
+/** Every row of every table of a SQLite file, as sorted JSON lines per table. */
+async function rowsOf(filename: string): Promise<Record<string, string[]>> {
+  const storage = sqliteStorage({ filename });
+  try {
+    return await storage.transaction(async (tx) => {
+      const all: Record<string, string[]> = {};
+      for (const table of dumpTables) {
+        const rows: string[] = [];
+        let after: string | null = null;
+        do {
+          const page: { rows: object[]; next: string | null } = await tx.dump.page(table, after, 100);
+          rows.push(...page.rows.map((row) => JSON.stringify(row)));
+          after = page.next;
+        } while (after !== null);
+        all[table] = rows.sort();
+      }
+      return all;
+    });
+  } finally {
+    await storage.close();
+  }
+}
+
+describe.skipIf(!serverUrl)(
+  `outcome-tracker copy, SQLite to PostgreSQL and back${serverUrl ? '' : ' (skipped: TEST_DATABASE_URL is unset)'}`,
+  () => {
+    let database: SharedDatabase | null = null;
+    let receiver: Receiver | null = null;
+    afterAll(async () => {
+      await receiver?.close();
+      await database?.drop();
+    });
+
+    it('brings back every row as it was, and refuses to copy into the filled schema again', async () => {
+      assertBuilt();
+      receiver = await startReceiver();
+      database = await postgresDatabase(serverUrl ?? '');
+      const dir = tempDir();
+      const from = join(dir, 'source.db');
+      const back = join(dir, 'back.db');
+      await populatedSqliteFile(from, receiver.url);
+      const up = await runJson(['copy', '--from', from, '--to', database.db]);
+      const down = await runJson(['copy', '--from', database.db, '--to', back]);
+      expect(down.tables).toEqual(up.tables);
+      expect(down.latestSequence).toBe(up.latestSequence);
+      expect(await rowsOf(back)).toEqual(await rowsOf(from));
+
+      const again = await runCli(['copy', '--from', from, '--to', database.db]);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toContain('is not empty (it has accounts)');
+    }, 120_000);
+  },
+);
