@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { describe, it } from 'vitest';
 import { postgresDatabase } from './cluster.js';
 import { threeServesSuite } from './suite.js';
@@ -5,6 +6,10 @@ import { threeServesSuite } from './suite.js';
 const serverUrl = process.env.TEST_DATABASE_URL || undefined;
 
 if (serverUrl) {
+  // Without the adapter in the build, `--db postgres://…` would not reach PostgreSQL at all.
+  if (!existsSync('dist/adapters/postgres/index.js')) {
+    throw new Error('TEST_DATABASE_URL is set but the build has no PostgreSQL adapter: build first');
+  }
   threeServesSuite('PostgreSQL', () => postgresDatabase(serverUrl));
 } else {
   describe('three serve processes on one PostgreSQL database', () => {
