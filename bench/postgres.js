@@ -4,11 +4,12 @@
 // over the processes). Rounds alternate the configurations; the table shows medians. CPU per
 // request is utime+stime from /proc/<pid>/stat of every loaded server process, and of the
 // PostgreSQL backends serving them. BENCH_PROFILE=1 also profiles one process (--cpu-prof) and
-// prints where its time goes. Needs BENCH_DATABASE_URL or TEST_DATABASE_URL; Linux (/proc).
+// prints where its time goes; BENCH_PG_LOG=<server log> counts the transactions PostgreSQL made
+// the adapter run again. Needs BENCH_DATABASE_URL or TEST_DATABASE_URL; Linux (/proc).
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import autocannon from 'autocannon';
@@ -24,6 +25,9 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 12);
 const cli = new URL('../dist/cli/main.js', import.meta.url).pathname;
 const ticksPerSecond = 100; // USER_HZ on Linux
+// Optional: the PostgreSQL server log, to count the serialization failures and deadlocks of the
+// benchmark's own backends (each one a transaction the adapter ran again).
+const serverLog = process.env.BENCH_PG_LOG;
 const appName = 'ot-bench';
 
 /** utime + stime of a process, in microseconds; 0 once it has gone. */
@@ -118,6 +122,7 @@ async function load(op, servers, target, withBackends) {
   const cpuBefore = servers.map((s) => cpuMicros(s.pid));
   const backendCpuBefore = new Map(backendsBefore.map((pid) => [pid, cpuMicros(pid)]));
   const countersBefore = withBackends ? await schemaCounters() : null;
+  const logBefore = withBackends && serverLog ? statSync(serverLog).size : 0;
   const results = await Promise.all(
     servers.map((server) => {
       const headers = { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' };
@@ -151,6 +156,17 @@ async function load(op, servers, target, withBackends) {
     for (const pid of await backendPids()) backendCpu += cpuMicros(pid) - (backendCpuBefore.get(pid) ?? 0);
   }
   const counters = withBackends ? await schemaCounters() : null;
+  let conflicts = null;
+  if (withBackends && serverLog) {
+    const pids = new Set([...backendsBefore, ...(await backendPids())].map(String));
+    const appended = readFileSync(serverLog).subarray(logBefore).toString('utf8');
+    conflicts = 0;
+    for (const match of appended.matchAll(
+      /\[(\d+)\][^\n]*ERROR: {2}(could not serialize access|deadlock detected)/g,
+    )) {
+      if (pids.has(match[1])) conflicts++;
+    }
+  }
   const ok = results.reduce((sum, r) => sum + r.requests.total - r.non2xx - r.errors, 0);
   const failed = results.reduce((sum, r) => sum + r.non2xx + r.errors, 0);
   const statusCounts = {};
@@ -162,6 +178,7 @@ async function load(op, servers, target, withBackends) {
     p99: Math.max(...results.map((r) => r.latency.p99)),
     cpuPerRequest: ok > 0 ? cpu / ok : 0,
     backendCpuPerRequest: withBackends && ok > 0 ? backendCpu / ok : null,
+    conflictsPerRequest: conflicts !== null && ok > 0 ? conflicts / ok : null,
     scansPerRequest: counters && ok > 0 ? (counters.scans - countersBefore.scans) / ok : null,
     writesPerRequest: counters && ok > 0 ? (counters.writes - countersBefore.writes) / ok : null,
     failed,
@@ -259,6 +276,9 @@ try {
         backend,
         perRequest('scansPerRequest'),
         perRequest('writesPerRequest'),
+        results[0].conflictsPerRequest === null
+          ? '-'
+          : median(results.map((r) => r.conflictsPerRequest)).toFixed(2),
         failed === 0 ? '0' : codes || String(failed),
       ]);
     }
