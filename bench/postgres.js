@@ -242,6 +242,7 @@ try {
     'PG µs/req',
     'scans/req',
     'row writes/req',
+    're-runs/req',
     'non-2xx',
   ];
   const rows = [];
