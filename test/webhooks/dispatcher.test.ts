@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { WebhookRequest, WebhookResult, WebhookSender } from '../../src/core/index.js';
+import { memoryStorage } from '../../src/adapters/memory/index.js';
+import type { Storage, WebhookRequest, WebhookResult, WebhookSender } from '../../src/core/index.js';
 import { nodeWebhookSender } from '../../src/http/webhook-sender.js';
 import { type Receiver, startReceiver, type WebhookFixture, webhookFixture } from './fixture.js';
 
@@ -123,6 +124,35 @@ describe('the dispatcher', () => {
     await releaseAll(10, 2);
     expect(await dispatched).toBe(10);
     expect(state.mostPerUrl.get('https://hooks.example.com/busy')).toBe(2);
+  });
+
+  it('gives back the slot of a claim that the storage ran again (as PostgreSQL does after a conflict)', async () => {
+    // Every transaction runs once, is rolled back, then runs again: a serialization failure at commit.
+    const inner = memoryStorage();
+    const rerun = new Error('rerun');
+    const rerunning: Storage = {
+      async transaction(fn, options) {
+        await inner
+          .transaction(async (tx) => {
+            await fn(tx);
+            throw rerun;
+          }, options)
+          .catch((error: unknown) => {
+            if (error !== rerun) throw error;
+          });
+        return inner.transaction(fn, options);
+      },
+      close: () => inner.close(),
+    };
+    const { sender, releaseAll } = holdingSender();
+    fixture = await webhookFixture({ storage: rerunning, webhooks: { sender, concurrency: 4 } });
+    await fixture.subscribe('https://hooks.example.com/one');
+    for (let i = 0; i < 6; i++) await fixture.createIssue(`Issue ${i}`);
+
+    const dispatched = fixture.tracker.webhooks.dispatchDue();
+    await releaseAll(6, 2);
+    expect(await dispatched).toBe(6);
+    expect((await fixture.deliveries()).every((d) => d.status === 'delivered')).toBe(true);
   });
 
   it('lets the other receivers be served while one receiver hangs', async () => {

@@ -122,6 +122,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     let delivery: WebhookDelivery | undefined;
     try {
       delivery = await storage.transaction(async (tx) => {
+        // An adapter may run this function again (PostgreSQL, after a serialization failure):
+        // the slot a previous run reserved is given back first, or it would stay taken forever.
+        if (reserved) release(reserved);
+        reserved = null;
         // Read the busy subscriptions and reserve a slot inside the (serialized) claim, so two
         // workers of this dispatcher cannot both take the last slot of one subscription.
         const [claimed] = await tx.deliveries.claimDue(isoTime(now), isoTime(now + leaseMs), 1, saturated());
