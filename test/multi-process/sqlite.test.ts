@@ -2,5 +2,5 @@ import { sqliteDatabase } from './cluster.js';
 import { threeServesSuite } from './suite.js';
 
 threeServesSuite('SQLite', async () => sqliteDatabase(), {
-  rateLimitSkip: 'on SQLite each serve process keeps its own rate limiter in memory',
+  rateLimitSkip: 'each serve process keeps its own rate limiter in memory: no database-backed RateLimitStore yet',
 });
