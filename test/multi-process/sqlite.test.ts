@@ -2,5 +2,6 @@ import { sqliteDatabase } from './cluster.js';
 import { threeServesSuite } from './suite.js';
 
 threeServesSuite('SQLite', async () => sqliteDatabase(), {
-  rateLimitSkip: 'each serve process keeps its own rate limiter in memory: no database-backed RateLimitStore yet',
+  rateLimitSkip:
+    'each serve process keeps its own rate limiter in memory: no database-backed RateLimitStore yet',
 });
