@@ -9,21 +9,15 @@ import type {
   Workspace,
 } from '../../core/model.js';
 import {
-  type Collection,
   type CollectionName,
-  type CollectionRows,
-  collectionDefinitions,
   type DumpRows,
   type DumpStore,
   type DumpTable,
-  type FilterValue,
-  type ListQuery,
   type Storage,
   type StorageTx,
   UniqueViolation,
-  VersionMismatch,
 } from '../../core/storage.js';
-import { isAfter, newestFirst } from '../shared/keyset.js';
+import { newestFirst } from '../shared/keyset.js';
 import { serialQueue } from '../shared/serial-queue.js';
 import { IndexedRows, memoryCollection } from './collection.js';
 import { clone, deleteWithUndo, type RecordUndo, setWithUndo, type Undo } from './undo.js';

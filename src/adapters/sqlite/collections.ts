@@ -16,8 +16,8 @@ import {
   shapes,
 } from './collection-sql.js';
 import type { Conn } from './connection.js';
-import { countedColumns } from './migrations/002_list_counts.js';
 import { withUniqueRules } from './errors.js';
+import { countedColumns } from './migrations/002_list_counts.js';
 
 type Where = Partial<Record<string, FilterValue>> | undefined;
 
