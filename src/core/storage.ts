@@ -16,6 +16,7 @@ import type {
   WebhookSubscription,
   Workspace,
 } from './model.js';
+import type { RateLimitStore } from './pipeline/rate-limit.js';
 
 /**
  * The storage port: what every adapter (memory, SQLite, later PostgreSQL) implements.
@@ -41,6 +42,11 @@ export interface Storage {
    * PostgreSQL one): event streams wake on them instead of waiting for their next poll.
    */
   changes?: ChangeSource;
+  /**
+   * Where the rate limit keeps its admissions, for an adapter whose database several processes
+   * share: the tracker uses it unless told otherwise, so every process enforces one limit.
+   */
+  rateLimits?: RateLimitStore;
 }
 
 /** Tells a process about commits that appended signals, its own and other processes'. */

@@ -125,7 +125,10 @@ export function createTracker(options: TrackerOptions): Tracker {
     storage: options.storage,
     clock,
     ids,
-    limiter: options.rateLimit === false ? null : slidingWindowLimiter(options.rateLimit ?? {}, clock),
+    limiter:
+      options.rateLimit === false
+        ? null
+        : slidingWindowLimiter({ store: options.storage.rateLimits, ...options.rateLimit }, clock),
     route: createRouter(routes),
     onError:
       options.onError ??

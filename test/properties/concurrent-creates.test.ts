@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Storage } from '../../src/core/index.js';
 import { adaptersUnderTest } from '../support/adapters.js';
 import { scheduledStorage } from './scheduled-storage.js';
-import { type Answer, inWorld, type World } from './support.js';
+import { type Answer, inWorld, runsOn, type World } from './support.js';
 
 type Control = ReturnType<typeof scheduledStorage>;
 
@@ -71,7 +71,7 @@ describe.each(adaptersUnderTest)('concurrent creates on $name storage', (adapter
           expect(listed.ids).toEqual([created[0]?.json.id]);
         });
       }),
-      { numRuns: 30 },
+      { numRuns: runsOn(adapter, 30) },
     );
   });
 
@@ -100,7 +100,7 @@ describe.each(adaptersUnderTest)('concurrent creates on $name storage', (adapter
           expect(listed.ids.sort()).toEqual(answers.map((a) => a.json.id).sort());
         });
       }),
-      { numRuns: 30 },
+      { numRuns: runsOn(adapter, 30) },
     );
   });
 });

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { issueSeverities } from '../../src/core/model.js';
 import { adaptersUnderTest } from '../support/adapters.js';
-import { inWorld, readSignals } from './support.js';
+import { inWorld, readSignals, runsOn } from './support.js';
 
 const concurrent = 20;
 
@@ -68,7 +68,7 @@ describe.each(adaptersUnderTest)('optimistic concurrency on $name storage', (ada
           });
         },
       ),
-      { numRuns: 15 },
+      { numRuns: runsOn(adapter, 15) },
     );
   });
 });

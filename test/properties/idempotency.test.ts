@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { adaptersUnderTest } from '../support/adapters.js';
-import { inWorld, signalCount } from './support.js';
+import { inWorld, runsOn, signalCount } from './support.js';
 
 /** Create requests (bodies without projectId) a client might send; some differ only in optional fields. */
 const requestPool: readonly { path: string; body: Record<string, unknown> }[] = [
@@ -94,7 +94,7 @@ describe.each(adaptersUnderTest)('idempotent creates on $name storage', (adapter
           }
         });
       }),
-      { numRuns: 40 },
+      { numRuns: runsOn(adapter, 40) },
     );
   });
 
@@ -138,7 +138,7 @@ describe.each(adaptersUnderTest)('idempotent creates on $name storage', (adapter
           expect(list.json.data.map((issue: { id: string }) => issue.id).sort()).toEqual(created.sort());
         });
       }),
-      { numRuns: 30 },
+      { numRuns: runsOn(adapter, 30) },
     );
   });
 });

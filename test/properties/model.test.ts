@@ -3,7 +3,7 @@ import { describe, it } from 'vitest';
 import { adaptersUnderTest } from '../support/adapters.js';
 import { commandArbitraries } from './commands.js';
 import { emptyModel } from './model.js';
-import { inWorld } from './support.js';
+import { inWorld, runsOn } from './support.js';
 
 describe.each(adaptersUnderTest)('outcomes, issues and time entries on $name storage', (adapter) => {
   it('answer every command sequence as the in-memory model does, command by command', async () => {
@@ -16,7 +16,7 @@ describe.each(adaptersUnderTest)('outcomes, issues and time entries on $name sto
           );
         },
       ),
-      { numRuns: 40 },
+      { numRuns: runsOn(adapter, 40) },
     );
   });
 });

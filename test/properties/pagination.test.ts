@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type IssueSeverity, issueSeverities } from '../../src/core/model.js';
 import { startTime } from '../http/harness.js';
 import { adaptersUnderTest } from '../support/adapters.js';
-import { inWorld, openWorld, type World } from './support.js';
+import { inWorld, openWorld, runsOn, type World } from './support.js';
 
 interface Listed {
   id: string;
@@ -127,7 +127,7 @@ describe.each(adaptersUnderTest)('cursor pagination of issues on $name storage',
           });
         },
       ),
-      { numRuns: 40 },
+      { numRuns: runsOn(adapter, 40) },
     );
   });
 
@@ -162,7 +162,7 @@ describe.each(adaptersUnderTest)('cursor pagination of issues on $name storage',
           });
         });
       }),
-      { numRuns: 15 },
+      { numRuns: runsOn(adapter, 15) },
     );
   });
 

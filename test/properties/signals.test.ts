@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { adaptersUnderTest } from '../support/adapters.js';
 import { commandArbitraries } from './commands.js';
 import { emptyModel } from './model.js';
-import { inWorld, readSignals } from './support.js';
+import { inWorld, readSignals, runsOn } from './support.js';
 
 describe.each(adaptersUnderTest)('the signal stream on $name storage', (adapter) => {
   it('hold one event per successful mutation and none per failed one, in strictly increasing sequence', async () => {
@@ -46,7 +46,7 @@ describe.each(adaptersUnderTest)('the signal stream on $name storage', (adapter)
           });
         },
       ),
-      { numRuns: 30 },
+      { numRuns: runsOn(adapter, 30) },
     );
   });
 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { adaptersUnderTest } from '../support/adapters.js';
-import { inWorld, readSignals, type World } from './support.js';
+import { inWorld, readSignals, runsOn, type World } from './support.js';
 
 type Status = 'open' | 'in_progress' | 'blocked' | 'resolved' | 'closed';
 
@@ -96,7 +96,7 @@ describe.each(adaptersUnderTest)('the issue workflow on $name storage', (adapter
           });
         },
       ),
-      { numRuns: 25 },
+      { numRuns: runsOn(adapter, 25) },
     );
   });
 });

@@ -1,10 +1,12 @@
 import pg from 'pg';
+import type { RateLimitStore } from '../../core/pipeline/rate-limit.js';
 import type { Storage, StorageTx } from '../../core/storage.js';
 import { postgresCollection } from './collections.js';
 import type { Conn } from './connection.js';
 import { postgresDump } from './dump.js';
 import { migrate } from './migrate.js';
 import { changeListener, channelOf, notifySql } from './notifications.js';
+import { postgresRateLimitStore } from './rate-limit-store.js';
 import { postgresCounters, postgresIdempotency } from './records.js';
 import { postgresSessions } from './sessions.js';
 import { postgresSignals } from './signals.js';
@@ -46,14 +48,26 @@ export interface PostgresStorage extends Storage {
    * created the schema (applied the first migration), so it is the one to bootstrap it.
    */
   ready(): Promise<{ created: boolean }>;
+  /** The rate limit every process on the database shares (the tracker uses it by default). */
+  rateLimits: RateLimitStore;
 }
 
-/** Integers PostgreSQL sends as int8 (sequences, counters) fit a double: parse them as numbers. */
+/** The OID of int8[] (the admission times of the rate limit). */
+const int8Array = 1016;
+
+/** Integers PostgreSQL sends as int8 (sequences, counters, times) fit a double: parse them as numbers. */
 const types = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === pg.types.builtins.INT8
-      ? (value: string) => Number(value)
-      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (oid === pg.types.builtins.INT8) return (value: string) => Number(value);
+    if (oid === int8Array) {
+      const parseArray = pg.types.getTypeParser(
+        oid as Parameters<typeof pg.types.getTypeParser>[0],
+        'text',
+      ) as (value: string) => string[];
+      return (value: string) => parseArray(value).map(Number);
+    }
+    return pg.types.getTypeParser(oid as Parameters<typeof pg.types.getTypeParser>[0], format);
+  }) as typeof pg.types.getTypeParser,
 };
 
 function postgresTx(conn: Conn, appended: (accountId: string) => void): StorageTx {
@@ -126,6 +140,7 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
 
   return {
     ready: () => migrated,
+    rateLimits: postgresRateLimitStore(pool, `${quoteIdent(schema)}.rate_limits`, migrated),
     changes: { subscribe: (listener) => changes.subscribe(listener) },
     async transaction(fn, transactionOptions) {
       if (closed) throw new Error('storage is closed');

@@ -1,4 +1,5 @@
 import { initialSchema } from './001_initial.js';
+import { rateLimitDecisions } from './002_rate_limit_decisions.js';
 
 /** One schema step, recorded in `schema_migrations` once applied. */
 export interface Migration {
@@ -8,7 +9,10 @@ export interface Migration {
 }
 
 /** Every migration, in the order they apply. Append only: never edit a released one. */
-export const migrations: readonly Migration[] = [{ version: 1, name: 'initial', sql: initialSchema }];
+export const migrations: readonly Migration[] = [
+  { version: 1, name: 'initial', sql: initialSchema },
+  { version: 2, name: 'rate limit decisions', sql: rateLimitDecisions },
+];
 
 /** The schema version this code knows. */
 export const latestVersion = migrations.at(-1)?.version ?? 0;

@@ -1,0 +1,183 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type PostgresStorage, postgresStorage } from '../../src/adapters/postgres/index.js';
+import type { SignalEvent } from '../../src/core/index.js';
+import { at, macrotask, sampleDelivery, sampleRow, sampleSignal } from '../conformance/fixtures.js';
+import {
+  dropSchema,
+  freshSchema,
+  postgresSkipReason,
+  requireDatabaseUrl,
+  testDatabaseUrl,
+} from '../support/postgres.js';
+
+/**
+ * PostgreSQL across processes: several storages (each its own pool, as separate processes
+ * have) on one schema, racing each other for real.
+ */
+describe.skipIf(!testDatabaseUrl)(
+  `several PostgreSQL storages on one schema${testDatabaseUrl ? '' : ` (skipped: ${postgresSkipReason})`}`,
+  () => {
+    const open: PostgresStorage[] = [];
+    let schema = '';
+    const storages = async (count: number): Promise<PostgresStorage[]> => {
+      schema ||= freshSchema();
+      const made = Array.from({ length: count }, () =>
+        postgresStorage({ connectionString: requireDatabaseUrl(), schema, poolMax: 3 }),
+      );
+      open.push(...made);
+      await Promise.all(made.map((s) => s.ready()));
+      return made;
+    };
+    afterEach(async () => {
+      await Promise.all(open.splice(0).map((s) => s.close()));
+      if (schema) await dropSchema(schema);
+      schema = '';
+    });
+
+    it('apply the migrations exactly once when they all start at once on an empty database', async () => {
+      const started = await storages(4);
+      const created = await Promise.all(started.map(async (s) => (await s.ready()).created));
+      expect(created.filter(Boolean)).toHaveLength(1);
+    });
+
+    it('never claim one delivery twice among concurrent claimers', async () => {
+      const [first, ...others] = await storages(4);
+      await first?.transaction(async (t) => {
+        for (let i = 0; i < 120; i++) {
+          await t.deliveries.insert(sampleDelivery('acc_1', 'whk_1', { nextAttemptAt: at(i % 7) }));
+        }
+      });
+      const claimers = [first, ...others].flatMap((s) =>
+        Array.from({ length: 5 }, async () => {
+          const mine: string[] = [];
+          for (;;) {
+            const batch = await (s as PostgresStorage).transaction((t) =>
+              t.deliveries.claimDue(at(10), at(100), 3),
+            );
+            if (batch.length === 0) return mine;
+            mine.push(...batch.map((d) => d.id));
+          }
+        }),
+      );
+      const ids = (await Promise.all(claimers)).flat();
+      expect(ids).toHaveLength(120);
+      expect(new Set(ids).size).toBe(120);
+    });
+
+    it('never let a reader paging by sequence skip an event of concurrent writers', async () => {
+      const [reader, ...writers] = (await storages(4)) as [PostgresStorage, ...PostgresStorage[]];
+      const perWriter = 40;
+      let writing = true;
+      const seen: SignalEvent[] = [];
+      const read = (async () => {
+        let after = 0;
+        for (;;) {
+          const done = !writing;
+          const page = await reader.transaction(
+            (t) => t.signals.list({ accountId: 'acc_1', afterSequence: after, limit: 50 }),
+            { mode: 'read' },
+          );
+          seen.push(...page);
+          after = page.at(-1)?.sequence ?? after;
+          if (done && page.length === 0) return;
+        }
+      })();
+      await Promise.all(
+        writers.flatMap((w) =>
+          Array.from({ length: 3 }, async () => {
+            for (let i = 0; i < perWriter / 2; i++) {
+              await w.transaction(async (t) => {
+                await t.signals.append(sampleSignal('acc_1'));
+                await macrotask();
+                await t.signals.append(sampleSignal('acc_1'));
+              });
+            }
+          }),
+        ),
+      );
+      writing = false;
+      await read;
+      const all = await reader.transaction((t) => t.signals.list({ accountId: 'acc_1', limit: 1000 }));
+      expect(all).toHaveLength(writers.length * 3 * perWriter);
+      expect(seen.map((e) => e.id)).toEqual(all.map((e) => e.id));
+    });
+
+    it('admit exactly the limit among concurrent rate-limit takes of one key', async () => {
+      const started = await storages(3);
+      const decisions = await Promise.all(
+        Array.from({ length: 150 }, (_, i) =>
+          (started[i % 3] as PostgresStorage).rateLimits.take('token:tok_1', 1_000_000 + i, 100, 60_000),
+        ),
+      );
+      expect(decisions.filter((d) => d.allowed)).toHaveLength(100);
+      const later = await (started[0] as PostgresStorage).rateLimits.take(
+        'token:tok_1',
+        1_000_000 + 60_001,
+        100,
+        60_000,
+      );
+      expect(later.allowed).toBe(true);
+    });
+
+    it('lose no update when transactions of several storages read a row, wait, then write it', async () => {
+      const started = await storages(3);
+      const entry = sampleRow('timeEntries', 'wsp_1', { minutes: 0 });
+      await started[0]?.transaction((t) => t.collections.timeEntries.insert(entry));
+      await Promise.all(
+        Array.from({ length: 45 }, (_, i) =>
+          (started[i % 3] as PostgresStorage).transaction(async (t) => {
+            const current = await t.collections.timeEntries.get('wsp_1', entry.id);
+            if (!current) throw new Error('row vanished');
+            await macrotask();
+            await t.collections.timeEntries.update(
+              { ...current, minutes: current.minutes + 1, version: current.version + 1 },
+              current.version,
+            );
+          }),
+        ),
+      );
+      const final = await started[1]?.transaction((t) => t.collections.timeEntries.get('wsp_1', entry.id));
+      expect(final).toMatchObject({ minutes: 45, version: 46 });
+    });
+
+    it('wake another storage’s listeners on a commit that appended events, and not on a rollback', async () => {
+      const [writer, listener] = (await storages(2)) as [PostgresStorage, PostgresStorage];
+      const heard: string[] = [];
+      let wake: () => void = () => {};
+      const stop = listener.changes?.subscribe((accountId) => {
+        heard.push(accountId);
+        wake();
+      });
+      try {
+        // The LISTEN connection is made on the first subscription: wait until it hears a commit.
+        const firstHeard = new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        let listening = false;
+        void firstHeard.then(() => {
+          listening = true;
+        });
+        while (!listening) {
+          await writer.transaction((t) => t.signals.append(sampleSignal('acc_warm')));
+          await Promise.race([firstHeard, new Promise((resolve) => setTimeout(resolve, 50))]);
+        }
+        heard.length = 0;
+        await expect(
+          writer.transaction(async (t) => {
+            await t.signals.append(sampleSignal('acc_rolled_back'));
+            throw new Error('abort');
+          }),
+        ).rejects.toThrow('abort');
+        const committed = new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        await writer.transaction((t) => t.signals.append(sampleSignal('acc_committed')));
+        await committed;
+        // Notifications arrive in commit order: had the rollback notified, it would come first.
+        expect(heard).toEqual(['acc_committed']);
+      } finally {
+        stop?.();
+      }
+    });
+  },
+);
