@@ -127,11 +127,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         if (reserved) release(reserved);
         reserved = null;
         // Read the busy subscriptions and reserve a slot inside the (serialized) claim, so two
-        // workers of this dispatcher cannot both take the last slot of one subscription. A storage
-        // may run this function again (a lost race on PostgreSQL): give back the slot the
-        // earlier run took, so a re-run leaves one reservation, not two.
-        if (reserved) release(reserved);
-        reserved = null;
+        // workers of this dispatcher cannot both take the last slot of one subscription.
         const [claimed] = await tx.deliveries.claimDue(isoTime(now), isoTime(now + leaseMs), 1, saturated());
         if (claimed) {
           reserved = claimed.subscriptionId;
