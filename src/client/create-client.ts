@@ -55,7 +55,8 @@ export interface Client {
 /**
  * A client of the outcome-tracker API, over `fetch`: it runs in Node, browsers and other fetch
  * runtimes. Creates carry an Idempotency-Key reused across retries; network errors, timeouts,
- * 429 and 503 are retried with backoff honouring Retry-After (a PATCH only after a 429);
+ * 429 and 503 are retried with backoff honouring Retry-After (a PATCH only after a 429 or a
+ * 503 transient_conflict);
  * `modify` re-reads and retries on version conflicts; lists are async iterables.
  */
 export function createClient(options: ClientOptions): Client {

@@ -7,7 +7,8 @@
  *   replays the first answer, so the same failures are retried, and also `409
  *   idempotency_key_in_use` (the first attempt is still being processed).
  * - `unsafe` (PATCH, whose If-Match turns a repeat of a write that went through into a 409):
- *   only a 429 is retried, because a rate-limited request was refused before it was looked at.
+ *   only answers that say nothing was done are retried: 429 (refused before it was looked at)
+ *   and 503 `transient_conflict` (its transaction rolled back).
  */
 export type RetryMode = 'idempotent' | 'keyed' | 'unsafe';
 
@@ -37,6 +38,7 @@ export const defaultBackoff: Omit<BackoffOptions, 'random'> = {
 export function isRetryable(mode: RetryMode, outcome: AttemptOutcome): boolean {
   if (outcome.kind === 'network') return mode !== 'unsafe';
   if (outcome.status === 429) return true;
+  if (outcome.status === 503 && outcome.code === 'transient_conflict') return true;
   if (mode === 'unsafe') return false;
   if (outcome.status === 503) return true;
   return mode === 'keyed' && outcome.status === 409 && outcome.code === 'idempotency_key_in_use';

@@ -83,6 +83,7 @@ describe('the retry policy', () => {
     expect(isRetryable('unsafe', network)).toBe(false);
     expect(isRetryable('unsafe', status(429))).toBe(true);
     expect(isRetryable('unsafe', status(503))).toBe(false);
+    expect(isRetryable('unsafe', status(503, 'transient_conflict'))).toBe(true);
     expect(isRetryable('keyed', status(409, 'idempotency_key_in_use'))).toBe(true);
     expect(isRetryable('keyed', status(409, 'version_conflict'))).toBe(false);
     for (const s of [400, 401, 404, 422, 500]) expect(isRetryable('idempotent', status(s))).toBe(false);
