@@ -9,6 +9,8 @@ export interface Flag {
   /** Placeholder shown in the usage, e.g. `<slug>`. */
   value?: string;
   description: string;
+  /** Environment variables that set the flag when it is not given, first found wins. */
+  env?: readonly string[];
 }
 
 /** The flags every command takes. */
@@ -62,6 +64,7 @@ const isRequired = (command: Command, name: string) => !accepts(command.schema.s
 export function parseCommandLine<Schema extends z.ZodObject>(
   command: Command<Schema>,
   argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
 ): z.output<Schema> | 'help' {
   const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
     help: { type: 'boolean', short: 'h' },
@@ -88,6 +91,16 @@ export function parseCommandLine<Schema extends z.ZodObject>(
   for (const name of names) {
     if (raw[name] === undefined) throw new UsageError(`missing argument <${name}>`);
   }
+  // A flag not given takes its value from the environment; errors then name the variable.
+  const fromEnv = new Map<string, string>();
+  for (const [name, flag] of Object.entries(command.flags)) {
+    if (raw[name] !== undefined) continue;
+    const variable = flag.env?.find((v) => env[v] !== undefined && env[v] !== '');
+    if (!variable) continue;
+    const value = env[variable] ?? '';
+    fromEnv.set(name, `${variable}=${value}`);
+    raw[name] = flag.type === 'boolean' ? envBoolean(variable, value) : value;
+  }
   for (const name of Object.keys(command.flags)) {
     if (raw[name] === undefined && isRequired(command as Command, name)) {
       throw new UsageError(`missing required flag --${kebab(name)}`);
@@ -97,10 +110,17 @@ export function parseCommandLine<Schema extends z.ZodObject>(
   if (!result.success) {
     const issue = result.error.issues[0];
     const name = String(issue?.path[0] ?? '');
-    const label = names.includes(name) ? `<${name}>` : `--${kebab(name)}`;
+    const label = names.includes(name) ? `<${name}>` : (fromEnv.get(name) ?? `--${kebab(name)}`);
     throw new UsageError(`${label}: ${issue?.message ?? 'invalid value'}`);
   }
   return result.data;
+}
+
+/** A boolean flag's variable: 1/true/yes or 0/false/no. */
+function envBoolean(variable: string, value: string): boolean {
+  if (/^(1|true|yes|on)$/i.test(value)) return true;
+  if (/^(0|false|no|off)$/i.test(value)) return false;
+  throw new UsageError(`${variable}=${value}: expected 1, true, yes, 0, false or no`);
 }
 
 function describeParseError(error: unknown): string {
@@ -137,7 +157,7 @@ export function synopsis(name: string, command: Command): string {
 export function usage(name: string, summary: string, command: Command): string {
   const rows = Object.entries(command.flags).map(([flagName, flag]) => [
     `--${kebab(flagName)}${flag.value ? ` ${flag.value}` : ''}`,
-    flag.description,
+    flag.env?.length ? `${flag.description} [env: ${flag.env.join(', ')}]` : flag.description,
   ]);
   rows.push(['-h, --help', 'Show this help']);
   const width = Math.max(...rows.map(([left]) => (left ?? '').length));

@@ -1,3 +1,4 @@
+import type { DestinationStream } from 'pino';
 import type { Storage } from '../core/storage.js';
 
 /** A database the command opened, and whether it was created just now. */
@@ -20,6 +21,8 @@ export interface CliIo {
   /** The first line of standard input, without its line ending. */
   readStdinLine(prompt: string): Promise<string>;
   env: Readonly<Record<string, string | undefined>>;
+  /** Where `serve` writes its structured log; without one it goes through `err`, a line at a time. */
+  logDestination?(): { stream: DestinationStream; flush(): void };
   /** Opens (with `create`, creates when missing) the database: a SQLite file or a postgres:// URL. */
   openDatabase(filename: string, options: { create: boolean }): Promise<OpenedDatabase>;
 }

@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline';
 import { openDatabase } from './database.js';
 import type { CliIo } from './io.js';
+import { stderrLogDestination } from './server/logger.js';
 
 /**
  * Writes lines to a stream until its reader goes away. `outcome-tracker openapi | head` closes
@@ -34,6 +35,7 @@ export function processIo(): CliIo {
       }
     },
     env: process.env,
+    logDestination: stderrLogDestination,
     openDatabase,
   };
 }

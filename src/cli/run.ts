@@ -84,7 +84,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   try {
     const command = await entry.load();
     try {
-      const input = parseCommandLine(command, rest);
+      const input = parseCommandLine(command, rest, io.env);
       if (input === 'help') {
         io.out(usage(entry.name, entry.summary, command));
         return 0;

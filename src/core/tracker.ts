@@ -90,6 +90,11 @@ export interface Tracker {
   /** Where the API is served, e.g. `/api/v1`. */
   basePath: string;
   /**
+   * Ends every open event stream at once with a last comment (`: server shutting down`), and any
+   * opened later: `serve` calls it on SIGTERM so streams do not hold shutdown up.
+   */
+  endStreams(): void;
+  /**
    * Runs operations in one transaction without HTTP, e.g.
    * `tracker.run({ token }, (ctx) => issues.create(ctx, { projectId, title }))`.
    * Authorization of the token's scope and role is left to the embedding app.
@@ -173,9 +178,10 @@ export function createTracker(options: TrackerOptions): Tracker {
   return {
     handle,
     async fetch(request, info) {
-      return toFetchResponse(await handle(await fromFetchRequest(request, info)));
+      return toFetchResponse(await handle(await fromFetchRequest(request, info)), request.signal);
     },
     basePath: edge.mount.basePath,
+    endStreams: () => edge.endStreams(),
     async run(as, fn) {
       let accountId = '';
       const result = await options.storage.transaction(async (tx) => {

@@ -112,7 +112,7 @@ describe('outcome-tracker, run in-process over memory storage', () => {
     expect(result.code).toBe(0);
     const text = result.stdout.join('\n');
     expect(text).toContain(
-      'Usage: outcome-tracker serve [--port <port>] [--host <host>] [--server <node|hono>] [--rate-limit <n>] [--headers-timeout <ms>] [--request-timeout <ms>] [--keep-alive-timeout <ms>] [--max-connections <n>] [--allow-private-webhooks] [--db <file|url>] [--json]',
+      'Usage: outcome-tracker serve [--port <port>] [--host <host>] [--server <node|hono>] [--rate-limit <n>] [--trust-proxy] [--cors <origin,...>] [--base-path <path>] [--log-level <level>] [--shutdown-grace <seconds>] [--headers-timeout <ms>] [--request-timeout <ms>] [--keep-alive-timeout <ms>] [--max-connections <n>] [--allow-private-webhooks] [--db <file|url>] [--json]',
     );
     expect(text).toContain('--allow-private-webhooks');
     expect(text).toContain('--max-connections <n>');
@@ -387,9 +387,7 @@ describe('outcome-tracker flag values', () => {
     const listeners = process.listenerCount('SIGTERM');
     const result = await memoryCli({ PORT: 'http' }).run(['serve', ...db]);
     expect(result.code).toBe(2);
-    expect(result.stderr[0]).toBe(
-      'outcome-tracker serve: PORT=http is not a port number (expected a port number from 0 to 65535)',
-    );
+    expect(result.stderr[0]).toBe('outcome-tracker serve: PORT=http: expected a port number from 0 to 65535');
     // A serve that never started leaves no signal handler behind.
     expect(process.listenerCount('SIGTERM')).toBe(listeners);
   });

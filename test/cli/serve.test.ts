@@ -128,13 +128,13 @@ describe('outcome-tracker serve, as a child process over a SQLite file', () => {
         JSON.stringify({ projectId: project.json.id, title: 'Sent while stopping' }),
       );
       served.child.kill('SIGTERM');
-      await served.waitForLogLine((line) => line.includes('"shutdown":"SIGTERM"'));
+      await served.waitForLogLine((line) => line.includes('"signal":"SIGTERM"'));
       inFlight.finish();
       const answered = await inFlight.response;
       expect(answered.status).toBe(201);
       expect(JSON.parse(answered.body).key).toBe('APO-2');
       expect(await served.exited).toBe(0);
-      expect(served.logLines.at(-1)).toBe('{"stopped":true}');
+      expect(JSON.parse(served.logLines.at(-1) ?? '{}')).toMatchObject({ level: 'info', msg: 'stopped' });
       // With --json, stdout holds one JSON object from start to stop; the log went to stderr.
       expect(served.lines).toHaveLength(1);
       expect(JSON.parse(served.lines.join('\n'))).toEqual(served.startup);
@@ -201,13 +201,17 @@ describe('outcome-tracker serve, as a child process over a SQLite file', () => {
       'adminUrl',
       'apiUrl',
       'db',
+      'docsUrl',
       'init',
+      'openApiUrl',
       'server',
       'signInUrl',
       'url',
     ]);
     expect(startup.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(startup.apiUrl).toBe(`${startup.url}/api/v1`);
+    expect(startup.docsUrl).toBe(`${startup.url}/docs`);
+    expect(startup.openApiUrl).toBe(`${startup.url}/api/v1/openapi.json`);
     expect(startup.signInUrl).toBe(`${startup.url}/sign-in`);
     expect(startup.adminUrl).toBe(`${startup.url}/default/admin/api-tokens`);
     expect(startup.server).toBe('node');
@@ -304,7 +308,16 @@ describe('outcome-tracker serve, as a child process over a SQLite file', () => {
     });
     expect(response.status).toBe(200);
     const line = await served.waitForLogLine((l) => l.includes('req-log-test-1'));
-    expect(line).toMatch(/^\d{4}-\d\d-\d\dT\S+Z GET \/api\/v1\/issues 200 \d+ms id=req-log-test-1$/);
+    expect(JSON.parse(line)).toEqual({
+      level: 'info',
+      time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\S+Z$/),
+      method: 'GET',
+      path: '/api/v1/issues',
+      status: 200,
+      durationMs: expect.any(Number),
+      requestId: 'req-log-test-1',
+      msg: 'request',
+    });
     expect(served.logLines.join('\n')).not.toContain(token);
     expect(served.logLines.join('\n')).not.toContain('secret-query-text');
     // The log is on stderr: stdout keeps the startup only.
@@ -321,7 +334,7 @@ describe('outcome-tracker serve, as a child process over a SQLite file', () => {
     const health = await fetch(`${served.startup.url}/healthz`);
     expect(await bodyOf(health)).toEqual({ status: 'ok' });
     expect(await served.stop('SIGINT')).toBe(0);
-    expect(served.logLines.at(-1)).toBe('{"stopped":true}');
+    expect(JSON.parse(served.logLines.at(-1) ?? '{}')).toMatchObject({ level: 'info', msg: 'stopped' });
   });
 
   it('runs the webhook dispatcher, delivering to a local receiver only with --allow-private-webhooks', async () => {

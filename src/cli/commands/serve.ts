@@ -1,15 +1,17 @@
 import type { Server } from 'node:http';
+import type { Logger } from 'pino';
 import { z } from 'zod';
+import { normalizeOrigin } from '../../core/edge/cors.js';
+import { createMount, normalizeBasePath } from '../../core/edge/mount.js';
 import { type InitResult, initWorkspace } from '../../core/tenancy/operations.js';
 import { createTracker, type Tracker } from '../../core/tracker.js';
 import { nodeWebhookSender } from '../../http/webhook-sender.js';
 import { commonFlags, commonOptions, defineCommand } from '../command.js';
 import { databasePath } from '../database.js';
-import { UsageError } from '../errors.js';
 import type { CliIo, OpenedDatabase } from '../io.js';
 import { defaultServerLimits } from '../server/limits.js';
 import { listen, originOf, serverKinds } from '../server/listen.js';
-import { requestLogLine } from '../server/request-log.js';
+import { logLevels, serveLogger } from '../server/logger.js';
 import { closeGracefully } from '../server/shutdown.js';
 import { tenancyDeps } from '../tenancy.js';
 
@@ -17,8 +19,6 @@ import { tenancyDeps } from '../tenancy.js';
 export const firstWorkspace = { slug: 'default', adminEmail: 'admin@localhost' } as const;
 
 const purgeEveryMs = 60 * 60 * 1000;
-/** How long shutdown waits for requests in flight before cutting the connections left. */
-const shutdownGraceMs = 10_000;
 
 /** A whole number written in digits: `--port ''` or `--rate-limit ' '` must not read as 0. */
 const digits = (message: string) =>
@@ -30,52 +30,154 @@ const digits = (message: string) =>
 const portMessage = 'expected a port number from 0 to 65535';
 const port = digits(portMessage).pipe(z.number().max(65_535, portMessage));
 
+/** Every flag of `serve` can come from the environment: `--rate-limit` from OUTCOME_TRACKER_RATE_LIMIT… */
+const fromEnv = (name: string, ...more: string[]) => ({
+  env: [`OUTCOME_TRACKER_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`, ...more],
+});
+
+/** `--shutdown-grace`: seconds, decimals allowed, or with a unit (`500ms`, `5s`). */
+const duration = z
+  .string()
+  .regex(/^\d{1,6}(\.\d{1,3})?(ms|s)?$/, 'expected seconds, e.g. 5, 2.5, 500ms or 10s')
+  .transform((value) =>
+    value.endsWith('ms') ? Number(value.slice(0, -2)) : Number(value.replace(/s$/, '')) * 1000,
+  );
+
+/** `--cors`: a comma-separated list of origins, each checked as a browser would send it. */
+const originList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter((origin) => origin !== ''),
+  )
+  .pipe(
+    z
+      .array(
+        z.string().refine(
+          (origin) => {
+            try {
+              normalizeOrigin(origin);
+              return true;
+            } catch {
+              return false;
+            }
+          },
+          { message: 'expected origins such as https://app.example.com (or *), separated by commas' },
+        ),
+      )
+      .min(1, 'expected at least one origin'),
+  );
+
 export const command = defineCommand({
   flags: {
-    port: { type: 'string', value: '<port>', description: 'Port to listen on (default: $PORT, else 3000)' },
-    host: { type: 'string', value: '<host>', description: 'Address to listen on (default: 127.0.0.1)' },
+    port: {
+      type: 'string',
+      value: '<port>',
+      description: 'Port to listen on (default: 3000)',
+      ...fromEnv('port', 'PORT'),
+    },
+    host: {
+      type: 'string',
+      value: '<host>',
+      description: 'Address to listen on (default: 127.0.0.1)',
+      ...fromEnv('host'),
+    },
     server: {
       type: 'string',
       value: '<node|hono>',
-      description: 'HTTP host to serve through (default: node)',
+      description: 'HTTP host to serve through (default: node; hono needs the hono packages)',
+      ...fromEnv('server'),
     },
     rateLimit: {
       type: 'string',
       value: '<n>',
       description: 'Requests per minute per token or client address (default: 100; 0 turns it off)',
+      ...fromEnv('rateLimit'),
+    },
+    trustProxy: {
+      type: 'boolean',
+      description: 'Take the client address from X-Forwarded-For (set by one proxy in front)',
+      ...fromEnv('trustProxy'),
+    },
+    cors: {
+      type: 'string',
+      value: '<origin,...>',
+      description: 'Let browser apps on these origins call the API (default: none)',
+      ...fromEnv('cors'),
+    },
+    basePath: {
+      type: 'string',
+      value: '<path>',
+      description: 'Where the API is served (default: /api/v1; /x/api/v1 moves /docs to /x/docs)',
+      ...fromEnv('basePath'),
+    },
+    logLevel: {
+      type: 'string',
+      value: '<level>',
+      description: `Least severe log level written: ${logLevels.join(', ')} (default: info)`,
+      ...fromEnv('logLevel'),
+    },
+    shutdownGrace: {
+      type: 'string',
+      value: '<seconds>',
+      description: 'On SIGTERM, how long requests in flight may take to finish (default: 5)',
+      ...fromEnv('shutdownGrace'),
     },
     headersTimeout: {
       type: 'string',
       value: '<ms>',
       description: `Time a client has to send a request's headers (default: ${defaultServerLimits.headersTimeoutMs})`,
+      ...fromEnv('headersTimeout'),
     },
     requestTimeout: {
       type: 'string',
       value: '<ms>',
       description: `Time a client has to send a whole request (default: ${defaultServerLimits.requestTimeoutMs}; 0: none)`,
+      ...fromEnv('requestTimeout'),
     },
     keepAliveTimeout: {
       type: 'string',
       value: '<ms>',
       description: `How long an idle connection stays open (default: ${defaultServerLimits.keepAliveTimeoutMs})`,
+      ...fromEnv('keepAliveTimeout'),
     },
     maxConnections: {
       type: 'string',
       value: '<n>',
       description: `Open connections at most, event streams included (default: ${defaultServerLimits.maxConnections})`,
+      ...fromEnv('maxConnections'),
     },
     allowPrivateWebhooks: {
       type: 'boolean',
       description: 'Deliver webhooks to http:// and private, loopback or link-local addresses',
+      ...fromEnv('allowPrivateWebhooks'),
     },
-    ...commonFlags,
+    db: { ...commonFlags.db, ...fromEnv('db') },
+    json: { ...commonFlags.json, ...fromEnv('json') },
   },
   schema: z
     .strictObject({
-      port: port.optional(),
+      port: port.default(3000),
       host: z.string().min(1).default('127.0.0.1'),
       server: z.enum(serverKinds).default('node'),
       rateLimit: digits('expected a whole number of requests per minute (0: no limit)').default(100),
+      trustProxy: z.boolean().default(false),
+      cors: originList.optional(),
+      basePath: z
+        .string()
+        .refine((value) => {
+          try {
+            normalizeBasePath(value);
+            return true;
+          } catch {
+            return false;
+          }
+        }, 'expected a path such as /api/v1 or /tracker/api/v1')
+        .default('/api/v1'),
+      logLevel: z.enum(logLevels).default('info'),
+      shutdownGrace: duration.default(5_000),
       headersTimeout: digits('expected a whole number of milliseconds')
         .pipe(z.number().min(1, 'expected at least 1 ms'))
         .default(defaultServerLimits.headersTimeoutMs),
@@ -97,29 +199,35 @@ export const command = defineCommand({
     }),
   notes: [
     'A fresh database gets the workspace "default" with the admin admin@localhost, whose API token',
-    'is printed once. SIGTERM or SIGINT: finish requests in flight, exit 0.',
+    'is printed once. The API reference is served at /docs, the OpenAPI document at /api/v1/openapi.json;',
+    '/healthz answers while the process lives, /readyz while storage answers.',
+    'SIGTERM or SIGINT: event streams end at once, requests in flight finish (up to --shutdown-grace), exit 0.',
     'Standard output gets the startup (URLs, and on a fresh database the token): with --json one JSON',
-    'object on one line. Standard error gets the log: one line per request (a JSON object with --json).',
+    'object on one line. Standard error gets the log: JSON lines (level, time, requestId, ...).',
+    'Every flag can also be set by the environment variable in brackets; a flag given wins.',
   ],
   async run(input, io) {
-    const listenPort = input.port ?? portFromEnv(io.env.PORT);
+    const log = serveLogger(io, input.logLevel);
     const stop = stopSignals();
     let started: Started;
     try {
-      started = await start(input, io, listenPort);
+      started = await start(input, io, log.logger);
     } catch (error) {
       stop.release();
+      log.flush();
       throw error;
     }
     const { server, tracker, db, init } = started;
     const origin = originOf(server, input.host);
-    announce(io, input.json, { origin, server: input.server, db, init });
+    announce(io, input.json, { origin, server: input.server, db, init, basePath: tracker.basePath });
+    log.logger.info({ url: origin, server: input.server }, 'listening');
 
     tracker.webhooks.start();
     const purge = () =>
-      void tracker
-        .purgeExpired()
-        .catch((error: unknown) => io.err(`purge of expired records failed: ${describeError(error)}`));
+      void tracker.purgeExpired().then(
+        (purged) => log.logger.info({ purged }, 'purged expired records'),
+        (error: unknown) => log.logger.error({ err: error }, 'purge of expired records failed'),
+      );
     purge();
     const purgeTimer = setInterval(purge, purgeEveryMs).unref();
 
@@ -127,15 +235,14 @@ export const command = defineCommand({
     // A second signal while draining cuts the connections left instead of waiting out the grace period.
     const hurry = () => server.closeAllConnections();
     process.on('SIGTERM', hurry).on('SIGINT', hurry);
-    io.err(
-      input.json
-        ? JSON.stringify({ shutdown: signal })
-        : `${signal}: finishing requests in flight, then stopping`,
-    );
+    log.logger.info({ signal, graceMs: input.shutdownGrace }, 'shutting down');
     clearInterval(purgeTimer);
-    await closeGracefully(server, shutdownGraceMs);
+    // Event streams never end by themselves: end them now, so only real requests use the grace.
+    tracker.endStreams();
+    await closeGracefully(server, input.shutdownGrace);
     await tracker.close();
-    io.err(input.json ? JSON.stringify({ stopped: true }) : 'Stopped.');
+    log.logger.info('stopped');
+    log.flush();
   },
 });
 
@@ -165,8 +272,8 @@ function stopSignals(): { signal: Promise<NodeJS.Signals>; release(): void } {
  * Binds the port, then opens the database, bootstraps a fresh one and starts answering. The port
  * comes first: when it is taken, no database file has been made yet.
  */
-async function start(input: ServeInput, io: CliIo, listenPort: number): Promise<Started> {
-  const listening = await listen(input.server, input.host, listenPort, {
+async function start(input: ServeInput, io: CliIo, logger: Logger): Promise<Started> {
+  const listening = await listen(input.server, input.host, input.port, {
     headersTimeoutMs: input.headersTimeout,
     requestTimeoutMs: input.requestTimeout,
     keepAliveTimeoutMs: input.keepAliveTimeout,
@@ -178,10 +285,13 @@ async function start(input: ServeInput, io: CliIo, listenPort: number): Promise<
     const db = await io.openDatabase(databasePath(input.db, io.env), { create: true });
     tracker = createTracker({
       storage: db.storage,
+      basePath: input.basePath,
+      ...(input.cors ? { cors: { origins: input.cors } } : {}),
+      trustProxy: input.trustProxy,
       rateLimit: input.rateLimit === 0 ? false : { limit: input.rateLimit, windowMs: 60_000 },
       // The log goes to stderr, so stdout holds only the startup: with --json, one JSON object.
-      onRequest: (entry) => io.err(requestLogLine(entry, new Date(), input.json)),
-      onError: (error, requestId) => io.err(`request ${requestId} failed: ${describeError(error)}`),
+      onRequest: (entry) => logger.info(entry, 'request'),
+      onError: (error, requestId) => logger.error({ err: error, requestId }, 'request failed'),
       webhooks: { sender: nodeWebhookSender(), allowPrivateTargets: input.allowPrivateWebhooks },
     });
     const init = db.created ? await initFirstWorkspace(db) : null;
@@ -198,18 +308,6 @@ async function start(input: ServeInput, io: CliIo, listenPort: number): Promise<
 const shellWord = (word: string): string =>
   /^[\w./:@%+=,-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 
-/** An unexpected error with its stack, where it has one, for the operator reading the log. */
-const describeError = (error: unknown): string =>
-  error instanceof Error ? (error.stack ?? error.message) : String(error);
-
-function portFromEnv(value: string | undefined): number {
-  if (value === undefined || value === '') return 3000;
-  const parsed = port.safeParse(value);
-  // A malformed value is a usage error (exit 2), as a malformed --port is.
-  if (!parsed.success) throw new UsageError(`PORT=${value} is not a port number (${portMessage})`);
-  return parsed.data;
-}
-
 function initFirstWorkspace(db: OpenedDatabase): Promise<InitResult> {
   return db.storage.transaction((tx) =>
     initWorkspace(tenancyDeps(tx), { slug: firstWorkspace.slug, adminEmail: firstWorkspace.adminEmail }),
@@ -221,19 +319,38 @@ interface Startup {
   server: string;
   db: OpenedDatabase;
   init: InitResult | null;
+  basePath: string;
 }
 
-function announce(io: CliIo, json: boolean, { origin, server, db, init }: Startup): void {
-  const apiUrl = `${origin}/api/v1`;
-  const signInUrl = `${origin}/sign-in`;
+function announce(io: CliIo, json: boolean, { origin, server, db, init, basePath }: Startup): void {
+  const mount = createMount(basePath);
+  const at = (path: string) => `${origin}${mount.outbound(path)}`;
+  const apiUrl = at('/api/v1');
+  const docsUrl = at('/docs');
+  const openApiUrl = at('/api/v1/openapi.json');
+  const signInUrl = at('/sign-in');
   // The new workspace's admin page; after sign-in it lists the API tokens.
-  const adminUrl = init ? `${origin}/${init.workspaceSlug}/admin/api-tokens` : null;
+  const adminUrl = init ? at(`/${init.workspaceSlug}/admin/api-tokens`) : null;
   if (json) {
-    io.out(JSON.stringify({ url: origin, apiUrl, signInUrl, adminUrl, server, db: db.path, init }));
+    io.out(
+      JSON.stringify({
+        url: origin,
+        apiUrl,
+        docsUrl,
+        openApiUrl,
+        signInUrl,
+        adminUrl,
+        server,
+        db: db.path,
+        init,
+      }),
+    );
     return;
   }
   io.out(`outcome-tracker serving ${db.path} through the ${server} host`);
   io.out(`API:            ${apiUrl}`);
+  io.out(`API reference:  ${docsUrl}`);
+  io.out(`OpenAPI:        ${openApiUrl}`);
   io.out(`Admin sign-in:  ${signInUrl}`);
   if (!init || !adminUrl) return;
   io.out(`Admin page:     ${adminUrl}`);

@@ -6,6 +6,7 @@ import type { Storage } from '../storage.js';
 import { type Compressor, createCompressor } from './compression.js';
 import { type CorsOptions, type CorsPolicy, corsPolicy } from './cors.js';
 import { createMount, type Mount, outsideMount } from './mount.js';
+import { streamEnding } from './stream-ending.js';
 
 export interface EdgeOptions {
   basePath?: string;
@@ -26,6 +27,8 @@ export interface Edge {
     requestId: string,
     pipeline: (req: ParsedRequest) => Promise<TrackerResponse>,
   ): Promise<TrackerResponse>;
+  /** Ends every open event stream with a last comment (shutdown). */
+  endStreams(): void;
   /** An error found before the pipeline could run, as problem+json. */
   problem(error: ApiError, requestId: string): TrackerResponse;
 }
@@ -35,6 +38,7 @@ export function createEdge(options: EdgeOptions, storage: Storage): Edge {
   const cors: CorsPolicy | null = options.cors ? corsPolicy(options.cors) : null;
   const compressor: Compressor | null = options.compression === false ? null : createCompressor();
   const hops = options.trustedProxyHops;
+  const streams = streamEnding();
 
   const inner = async (
     req: ParsedRequest,
@@ -56,12 +60,14 @@ export function createEdge(options: EdgeOptions, storage: Storage): Edge {
   return {
     mount,
     problem: problemResponse,
+    endStreams: () => streams.endAll(),
     async answer(req, requestId, pipeline) {
       const client = hops > 0 ? { ...req, clientAddress: forwardedClient(req, hops) } : req;
       const preflight = cors?.preflight(client);
       let response = preflight
         ? { ...preflight, headers: { ...preflight.headers, 'X-Request-Id': requestId } }
         : await inner(client, requestId, pipeline);
+      if (response.stream) response = { ...response, stream: streams.track(response.stream) };
       if (cors) response = cors.decorate(client, response);
       if (compressor) response = await compressor.compress(client.headers['accept-encoding'], response);
       return response;

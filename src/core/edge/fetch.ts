@@ -28,24 +28,45 @@ export async function fromFetchRequest(
   };
 }
 
-/** The core's response as a WHATWG `Response`; a streamed body becomes a web stream. */
-export function toFetchResponse(response: TrackerResponse): Response {
-  const body = response.stream ? toReadable(response.stream) : response.body;
+/**
+ * The core's response as a WHATWG `Response`; a streamed body becomes a web stream, which stops
+ * when the reader cancels it or the request's `signal` aborts (the client went away).
+ */
+export function toFetchResponse(response: TrackerResponse, signal?: AbortSignal): Response {
+  const body = response.stream ? toReadable(response.stream, signal) : response.body;
   return new Response(body, { status: response.status, headers: response.headers });
 }
 
-/** A web stream over a streamed body; cancelling it (the client left) stops the source. */
-export function toReadable(stream: AsyncIterable<string>): ReadableStream<Uint8Array> {
+/** A web stream over a streamed body; cancelling it, or aborting `signal`, stops the source. */
+export function toReadable(stream: AsyncIterable<string>, signal?: AbortSignal): ReadableStream<Uint8Array> {
   const iterator = stream[Symbol.asyncIterator]();
   const encoder = new TextEncoder();
+  let abort = () => {};
   return new ReadableStream<Uint8Array>({
+    start(controller) {
+      abort = () => {
+        void iterator.return?.()?.catch(() => {});
+        try {
+          controller.error(signal?.reason);
+        } catch {
+          // Already closed.
+        }
+      };
+      if (signal?.aborted) abort();
+      else signal?.addEventListener('abort', abort, { once: true });
+    },
     async pull(controller) {
       const next = await iterator.next();
-      if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(next.value));
+      if (signal?.aborted) return;
+      if (next.done) {
+        signal?.removeEventListener('abort', abort);
+        controller.close();
+      } else controller.enqueue(encoder.encode(next.value));
     },
-    async cancel() {
-      await iterator.return?.();
+    cancel() {
+      signal?.removeEventListener('abort', abort);
+      // Not awaited: a source waiting for its next event would hold the reader's cancel() until then.
+      void iterator.return?.()?.catch(() => {});
     },
   });
 }

@@ -1,0 +1,64 @@
+import { createRequire } from 'node:module';
+import pino, { type DestinationStream, type Logger } from 'pino';
+import type { CliIo } from '../io.js';
+
+export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof logLevels)[number];
+
+export interface ServeLogger {
+  logger: Logger;
+  /** Writes out what the asynchronous destination still holds: call before the process exits. */
+  flush(): void;
+}
+
+/**
+ * The server's log: one JSON object per line (level, time, requestId…) on standard error. Lines are
+ * written asynchronously in batches, off the request path; `flush` empties the buffer at exit. On a
+ * terminal, with pino-pretty installed (a development dependency), the lines are pretty-printed.
+ */
+export function serveLogger(io: CliIo, level: LogLevel): ServeLogger {
+  const options = {
+    level,
+    base: null,
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label: string) => ({ level: label }) },
+  };
+  if (io.logDestination) {
+    const destination = io.logDestination();
+    return { logger: pino(options, destination.stream), flush: destination.flush };
+  }
+  // Commands run in-process (tests) log through the io's error lines.
+  const lines: DestinationStream = { write: (line: string) => io.err(line.trimEnd()) };
+  return { logger: pino(options, lines), flush: () => {} };
+}
+
+/** Standard error as the log destination: pretty on a terminal when pino-pretty is installed, else async JSON. */
+export function stderrLogDestination(): { stream: DestinationStream; flush(): void } {
+  if (process.stderr.isTTY) {
+    const pretty = loadPretty();
+    if (pretty) return { stream: pretty({ destination: 2, sync: true }), flush: () => {} };
+  }
+  // Asynchronous, written as soon as the event loop is free: a log reader sees lines promptly.
+  const destination = pino.destination({ dest: 2, sync: false });
+  return {
+    stream: destination,
+    flush: () => {
+      try {
+        destination.flushSync();
+      } catch {
+        // Nothing buffered, or stderr already closed: nothing to save.
+      }
+    },
+  };
+}
+
+type PrettyFactory = (options: { destination: number; sync: boolean }) => DestinationStream;
+
+/** pino-pretty when installed; an install without development dependencies logs JSON. */
+function loadPretty(): PrettyFactory | null {
+  try {
+    return createRequire(import.meta.url)('pino-pretty') as PrettyFactory;
+  } catch {
+    return null;
+  }
+}

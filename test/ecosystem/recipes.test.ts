@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import express from 'express';
+import Fastify from 'fastify';
+import { Hono } from 'hono';
+import { afterEach, describe, expect, it } from 'vitest';
+import { memoryStorage } from '../../src/adapters/memory/index.js';
+import { createTracker } from '../../src/core/index.js';
+import { honoApp } from '../../src/http/hono.js';
+import { nodeHandler } from '../../src/http/node.js';
+import { seedWorkspace } from '../http/harness.js';
+
+/**
+ * The README's mounting recipes, each run against the real framework: the tracker mounted under
+ * /tracker next to the app's own routes, with a JSON create, a read, the reference page and a probe.
+ */
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+async function mountedTracker() {
+  const storage = memoryStorage();
+  const tracker = createTracker({ storage, basePath: '/tracker/api/v1' });
+  const ws = await seedWorkspace(tracker, storage, tracker.ids, Date.now(), 'acme', 'admin@acme.test');
+  closers.push(() => tracker.close());
+  return { tracker, token: ws.adminToken, projectId: ws.projectId };
+}
+
+async function exercise(origin: string, token: string, projectId: string) {
+  const auth = { authorization: `Bearer ${token}` };
+  const created = await fetch(`${origin}/tracker/api/v1/issues`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+    body: JSON.stringify({ projectId, title: 'Mounted by a framework' }),
+  });
+  expect(created.status).toBe(201);
+  const location = created.headers.get('location') ?? '';
+  expect(location).toMatch(/^\/tracker\/api\/v1\/issues\/iss_/);
+  const read = await fetch(`${origin}${location}`, { headers: auth });
+  expect(((await read.json()) as { title: string }).title).toBe('Mounted by a framework');
+  const docs = await fetch(`${origin}/tracker/docs`);
+  expect(await docs.text()).toContain('data-url="/tracker/api/v1/openapi.json"');
+  expect((await fetch(`${origin}/tracker/healthz`)).status).toBe(200);
+  expect(await (await fetch(`${origin}/hello`)).text()).toBe('the app itself');
+}
+
+const originOf = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+describe('mounting recipes', () => {
+  it('Express: app.use under a prefix, after express.json()', async () => {
+    const { tracker, token, projectId } = await mountedTracker();
+    // --- recipe ---
+    const app = express();
+    app.use(express.json()); // the app's own parser: the tracker restores the JSON it parsed
+    app.get('/hello', (_req, res) => {
+      res.send('the app itself');
+    });
+    app.use('/tracker', nodeHandler(tracker));
+    // --- end ---
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((listening) => server.once('listening', listening));
+    closers.push(() => new Promise((done) => server.close(() => done())));
+    await exercise(originOf(server), token, projectId);
+  });
+
+  it('Fastify: a scope that leaves the body to the tracker', async () => {
+    const { tracker, token, projectId } = await mountedTracker();
+    // --- recipe ---
+    const app = Fastify();
+    app.get('/hello', async () => 'the app itself');
+    const handler = nodeHandler(tracker);
+    await app.register(async (scope) => {
+      // The tracker reads (and limits) the body itself: keep Fastify's parsers off it.
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
+      scope.all('/tracker/*', (request, reply) => {
+        reply.hijack();
+        handler(request.raw, reply.raw);
+      });
+    });
+    // --- end ---
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    closers.push(() => app.close());
+    await exercise(originOf(app.server), token, projectId);
+  });
+
+  it('Hono: a sub-app under a prefix', async () => {
+    const { tracker, token, projectId } = await mountedTracker();
+    // --- recipe ---
+    const app = new Hono();
+    app.get('/hello', (c) => c.text('the app itself'));
+    app.route('/tracker', honoApp(tracker));
+    // --- end ---
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+    await new Promise((listening) => server.once('listening', listening));
+    closers.push(() => new Promise((done) => server.close(() => done())));
+    await exercise(originOf(server), token, projectId);
+  });
+
+  it('any fetch runtime: tracker.fetch(request)', async () => {
+    const { tracker, token, projectId } = await mountedTracker();
+    const app = (request: Request): Promise<Response> =>
+      new URL(request.url).pathname === '/hello'
+        ? Promise.resolve(new Response('the app itself'))
+        : tracker.fetch(request);
+    const server = serve({ fetch: app, port: 0, hostname: '127.0.0.1' }) as Server;
+    await new Promise((listening) => server.once('listening', listening));
+    closers.push(() => new Promise((done) => server.close(() => done())));
+    await exercise(originOf(server), token, projectId);
+  });
+
+  it('answers a body a parser read into something it cannot restore with a 500 that says so', async () => {
+    const { tracker, token } = await mountedTracker();
+    const app = express();
+    app.use(express.urlencoded({ extended: true }));
+    app.use('/tracker', nodeHandler(tracker));
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((listening) => server.once('listening', listening));
+    closers.push(() => new Promise((done) => server.close(() => done())));
+    const res = await fetch(`${originOf(server)}/tracker/api/v1/projects`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/x-www-form-urlencoded',
+        'idempotency-key': randomUUID(),
+      },
+      body: 'name[first]=nested',
+    });
+    expect(res.status).toBe(500);
+    expect(((await res.json()) as { detail: string }).detail).toContain('raw request body');
+  });
+});
