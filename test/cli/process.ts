@@ -154,6 +154,8 @@ export function startServe(args: readonly string[], options: RunOptions = {}): S
 export interface Startup {
   url: string;
   apiUrl: string;
+  docsUrl: string;
+  openApiUrl: string;
   signInUrl: string;
   /** The admin page of the workspace a fresh database got; null otherwise. */
   adminUrl: string | null;

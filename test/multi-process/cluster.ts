@@ -90,7 +90,7 @@ export async function startCluster(
         node.logLines.filter((line) => {
           const entry = parsed(line);
           // Requests, startup, purges and shutdown log at info; anything else is worth a look.
-          return !entry || entry.level !== 'info';
+          return entry?.level !== 'info';
         }),
       ),
     stop,
