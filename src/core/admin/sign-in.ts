@@ -1,5 +1,5 @@
 import type { Reply } from '../pipeline/reply.js';
-import { hashPassword, verifyPassword } from '../tenancy/password.js';
+import { hashPassword, needsRehash, verifyPassword } from '../tenancy/password.js';
 import { setCookie } from './cookies.js';
 import { messagePage, redirect } from './layout.js';
 import { safeNextPath } from './next-path.js';
@@ -79,14 +79,29 @@ export async function submitSignIn(ctx: AdminContext): Promise<Reply> {
     );
   }
   const user = await ctx.tx.tenancy.getUserByEmail(email);
-  // Always run scrypt, so an unknown email costs as much time as a wrong password.
-  const matches = await verifyPassword(password, user?.passwordHash ?? (await getDummyHash()));
-  if (!user || user.passwordHash === null || !matches) {
-    return signInForm(ctx, { email, status: 400, error: badCredentials });
-  }
-  await ctx.tx.sessions.purge(new Date(ctx.nowMs).toISOString());
-  const started = await startSession(ctx.tx, user.id, ctx.nowMs, ctx.req.secure);
-  return redirect(safeNextPath(form.get('next')) ?? '/sign-in', { 'Set-Cookie': started.setCookie });
+  const stored = user?.passwordHash ?? null;
+  const failed = signInForm(ctx, { email, status: 400, error: badCredentials });
+  // scrypt takes a few hundred ms: it runs after this transaction, never holding the database.
+  return {
+    status: 303,
+    after: async ({ storage, nowMs }) => {
+      // Always run scrypt, so an unknown email costs as much time as a wrong password.
+      const matches = await verifyPassword(password, stored ?? (await getDummyHash()));
+      if (!user || stored === null || !matches) return failed;
+      const upgraded = needsRehash(stored) ? await hashPassword(password) : null;
+      const started = await storage.transaction(async (tx) => {
+        const current = await tx.tenancy.getUser(user.id);
+        // Changed meanwhile (a new password set, the user gone): this sign-in no longer counts.
+        if (!current || current.passwordHash !== stored) return null;
+        if (upgraded) await tx.tenancy.updateUser({ ...current, passwordHash: upgraded });
+        const now = nowMs();
+        await tx.sessions.purge(new Date(now).toISOString());
+        return startSession(tx, user.id, now, ctx.req.secure);
+      });
+      if (!started) return failed;
+      return redirect(safeNextPath(form.get('next')) ?? '/sign-in', { 'Set-Cookie': started.setCookie });
+    },
+  };
 }
 
 /** POST /sign-out: ends the session (the form carries its CSRF token). */

@@ -5,7 +5,8 @@ import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
  * parameters travel with the hash so they can be raised later without breaking old ones.
  */
 
-const params = { N: 16384, r: 8, p: 1 } as const;
+/** OWASP's minimum for scrypt (N=2^17, r=8, p=1): about 128 MiB and a few hundred ms per hash. */
+const params = { N: 2 ** 17, r: 8, p: 1 } as const;
 const keyLength = 32;
 
 /** Passwords shorter than this are refused: the admin page guards every API token. */
@@ -13,6 +14,7 @@ export const minPasswordLength = 8;
 
 function derive(password: string, salt: Buffer, N: number, r: number, p: number): Promise<Buffer> {
   return new Promise((resolve, reject) =>
+    // scrypt needs 128·N·r bytes; maxmem (default 32 MiB) must leave room for it.
     scrypt(password, salt, keyLength, { N, r, p, maxmem: 128 * N * r * 2 }, (error, key) =>
       error ? reject(error) : resolve(key),
     ),
@@ -33,4 +35,10 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const expected = Buffer.from(hash, 'base64');
   const actual = await derive(password, Buffer.from(salt, 'base64'), Number(n), Number(r), Number(p));
   return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** Whether a hash was made with weaker parameters than today's: rehash it at the next sign-in. */
+export function needsRehash(stored: string): boolean {
+  const [scheme, n, r, p] = stored.split('$');
+  return scheme !== 'scrypt' || Number(n) < params.N || Number(r) < params.r || Number(p) < params.p;
 }
