@@ -11,6 +11,7 @@ export const tokenView = (token: ApiToken) => ({
   createdAt: token.createdAt,
   lastUsedAt: token.lastUsedAt,
   revokedAt: token.revokedAt,
+  expiresAt: token.expiresAt,
 });
 
 export type TokenView = ReturnType<typeof tokenView>;

@@ -1,6 +1,7 @@
 import { contextEvents } from './families/context/events.js';
 import { decisionEvents } from './families/decisions/events.js';
 import { issueEvents } from './families/issues/events.js';
+import { memberEvents } from './families/members/events.js';
 import { outcomeEvents } from './families/outcomes/events.js';
 import { projectEvents } from './families/projects/events.js';
 import { timeEntryEvents } from './families/time-entries/events.js';
@@ -14,6 +15,7 @@ export const eventTypes = [
   ...Object.values(decisionEvents),
   ...Object.values(issueEvents),
   ...Object.values(timeEntryEvents),
+  ...Object.values(memberEvents),
   ...Object.values(webhookEvents),
   webhookTestEvent,
 ] as const;

@@ -12,6 +12,7 @@ export { type EventType, eventTypes } from './events.js';
 export * as context from './families/context/api.js';
 export * as decisions from './families/decisions/api.js';
 export * as issues from './families/issues/api.js';
+export * as members from './families/members/api.js';
 export * as outcomes from './families/outcomes/api.js';
 export * as projects from './families/projects/api.js';
 export * as timeEntries from './families/time-entries/api.js';

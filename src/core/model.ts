@@ -31,13 +31,19 @@ export interface User {
   /** scrypt hash for the admin pages; null until a password is set. */
   passwordHash: string | null;
   createdAt: string;
+  /** When the user last signed in to the admin pages; null if never. */
+  lastSignInAt: string | null;
 }
 
+/** A user's membership of a workspace: the API's `member` resource, whose id is the user's id. */
 export interface Membership {
   workspaceId: string;
   userId: string;
   role: Role;
   createdAt: string;
+  updatedAt: string;
+  /** Increases with every role change; the member's ETag is "<version>". */
+  version: number;
 }
 
 export interface ApiToken {
@@ -52,6 +58,8 @@ export interface ApiToken {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  /** After this time the API refuses the token (401); null means it never expires. */
+  expiresAt: string | null;
 }
 
 /** Fields every workspace-scoped, versioned resource carries. */

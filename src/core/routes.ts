@@ -1,6 +1,7 @@
 import { contextRoutes } from './families/context/routes.js';
 import { decisionRoutes } from './families/decisions/routes.js';
 import { issueRoutes } from './families/issues/routes.js';
+import { memberRoutes } from './families/members/routes.js';
 import { outcomeRoutes } from './families/outcomes/routes.js';
 import { projectRoutes } from './families/projects/routes.js';
 import { signalRoutes } from './families/signals/routes.js';
@@ -16,6 +17,7 @@ export const routes: readonly Route[] = [
   ...decisionRoutes,
   ...issueRoutes,
   ...timeEntryRoutes,
+  ...memberRoutes,
   ...webhookRoutes,
   ...signalRoutes,
 ];

@@ -9,6 +9,7 @@ import type {
   Membership,
   Outcome,
   Project,
+  Role,
   SignalEvent,
   TimeEntry,
   User,
@@ -220,8 +221,26 @@ export interface TenancyStore {
   /** Creates or replaces the user's membership of the workspace. */
   putMembership(membership: Membership): Promise<void>;
   getMembership(workspaceId: string, userId: string): Promise<Membership | null>;
+  /**
+   * Replaces the membership when its stored version equals `expectedVersion` (compare-and-set).
+   * Concurrency contract: of concurrent updates expecting the same version, exactly one
+   * succeeds; the others throw VersionMismatch carrying the current version (null if gone).
+   */
+  updateMembership(membership: Membership, expectedVersion: number): Promise<void>;
   removeMembership(workspaceId: string, userId: string): Promise<boolean>;
   listMemberships(workspaceId: string): Promise<Membership[]>;
+  /**
+   * One keyset page of the workspace's memberships, newest first (createdAt desc, then userId
+   * desc; `after.id` is a userId), optionally of one role, with the count of all matches.
+   * The last-admin rule counts admins with it inside the same serializable transaction as
+   * the change, so two admins demoting each other at once cannot leave the workspace without one.
+   */
+  listMembers(query: {
+    workspaceId: string;
+    role?: Role;
+    after?: { createdAt: string; id: string };
+    limit: number;
+  }): Promise<ListResult<Membership>>;
 }
 
 export interface TokenStore {
@@ -231,6 +250,10 @@ export interface TokenStore {
   get(id: string): Promise<ApiToken | null>;
   /** The workspace's tokens, newest first. */
   list(workspaceId: string): Promise<ApiToken[]>;
+  /** One user's tokens in the workspace, newest first. */
+  listForUser(workspaceId: string, userId: string): Promise<ApiToken[]>;
+  /** Revokes the user's live tokens in the workspace (sets revokedAt); returns how many. */
+  revokeForUser(workspaceId: string, userId: string, at: string): Promise<number>;
   /** Sets revokedAt when not yet set; returns the token as stored afterwards, or null. */
   revoke(id: string, at: string): Promise<ApiToken | null>;
   touch(id: string, at: string): Promise<void>;
@@ -354,6 +377,16 @@ export interface SessionStore {
   delete(idHash: string): Promise<boolean>;
   /** Deletes sessions that expired before `before`; returns how many. */
   purge(before: string): Promise<number>;
+  /**
+   * Leaves one message (opaque text) for the session's next page, replacing any before it;
+   * nothing happens when the session does not exist.
+   */
+  setFlash(idHash: string, flash: string): Promise<void>;
+  /**
+   * Returns the session's message and clears it. Concurrency contract: of concurrent takes of
+   * one message exactly one receives it; the others get null (a reload never shows it twice).
+   */
+  takeFlash(idHash: string): Promise<string | null>;
 }
 
 /**

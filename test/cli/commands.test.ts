@@ -211,6 +211,7 @@ describe('outcome-tracker, run in-process over memory storage', () => {
       createdAt: expect.any(String),
       lastUsedAt: null,
       revokedAt: null,
+      expiresAt: null,
     });
     expect(JSON.stringify(listed)).not.toMatch(/hash|cn_/);
 

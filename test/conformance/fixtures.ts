@@ -126,6 +126,7 @@ export function sampleToken(workspaceId: string, overrides: Partial<ApiToken> = 
     createdAt: at(0),
     lastUsedAt: null,
     revokedAt: null,
+    expiresAt: null,
     ...overrides,
   };
 }

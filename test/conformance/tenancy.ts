@@ -1,9 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import type { User } from '../../src/core/index.js';
+import type { Membership, Role, User } from '../../src/core/index.js';
 import type { AdapterUnderTest } from '../support/adapters.js';
 import { at, freshStore, newId, sampleSession, sampleToken } from './fixtures.js';
 
-const user = (email: string): User => ({ id: newId('usr'), email, passwordHash: null, createdAt: at(0) });
+const user = (email: string): User => ({
+  id: newId('usr'),
+  email,
+  passwordHash: null,
+  createdAt: at(0),
+  lastSignInAt: null,
+});
+
+const membership = (workspaceId: string, userId: string, role: Role, createdAt: string): Membership => ({
+  workspaceId,
+  userId,
+  role,
+  createdAt,
+  updatedAt: createdAt,
+  version: 1,
+});
 
 /** Accounts, workspaces, users, memberships, tokens and admin sessions. */
 export function tenancyTests(adapter: AdapterUnderTest): void {
@@ -68,8 +83,12 @@ export function tenancyTests(adapter: AdapterUnderTest): void {
     it('updates an existing user and ignores an unknown one', async () => {
       const ada = user('ada@example.com');
       await tx((t) => t.tenancy.insertUser(ada));
-      await tx((t) => t.tenancy.updateUser({ ...ada, passwordHash: 'scrypt$1' }));
-      expect((await tx((t) => t.tenancy.getUser(ada.id)))?.passwordHash).toBe('scrypt$1');
+      await tx((t) => t.tenancy.updateUser({ ...ada, passwordHash: 'scrypt$1', lastSignInAt: at(9) }));
+      expect(await tx((t) => t.tenancy.getUser(ada.id))).toEqual({
+        ...ada,
+        passwordHash: 'scrypt$1',
+        lastSignInAt: at(9),
+      });
       const ghost = user('ghost@example.com');
       await tx((t) => t.tenancy.updateUser(ghost));
       expect(await tx((t) => t.tenancy.getUser(ghost.id))).toBeNull();
@@ -77,9 +96,9 @@ export function tenancyTests(adapter: AdapterUnderTest): void {
     });
 
     it('creates, replaces, lists and removes memberships per workspace', async () => {
-      const member = { workspaceId: 'wsp_1', userId: 'usr_1', role: 'member' as const, createdAt: at(0) };
-      const viewer = { workspaceId: 'wsp_1', userId: 'usr_2', role: 'viewer' as const, createdAt: at(1) };
-      const elsewhere = { workspaceId: 'wsp_2', userId: 'usr_1', role: 'admin' as const, createdAt: at(2) };
+      const member = membership('wsp_1', 'usr_1', 'member', at(0));
+      const viewer = membership('wsp_1', 'usr_2', 'viewer', at(1));
+      const elsewhere = membership('wsp_2', 'usr_1', 'admin', at(2));
       await tx(async (t) => {
         for (const m of [member, viewer, elsewhere]) await t.tenancy.putMembership(m);
         await t.tenancy.putMembership({ ...member, role: 'admin' });
@@ -95,6 +114,58 @@ export function tenancyTests(adapter: AdapterUnderTest): void {
         expect(await t.tenancy.removeMembership('wsp_1', 'usr_2')).toBe(false);
         expect(await t.tenancy.listMemberships('wsp_1')).toEqual([{ ...member, role: 'admin' }]);
       });
+    });
+
+    it('updates a membership only at the expected version, and reports the current one', async () => {
+      const member = membership('wsp_1', 'usr_1', 'member', at(0));
+      await tx((t) => t.tenancy.putMembership(member));
+      const demoted = { ...member, role: 'viewer' as const, updatedAt: at(5), version: 2 };
+      await tx((t) => t.tenancy.updateMembership(demoted, 1));
+      expect(await tx((t) => t.tenancy.getMembership('wsp_1', 'usr_1'))).toEqual(demoted);
+      await expect(
+        tx((t) => t.tenancy.updateMembership({ ...member, role: 'admin', version: 2 }, 1)),
+      ).rejects.toMatchObject({ name: 'VersionMismatch', current: 2 });
+      await expect(
+        tx((t) => t.tenancy.updateMembership(membership('wsp_1', 'usr_9', 'admin', at(0)), 1)),
+      ).rejects.toMatchObject({ name: 'VersionMismatch', current: null });
+      expect(await tx((t) => t.tenancy.getMembership('wsp_1', 'usr_1'))).toEqual(demoted);
+    });
+
+    it('lets exactly one of two concurrent membership updates at one version succeed', async () => {
+      const member = membership('wsp_1', 'usr_1', 'member', at(0));
+      await tx((t) => t.tenancy.putMembership(member));
+      const results = await Promise.allSettled(
+        (['admin', 'viewer'] as const).map((role) =>
+          tx((t) => t.tenancy.updateMembership({ ...member, role, version: 2 }, 1)),
+        ),
+      );
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      expect(results.filter((r) => r.status === 'rejected')).toHaveLength(1);
+    });
+
+    it('pages members newest first by keyset, filtered by role, with the total of all matches', async () => {
+      const rows = [
+        membership('wsp_1', 'usr_a', 'admin', at(0)),
+        membership('wsp_1', 'usr_b', 'member', at(1)),
+        membership('wsp_1', 'usr_c', 'admin', at(1)),
+        membership('wsp_1', 'usr_d', 'viewer', at(2)),
+        membership('wsp_2', 'usr_e', 'admin', at(3)),
+      ];
+      await tx(async (t) => {
+        for (const m of rows) await t.tenancy.putMembership(m);
+      });
+      const first = await tx((t) => t.tenancy.listMembers({ workspaceId: 'wsp_1', limit: 2 }));
+      expect(first.total).toBe(4);
+      expect(first.rows.map((m) => m.userId)).toEqual(['usr_d', 'usr_c']);
+      const after = { createdAt: at(1), id: 'usr_c' };
+      const second = await tx((t) => t.tenancy.listMembers({ workspaceId: 'wsp_1', after, limit: 5 }));
+      expect(second.rows).toEqual([rows[1], rows[0]]);
+      expect(second.total).toBe(4);
+      const admins = await tx((t) =>
+        t.tenancy.listMembers({ workspaceId: 'wsp_1', role: 'admin', limit: 1 }),
+      );
+      expect(admins.total).toBe(2);
+      expect(admins.rows.map((m) => m.userId)).toEqual(['usr_c']);
     });
   });
 
@@ -139,6 +210,37 @@ export function tenancyTests(adapter: AdapterUnderTest): void {
       expect((await tx((t) => t.tokens.getByHash(token.hash)))?.revokedAt).toBe(at(10));
     });
 
+    it('stores a token’s expiry time, or none', async () => {
+      const expiring = sampleToken('wsp_1', { expiresAt: at(60) });
+      const forever = sampleToken('wsp_1');
+      await tx(async (t) => {
+        await t.tokens.insert(expiring);
+        await t.tokens.insert(forever);
+      });
+      expect(await tx((t) => t.tokens.getByHash(expiring.hash))).toEqual(expiring);
+      expect((await tx((t) => t.tokens.get(forever.id)))?.expiresAt).toBeNull();
+    });
+
+    it('lists one user’s tokens in a workspace and revokes only their live ones', async () => {
+      const old = sampleToken('wsp_1', { userId: 'usr_1', createdAt: at(0) });
+      const recent = sampleToken('wsp_1', { userId: 'usr_1', createdAt: at(5) });
+      const revoked = sampleToken('wsp_1', { userId: 'usr_1', createdAt: at(1), revokedAt: at(2) });
+      const someoneElse = sampleToken('wsp_1', { userId: 'usr_2' });
+      const elsewhere = sampleToken('wsp_2', { userId: 'usr_1' });
+      await tx(async (t) => {
+        for (const token of [old, recent, revoked, someoneElse, elsewhere]) await t.tokens.insert(token);
+      });
+      expect(await tx((t) => t.tokens.listForUser('wsp_1', 'usr_1'))).toEqual([recent, revoked, old]);
+      expect(await tx((t) => t.tokens.revokeForUser('wsp_1', 'usr_1', at(10)))).toBe(2);
+      await tx(async (t) => {
+        expect((await t.tokens.get(old.id))?.revokedAt).toBe(at(10));
+        expect((await t.tokens.get(recent.id))?.revokedAt).toBe(at(10));
+        expect((await t.tokens.get(revoked.id))?.revokedAt).toBe(at(2));
+        expect((await t.tokens.get(someoneElse.id))?.revokedAt).toBeNull();
+        expect((await t.tokens.get(elsewhere.id))?.revokedAt).toBeNull();
+      });
+    });
+
     it('records the last use of a token', async () => {
       const token = sampleToken('wsp_1');
       await tx((t) => t.tokens.insert(token));
@@ -157,6 +259,34 @@ export function tenancyTests(adapter: AdapterUnderTest): void {
       expect(await tx((t) => t.sessions.delete(session.idHash))).toBe(true);
       expect(await tx((t) => t.sessions.delete(session.idHash))).toBe(false);
       expect(await tx((t) => t.sessions.get(session.idHash))).toBeNull();
+    });
+
+    it('keeps one flash message per session, taken exactly once', async () => {
+      const session = sampleSession();
+      await tx((t) => t.sessions.insert(session));
+      await tx((t) => t.sessions.setFlash(session.idHash, 'first'));
+      await tx((t) => t.sessions.setFlash(session.idHash, 'second'));
+      await tx((t) => t.sessions.setFlash('no-such-session', 'lost'));
+      expect(await tx((t) => t.sessions.get(session.idHash))).toEqual(session);
+      const takes = await Promise.all([1, 2, 3].map(() => tx((t) => t.sessions.takeFlash(session.idHash))));
+      expect(takes.sort()).toEqual(['second', null, null].sort());
+      expect(await tx((t) => t.sessions.takeFlash('no-such-session'))).toBeNull();
+      await tx((t) => t.sessions.setFlash(session.idHash, 'third'));
+      await tx((t) => t.sessions.delete(session.idHash));
+      expect(await tx((t) => t.sessions.takeFlash(session.idHash))).toBeNull();
+    });
+
+    it('rolls back a taken flash with its transaction', async () => {
+      const session = sampleSession();
+      await tx((t) => t.sessions.insert(session));
+      await tx((t) => t.sessions.setFlash(session.idHash, 'kept'));
+      await expect(
+        tx(async (t) => {
+          await t.sessions.takeFlash(session.idHash);
+          throw new Error('abort');
+        }),
+      ).rejects.toThrow('abort');
+      expect(await tx((t) => t.sessions.takeFlash(session.idHash))).toBe('kept');
     });
 
     it('purges sessions that expired before the given time, and only those', async () => {

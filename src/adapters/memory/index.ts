@@ -20,12 +20,15 @@ import {
 import { newestFirst } from '../shared/keyset.js';
 import { serialQueue } from '../shared/serial-queue.js';
 import { IndexedRows, memoryCollection } from './collection.js';
+import { memoryMembers, memoryUserTokens } from './members.js';
 import { clone, deleteWithUndo, type RecordUndo, setWithUndo, type Undo } from './undo.js';
 import { memoryDeliveries, memoryWebhooks, type WebhookState } from './webhooks.js';
 
 /** The whole state of a memory store: plain maps, cloned on the way in and out. */
 interface State extends WebhookState {
   sessions: Map<string, AdminSession>;
+  /** A session's one message for its next page, by session id hash. */
+  flashes: Map<string, string>;
   accounts: Map<string, Account>;
   workspaces: Map<string, Workspace>;
   users: Map<string, User>;
@@ -69,6 +72,7 @@ export function memoryStorage(): Storage {
     webhooks: new Map(),
     deliveries: new Map(),
     sessions: new Map(),
+    flashes: new Map(),
   };
   const serialize = serialQueue();
   let closed = false;
@@ -111,6 +115,7 @@ function memoryTx(state: State, record: RecordUndo): StorageTx {
         return clone(state.sessions.get(idHash) ?? null);
       },
       async delete(idHash) {
+        deleteWithUndo(state.flashes, idHash, record);
         return deleteWithUndo(state.sessions, idHash, record);
       },
       async purge(before) {
@@ -118,7 +123,18 @@ function memoryTx(state: State, record: RecordUndo): StorageTx {
         for (const [idHash, session] of [...state.sessions]) {
           if (session.expiresAt < before && deleteWithUndo(state.sessions, idHash, record)) removed++;
         }
+        for (const idHash of [...state.flashes.keys()]) {
+          if (!state.sessions.has(idHash)) deleteWithUndo(state.flashes, idHash, record);
+        }
         return removed;
+      },
+      async setFlash(idHash, flash) {
+        if (state.sessions.has(idHash)) setWithUndo(state.flashes, idHash, flash, record);
+      },
+      async takeFlash(idHash) {
+        const flash = state.flashes.get(idHash) ?? null;
+        deleteWithUndo(state.flashes, idHash, record);
+        return flash;
       },
     },
     deliveries: memoryDeliveries(state, record),
@@ -182,6 +198,7 @@ function memoryTx(state: State, record: RecordUndo): StorageTx {
       async listMemberships(workspaceId) {
         return [...state.memberships.values()].filter((m) => m.workspaceId === workspaceId).map(clone);
       },
+      ...memoryMembers(state, record),
     },
     tokens: {
       async insert(token) {
@@ -212,6 +229,7 @@ function memoryTx(state: State, record: RecordUndo): StorageTx {
         const token = state.tokens.get(id);
         if (token) setWithUndo(state.tokens, id, { ...token, lastUsedAt: at }, record);
       },
+      ...memoryUserTokens(state, record),
     },
     collections: {
       projects: memoryCollection(state.collections.projects, record),

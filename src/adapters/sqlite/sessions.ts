@@ -29,7 +29,10 @@ export function sqliteSessions(conn: Conn): SessionStore {
       );
     },
     async get(idHash) {
-      const r = conn.row<SessionRow>('SELECT * FROM sessions WHERE id_hash = ?', [idHash]);
+      const r = conn.row<SessionRow>(
+        'SELECT id_hash, user_id, csrf_token, created_at, expires_at FROM sessions WHERE id_hash = ?',
+        [idHash],
+      );
       return r === undefined ? null : toSession(r);
     },
     async delete(idHash) {
@@ -37,6 +40,16 @@ export function sqliteSessions(conn: Conn): SessionStore {
     },
     async purge(before) {
       return conn.run('DELETE FROM sessions WHERE expires_at < ?', [before]);
+    },
+    async setFlash(idHash, flash) {
+      conn.run('UPDATE sessions SET flash = ? WHERE id_hash = ?', [flash, idHash]);
+    },
+    async takeFlash(idHash) {
+      // Read and clear in the same (serialized) write transaction: no other one can take it too.
+      const flash = conn.value<string | null>('SELECT flash FROM sessions WHERE id_hash = ?', [idHash]);
+      if (flash === undefined || flash === null) return null;
+      conn.run('UPDATE sessions SET flash = NULL WHERE id_hash = ?', [idHash]);
+      return flash;
     },
   };
 }

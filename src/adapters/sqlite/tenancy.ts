@@ -1,5 +1,5 @@
 import type { Account, ApiToken, Membership, User, Workspace } from '../../core/model.js';
-import type { TenancyStore, TokenStore } from '../../core/storage.js';
+import { type TenancyStore, type TokenStore, VersionMismatch } from '../../core/storage.js';
 import type { Conn } from './connection.js';
 import { withUniqueRules } from './errors.js';
 
@@ -15,12 +15,15 @@ export interface UserRow {
   email: string;
   password_hash: string | null;
   created_at: string;
+  last_sign_in_at: string | null;
 }
 export interface MembershipRow {
   workspace_id: string;
   user_id: string;
   role: Membership['role'];
   created_at: string;
+  updated_at: string;
+  version: number;
 }
 export interface TokenRow {
   id: string;
@@ -33,6 +36,7 @@ export interface TokenRow {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  expires_at: string | null;
 }
 
 export const toWorkspace = (r: WorkspaceRow): Workspace => ({
@@ -47,12 +51,15 @@ export const toUser = (r: UserRow): User => ({
   email: r.email,
   passwordHash: r.password_hash,
   createdAt: r.created_at,
+  lastSignInAt: r.last_sign_in_at,
 });
 export const toMembership = (r: MembershipRow): Membership => ({
   workspaceId: r.workspace_id,
   userId: r.user_id,
   role: r.role,
   createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  version: r.version,
 });
 export const toToken = (r: TokenRow): ApiToken => ({
   id: r.id,
@@ -65,6 +72,7 @@ export const toToken = (r: TokenRow): ApiToken => ({
   createdAt: r.created_at,
   lastUsedAt: r.last_used_at,
   revokedAt: r.revoked_at,
+  expiresAt: r.expires_at,
 });
 const maybe = <R, T>(row: R | undefined, to: (row: R) => T): T | null => (row === undefined ? null : to(row));
 
@@ -112,8 +120,16 @@ export function sqliteTenancy(conn: Conn): TenancyStore {
     async insertUser(user) {
       withUniqueRules(userRules, () =>
         conn.run(
-          'INSERT INTO users (id, email, email_key, password_hash, created_at) VALUES (?, ?, ?, ?, ?)',
-          [user.id, user.email, user.email.toLowerCase(), user.passwordHash, user.createdAt],
+          'INSERT INTO users (id, email, email_key, password_hash, created_at, last_sign_in_at) ' +
+            'VALUES (?, ?, ?, ?, ?, ?)',
+          [
+            user.id,
+            user.email,
+            user.email.toLowerCase(),
+            user.passwordHash,
+            user.createdAt,
+            user.lastSignInAt,
+          ],
         ),
       );
     },
@@ -127,16 +143,25 @@ export function sqliteTenancy(conn: Conn): TenancyStore {
     async updateUser(user) {
       withUniqueRules(userRules, () =>
         conn.run(
-          'UPDATE users SET email = ?, email_key = ?, password_hash = ?, created_at = ? WHERE id = ?',
-          [user.email, user.email.toLowerCase(), user.passwordHash, user.createdAt, user.id],
+          'UPDATE users SET email = ?, email_key = ?, password_hash = ?, created_at = ?, last_sign_in_at = ? ' +
+            'WHERE id = ?',
+          [
+            user.email,
+            user.email.toLowerCase(),
+            user.passwordHash,
+            user.createdAt,
+            user.lastSignInAt,
+            user.id,
+          ],
         ),
       );
     },
     async putMembership(m) {
       conn.run(
-        'INSERT INTO memberships (workspace_id, user_id, role, created_at) VALUES (?, ?, ?, ?) ' +
-          'ON CONFLICT (workspace_id, user_id) DO UPDATE SET role = excluded.role, created_at = excluded.created_at',
-        [m.workspaceId, m.userId, m.role, m.createdAt],
+        'INSERT INTO memberships (workspace_id, user_id, role, created_at, updated_at, version) ' +
+          'VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (workspace_id, user_id) DO UPDATE SET role = excluded.role, ' +
+          'created_at = excluded.created_at, updated_at = excluded.updated_at, version = excluded.version',
+        [m.workspaceId, m.userId, m.role, m.createdAt, m.updatedAt, m.version],
       );
     },
     async getMembership(workspaceId, userId) {
@@ -145,6 +170,37 @@ export function sqliteTenancy(conn: Conn): TenancyStore {
         [workspaceId, userId],
       );
       return maybe(row, toMembership);
+    },
+    async updateMembership(m, expectedVersion) {
+      const changed = conn.run(
+        'UPDATE memberships SET role = ?, created_at = ?, updated_at = ?, version = ? ' +
+          'WHERE workspace_id = ? AND user_id = ? AND version = ?',
+        [m.role, m.createdAt, m.updatedAt, m.version, m.workspaceId, m.userId, expectedVersion],
+      );
+      if (changed === 0) {
+        const current = conn.value<number>(
+          'SELECT version FROM memberships WHERE workspace_id = ? AND user_id = ?',
+          [m.workspaceId, m.userId],
+        );
+        throw new VersionMismatch(current ?? null);
+      }
+    },
+    async listMembers(query) {
+      const clauses = ['workspace_id = ?'];
+      const params: unknown[] = [query.workspaceId];
+      if (query.role !== undefined) {
+        clauses.push('role = ?');
+        params.push(query.role);
+      }
+      const condition = clauses.join(' AND ');
+      const after = query.after;
+      const rows = conn.rows<MembershipRow>(
+        `SELECT * FROM memberships WHERE ${condition}${after ? ' AND (created_at, user_id) < (?, ?)' : ''} ` +
+          'ORDER BY created_at DESC, user_id DESC LIMIT ?',
+        after ? [...params, after.createdAt, after.id, query.limit] : [...params, query.limit],
+      );
+      const total = conn.value<number>(`SELECT COUNT(*) FROM memberships WHERE ${condition}`, params) ?? 0;
+      return { rows: rows.map(toMembership), total };
     },
     async removeMembership(workspaceId, userId) {
       return (
@@ -167,7 +223,7 @@ export function sqliteTokens(conn: Conn): TokenStore {
       withUniqueRules({ 'tokens.id': 'token', 'tokens.hash': 'token' }, () =>
         conn.run(
           'INSERT INTO tokens (id, workspace_id, user_id, name, scope, hash, last_four, created_at, ' +
-            'last_used_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+            'last_used_at, revoked_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
           [
             t.id,
             t.workspaceId,
@@ -179,6 +235,7 @@ export function sqliteTokens(conn: Conn): TokenStore {
             t.createdAt,
             t.lastUsedAt,
             t.revokedAt,
+            t.expiresAt,
           ],
         ),
       );
@@ -195,6 +252,20 @@ export function sqliteTokens(conn: Conn): TokenStore {
           workspaceId,
         ])
         .map(toToken);
+    },
+    async listForUser(workspaceId, userId) {
+      return conn
+        .rows<TokenRow>(
+          'SELECT * FROM tokens WHERE workspace_id = ? AND user_id = ? ORDER BY created_at DESC, id DESC',
+          [workspaceId, userId],
+        )
+        .map(toToken);
+    },
+    async revokeForUser(workspaceId, userId, at) {
+      return conn.run(
+        'UPDATE tokens SET revoked_at = ? WHERE workspace_id = ? AND user_id = ? AND revoked_at IS NULL',
+        [at, workspaceId, userId],
+      );
     },
     async revoke(id, at) {
       conn.run('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [at, id]);

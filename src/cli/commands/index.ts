@@ -39,6 +39,21 @@ export const commandTable: readonly CommandEntry[] = [
     load: async () => (await import('./users-create.js')).command as Command,
   },
   {
+    name: 'users list',
+    summary: 'List the members of a workspace, or of every workspace',
+    load: async () => (await import('./users-list.js')).command as Command,
+  },
+  {
+    name: 'users set-role',
+    summary: "Change a member's role in a workspace",
+    load: async () => (await import('./users-set-role.js')).command as Command,
+  },
+  {
+    name: 'users remove',
+    summary: 'Remove a member from a workspace and revoke their tokens there',
+    load: async () => (await import('./users-remove.js')).command as Command,
+  },
+  {
     name: 'users set-password',
     summary: "Set a user's password for the admin pages (read from stdin)",
     load: async () => (await import('./users-set-password.js')).command as Command,

@@ -57,9 +57,21 @@ export const command = defineCommand({
         t.createdAt,
         t.lastUsedAt ?? '-',
         t.revokedAt ?? '-',
+        t.expiresAt ?? 'never',
       ];
     });
-    const header = ['ID', 'WORKSPACE', 'NAME', 'SCOPE', 'USER', 'ENDS', 'CREATED', 'LAST USED', 'REVOKED'];
+    const header = [
+      'ID',
+      'WORKSPACE',
+      'NAME',
+      'SCOPE',
+      'USER',
+      'ENDS',
+      'CREATED',
+      'LAST USED',
+      'REVOKED',
+      'EXPIRES',
+    ];
     for (const line of table(header, rows)) io.out(line);
   },
 });

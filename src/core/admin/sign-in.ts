@@ -93,8 +93,12 @@ export async function submitSignIn(ctx: AdminContext): Promise<Reply> {
         const current = await tx.tenancy.getUser(user.id);
         // Changed meanwhile (a new password set, the user gone): this sign-in no longer counts.
         if (!current || current.passwordHash !== stored) return null;
-        if (upgraded) await tx.tenancy.updateUser({ ...current, passwordHash: upgraded });
         const now = nowMs();
+        await tx.tenancy.updateUser({
+          ...current,
+          passwordHash: upgraded ?? current.passwordHash,
+          lastSignInAt: new Date(now).toISOString(),
+        });
         await tx.sessions.purge(new Date(now).toISOString());
         return startSession(tx, user.id, now, ctx.req.secure);
       });

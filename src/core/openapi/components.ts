@@ -14,6 +14,12 @@ import {
   issueTransitionSchema,
 } from '../families/issues/schema.js';
 import {
+  memberCreateSchema,
+  memberPageSchema,
+  memberPatchSchema,
+  memberSchema,
+} from '../families/members/schema.js';
+import {
   outcomeCreateSchema,
   outcomePageSchema,
   outcomePatchSchema,
@@ -68,6 +74,8 @@ export const responseComponents: Record<string, z.ZodType> = {
   IssuePage: issuePageSchema,
   TimeEntry: timeEntrySchema,
   TimeEntryPage: timeEntryPageSchema,
+  Member: memberSchema,
+  MemberPage: memberPageSchema,
   Webhook: webhookSchema,
   WebhookPage: webhookPageSchema,
   WebhookCreated: webhookCreatedSchema,
@@ -94,6 +102,8 @@ export const requestComponents: Record<string, z.ZodType> = {
   IssueTransition: issueTransitionSchema,
   TimeEntryCreate: timeEntryCreateSchema,
   TimeEntryPatch: timeEntryPatchSchema,
+  MemberCreate: memberCreateSchema,
+  MemberPatch: memberPatchSchema,
   WebhookCreate: webhookCreateSchema,
   WebhookPatch: webhookPatchSchema,
 };

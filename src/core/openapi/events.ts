@@ -3,6 +3,7 @@ import { type EventType, eventTypes } from '../events.js';
 import { contextItemSchema } from '../families/context/schema.js';
 import { decisionSchema } from '../families/decisions/schema.js';
 import { issueSchema } from '../families/issues/schema.js';
+import { memberSchema } from '../families/members/schema.js';
 import { outcomeSchema } from '../families/outcomes/schema.js';
 import { projectSchema } from '../families/projects/schema.js';
 import { idOf, timestampOut } from '../families/shared/schema.js';
@@ -19,6 +20,7 @@ const objectOf: Record<Family, z.ZodType> = {
   decision: decisionSchema,
   issue: issueSchema,
   time_entry: timeEntrySchema,
+  member: memberSchema,
   webhook: webhookSchema,
 };
 

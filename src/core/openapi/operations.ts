@@ -49,7 +49,7 @@ export const problemResponses: Record<string, { status: string; description: str
   },
   Unauthorized: {
     status: '401',
-    description: 'unauthorized: the token is missing, malformed, unknown or revoked.',
+    description: 'unauthorized: the token is missing, malformed, unknown, revoked or expired.',
     headers: headersOf([['WWW-Authenticate', true]]),
   },
   Forbidden: {
@@ -63,7 +63,7 @@ export const problemResponses: Record<string, { status: string; description: str
   Conflict: {
     status: '409',
     description:
-      'version_conflict (stale If-Match; carries the current ETag), idempotency_key_in_use (retry after Retry-After) or resource_in_use.',
+      'version_conflict (stale If-Match; carries the current ETag), idempotency_key_in_use (retry after Retry-After), resource_in_use, already_member (with `memberId`) or last_admin (the last admin of a workspace cannot be demoted or removed).',
     headers: headersOf([
       ['ETag', false],
       ['Retry-After', false],

@@ -42,4 +42,5 @@ export const problemSchema = z.strictObject({
   received: z.string().nullable().optional().describe('The header value that was refused'),
   requiredScope: z.enum(['read_write']).optional().describe('insufficient_scope: the scope needed'),
   requiredRole: z.enum(['member', 'admin']).optional().describe('forbidden: the role needed'),
+  memberId: z.string().optional().describe('already_member: the id of the existing member'),
 });

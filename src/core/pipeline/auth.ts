@@ -39,6 +39,9 @@ export async function authenticate(
   const stored = await tx.tokens.getByHash(hashToken(token));
   if (!stored) return unauthorized('Unknown API token.');
   if (stored.revokedAt !== null) return unauthorized('This API token has been revoked.');
+  if (stored.expiresAt !== null && Date.parse(stored.expiresAt) <= now) {
+    return unauthorized(`This API token expired at ${stored.expiresAt}; issue a new one.`);
+  }
   const membership = await tx.tenancy.getMembership(stored.workspaceId, stored.userId);
   if (!membership) return unauthorized("This API token's user is no longer a member of the workspace.");
   const workspace = await tx.tenancy.getWorkspace(stored.workspaceId);

@@ -20,6 +20,11 @@ export const workspaceSlugPattern = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
 const conflict = (detail: string) => new ApiError(409, 'resource_in_use', detail);
 
+const dayMs = 24 * 60 * 60 * 1000;
+
+/** The token lifetimes offered by the admin page and the CLI, in days. */
+export const tokenLifetimesInDays = [7, 30, 90] as const;
+
 /** An issued token: the plain value exists only in this object, shown once. */
 export interface IssuedToken {
   token: ApiToken;
@@ -28,7 +33,14 @@ export interface IssuedToken {
 
 export async function issueToken(
   { tx, ids, now }: TenancyDeps,
-  input: { workspaceId: string; userId: string; name: string; scope: TokenScope },
+  input: {
+    workspaceId: string;
+    userId: string;
+    name: string;
+    scope: TokenScope;
+    /** Days until the API refuses the token; absent or null for a token that never expires. */
+    expiresInDays?: number | null;
+  },
 ): Promise<IssuedToken> {
   const plain = `cn_${tokenSecret()}`;
   const token: ApiToken = {
@@ -42,6 +54,7 @@ export async function issueToken(
     createdAt: isoTime(now),
     lastUsedAt: null,
     revokedAt: null,
+    expiresAt: input.expiresInDays ? isoTime(now + input.expiresInDays * dayMs) : null,
   };
   await tx.tokens.insert(token);
   return { token, plain };
@@ -52,18 +65,22 @@ export async function addMember(
   { tx, ids, now }: TenancyDeps,
   input: { workspaceId: string; email: string; role: Role; passwordHash?: string | null },
 ): Promise<{ user: User; membership: Membership }> {
-  let user = await tx.tenancy.getUserByEmail(input.email);
-  if (!user) {
+  const found = await tx.tenancy.getUserByEmail(input.email);
+  let user: User;
+  if (!found) {
     user = {
       id: ids.id('usr'),
       email: input.email,
       passwordHash: input.passwordHash ?? null,
       createdAt: isoTime(now),
+      lastSignInAt: null,
     };
     await tx.tenancy.insertUser(user);
   } else if (input.passwordHash) {
-    user = { ...user, passwordHash: input.passwordHash };
+    user = { ...found, passwordHash: input.passwordHash };
     await tx.tenancy.updateUser(user);
+  } else {
+    user = found;
   }
   const existing = await tx.tenancy.getMembership(input.workspaceId, user.id);
   const membership: Membership = {
@@ -71,6 +88,8 @@ export async function addMember(
     userId: user.id,
     role: input.role,
     createdAt: existing?.createdAt ?? isoTime(now),
+    updatedAt: isoTime(now),
+    version: (existing?.version ?? 0) + 1,
   };
   await tx.tenancy.putMembership(membership);
   return { user, membership };

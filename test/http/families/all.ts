@@ -1,6 +1,7 @@
 import { runContextSuite } from './context.js';
 import { runDecisionSuite } from './decisions.js';
 import { runIssueKeySuite } from './issues.js';
+import { runMemberSuite } from './members.js';
 import { runOutcomeSuite } from './outcomes.js';
 import { runProjectSuite } from './projects.js';
 import type { Target } from './support.js';
@@ -14,4 +15,5 @@ export function runFamilySuites(target: Target): void {
   runDecisionSuite(target);
   runTimeEntrySuite(target);
   runIssueKeySuite(target);
+  runMemberSuite(target);
 }

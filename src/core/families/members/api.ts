@@ -1,0 +1,11 @@
+/** The members family as typed operations, for embedding without HTTP. */
+export {
+  createMember as create,
+  getMember as get,
+  listMembers as list,
+  type MemberView,
+  memberIdByEmail as idByEmail,
+  removeMember as remove,
+  updateMember as update,
+} from './operations.js';
+export type { MemberCreate, MemberListQuery, MemberPatch } from './schema.js';
