@@ -32,15 +32,35 @@ async function seedEveryTable(tx: StorageTx): Promise<{ [Table in DumpTable]: Du
     { id: 'wsp_2', accountId: 'acc_2', slug: 'two', name: 'Two', createdAt: at(1) },
   ];
   const users = [
-    { id: 'usr_1', email: 'Ada@Example.com', passwordHash: 'scrypt$x', createdAt: at(0) },
-    { id: 'usr_2', email: 'bob@example.com', passwordHash: null, createdAt: at(1) },
+    {
+      id: 'usr_1',
+      email: 'Ada@Example.com',
+      passwordHash: 'scrypt$x',
+      createdAt: at(0),
+      lastSignInAt: at(3),
+    },
+    { id: 'usr_2', email: 'bob@example.com', passwordHash: null, createdAt: at(1), lastSignInAt: null },
   ];
   const memberships = [
-    { workspaceId: 'wsp_1', userId: 'usr_2', role: 'viewer' as const, createdAt: at(1) },
-    { workspaceId: 'wsp_1', userId: 'usr_1', role: 'admin' as const, createdAt: at(0) },
+    {
+      workspaceId: 'wsp_1',
+      userId: 'usr_2',
+      role: 'viewer' as const,
+      createdAt: at(1),
+      updatedAt: at(2),
+      version: 2,
+    },
+    {
+      workspaceId: 'wsp_1',
+      userId: 'usr_1',
+      role: 'admin' as const,
+      createdAt: at(0),
+      updatedAt: at(0),
+      version: 1,
+    },
   ];
   const tokens = [
-    sampleToken('wsp_1'),
+    sampleToken('wsp_1', { expiresAt: at(9) }),
     sampleToken('wsp_2', { revokedAt: at(5), lastUsedAt: at(4), scope: 'read' }),
   ];
   const sessions = [sampleSession(), sampleSession({ userId: 'usr_2' })];
