@@ -5,7 +5,13 @@ import { type FetchRequestInfo, fromFetchRequest, toFetchResponse } from './edge
 import { restoreParsedBody } from './edge/parsed-body.js';
 import { ApiError } from './errors.js';
 import { authenticate } from './pipeline/auth.js';
-import { type OperationContext, operationContext, type Tenant, tenantOf } from './pipeline/context.js';
+import {
+  type OperationContext,
+  operationContext,
+  type Services,
+  type Tenant,
+  tenantOf,
+} from './pipeline/context.js';
 import { handleRequest } from './pipeline/handle.js';
 import { idempotencyRetentionMs } from './pipeline/idempotency.js';
 import { type RateLimitOptions, slidingWindowLimiter } from './pipeline/rate-limit.js';
@@ -126,6 +132,7 @@ export function createTracker(options: TrackerOptions): Tracker {
     },
     options.storage,
   );
+  const services: Services = { webhooks: { sender: options.webhooks?.sender ?? null, allowPrivateTargets } };
   const runtime: TrackerRuntime = {
     storage: options.storage,
     clock,
@@ -138,10 +145,10 @@ export function createTracker(options: TrackerOptions): Tracker {
     onError:
       options.onError ??
       ((error, requestId) => console.error(`[outcome-tracker] request ${requestId} failed:`, error)),
-    services: { webhooks: { sender: options.webhooks?.sender ?? null, allowPrivateTargets } },
+    services,
     changes: options.changes ?? changeFeed(),
     publicRoutes: publicRoutes(edge.mount),
-    admin: createAdminArea({ clock, ids }),
+    admin: createAdminArea({ clock, ids, services }),
   };
   // Commits of other processes on a shared database wake this process's event streams too.
   const stopListening = options.storage.changes?.subscribe((accountId) => runtime.changes.notify(accountId));

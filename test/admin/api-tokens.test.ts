@@ -40,9 +40,18 @@ describe.each(hosts)('the API-token page through the %s host', (host) => {
 
   const workspaceTokens = () => server.storage.transaction((tx) => tx.tokens.list(server.ws.workspaceId));
 
-  async function createToken(browser: FormClient, name: string, scope: string): Promise<PageResponse> {
+  /** Submits the "New token" form and follows its redirect (Post/Redirect/Get) to the page that shows it. */
+  async function createToken(
+    browser: FormClient,
+    name: string,
+    scope: string,
+    expiresInDays = '',
+  ): Promise<PageResponse> {
     const page = await browser.get(tokensPath(server));
-    return browser.post(tokensPath(server), { csrf: csrfOf(page), name, scope });
+    const posted = await browser.post(tokensPath(server), { csrf: csrfOf(page), name, scope, expiresInDays });
+    expect(posted.status).toBe(303);
+    expect(posted.location).toMatch(/^\/acme\/admin\/api-tokens\?created=tok_[A-Za-z0-9]+$/);
+    return browser.get(posted.location ?? '');
   }
 
   it('sends a signed-out visitor to sign-in with the way back', async () => {
@@ -97,7 +106,7 @@ describe.each(hosts)('the API-token page through the %s host', (host) => {
     await start();
     const browser = await signedIn();
     const created = await createToken(browser, 'CI reader', 'read');
-    expect(created.status).toBe(201);
+    expect(created.status).toBe(200);
     expect(created.headers.get('cache-control')).toBe('no-store');
     const plain = shownToken(created);
     expect(plain).toMatch(/^cn_[0-9A-Za-z]{32,}$/);
@@ -166,7 +175,13 @@ describe.each(hosts)('the API-token page through the %s host', (host) => {
     expect((await server.api('GET', '/api/v1/issues', { token: plain })).status).toBe(200);
 
     const list = await browser.get(tokensPath(server));
-    expect(list.text).toContain(`action="/acme/admin/api-tokens/${tokenId}/revoke"`);
+    expect(list.text).toContain(`href="/acme/admin/api-tokens/${tokenId}/revoke"`);
+    // The Revoke link asks first, on a page of its own (no script needed).
+    const confirm = await browser.get(`${tokensPath(server)}/${tokenId}/revoke`);
+    expect(confirm.status).toBe(200);
+    expect(confirm.text).toContain('Revoke the token <strong>short-lived</strong>');
+    expect(confirm.text).toContain(`action="/acme/admin/api-tokens/${tokenId}/revoke"`);
+    expect((await server.api('GET', '/api/v1/issues', { token: plain })).status).toBe(200);
     const revoked = await browser.post(`${tokensPath(server)}/${tokenId}/revoke`, { csrf: csrfOf(list) });
     expect(revoked.status).toBe(303);
     expect(revoked.location).toBe(`/acme/admin/api-tokens?revoked=${tokenId}`);
@@ -175,9 +190,57 @@ describe.each(hosts)('the API-token page through the %s host', (host) => {
     expect({ status: api.status, error: api.json?.error }).toEqual({ status: 401, error: 'unauthorized' });
     const after = await browser.get(revoked.location ?? '');
     expect(after.text).toContain('Token &quot;short-lived&quot; was revoked.');
-    expect(after.text).not.toContain(`action="/acme/admin/api-tokens/${tokenId}/revoke"`);
+    expect(after.text).not.toContain(`href="/acme/admin/api-tokens/${tokenId}/revoke"`);
     const row = after.text.split(`data-token-id="${tokenId}"`)[1]?.split('</tr>')[0] ?? '';
-    expect(row).toContain('<td data-label="Revoked"><time datetime="2026-11-22T10:00:00.000Z">');
+    expect(row).toContain('<td data-label="Expires">revoked <time datetime="2026-11-22T10:00:00.000Z">');
+    expect(row).toContain('<span class="badge off">revoked</span>');
+  });
+
+  it('shows a new token once: reloading the page it redirected to makes no second token and shows no token', async () => {
+    await start();
+    const browser = await signedIn();
+    const before = (await workspaceTokens()).length;
+    const form = await browser.get(tokensPath(server));
+    const posted = await browser.post(tokensPath(server), {
+      csrf: csrfOf(form),
+      name: 'reloaded',
+      scope: 'read',
+      expiresInDays: '30',
+    });
+    const first = await browser.get(posted.location ?? '');
+    const plain = shownToken(first);
+    const reload = await browser.get(posted.location ?? '');
+    expect(reload.status).toBe(200);
+    expect(reload.text).not.toContain(plain);
+    expect(reload.text).toContain('Its value was shown once');
+    expect((await workspaceTokens()).length).toBe(before + 1);
+    // The session kept the token only sealed, and not at all once shown.
+    const stored = (await workspaceTokens()).find((t) => t.name === 'reloaded');
+    expect(stored?.expiresAt).toBe(
+      new Date(Date.parse(stored?.createdAt ?? '') + 30 * 86_400_000).toISOString(),
+    );
+  });
+
+  it('lets a new token expire in 7, 30 or 90 days, or never, and refuses another lifetime', async () => {
+    await start();
+    const browser = await signedIn();
+    for (const days of ['7', '90', ''])
+      await createToken(browser, `lives ${days || 'forever'}`, 'read', days);
+    const tokens = await workspaceTokens();
+    const expiry = (name: string) => tokens.find((t) => t.name === name)?.expiresAt ?? null;
+    expect(expiry('lives 7')).toBe('2026-11-29T10:00:00.000Z');
+    expect(expiry('lives 90')).toBe('2027-02-20T10:00:00.000Z');
+    expect(expiry('lives forever')).toBeNull();
+    const list = await browser.get(tokensPath(server));
+    expect(list.text).toContain('<time datetime="2026-11-29T10:00:00.000Z">');
+    const refused = await browser.post(tokensPath(server), {
+      csrf: csrfOf(list),
+      name: 'a year',
+      scope: 'read',
+      expiresInDays: '365',
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('Choose when the token expires');
   });
 
   it('rejects create and revoke posts without the CSRF token, or with a wrong one, and changes nothing', async () => {

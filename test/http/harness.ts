@@ -14,6 +14,7 @@ import {
   type Storage,
   type TokenScope,
   type Tracker,
+  type TrackerOptions,
   tenancy,
 } from '../../src/core/index.js';
 import type { RateLimitOptions } from '../../src/core/pipeline/rate-limit.js';
@@ -58,6 +59,8 @@ export interface ServerOptions {
   /** Receives the tracker's request log entries (and unexpected errors), e.g. to check what is logged. */
   onRequest?: (entry: RequestLogEntry) => void;
   onError?: (error: unknown, requestId: string) => void;
+  /** Passed to createTracker (a real sender and private targets, for pages that send webhooks). */
+  webhooks?: TrackerOptions['webhooks'];
 }
 
 export interface ApiOptions {
@@ -233,6 +236,7 @@ export async function startServer(host: Host, options: ServerOptions = {}): Prom
     ...(options.rateLimit !== undefined ? { rateLimit: options.rateLimit } : {}),
     onError: options.onError ?? (() => {}),
     ...(options.onRequest ? { onRequest: options.onRequest } : {}),
+    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
   });
   const ids = tracker.ids;
   const ws = await seedWorkspace(tracker, storage, ids, clock.now(), 'acme', 'admin@acme.test');

@@ -1,16 +1,26 @@
 import type { ApiError } from '../errors.js';
 import { checkBodySize } from '../pipeline/body.js';
+import type { Services } from '../pipeline/context.js';
 import type { Reply } from '../pipeline/reply.js';
 import type { ParsedRequest } from '../pipeline/request.js';
 import type { Clock, Ids } from '../runtime.js';
 import type { StorageTx } from '../storage.js';
 import { assetBase, assets } from './assets.js';
 import { parseCookies } from './cookies.js';
+import { showHome } from './home-page.js';
 import { messagePage, pageSecurityHeaders } from './layout.js';
+import {
+  addMemberForm,
+  changeRoleForm,
+  confirmRemoveMember,
+  removeMemberForm,
+  showMembers,
+} from './member-pages.js';
 import type { AdminContext, AdminRequest } from './request.js';
 import { showSignIn, submitSignIn, submitSignOut } from './sign-in.js';
 import { type SignInThrottle, signInThrottle } from './throttle.js';
-import { createToken, revokeToken, showTokens } from './token-pages.js';
+import { confirmRevokeToken, createToken, revokeToken, showTokens } from './token-pages.js';
+import { webhookAdminRoutes } from './webhook-pages.js';
 
 /** Answers one admin request inside the pipeline's storage transaction. */
 export type AdminHandler = (tx: StorageTx, req: ParsedRequest, nowMs: number) => Promise<Reply>;
@@ -25,7 +35,7 @@ export interface AdminArea {
   errorPage(error: ApiError): Reply;
 }
 
-type Page = (ctx: AdminContext, params: string[]) => Promise<Reply>;
+type Page = (ctx: AdminContext, params: string[], services: Services) => Promise<Reply>;
 
 interface AdminRoute {
   pattern: RegExp;
@@ -33,22 +43,47 @@ interface AdminRoute {
 }
 
 const tokenId = '(tok_[A-Za-z0-9]{1,64})';
+const userId = '(usr_[A-Za-z0-9]{1,64})';
 const slug = '([a-z0-9-]{1,63})';
+const at = (path: string) => new RegExp(`^/${slug}/admin${path}$`);
 
 const adminRoutes: AdminRoute[] = [
   { pattern: /^\/sign-in$/, methods: { GET: (ctx) => showSignIn(ctx), POST: (ctx) => submitSignIn(ctx) } },
   { pattern: /^\/sign-out$/, methods: { POST: (ctx) => submitSignOut(ctx) } },
+  { pattern: at(''), methods: { GET: (ctx, [s = '']) => showHome(ctx, s) } },
   {
-    pattern: new RegExp(`^/${slug}/admin/api-tokens$`),
+    pattern: at('/api-tokens'),
     methods: {
       GET: (ctx, [s = '']) => showTokens(ctx, s),
       POST: (ctx, [s = '']) => createToken(ctx, s),
     },
   },
   {
-    pattern: new RegExp(`^/${slug}/admin/api-tokens/${tokenId}/revoke$`),
-    methods: { POST: (ctx, [s = '', id = '']) => revokeToken(ctx, s, id) },
+    pattern: at(`/api-tokens/${tokenId}/revoke`),
+    methods: {
+      GET: (ctx, [s = '', id = '']) => confirmRevokeToken(ctx, s, id),
+      POST: (ctx, [s = '', id = '']) => revokeToken(ctx, s, id),
+    },
   },
+  {
+    pattern: at('/members'),
+    methods: {
+      GET: (ctx, [s = ''], services) => showMembers(ctx, s, services),
+      POST: (ctx, [s = ''], services) => addMemberForm(ctx, s, services),
+    },
+  },
+  {
+    pattern: at(`/members/${userId}/role`),
+    methods: { POST: (ctx, [s = '', id = ''], services) => changeRoleForm(ctx, s, id, services) },
+  },
+  {
+    pattern: at(`/members/${userId}/remove`),
+    methods: {
+      GET: (ctx, [s = '', id = ''], services) => confirmRemoveMember(ctx, s, id, services),
+      POST: (ctx, [s = '', id = ''], services) => removeMemberForm(ctx, s, id, services),
+    },
+  },
+  ...webhookAdminRoutes(slug),
 ];
 
 const formType = 'application/x-www-form-urlencoded';
@@ -94,7 +129,7 @@ const errorTitles: Record<number, string> = {
 };
 
 /** Builds the admin area; its sign-in throttle lives as long as the tracker. */
-export function createAdminArea(deps: { clock: Clock; ids: Ids }): AdminArea {
+export function createAdminArea(deps: { clock: Clock; ids: Ids; services: Services }): AdminArea {
   const throttle: SignInThrottle = signInThrottle(deps.clock);
 
   const match: AdminArea['match'] = (method, path) => {
@@ -117,7 +152,7 @@ export function createAdminArea(deps: { clock: Clock; ids: Ids }): AdminArea {
           messagePage(405, errorTitles[405] ?? 'Error', `Use ${allow} here.`, { headers: { Allow: allow } });
       }
       return async (tx, req, nowMs) =>
-        page({ tx, nowMs, ids: deps.ids, throttle, req: adminRequest(req, method) }, params);
+        page({ tx, nowMs, ids: deps.ids, throttle, req: adminRequest(req, method) }, params, deps.services);
     }
     return null;
   };

@@ -7,50 +7,107 @@ export const assetBase = '/admin-assets';
 
 const stylesheet = `
 :root { color-scheme: light dark; --fg: #1d2330; --muted: #5b6475; --line: #d5d9e0; --bg: #fff;
-  --accent: #2450c8; --danger: #b3261e; --panel: #f4f6fa; }
+  --accent: #2450c8; --danger: #b3261e; --panel: #f4f6fa; --ok: #1b7a3d; --warn: #8a5a00;
+  --ok-bg: #e3f4e8; --danger-bg: #fbe7e6; --warn-bg: #fdf1d8; }
 @media (prefers-color-scheme: dark) { :root { --fg: #e6e9ef; --muted: #a3abba; --line: #3a4150;
-  --bg: #151922; --accent: #8fb0ff; --danger: #ff8a80; --panel: #1f2430; } }
+  --bg: #151922; --accent: #8fb0ff; --danger: #ff8a80; --panel: #1f2430; --ok: #7ddc9a; --warn: #f2c46d;
+  --ok-bg: #1d3326; --danger-bg: #3a2220; --warn-bg: #3a301a; } }
 * { box-sizing: border-box; }
 body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg);
   background: var(--bg); }
-header { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; justify-content: space-between;
-  padding: .75rem 1rem; border-bottom: 1px solid var(--line); }
+.skip { position: absolute; left: -999px; top: 0; background: var(--bg); padding: .5rem; z-index: 1; }
+.skip:focus { left: .5rem; }
+header { border-bottom: 1px solid var(--line); background: var(--panel); }
+header .bar { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; justify-content: space-between;
+  max-width: 64rem; margin: 0 auto; padding: .75rem 1rem; }
 header .brand { font-weight: 600; }
-header form { margin: 0; }
-main { max-width: 60rem; margin: 0 auto; padding: 1rem; }
+header form { margin: 0; display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
+nav.sections { max-width: 64rem; margin: 0 auto; padding: 0 1rem; overflow-x: auto; }
+nav.sections ul { display: flex; gap: .25rem; list-style: none; margin: 0; padding: 0; }
+nav.sections a { display: block; padding: .5rem .75rem; text-decoration: none; color: var(--fg);
+  border-bottom: 3px solid transparent; white-space: nowrap; }
+nav.sections a:hover { border-bottom-color: var(--line); }
+nav.sections a[aria-current=page] { border-bottom-color: var(--accent); font-weight: 600; }
+main { max-width: 64rem; margin: 0 auto; padding: 1rem; }
+main:focus { outline: none; }
 h1 { font-size: 1.5rem; margin: .5rem 0 1rem; }
 h2 { font-size: 1.15rem; margin: 1.5rem 0 .5rem; }
+h3 { font-size: 1rem; margin: 1rem 0 .5rem; }
 label { display: block; font-weight: 600; margin: .75rem 0 .25rem; }
-input[type=text], input[type=email], input[type=password], select { width: 100%; max-width: 28rem;
-  padding: .5rem; font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--line);
-  border-radius: 4px; }
-fieldset { border: 1px solid var(--line); border-radius: 4px; max-width: 28rem; margin: .75rem 0; }
+input[type=text], input[type=email], input[type=password], input[type=url], select, textarea { width: 100%;
+  max-width: 28rem; padding: .5rem; font: inherit; color: inherit; background: var(--bg);
+  border: 1px solid var(--line); border-radius: 4px; }
+fieldset { border: 1px solid var(--line); border-radius: 4px; max-width: 40rem; margin: .75rem 0; }
 fieldset label { display: inline; font-weight: normal; margin: 0 1rem 0 .25rem; }
+fieldset.choices { display: grid; grid-template-columns: repeat(auto-fill, minmax(13rem, 1fr)); gap: .25rem .5rem; }
+fieldset.choices legend { grid-column: 1 / -1; }
 legend { font-weight: 600; }
-button { font: inherit; padding: .45rem 1rem; border-radius: 4px; border: 1px solid var(--accent);
-  background: var(--accent); color: var(--bg); cursor: pointer; }
-button.secondary { background: transparent; color: var(--accent); }
-button.danger { background: transparent; color: var(--danger); border-color: var(--danger); }
-button:focus-visible, input:focus-visible, select:focus-visible, a:focus-visible { outline: 3px solid var(--accent);
-  outline-offset: 2px; }
+.hint { color: var(--muted); font-size: .9rem; margin: .25rem 0; }
+button, .button { font: inherit; padding: .45rem 1rem; border-radius: 4px; border: 1px solid var(--accent);
+  background: var(--accent); color: var(--bg); cursor: pointer; text-decoration: none; display: inline-block; }
+button.secondary, .button.secondary { background: transparent; color: var(--accent); }
+button.danger, .button.danger { background: transparent; color: var(--danger); border-color: var(--danger); }
+button.danger.solid { background: var(--danger); color: var(--bg); }
+button:focus-visible, input:focus-visible, select:focus-visible, textarea:focus-visible, a:focus-visible {
+  outline: 3px solid var(--accent); outline-offset: 2px; }
 a { color: var(--accent); }
 .panel { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 1rem; margin: 1rem 0; }
-.alert { border-left: 4px solid var(--danger); padding: .5rem .75rem; background: var(--panel); }
+.panel > h2:first-child, .panel > h3:first-child { margin-top: 0; }
+.alert { border-left: 4px solid var(--danger); padding: .5rem .75rem; background: var(--danger-bg); }
 .notice { border-left: 4px solid var(--accent); padding: .5rem .75rem; background: var(--panel); }
 .muted { color: var(--muted); }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
+  white-space: nowrap; }
 .token-value { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
 .token-value input { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; max-width: 36rem; }
+.actions { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin: .75rem 0; }
+.actions form { margin: 0; }
+.inline { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
+.inline label { margin: 0; }
+.inline select { width: auto; }
+.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(15rem, 1fr)); gap: 1rem; margin: 1rem 0;
+  padding: 0; list-style: none; }
+.cards li { border: 1px solid var(--line); border-radius: 6px; padding: 1rem; background: var(--panel); }
+.cards h2 { margin: 0 0 .25rem; font-size: 1.1rem; }
+.cards p { margin: .25rem 0 0; }
+.badge { display: inline-block; padding: 0 .5rem; border-radius: 999px; font-size: .85rem; font-weight: 600;
+  border: 1px solid currentColor; white-space: nowrap; }
+.badge.ok { color: var(--ok); background: var(--ok-bg); }
+.badge.bad { color: var(--danger); background: var(--danger-bg); }
+.badge.wait { color: var(--warn); background: var(--warn-bg); }
+.badge.off { color: var(--muted); }
+dl.details { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; margin: .5rem 0; }
+dl.details dt { font-weight: 600; }
+dl.details dd { margin: 0; overflow-wrap: anywhere; }
+pre { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .85rem; background: var(--panel);
+  border: 1px solid var(--line); border-radius: 4px; padding: .75rem; overflow: auto; max-height: 24rem;
+  white-space: pre-wrap; overflow-wrap: anywhere; }
+.chart { max-width: 40rem; }
+.chart svg { width: 100%; height: auto; display: block; }
+.chart .ok { fill: var(--ok); }
+.chart .bad { fill: var(--danger); }
+.chart .axis { stroke: var(--line); }
+.chart text { fill: var(--muted); font-size: 10px; }
+.legend { display: flex; gap: 1rem; font-size: .9rem; }
+.legend .swatch { display: inline-block; width: .8rem; height: .8rem; border-radius: 2px; vertical-align: middle;
+  margin-right: .25rem; }
+.swatch.ok { background: var(--ok); }
+.swatch.bad { background: var(--danger); }
 table { width: 100%; border-collapse: collapse; }
 th, td { text-align: left; padding: .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 td form { margin: 0; }
 code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 td code { white-space: nowrap; }
+td.url { overflow-wrap: anywhere; }
 @media (max-width: 40rem) {
   thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
   table, tbody, tr, td { display: block; width: 100%; }
   tr { border: 1px solid var(--line); border-radius: 6px; margin: 0 0 .75rem; padding: .25rem .5rem; }
   td { border: 0; padding: .25rem 0; }
   td::before { content: attr(data-label) ": "; font-weight: 600; }
+  td code { white-space: normal; overflow-wrap: anywhere; }
+  dl.details { grid-template-columns: 1fr; }
+  dl.details dd { margin-bottom: .5rem; }
 }
 `;
 

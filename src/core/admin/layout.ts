@@ -1,3 +1,4 @@
+import type { Workspace } from '../model.js';
 import type { Reply } from '../pipeline/reply.js';
 import { assetBase } from './assets.js';
 import { type Html, html } from './html.js';
@@ -23,8 +24,30 @@ export interface SignedIn {
   csrfToken: string;
 }
 
+/** The settings area's sections, linked from every page's header. */
+export type Section = 'home' | 'tokens' | 'members' | 'webhooks';
+
+const sections: readonly { section: Section; label: string; path: string }[] = [
+  { section: 'home', label: 'Settings', path: '' },
+  { section: 'tokens', label: 'API tokens', path: '/api-tokens' },
+  { section: 'members', label: 'Members', path: '/members' },
+  { section: 'webhooks', label: 'Webhooks', path: '/webhooks' },
+];
+
+/** The path of a section of a workspace's settings. */
+export const sectionPath = (workspace: Workspace, section: Section): string =>
+  `/${workspace.slug}/admin${sections.find((s) => s.section === section)?.path ?? ''}`;
+
+/** Where the page sits in a workspace's settings: the header links to its sections. */
+export interface PageNav {
+  workspace: Workspace;
+  current: Section;
+}
+
 export interface PageOptions {
   title: string;
+  /** The workspace's settings navigation; absent on sign-in and error pages outside a workspace. */
+  nav?: PageNav;
   body: Html;
   status?: number;
   signedIn?: SignedIn | null;
@@ -36,11 +59,21 @@ export interface PageOptions {
 
 /** The sign-out button, a form so that it carries the CSRF token and works without JavaScript. */
 const signOutForm = (signedIn: SignedIn) => html`
-  <form method="post" action="/sign-out">
+  <form method="post" action="/sign-out" class="account">
     <input type="hidden" name="csrf" value="${signedIn.csrfToken}">
     <span class="muted">${signedIn.email}</span>
     <button type="submit" class="secondary">Sign out</button>
   </form>`;
+
+const navLinks = (nav: PageNav) => html`
+  <nav aria-label="Workspace settings" class="sections">
+    <ul>${sections.map(
+      ({ section, label }) =>
+        html`<li><a href="${sectionPath(nav.workspace, section)}"${
+          section === nav.current ? html` aria-current="page"` : null
+        }>${label}</a></li>`,
+    )}</ul>
+  </nav>`;
 
 /** A whole HTML page as a reply, with the security headers. */
 export function pageReply(options: PageOptions): Reply {
@@ -55,11 +88,15 @@ export function pageReply(options: PageOptions): Reply {
 <link rel="icon" href="${assetBase}/icon.svg" type="image/svg+xml">
 </head>
 <body>
+<a class="skip" href="#main">Skip to content</a>
 <header>
-  <span class="brand">outcome-tracker</span>
-  ${options.signedIn ? signOutForm(options.signedIn) : null}
+  <div class="bar">
+    <span class="brand">outcome-tracker${options.nav ? html` <span class="muted">/ ${options.nav.workspace.slug}</span>` : null}</span>
+    ${options.signedIn ? signOutForm(options.signedIn) : null}
+  </div>
+  ${options.nav ? navLinks(options.nav) : null}
 </header>
-<main>
+<main id="main" tabindex="-1">
 <h1>${options.title}</h1>
 ${options.body}
 </main>

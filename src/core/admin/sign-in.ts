@@ -1,5 +1,6 @@
 import type { Reply } from '../pipeline/reply.js';
 import { hashPassword, needsRehash, verifyPassword } from '../tenancy/password.js';
+import { firstAdminWorkspace } from './admit.js';
 import { setCookie } from './cookies.js';
 import { messagePage, redirect } from './layout.js';
 import { safeNextPath } from './next-path.js';
@@ -50,6 +51,8 @@ export async function showSignIn(ctx: AdminContext): Promise<Reply> {
   if (active) {
     const next = safeNextPath(ctx.req.query.get('next'));
     if (next) return redirect(next);
+    const home = await firstAdminWorkspace(ctx, active.user.id);
+    if (home) return redirect(`/${home.slug}/admin`);
     return signedInPage({ email: active.user.email, csrfToken: active.session.csrfToken });
   }
   return signInForm(ctx);
@@ -100,10 +103,14 @@ export async function submitSignIn(ctx: AdminContext): Promise<Reply> {
           lastSignInAt: new Date(now).toISOString(),
         });
         await tx.sessions.purge(new Date(now).toISOString());
-        return startSession(tx, user.id, now, ctx.req.secure);
+        const session = await startSession(tx, user.id, now, ctx.req.secure);
+        // Without a target, the first workspace the user administers: its settings home.
+        const home = await firstAdminWorkspace({ ...ctx, tx }, user.id);
+        return { ...session, home };
       });
       if (!started) return failed;
-      return redirect(safeNextPath(form.get('next')) ?? '/sign-in', { 'Set-Cookie': started.setCookie });
+      const target = safeNextPath(form.get('next')) ?? (started.home ? `/${started.home.slug}/admin` : '/sign-in');
+      return redirect(target, { 'Set-Cookie': started.setCookie });
     },
   };
 }

@@ -1,56 +1,13 @@
 import { z } from 'zod';
 import { tokenScopes, type Workspace } from '../model.js';
 import type { Reply } from '../pipeline/reply.js';
-import { issueToken } from '../tenancy/operations.js';
-import { messagePage, redirect, type SignedIn } from './layout.js';
-import { signInUrl } from './next-path.js';
+import { isoTime } from '../runtime.js';
+import { issueToken, tokenLifetimesInDays } from '../tenancy/operations.js';
+import { admitAdmin, isReply } from './admit.js';
+import { leaveFlash, withFlash } from './flash.js';
+import { messagePage, redirect } from './layout.js';
 import type { AdminContext } from './request.js';
-import { sameSecret } from './secrets.js';
-import { currentSession } from './sessions.js';
-import { type TokenRow, tokenCreatedPage, tokensPage, tokensPath } from './views/tokens.js';
-
-/** A signed-in admin of the workspace, allowed to manage its tokens. */
-interface Admin {
-  workspace: Workspace;
-  userId: string;
-  signedIn: SignedIn;
-}
-
-/**
- * Who may see a workspace's token page: a signed-in admin of that workspace. Anyone else gets
- * the reply instead: signed-out visitors go to sign-in and come back here, members, viewers and
- * other workspaces' admins get 403, an unknown workspace 404; a POST also needs the session's
- * CSRF token.
- */
-async function admitAdmin(ctx: AdminContext, slug: string): Promise<Admin | Reply> {
-  const active = await currentSession(ctx.tx, ctx.req.cookies, ctx.nowMs);
-  if (!active) return redirect(signInUrl(`/${slug}/admin/api-tokens`));
-  const signedIn = { email: active.user.email, csrfToken: active.session.csrfToken };
-  const workspace = await ctx.tx.tenancy.getWorkspaceBySlug(slug);
-  if (!workspace) {
-    return messagePage(404, 'Page not found', `There is no workspace "${slug}".`, { signedIn });
-  }
-  const membership = await ctx.tx.tenancy.getMembership(workspace.id, active.user.id);
-  if (membership?.role !== 'admin') {
-    return messagePage(
-      403,
-      'Admins only',
-      `Only admins of the workspace "${slug}" may manage its API tokens. Ask one of them for a token.`,
-      { signedIn },
-    );
-  }
-  if (ctx.req.method === 'POST' && !sameSecret(ctx.req.form.get('csrf'), active.session.csrfToken)) {
-    return messagePage(
-      403,
-      'Form expired',
-      'This form was not sent from this site, or your session changed since it was shown. Reload the page and try again.',
-      { signedIn },
-    );
-  }
-  return { workspace, userId: active.user.id, signedIn };
-}
-
-const isReply = (value: Admin | Reply): value is Reply => 'status' in value;
+import { revokeTokenPage, type TokenRow, tokensPage, tokensPath } from './views/tokens.js';
 
 /** The workspace's tokens with their owners' emails, newest first. */
 async function tokenRows(ctx: AdminContext, workspace: Workspace): Promise<TokenRow[]> {
@@ -64,19 +21,29 @@ async function tokenRows(ctx: AdminContext, workspace: Workspace): Promise<Token
   return tokens.map((token) => ({ token, ownerEmail: emails.get(token.userId) ?? null }));
 }
 
-/** GET /{slug}/admin/api-tokens */
+/**
+ * GET /{slug}/admin/api-tokens. After a create (`?created=<id>`), the new token is taken from the
+ * session's flash and shown this once; a reload finds the flash gone and shows only the list.
+ */
 export async function showTokens(ctx: AdminContext, slug: string): Promise<Reply> {
   const admin = await admitAdmin(ctx, slug);
   if (isReply(admin)) return admin;
-  const revokedId = ctx.req.query.get('revoked');
   const rows = await tokenRows(ctx, admin.workspace);
+  const base = { workspace: admin.workspace, rows, signedIn: admin.signedIn, now: isoTime(ctx.nowMs) };
+  const revokedId = ctx.req.query.get('revoked');
   const revoked = rows.find((r) => r.token.id === revokedId && r.token.revokedAt !== null);
-  return tokensPage({
-    workspace: admin.workspace,
-    rows,
-    signedIn: admin.signedIn,
-    ...(revoked ? { notice: `Token "${revoked.token.name}" was revoked.` } : {}),
-  });
+  if (revoked) return tokensPage({ ...base, notice: `Token "${revoked.token.name}" was revoked.` });
+  const createdId = ctx.req.query.get('created');
+  const created = rows.find((r) => r.token.id === createdId);
+  if (!created) return tokensPage(base);
+  return withFlash(ctx, admin, (flash) =>
+    flash?.kind === 'token' && flash.tokenId === created.token.id
+      ? tokensPage({ ...base, created: { token: created.token, plain: flash.plain } })
+      : tokensPage({
+          ...base,
+          notice: `Token "${created.token.name}" was created. Its value was shown once, when it was made, and cannot be shown again.`,
+        }),
+  );
 }
 
 const newTokenForm = z.object({
@@ -86,46 +53,76 @@ const newTokenForm = z.object({
     .min(1, 'Give the token a name.')
     .max(100, 'Token names are at most 100 characters.'),
   scope: z.enum(tokenScopes, { error: 'Choose the scope read or read_write.' }),
+  expiresInDays: z.enum(['', ...tokenLifetimesInDays.map(String)], {
+    error: 'Choose when the token expires: in 7, 30 or 90 days, or never.',
+  }),
 });
 
-/** POST /{slug}/admin/api-tokens: issues a token for the signed-in admin and shows it once. */
+/**
+ * POST /{slug}/admin/api-tokens: issues a token for the signed-in admin, leaves it in the
+ * session's flash and redirects (Post/Redirect/Get), so a reload never makes a second token.
+ */
 export async function createToken(ctx: AdminContext, slug: string): Promise<Reply> {
   const admin = await admitAdmin(ctx, slug);
   if (isReply(admin)) return admin;
-  const submitted = { name: ctx.req.form.get('name') ?? '', scope: ctx.req.form.get('scope') ?? '' };
+  const submitted = {
+    name: ctx.req.form.get('name') ?? '',
+    scope: ctx.req.form.get('scope') ?? '',
+    expiresInDays: ctx.req.form.get('expiresInDays') ?? '',
+  };
   const parsed = newTokenForm.safeParse(submitted);
   if (!parsed.success) {
     return tokensPage({
       workspace: admin.workspace,
       rows: await tokenRows(ctx, admin.workspace),
       signedIn: admin.signedIn,
+      now: isoTime(ctx.nowMs),
       status: 400,
       error: parsed.error.issues.map((issue) => issue.message).join(' '),
       form: submitted,
     });
   }
+  const { name, scope, expiresInDays } = parsed.data;
   const issued = await issueToken(
     { tx: ctx.tx, ids: ctx.ids, now: ctx.nowMs },
-    { workspaceId: admin.workspace.id, userId: admin.userId, ...parsed.data },
+    {
+      workspaceId: admin.workspace.id,
+      userId: admin.userId,
+      name,
+      scope,
+      expiresInDays: expiresInDays === '' ? null : Number(expiresInDays),
+    },
   );
-  return tokenCreatedPage({
-    workspace: admin.workspace,
-    token: issued.token,
-    plain: issued.plain,
-    signedIn: admin.signedIn,
-  });
+  await leaveFlash(ctx, admin, { kind: 'token', tokenId: issued.token.id, plain: issued.plain });
+  return redirect(`${tokensPath(admin.workspace)}?created=${encodeURIComponent(issued.token.id)}`);
 }
+
+async function tokenOr404(ctx: AdminContext, workspace: Workspace, tokenId: string) {
+  const token = await ctx.tx.tokens.get(tokenId);
+  if (!token || token.workspaceId !== workspace.id) return null;
+  const owner = await ctx.tx.tenancy.getUser(token.userId);
+  return { token, ownerEmail: owner?.email ?? null };
+}
+
+/** GET /{slug}/admin/api-tokens/{id}/revoke: asks for confirmation (no JavaScript needed). */
+export async function confirmRevokeToken(ctx: AdminContext, slug: string, tokenId: string): Promise<Reply> {
+  const admin = await admitAdmin(ctx, slug);
+  if (isReply(admin)) return admin;
+  const row = await tokenOr404(ctx, admin.workspace, tokenId);
+  if (!row) return tokenNotFound(admin.signedIn);
+  if (row.token.revokedAt) return redirect(`${tokensPath(admin.workspace)}?revoked=${row.token.id}`);
+  return revokeTokenPage({ workspace: admin.workspace, row, signedIn: admin.signedIn });
+}
+
+const tokenNotFound = (signedIn: { email: string; csrfToken: string }) =>
+  messagePage(404, 'Token not found', 'This workspace has no token with that id.', { signedIn });
 
 /** POST /{slug}/admin/api-tokens/{id}/revoke: revokes at once; the API refuses the token from then on. */
 export async function revokeToken(ctx: AdminContext, slug: string, tokenId: string): Promise<Reply> {
   const admin = await admitAdmin(ctx, slug);
   if (isReply(admin)) return admin;
-  const token = await ctx.tx.tokens.get(tokenId);
-  if (!token || token.workspaceId !== admin.workspace.id) {
-    return messagePage(404, 'Token not found', 'This workspace has no token with that id.', {
-      signedIn: admin.signedIn,
-    });
-  }
-  await ctx.tx.tokens.revoke(token.id, new Date(ctx.nowMs).toISOString());
-  return redirect(`${tokensPath(admin.workspace)}?revoked=${encodeURIComponent(token.id)}`);
+  const row = await tokenOr404(ctx, admin.workspace, tokenId);
+  if (!row) return tokenNotFound(admin.signedIn);
+  await ctx.tx.tokens.revoke(row.token.id, isoTime(ctx.nowMs));
+  return redirect(`${tokensPath(admin.workspace)}?revoked=${encodeURIComponent(row.token.id)}`);
 }

@@ -40,6 +40,7 @@ ${view.error ? html`<p class="alert" role="alert" id="sign-in-error">${view.erro
 export function signedInPage(signedIn: SignedIn): Reply {
   const body = html`
 <p>You are signed in as <strong>${signedIn.email}</strong>.</p>
-<p>A workspace's API tokens are at <code>/&lt;workspace&gt;/admin/api-tokens</code>.</p>`;
+<p>You are not an admin of any workspace, so there are no settings for you here. A workspace's settings
+are at <code>/&lt;workspace&gt;/admin</code>.</p>`;
   return pageReply({ title: 'Signed in', body, signedIn });
 }

@@ -11,10 +11,10 @@ const role = z.enum(roles);
 /** Fields a client may send back from a member it read but never set. */
 const memberReadOnly = [...serviceOwnedFields, 'email', 'lastActiveAt', 'tokenCount'];
 
-export const memberCreateSchema = z.strictObject({
-  email: memberEmail,
-  role: role.default('member'),
-});
+export const memberCreateSchema = withoutReadOnly(
+  serviceOwnedFields,
+  z.strictObject({ email: memberEmail, role: role.default('member') }),
+);
 export type MemberCreate = z.output<typeof memberCreateSchema>;
 
 export const memberPatchSchema = withoutReadOnly(memberReadOnly, z.strictObject({ role: role.optional() }));

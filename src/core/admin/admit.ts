@@ -1,0 +1,81 @@
+import type { Membership, Workspace } from '../model.js';
+import { type OperationContext, operationContext, type Services } from '../pipeline/context.js';
+import type { Reply } from '../pipeline/reply.js';
+import { isoTime } from '../runtime.js';
+import { messagePage, redirect, type SignedIn } from './layout.js';
+import { signInUrl } from './next-path.js';
+import type { AdminContext } from './request.js';
+import { sameSecret } from './secrets.js';
+import { type ActiveSession, currentSession } from './sessions.js';
+
+/** A signed-in admin of the workspace a page belongs to. */
+export interface Admin {
+  workspace: Workspace;
+  userId: string;
+  signedIn: SignedIn;
+  session: ActiveSession;
+}
+
+/**
+ * Who may see a workspace's admin pages: a signed-in admin of that workspace. Anyone else gets
+ * the reply instead: signed-out visitors go to sign-in and come back to `path`, members,
+ * viewers and other workspaces' admins get 403, an unknown workspace 404; a POST also needs
+ * the session's CSRF token.
+ */
+export async function admitAdmin(ctx: AdminContext, slug: string): Promise<Admin | Reply> {
+  const active = await currentSession(ctx.tx, ctx.req.cookies, ctx.nowMs);
+  if (!active) return redirect(signInUrl(ctx.req.method === 'GET' ? ctx.req.path : `/${slug}/admin`));
+  const signedIn = { email: active.user.email, csrfToken: active.session.csrfToken };
+  const workspace = await ctx.tx.tenancy.getWorkspaceBySlug(slug);
+  if (!workspace) {
+    return messagePage(404, 'Page not found', `There is no workspace "${slug}".`, { signedIn });
+  }
+  const membership = await ctx.tx.tenancy.getMembership(workspace.id, active.user.id);
+  if (membership?.role !== 'admin') {
+    return messagePage(
+      403,
+      'Admins only',
+      `Only admins of the workspace "${slug}" may see its settings. Ask one of them for what you need.`,
+      { signedIn },
+    );
+  }
+  if (ctx.req.method === 'POST' && !sameSecret(ctx.req.form.get('csrf'), active.session.csrfToken)) {
+    return messagePage(
+      403,
+      'Form expired',
+      'This form was not sent from this site, or your session changed since it was shown. Reload the page and try again.',
+      { signedIn },
+    );
+  }
+  return { workspace, userId: active.user.id, signedIn, session: active };
+}
+
+export const isReply = (value: Admin | Reply): value is Reply => 'status' in value;
+
+/**
+ * The context the API's operations run with for a page: the signed-in admin acts in their
+ * workspace (signals name them as actor, with no token), in the page's transaction.
+ */
+export function adminOperations(ctx: AdminContext, admin: Admin, services: Services): OperationContext {
+  return operationContext(
+    ctx.tx,
+    isoTime(ctx.nowMs),
+    ctx.ids,
+    {
+      accountId: admin.workspace.accountId,
+      workspaceId: admin.workspace.id,
+      actor: { userId: admin.userId, tokenId: null },
+    },
+    null,
+    services,
+  );
+}
+
+/** The first workspace (oldest first) the user is an admin of, for landing after sign-in. */
+export async function firstAdminWorkspace(ctx: AdminContext, userId: string): Promise<Workspace | null> {
+  for (const workspace of await ctx.tx.tenancy.listWorkspaces()) {
+    const membership: Membership | null = await ctx.tx.tenancy.getMembership(workspace.id, userId);
+    if (membership?.role === 'admin') return workspace;
+  }
+  return null;
+}
