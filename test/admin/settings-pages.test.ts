@@ -41,7 +41,7 @@ describe('the workspace settings pages (home, members, webhooks)', () => {
   async function start() {
     server = await startServer('node', {
       rateLimit: false,
-      webhooks: { sender: nodeWebhookSender({ allowPrivateTargets: true }), allowPrivateTargets: true },
+      webhooks: { sender: nodeWebhookSender(), allowPrivateTargets: true },
     });
     for (const email of ['admin@acme.test', 'member@acme.test', 'admin@globex.test'])
       await setPassword(server, email);
