@@ -24,7 +24,9 @@ describe.each(hosts)('the admin pages over SQLite storage through the %s host', 
       name: 'sqlite',
       scope: 'read',
     });
-    const plain = shownToken(created);
+    expect(created.status).toBe(303);
+    // The token waits, sealed, with the SQLite-stored session for the page the redirect leads to.
+    const plain = shownToken(await browser.get(created.location ?? ''));
     expect((await server.api('GET', '/api/v1/issues', { token: plain })).status).toBe(200);
     const tokenId = (await server.storage.transaction((tx) => tx.tokens.list(server.ws.workspaceId))).find(
       (t) => t.name === 'sqlite',

@@ -66,16 +66,18 @@ describe.skipIf(!hasChromium)('the API-token page in headless Chromium', () => {
       });
       expect(write.status).toBe(403);
 
-      // Back on the list, the token shows only its last four characters; Revoke it.
-      await page.getByRole('link', { name: /Back to the tokens/ }).click();
+      // Back on the list, the token shows only its last four characters; Revoke it, after confirming.
+      await page
+        .getByRole('navigation', { name: 'Workspace settings' })
+        .getByRole('link', { name: 'API tokens' })
+        .click();
       await page.waitForURL(`${server.url}/acme/admin/api-tokens`);
       expect(await page.content()).not.toContain(token);
       await expect(page.getByText(`cn_…${token.slice(-4)}`).count()).resolves.toBe(1);
-      await page.getByRole('button', { name: 'Revoke token browser reader' }).click();
+      await page.getByRole('link', { name: 'Revoke token browser reader' }).click();
+      await page.getByRole('button', { name: 'Revoke token' }).click();
       await page.getByText('Token "browser reader" was revoked.').waitFor();
-      await expect(page.getByRole('button', { name: 'Revoke token browser reader' }).count()).resolves.toBe(
-        0,
-      );
+      await expect(page.getByRole('link', { name: 'Revoke token browser reader' }).count()).resolves.toBe(0);
 
       const refused = await server.api('GET', '/api/v1/issues', { token });
       expect({ status: refused.status, error: refused.json?.error }).toEqual({

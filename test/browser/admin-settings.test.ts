@@ -1,0 +1,268 @@
+import { mkdirSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { nodeWebhookSender } from '../../src/http/webhook-sender.js';
+import { setPassword, testPassword } from '../admin/form-client.js';
+import { newKey, startServer, type TestServer } from '../http/harness.js';
+import { hasChromium, launchChromium, warnIfNoChromium } from '../support/chromium.js';
+
+warnIfNoChromium('browser tests');
+const artifacts = 'test-artifacts/admin';
+const widths = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
+// Code run in the page is passed as strings: the test is compiled without the DOM's types.
+
+/** A local receiver that records deliveries and answers the status it is told. */
+async function receiver() {
+  const received: { headers: IncomingMessage['headers']; body: string }[] = [];
+  let status = 200;
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
+    req.on('end', () => {
+      received.push({ headers: req.headers, body });
+      res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'receiver is down');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    received,
+    answer(next: number) {
+      status = next;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe.skipIf(!hasChromium)('the workspace settings pages in headless Chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+    mkdirSync(artifacts, { recursive: true });
+  });
+  afterAll(() => browser?.close());
+
+  let server: TestServer;
+  let context: BrowserContext;
+  let consoleErrors: string[];
+  const closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    // The Content-Security-Policy blocked nothing the pages needed.
+    expect(consoleErrors).toEqual([]);
+    await context?.close();
+    await server?.close();
+    for (const close of closers.splice(0)) await close();
+  });
+
+  async function open(): Promise<Page> {
+    server = await startServer('node', {
+      rateLimit: false,
+      webhooks: { sender: nodeWebhookSender(), allowPrivateTargets: true },
+    });
+    await setPassword(server, 'admin@acme.test');
+    context = await browser.newContext({ viewport: widths.desktop });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    const page = await context.newPage();
+    consoleErrors = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    return page;
+  }
+
+  async function signIn(page: Page) {
+    await page.goto(`${server.url}/sign-in`);
+    await page.getByLabel('Email').fill('admin@acme.test');
+    await page.getByLabel('Password').fill(testPassword);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${server.url}/acme/admin`);
+  }
+
+  /** Screenshots at desktop and phone widths; on the phone nothing may scroll sideways. */
+  async function shoot(page: Page, name: string) {
+    await page.setViewportSize(widths.desktop);
+    await page.screenshot({ path: `${artifacts}/${name}-desktop.png`, fullPage: true });
+    await page.setViewportSize(widths.phone);
+    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+    expect(overflow, `${name} scrolls sideways on a phone`).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: `${artifacts}/${name}-phone.png`, fullPage: true });
+    await page.setViewportSize(widths.desktop);
+  }
+
+  const api = (token: string, method = 'GET', path = '/api/v1/projects', body?: unknown) =>
+    server.api(method, path, {
+      token,
+      ...(body ? { body, headers: { 'idempotency-key': newKey() } } : {}),
+    });
+
+  it('signs in to the settings home, makes a token that a reload does not repeat, and revokes it after asking', async () => {
+    const page = await open();
+    await page.goto(`${server.url}/sign-in`);
+    await shoot(page, 'sign-in');
+    await signIn(page);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Settings · acme');
+    await shoot(page, 'home');
+
+    await page
+      .getByRole('navigation', { name: 'Workspace settings' })
+      .getByRole('link', { name: 'API tokens' })
+      .click();
+    await page.waitForURL(`${server.url}/acme/admin/api-tokens`);
+    await page.getByLabel('Name').fill('deploy bot');
+    await page.getByLabel('read_write (read and change data)').check();
+    await page.getByLabel('Expires').selectOption('7');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    await page.getByRole('heading', { name: 'New token created' }).waitFor();
+    expect(new URL(page.url()).search).toMatch(/^\?created=tok_/);
+    const token = await page.getByLabel('Your new API token').inputValue();
+    expect(token).toMatch(/^cn_[0-9A-Za-z]{32,}$/);
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByText('Copied to the clipboard.').waitFor();
+    await shoot(page, 'token-created');
+    const count = () => server.storage.transaction((tx) => tx.tokens.list(server.ws.workspaceId));
+    const before = (await count()).length;
+
+    // Reloading the page the form redirected to neither makes a token nor shows it again.
+    await page.reload();
+    await page.getByText('Its value was shown once').waitFor();
+    expect(await page.content()).not.toContain(token);
+    expect((await count()).length).toBe(before);
+    expect((await api(token)).status).toBe(200);
+
+    await page.getByRole('link', { name: 'Revoke token deploy bot' }).click();
+    await page.getByRole('heading', { name: 'Revoke token deploy bot?' }).waitFor();
+    await shoot(page, 'token-revoke-confirm');
+    // Asking changed nothing yet.
+    expect((await api(token)).status).toBe(200);
+    await page.getByRole('button', { name: 'Revoke token' }).click();
+    await page.getByText('Token "deploy bot" was revoked.').waitFor();
+    await shoot(page, 'tokens');
+    const refused = await api(token);
+    expect({ status: refused.status, error: refused.json?.error }).toEqual({
+      status: 401,
+      error: 'unauthorized',
+    });
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${server.url}/sign-in`);
+  });
+
+  it('demotes and then removes a member whose token is in use: the next API calls answer 403, then 401', async () => {
+    const page = await open();
+    await signIn(page);
+    const member = server.tokens.member;
+    expect((await api(member.plain, 'POST', '/api/v1/projects', { name: 'Before' })).status).toBe(201);
+
+    await page
+      .getByRole('navigation', { name: 'Workspace settings' })
+      .getByRole('link', { name: 'Members' })
+      .click();
+    await page.waitForURL(`${server.url}/acme/admin/members`);
+    await page.getByLabel('Email').fill('grace@acme.test');
+    await page.getByLabel('Role', { exact: true }).selectOption('viewer');
+    await page.getByRole('button', { name: 'Add member' }).click();
+    await page.getByText('grace@acme.test was added.').waitFor();
+    await shoot(page, 'members');
+
+    await page.getByLabel('Role of member@acme.test', { exact: true }).selectOption('viewer');
+    await page.getByRole('button', { name: 'Save role of member@acme.test' }).click();
+    await page.getByText("member@acme.test's role was changed.").waitFor();
+    const demoted = await api(member.plain, 'POST', '/api/v1/projects', { name: 'After demotion' });
+    expect({ status: demoted.status, error: demoted.json?.error }).toEqual({
+      status: 403,
+      error: 'forbidden',
+    });
+    expect((await api(member.plain)).status).toBe(200);
+
+    await page.getByRole('link', { name: 'Remove member@acme.test' }).click();
+    await page.getByRole('heading', { name: 'Remove member@acme.test?' }).waitFor();
+    await shoot(page, 'member-remove-confirm');
+    await page.getByRole('button', { name: 'Remove member' }).click();
+    await page.getByText('member@acme.test was removed').waitFor();
+    const removed = await api(member.plain);
+    expect({ status: removed.status, error: removed.json?.error }).toEqual({
+      status: 401,
+      error: 'unauthorized',
+    });
+
+    // The last admin stays: demoting them is refused with a message on the page.
+    await page.getByLabel('Role of admin@acme.test', { exact: true }).selectOption('member');
+    await page.getByRole('button', { name: 'Save role of admin@acme.test' }).click();
+    await page
+      .getByRole('alert')
+      .getByText(/last admin/)
+      .waitFor();
+  });
+
+  it('creates a webhook whose test delivery arrives signed, and redelivers a failed delivery once the receiver recovers', async () => {
+    const hook = await receiver();
+    closers.push(hook.close);
+    const page = await open();
+    await signIn(page);
+    await page
+      .getByRole('navigation', { name: 'Workspace settings' })
+      .getByRole('link', { name: 'Webhooks' })
+      .click();
+    await page.waitForURL(`${server.url}/acme/admin/webhooks`);
+    await page.getByLabel('Endpoint URL').fill(hook.url);
+    await page.getByLabel('Description (optional)').fill('Deploy notifier');
+    await page.getByLabel('issue.created').check();
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    await page.getByRole('heading', { name: 'Signing secret' }).waitFor();
+    const secret = await page.getByRole('textbox', { name: 'Signing secret' }).inputValue();
+    expect(secret).toMatch(/^whsec_/);
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByText('Copied to the clipboard.').waitFor();
+
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await page.getByText(/Test event delivered: the endpoint answered 200/).waitFor();
+    expect(hook.received).toHaveLength(1);
+    const signature = String(hook.received[0]?.headers['x-service-signature']);
+    expect(signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+
+    // A real event, while the receiver fails.
+    hook.answer(500);
+    expect(
+      (
+        await api(server.tokens.admin, 'POST', '/api/v1/issues', {
+          projectId: server.ws.projectId,
+          title: 'Broken build',
+        })
+      ).status,
+    ).toBe(201);
+    await server.tracker.webhooks.dispatchDue();
+    expect(hook.received).toHaveLength(2);
+    await page.reload();
+    await shoot(page, 'webhook');
+
+    await page.getByRole('link', { name: 'webhook.test' }).click();
+    await page.getByRole('heading', { name: 'Delivery of webhook.test' }).waitFor();
+    await expect(page.getByLabel('Request body as sent').textContent()).resolves.toBe(hook.received[0]?.body);
+    await shoot(page, 'delivery-test');
+    await page.goBack();
+
+    await page.getByRole('link', { name: 'issue.created' }).click();
+    await page.getByRole('heading', { name: 'Delivery of issue.created' }).waitFor();
+    await page.getByText('retrying').first().waitFor();
+    hook.answer(200);
+    await page.getByRole('button', { name: 'Redeliver' }).click();
+    await page.getByText('Queued again').waitFor();
+    await server.tracker.webhooks.dispatchDue();
+    expect(hook.received).toHaveLength(3);
+    expect(hook.received[2]?.body).toBe(hook.received[1]?.body);
+    await page.reload();
+    await page.getByText('delivered', { exact: true }).first().waitFor();
+    await shoot(page, 'delivery');
+
+    await page.getByRole('link', { name: /Back to the webhook/ }).click();
+    await page.getByRole('link', { name: 'Delete…' }).click();
+    await page.getByRole('heading', { name: 'Delete webhook?' }).waitFor();
+    await page.getByRole('button', { name: 'Delete webhook' }).click();
+    await page.getByText(/was deleted/).waitFor();
+    await shoot(page, 'webhooks');
+  });
+});
