@@ -46,5 +46,17 @@ export function postgresSessions(conn: Conn): SessionStore {
       if (!(await purgeLockTaken(conn, 'sessions'))) return 0;
       return conn.run('DELETE FROM sessions WHERE expires_at < $1', [before]);
     },
+    async setFlash(idHash, flash) {
+      await conn.run('UPDATE sessions SET flash = $1 WHERE id_hash = $2', [flash, idHash]);
+    },
+    async takeFlash(idHash) {
+      // The row lock makes concurrent takes wait; the one that waited re-reads a cleared flash.
+      const taken = await conn.value<string | null>(
+        'WITH old AS (SELECT id_hash, flash FROM sessions WHERE id_hash = $1 AND flash IS NOT NULL FOR UPDATE) ' +
+          'UPDATE sessions s SET flash = NULL FROM old WHERE s.id_hash = old.id_hash RETURNING old.flash',
+        [idHash],
+      );
+      return taken ?? null;
+    },
   };
 }

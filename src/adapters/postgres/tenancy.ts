@@ -1,5 +1,5 @@
 import type { Account, ApiToken, Membership, User, Workspace } from '../../core/model.js';
-import { type TenancyStore, type TokenStore, UniqueViolation } from '../../core/storage.js';
+import { type TenancyStore, type TokenStore, UniqueViolation, VersionMismatch } from '../../core/storage.js';
 import type { Conn } from './connection.js';
 import { withUniqueRules } from './errors.js';
 
@@ -15,12 +15,15 @@ export interface UserRow {
   email: string;
   password_hash: string | null;
   created_at: string;
+  last_sign_in_at: string | null;
 }
 export interface MembershipRow {
   workspace_id: string;
   user_id: string;
   role: Membership['role'];
   created_at: string;
+  updated_at: string;
+  version: number;
 }
 export interface TokenRow {
   id: string;
@@ -33,6 +36,7 @@ export interface TokenRow {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  expires_at: string | null;
 }
 
 export const toWorkspace = (r: WorkspaceRow): Workspace => ({
@@ -47,12 +51,15 @@ export const toUser = (r: UserRow): User => ({
   email: r.email,
   passwordHash: r.password_hash,
   createdAt: r.created_at,
+  lastSignInAt: r.last_sign_in_at,
 });
 export const toMembership = (r: MembershipRow): Membership => ({
   workspaceId: r.workspace_id,
   userId: r.user_id,
   role: r.role,
   createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  version: r.version,
 });
 export const toToken = (r: TokenRow): ApiToken => ({
   id: r.id,
@@ -65,14 +72,15 @@ export const toToken = (r: TokenRow): ApiToken => ({
   createdAt: r.created_at,
   lastUsedAt: r.last_used_at,
   revokedAt: r.revoked_at,
+  expiresAt: r.expires_at,
 });
 const maybe = <R, T>(row: R | undefined, to: (row: R) => T): T | null => (row === undefined ? null : to(row));
 
 export const workspaceColumns = 'id, account_id, slug, name, created_at';
-export const userColumns = 'id, email, password_hash, created_at';
-export const membershipColumns = 'workspace_id, user_id, role, created_at';
+export const userColumns = 'id, email, password_hash, created_at, last_sign_in_at';
+export const membershipColumns = 'workspace_id, user_id, role, created_at, updated_at, version';
 export const tokenColumns =
-  'id, workspace_id, user_id, name, scope, hash, last_four, created_at, last_used_at, revoked_at';
+  'id, workspace_id, user_id, name, scope, hash, last_four, created_at, last_used_at, revoked_at, expires_at';
 
 /**
  * Inserts with ON CONFLICT DO NOTHING (the transaction stays usable), and when nothing was
@@ -142,8 +150,8 @@ export function postgresTenancy(conn: Conn): TenancyStore {
       const key = user.email.toLowerCase();
       await insertUnique(
         conn,
-        `INSERT INTO users (${userColumns}, email_key) VALUES ($1, $2, $3, $4, $5)`,
-        [user.id, user.email, user.passwordHash, user.createdAt, key],
+        `INSERT INTO users (${userColumns}, email_key) VALUES ($1, $2, $3, $4, $5, $6)`,
+        [user.id, user.email, user.passwordHash, user.createdAt, user.lastSignInAt, key],
         [
           { what: 'user.email', sql: 'SELECT 1 FROM users WHERE email_key = $1', params: [key] },
           { what: 'user.id', sql: 'SELECT 1 FROM users WHERE id = $1', params: [user.id] },
@@ -162,16 +170,25 @@ export function postgresTenancy(conn: Conn): TenancyStore {
     async updateUser(user) {
       await withUniqueRules({ users_email_key: 'user.email' }, () =>
         conn.run(
-          'UPDATE users SET email = $1, email_key = $2, password_hash = $3, created_at = $4 WHERE id = $5',
-          [user.email, user.email.toLowerCase(), user.passwordHash, user.createdAt, user.id],
+          'UPDATE users SET email = $1, email_key = $2, password_hash = $3, created_at = $4, last_sign_in_at = $5 ' +
+            'WHERE id = $6',
+          [
+            user.email,
+            user.email.toLowerCase(),
+            user.passwordHash,
+            user.createdAt,
+            user.lastSignInAt,
+            user.id,
+          ],
         ),
       );
     },
     async putMembership(m) {
       await conn.run(
-        `INSERT INTO memberships (${membershipColumns}) VALUES ($1, $2, $3, $4) ` +
-          'ON CONFLICT (workspace_id, user_id) DO UPDATE SET role = excluded.role, created_at = excluded.created_at',
-        [m.workspaceId, m.userId, m.role, m.createdAt],
+        `INSERT INTO memberships (${membershipColumns}) VALUES ($1, $2, $3, $4, $5, $6) ` +
+          'ON CONFLICT (workspace_id, user_id) DO UPDATE SET role = excluded.role, created_at = excluded.created_at, ' +
+          'updated_at = excluded.updated_at, version = excluded.version',
+        [m.workspaceId, m.userId, m.role, m.createdAt, m.updatedAt, m.version],
       );
     },
     async getMembership(workspaceId, userId) {
@@ -180,6 +197,46 @@ export function postgresTenancy(conn: Conn): TenancyStore {
         [workspaceId, userId],
       );
       return maybe(row, toMembership);
+    },
+    async updateMembership(m, expectedVersion) {
+      const changed = await conn.run(
+        'UPDATE memberships SET role = $1, created_at = $2, updated_at = $3, version = $4 ' +
+          'WHERE workspace_id = $5 AND user_id = $6 AND version = $7',
+        [m.role, m.createdAt, m.updatedAt, m.version, m.workspaceId, m.userId, expectedVersion],
+      );
+      if (changed === 0) {
+        const current = await conn.value<number>(
+          'SELECT version FROM memberships WHERE workspace_id = $1 AND user_id = $2',
+          [m.workspaceId, m.userId],
+        );
+        throw new VersionMismatch(current ?? null);
+      }
+    },
+    async listMembers(query) {
+      const clauses = ['workspace_id = $1'];
+      const params: unknown[] = [query.workspaceId];
+      if (query.role !== undefined) {
+        params.push(query.role);
+        clauses.push(`role = $${params.length}`);
+      }
+      const condition = clauses.join(' AND ');
+      const pageParams = [...params];
+      let keyset = '';
+      if (query.after) {
+        pageParams.push(query.after.createdAt, query.after.id);
+        keyset = ` AND (created_at, user_id) < ($${pageParams.length - 1}, $${pageParams.length})`;
+      }
+      pageParams.push(query.limit);
+      const rows = await conn.rows<MembershipRow>(
+        `SELECT ${membershipColumns} FROM memberships WHERE ${condition}${keyset} ` +
+          `ORDER BY created_at DESC, user_id DESC LIMIT $${pageParams.length}`,
+        pageParams,
+      );
+      const total = Number(
+        (await conn.value<string | number>(`SELECT COUNT(*) FROM memberships WHERE ${condition}`, params)) ??
+          0,
+      );
+      return { rows: rows.map(toMembership), total };
     },
     async removeMembership(workspaceId, userId) {
       const removed = await conn.run('DELETE FROM memberships WHERE workspace_id = $1 AND user_id = $2', [
@@ -206,7 +263,7 @@ export function postgresTokens(conn: Conn): TokenStore {
     async insert(t) {
       await insertUnique(
         conn,
-        `INSERT INTO tokens (${tokenColumns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        `INSERT INTO tokens (${tokenColumns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
         [
           t.id,
           t.workspaceId,
@@ -218,6 +275,7 @@ export function postgresTokens(conn: Conn): TokenStore {
           t.createdAt,
           t.lastUsedAt,
           t.revokedAt,
+          t.expiresAt,
         ],
         [{ what: 'token', sql: 'SELECT 1', params: [] }],
       );
@@ -235,6 +293,19 @@ export function postgresTokens(conn: Conn): TokenStore {
         [workspaceId],
       );
       return rows.map(toToken);
+    },
+    async listForUser(workspaceId, userId) {
+      const rows = await conn.rows<TokenRow>(
+        `SELECT ${tokenColumns} FROM tokens WHERE workspace_id = $1 AND user_id = $2 ORDER BY created_at DESC, id DESC`,
+        [workspaceId, userId],
+      );
+      return rows.map(toToken);
+    },
+    async revokeForUser(workspaceId, userId, at) {
+      return conn.run(
+        'UPDATE tokens SET revoked_at = $1 WHERE workspace_id = $2 AND user_id = $3 AND revoked_at IS NULL',
+        [at, workspaceId, userId],
+      );
     },
     async revoke(id, at) {
       await conn.run('UPDATE tokens SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [at, id]);
