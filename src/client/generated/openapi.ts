@@ -238,6 +238,58 @@ export interface paths {
         patch: operations["updateTimeEntry"];
         trace?: never;
     };
+    "/api/v1/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List members
+         * @description Workspace admins only.
+         */
+        get: operations["listMembers"];
+        put?: never;
+        /**
+         * Create a member
+         * @description Workspace admins only.
+         */
+        post: operations["createMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/members/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a member
+         * @description Workspace admins only.
+         */
+        get: operations["getMember"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a member
+         * @description Workspace admins only.
+         */
+        delete: operations["deleteMember"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a member
+         * @description Workspace admins only.
+         */
+        patch: operations["updateMember"];
+        trace?: never;
+    };
     "/api/v1/webhooks": {
         parameters: {
             query?: never;
@@ -769,6 +821,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "member.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * member.created
+         * @description Delivered to subscriptions listing member.created or *. Verify X-Service-Signature over the raw body before trusting it; de-duplicate on X-Service-Event-Id.
+         */
+        post: operations["memberCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "member.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * member.updated
+         * @description Delivered to subscriptions listing member.updated or *. Verify X-Service-Signature over the raw body before trusting it; de-duplicate on X-Service-Event-Id.
+         */
+        post: operations["memberUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "member.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * member.deleted
+         * @description Delivered to subscriptions listing member.deleted or *. Verify X-Service-Signature over the raw body before trusting it; de-duplicate on X-Service-Event-Id.
+         */
+        post: operations["memberDeletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.created": {
         parameters: {
             query?: never;
@@ -873,7 +985,7 @@ export interface components {
              * @description The stable code for programs
              * @enum {string}
              */
-            error: "validation_failed" | "invalid_json" | "invalid_cursor" | "idempotency_key_missing" | "idempotency_key_invalid" | "unauthorized" | "insufficient_scope" | "forbidden" | "not_found" | "method_not_allowed" | "version_conflict" | "idempotency_key_in_use" | "resource_in_use" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "invalid_transition" | "invalid_reference" | "precondition_required" | "rate_limited" | "malformed_request" | "request_timeout" | "headers_too_large" | "internal_error" | "service_unavailable" | "transient_conflict";
+            error: "validation_failed" | "invalid_json" | "invalid_cursor" | "idempotency_key_missing" | "idempotency_key_invalid" | "unauthorized" | "insufficient_scope" | "forbidden" | "not_found" | "method_not_allowed" | "version_conflict" | "idempotency_key_in_use" | "resource_in_use" | "already_member" | "last_admin" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "invalid_transition" | "invalid_reference" | "precondition_required" | "rate_limited" | "malformed_request" | "request_timeout" | "headers_too_large" | "internal_error" | "service_unavailable" | "transient_conflict";
             /** @description validation_failed: every bad value */
             issues?: {
                 /** @enum {string} */
@@ -922,6 +1034,8 @@ export interface components {
              * @enum {string}
              */
             requiredRole?: "member" | "admin";
+            /** @description already_member: the id of the existing member */
+            memberId?: string;
         };
         Project: {
             id: string;
@@ -1061,6 +1175,30 @@ export interface components {
             total: number;
             totalMinutes: number;
         };
+        Member: {
+            /** @description The member's id: the id of its user */
+            id: string;
+            userId: string;
+            email: string;
+            /** @enum {string} */
+            role: "admin" | "member" | "viewer";
+            /** @description When the user joined the workspace */
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+            /** @description Increases with every change; the ETag is "<version>" */
+            version: number;
+            /** @description The latest use of one of the member's tokens in this workspace, or sign-in to the admin pages */
+            lastActiveAt: components["schemas"]["Timestamp"] | null;
+            /** @description Live (not revoked, not expired) tokens the member has here */
+            tokenCount: number;
+        };
+        MemberPage: {
+            data: components["schemas"]["Member"][];
+            /** @description Pass as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+            /** @description Items matching the filters, over all pages */
+            total: number;
+        };
         Webhook: {
             id: string;
             createdAt: components["schemas"]["Timestamp"];
@@ -1069,7 +1207,7 @@ export interface components {
             version: number;
             accountId: string;
             url: string;
-            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description: string | null;
             /** @enum {string} */
             status: "active" | "disabled";
@@ -1091,7 +1229,7 @@ export interface components {
             version: number;
             accountId: string;
             url: string;
-            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description: string | null;
             /** @enum {string} */
             status: "active" | "disabled";
@@ -1108,7 +1246,7 @@ export interface components {
             version: number;
             accountId: string;
             url: string;
-            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description: string | null;
             /** @enum {string} */
             status: "active" | "disabled";
@@ -1124,7 +1262,7 @@ export interface components {
             /** Format: uuid */
             eventId: string;
             /** @enum {string} */
-            eventType: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
+            eventType: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
             /** @enum {string} */
             status: "pending" | "delivered" | "failed";
             attempts: number;
@@ -1159,7 +1297,7 @@ export interface components {
             /** @description Strictly increasing in commit order */
             sequence: number;
             /** @enum {string} */
-            type: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
+            type: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
             occurredAt: components["schemas"]["Timestamp"];
             accountId: string;
             workspaceId: string;
@@ -1430,6 +1568,49 @@ export interface components {
                 object: components["schemas"]["TimeEntry"];
             };
         };
+        MemberCreatedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, also sent as X-Service-Event-Id; the same on every retry
+             */
+            id: string;
+            /** @constant */
+            type: "member.created";
+            occurredAt: components["schemas"]["Timestamp"];
+            data: {
+                object: components["schemas"]["Member"];
+            };
+        };
+        MemberUpdatedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, also sent as X-Service-Event-Id; the same on every retry
+             */
+            id: string;
+            /** @constant */
+            type: "member.updated";
+            occurredAt: components["schemas"]["Timestamp"];
+            data: {
+                object: components["schemas"]["Member"];
+                /** @description The old values of the fields that changed */
+                previous: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        MemberDeletedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, also sent as X-Service-Event-Id; the same on every retry
+             */
+            id: string;
+            /** @constant */
+            type: "member.deleted";
+            occurredAt: components["schemas"]["Timestamp"];
+            data: {
+                object: components["schemas"]["Member"];
+            };
+        };
         WebhookCreatedEvent: {
             /**
              * Format: uuid
@@ -1602,14 +1783,27 @@ export interface components {
             issueId?: string | null;
             note?: string | null;
         };
+        MemberCreate: {
+            /** Format: email */
+            email: string;
+            /**
+             * @default member
+             * @enum {string}
+             */
+            role: "admin" | "member" | "viewer";
+        };
+        MemberPatch: {
+            /** @enum {string} */
+            role?: "admin" | "member" | "viewer";
+        };
         WebhookCreate: {
             url: string;
-            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description?: string | null;
         };
         WebhookPatch: {
             url?: string;
-            eventTypes?: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes?: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description?: string | null;
             /** @enum {string} */
             status?: "active" | "disabled";
@@ -1632,7 +1826,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description unauthorized: the token is missing, malformed, unknown or revoked. */
+        /** @description unauthorized: the token is missing, malformed, unknown, revoked or expired. */
         Unauthorized: {
             headers: {
                 /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
@@ -1682,7 +1876,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description version_conflict (stale If-Match; carries the current ETag), idempotency_key_in_use (retry after Retry-After) or resource_in_use. */
+        /** @description version_conflict (stale If-Match; carries the current ETag), idempotency_key_in_use (retry after Retry-After), resource_in_use, already_member (with `memberId`) or last_admin (the last admin of a workspace cannot be demoted or removed). */
         Conflict: {
             headers: {
                 /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
@@ -3298,6 +3492,263 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listMembers: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                role?: "admin" | "member" | "viewer";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createMember: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A client-generated UUID. The same key and request within 24 hours replays the first answer (200, Idempotent-Replayed: true); the same key with another request is a 422. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemberCreate"];
+            };
+        };
+        responses: {
+            /** @description The stored answer of an earlier request with the same Idempotency-Key and the same body. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
+                    ETag: string;
+                    /** @description Present (`true`) when the answer is the stored answer of an earlier request with this key. */
+                    "Idempotent-Replayed": "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description Created. */
+            201: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag held by the client: 304 Not Modified while it is current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description The resource id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version. */
+            304: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description When given, the change happens only at this version (409 version_conflict otherwise). */
+                "If-Match"?: components["parameters"]["IfMatchOptional"];
+            };
+            path: {
+                /** @description The resource id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateMember: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The ETag from a GET of the item (or `*`). Stale: 409 version_conflict with the current ETag. */
+                "If-Match": components["parameters"]["IfMatchRequired"];
+            };
+            path: {
+                /** @description The resource id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemberPatch"];
+            };
+        };
+        responses: {
+            /** @description The resource after the change. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            428: components["responses"]["PreconditionRequired"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: {
@@ -4388,6 +4839,108 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["TimeEntryDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 seconds. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer in 10 s) is retried about 1 m, 5 m, 30 m, 2 h, 6 h, 12 h and 24 h later; 410 disables the subscription. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    memberCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`; during a secret rotation a second `v1` signed with the old secret follows. */
+                "X-Service-Signature": string;
+                /** @description The event id: the same on every retry of this event. */
+                "X-Service-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemberCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 seconds. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer in 10 s) is retried about 1 m, 5 m, 30 m, 2 h, 6 h, 12 h and 24 h later; 410 disables the subscription. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    memberUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`; during a secret rotation a second `v1` signed with the old secret follows. */
+                "X-Service-Signature": string;
+                /** @description The event id: the same on every retry of this event. */
+                "X-Service-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemberUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 seconds. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer in 10 s) is retried about 1 m, 5 m, 30 m, 2 h, 6 h, 12 h and 24 h later; 410 disables the subscription. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    memberDeletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`; during a secret rotation a second `v1` signed with the old secret follows. */
+                "X-Service-Signature": string;
+                /** @description The event id: the same on every retry of this event. */
+                "X-Service-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MemberDeletedEvent"];
             };
         };
         responses: {

@@ -1,5 +1,5 @@
 /**
- * The members API and token expiry: memberships become versioned resources (updated_at,
+ * Migration 3. The members API and token expiry: memberships become versioned resources (updated_at,
  * version) listed newest first, users remember their last sign-in, tokens may expire, and an
  * admin session may carry one message for its next page (a new token, sealed).
  */
