@@ -109,7 +109,8 @@ export async function submitSignIn(ctx: AdminContext): Promise<Reply> {
         return { ...session, home };
       });
       if (!started) return failed;
-      const target = safeNextPath(form.get('next')) ?? (started.home ? `/${started.home.slug}/admin` : '/sign-in');
+      const target =
+        safeNextPath(form.get('next')) ?? (started.home ? `/${started.home.slug}/admin` : '/sign-in');
       return redirect(target, { 'Set-Cookie': started.setCookie });
     },
   };
