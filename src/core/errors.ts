@@ -17,6 +17,7 @@ export type ErrorCode =
   | 'version_conflict'
   | 'idempotency_key_in_use'
   | 'resource_in_use'
+  | 'delivery_in_flight'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'idempotency_key_reused'
@@ -45,6 +46,7 @@ const titles: Record<ErrorCode, string> = {
   version_conflict: 'Version conflict',
   idempotency_key_in_use: 'Idempotency key in use',
   resource_in_use: 'Resource in use',
+  delivery_in_flight: 'Delivery in flight',
   payload_too_large: 'Payload too large',
   unsupported_media_type: 'Unsupported media type',
   idempotency_key_reused: 'Idempotency key reused',

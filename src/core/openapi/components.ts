@@ -34,8 +34,11 @@ import {
   timeEntrySchema,
 } from '../families/time-entries/schema.js';
 import {
+  attemptSchema,
+  deliveryDetailSchema,
   deliveryPageSchema,
   deliverySchema,
+  deliveryStatsSchema,
   webhookCreatedSchema,
   webhookCreateSchema,
   webhookPageSchema,
@@ -74,6 +77,9 @@ export const responseComponents: Record<string, z.ZodType> = {
   WebhookRotated: webhookRotatedSchema,
   WebhookDelivery: deliverySchema,
   WebhookDeliveryPage: deliveryPageSchema,
+  WebhookDeliveryDetail: deliveryDetailSchema,
+  WebhookDeliveryAttempt: attemptSchema,
+  WebhookDeliveryStats: deliveryStatsSchema,
   WebhookTestResult: webhookTestResultSchema,
   SignalEvent: signalEventSchema,
   SignalPage: signalPageSchema,

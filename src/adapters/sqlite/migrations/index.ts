@@ -1,5 +1,6 @@
 import { initialSchema } from './001_initial.js';
 import { listCounts } from './002_list_counts.js';
+import { deliveryLeases } from './003_delivery_leases.js';
 
 /** One schema step. `version` is what `PRAGMA user_version` holds once it is applied. */
 export interface Migration {
@@ -12,6 +13,7 @@ export interface Migration {
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initialSchema },
   { version: 2, name: 'list counts', sql: listCounts },
+  { version: 3, name: 'delivery leases', sql: deliveryLeases },
 ];
 
 /** The schema version this code knows. */
