@@ -249,11 +249,11 @@ export function createTracker(options: TrackerOptions): Tracker {
 /** The change feed, also calling `afterCommit` whenever it is told a write committed. */
 function wakingDispatcher(feed: ChangeFeed, afterCommit: () => void): ChangeFeed {
   return {
-    notify(...args: Parameters<ChangeFeed['notify']>) {
-      feed.notify(...args);
+    notify(accountId) {
+      feed.notify(accountId);
       afterCommit();
     },
-    wait: (timeoutMs) => feed.wait(timeoutMs),
+    subscribe: (accountId, fn) => feed.subscribe(accountId, fn),
   };
 }
 
