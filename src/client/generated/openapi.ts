@@ -454,8 +454,31 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Health check: 200 once storage has answered a query */
+        /**
+         * Liveness: the process answers
+         * @description Answers 200 without touching storage and is exempt from the rate limit, so a liveness probe never restarts a process for a slow database.
+         */
         get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: storage answers queries
+         * @description Answers 200 once storage has answered a query, 503 when it fails or does not answer within 2 s. Exempt from the rate limit.
+         */
+        get: operations["getReadiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -890,7 +913,7 @@ export interface components {
              * @description The stable code for programs
              * @enum {string}
              */
-            error: "validation_failed" | "invalid_json" | "invalid_cursor" | "idempotency_key_missing" | "idempotency_key_invalid" | "unauthorized" | "insufficient_scope" | "forbidden" | "not_found" | "method_not_allowed" | "version_conflict" | "idempotency_key_in_use" | "resource_in_use" | "delivery_in_flight" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "invalid_transition" | "invalid_reference" | "precondition_required" | "rate_limited" | "internal_error";
+            error: "validation_failed" | "invalid_json" | "invalid_cursor" | "idempotency_key_missing" | "idempotency_key_invalid" | "unauthorized" | "insufficient_scope" | "forbidden" | "not_found" | "method_not_allowed" | "version_conflict" | "idempotency_key_in_use" | "resource_in_use" | "delivery_in_flight" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "invalid_transition" | "invalid_reference" | "precondition_required" | "rate_limited" | "internal_error" | "service_unavailable";
             /** @description validation_failed: every bad value */
             issues?: {
                 /** @enum {string} */
@@ -1900,6 +1923,24 @@ export interface components {
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description service_unavailable: storage does not answer; retry after Retry-After seconds. */
+        ServiceUnavailable: {
+            headers: {
+                /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                "X-Request-Id": string;
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                /** @description Seconds to wait before retrying. */
+                "Retry-After": string;
                 [name: string]: unknown;
             };
             content: {
@@ -3977,16 +4018,10 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Storage answers. */
+            /** @description The process is alive. */
             200: {
                 headers: {
-                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
-                    "X-Request-Id": string;
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3996,8 +4031,31 @@ export interface operations {
                     };
                 };
             };
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Storage answers; the process can serve requests. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "ready";
+                    };
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     projectCreatedEvent: {
