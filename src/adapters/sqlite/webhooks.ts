@@ -93,7 +93,7 @@ export function sqliteWebhooks(conn: Conn): WebhookStore {
 
 /** Webhook deliveries: the transactional outbox, then the delivery log. */
 export function sqliteDeliveries(conn: Conn): DeliveryStore {
-  // next_attempt_at holds when the row is claimable (see migration 002), not the model's field.
+  // next_attempt_at holds when the row is claimable (see migration 003), not the model's field.
   const write = (d: WebhookDelivery) => [d.status, claimableAt(d), d.leaseId, JSON.stringify(d), d.id];
   const update = 'UPDATE deliveries SET status = ?, next_attempt_at = ?, lease_id = ?, data = ? WHERE id = ?';
   const insertAttempt = (attempt: DeliveryAttempt) =>

@@ -1,5 +1,6 @@
 import { initialSchema } from './001_initial.js';
 import { rateLimitDecisions } from './002_rate_limit_decisions.js';
+import { deliveryLeases } from './003_delivery_leases.js';
 
 /** One schema step, recorded in `schema_migrations` once applied. */
 export interface Migration {
@@ -12,6 +13,7 @@ export interface Migration {
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initialSchema },
   { version: 2, name: 'rate limit decisions', sql: rateLimitDecisions },
+  { version: 3, name: 'delivery leases', sql: deliveryLeases },
 ];
 
 /** The schema version this code knows. */
