@@ -62,6 +62,7 @@ const writers: { [Table in DumpTable]: (tx: StorageTx, row: DumpRows[Table]) => 
   idempotency: (tx, row) => tx.idempotency.put(row, ''),
   webhooks: (tx, row) => tx.webhooks.insert(row),
   deliveries: (tx, row) => tx.deliveries.insert(row),
+  deliveryAttempts: (tx, row) => tx.deliveries.insertAttempt(row),
 };
 
 /** Throws TargetNotEmpty unless every table of the target is empty and no signal was ever appended. */

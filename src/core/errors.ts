@@ -19,6 +19,7 @@ export type ErrorCode =
   | 'resource_in_use'
   | 'already_member'
   | 'last_admin'
+  | 'delivery_in_flight'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'idempotency_key_reused'
@@ -49,6 +50,7 @@ const titles: Record<ErrorCode, string> = {
   resource_in_use: 'Resource in use',
   already_member: 'Already a member',
   last_admin: 'Last admin',
+  delivery_in_flight: 'Delivery in flight',
   payload_too_large: 'Payload too large',
   unsupported_media_type: 'Unsupported media type',
   idempotency_key_reused: 'Idempotency key reused',

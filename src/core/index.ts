@@ -49,7 +49,12 @@ export {
   type Tracker,
   type TrackerOptions,
 } from './tracker.js';
-export { createDispatcher, type Dispatcher, type DispatcherOptions } from './webhooks/dispatcher.js';
+export {
+  type AttemptEvent,
+  createDispatcher,
+  type Dispatcher,
+  type DispatcherOptions,
+} from './webhooks/dispatcher.js';
 export type { WebhookRequest, WebhookResult, WebhookSender } from './webhooks/sender.js';
 export {
   computeSignature,

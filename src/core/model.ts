@@ -183,6 +183,13 @@ export interface TimeEntry extends VersionedRecord {
 export const webhookStatuses = ['active', 'disabled'] as const;
 export type WebhookStatus = (typeof webhookStatuses)[number];
 
+/**
+ * How deliveries are signed: `stripe` (`X-Service-Signature: t=…,v1=<hex>`, the default),
+ * `standard` (Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature`) or `both`.
+ */
+export const signatureSchemes = ['stripe', 'standard', 'both'] as const;
+export type SignatureScheme = (typeof signatureSchemes)[number];
+
 /** An account's webhook subscription. Not workspace-scoped: signals and webhooks belong to the account. */
 export interface WebhookSubscription {
   id: string;
@@ -199,12 +206,17 @@ export interface WebhookSubscription {
   previousSecretExpiresAt: string | null;
   /** When the current run of failed deliveries began; null after any success. */
   failingSince: string | null;
+  signatureScheme: SignatureScheme;
   createdAt: string;
   updatedAt: string;
   version: number;
 }
 
-export const deliveryStatuses = ['pending', 'delivered', 'failed'] as const;
+/**
+ * `pending`: waiting for its next attempt; `sending`: claimed by a dispatcher under a lease, an
+ * attempt in flight; `delivered` and `failed` are final (until a retry re-queues it).
+ */
+export const deliveryStatuses = ['pending', 'sending', 'delivered', 'failed'] as const;
 export type DeliveryStatus = (typeof deliveryStatuses)[number];
 
 /** One event to deliver to one subscription: the outbox row, and then its delivery log. */
@@ -217,9 +229,19 @@ export interface WebhookDelivery {
   /** The exact body sent on every attempt. */
   payload: string;
   status: DeliveryStatus;
+  /** Attempts made so far, ever (the attempt log holds one entry per attempt). */
   attempts: number;
-  /** When the dispatcher may next try it; null once delivered or failed. */
+  /**
+   * How many of `attempts` were made before the current retry schedule began: a retry through
+   * the API starts a fresh schedule without forgetting the attempts made.
+   */
+  scheduleFrom: number;
+  /** When the dispatcher may next try it (while pending); null otherwise. */
   nextAttemptAt: string | null;
+  /** While `sending`: the claim's lease, which fences the recording of its result. */
+  leaseId: string | null;
+  /** While `sending`: when the lease runs out and the delivery may be claimed again. */
+  leaseExpiresAt: string | null;
   lastAttemptAt: string | null;
   lastResponseStatus: number | null;
   lastError: string | null;
@@ -227,6 +249,35 @@ export interface WebhookDelivery {
   deliveredAt: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** The first bytes of a receiver's answer kept with each attempt. */
+export const responseBodyCaptureBytes = 4096;
+
+/** One attempt to deliver: exactly what was sent and what came back. */
+export interface DeliveryAttempt {
+  id: string;
+  accountId: string;
+  subscriptionId: string;
+  deliveryId: string;
+  /** 1 for the delivery's first attempt, and so on. */
+  number: number;
+  startedAt: string;
+  durationMs: number;
+  /** The request as sent: URL and headers (signature included); the body is the delivery's payload. */
+  request: { url: string; headers: Record<string, string> };
+  /** The receiver's answer, or null when none arrived (see `error`). */
+  response: {
+    status: number;
+    headers: Record<string, string>;
+    /** The first `responseBodyCaptureBytes` bytes of the body, decoded as UTF-8. */
+    body: string;
+    bodyTruncated: boolean;
+  } | null;
+  /** Why no answer arrived (timeout, refused address…), or null. */
+  error: string | null;
+  /** Whether the attempt delivered (a 2xx). */
+  succeeded: boolean;
 }
 
 /** A signed-in session of the admin pages. The cookie holds a random value; only its hash is stored. */

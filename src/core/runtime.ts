@@ -27,7 +27,8 @@ export type IdPrefix =
   | 'iss'
   | 'te'
   | 'wh'
-  | 'dlv';
+  | 'dlv'
+  | 'att';
 
 export const systemClock: Clock = { now: () => Date.now() };
 

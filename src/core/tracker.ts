@@ -23,7 +23,7 @@ import { routes } from './routes.js';
 import { type Clock, type Ids, isoTime, randomIds, systemClock } from './runtime.js';
 import type { Storage } from './storage.js';
 import { workspaceBySlug } from './tenancy/operations.js';
-import { createDispatcher, type Dispatcher } from './webhooks/dispatcher.js';
+import { type AttemptEvent, createDispatcher, type Dispatcher } from './webhooks/dispatcher.js';
 import type { WebhookSender } from './webhooks/sender.js';
 
 export interface TrackerOptions {
@@ -65,10 +65,15 @@ export interface TrackerOptions {
     sender?: WebhookSender;
     /** Lifts the SSRF guard for local development (`serve --allow-private-webhooks`). */
     allowPrivateTargets?: boolean;
-    /** Deliveries in flight at once; default 8. */
+    /** Main-pool delivery slots (slow receivers apart; see the API guide); default 32. */
     concurrency?: number;
+    /** Slots one subscription / one account may hold; default half / three quarters of the pool. */
+    perSubscription?: number;
+    perAccount?: number;
     /** Jitter source for retry times, in [0, 1). */
     random?: () => number;
+    /** Told about every delivery attempt once recorded (the CLI logs them). */
+    onAttempt?: (event: AttemptEvent) => void;
   };
 }
 
@@ -132,7 +137,16 @@ export function createTracker(options: TrackerOptions): Tracker {
     },
     options.storage,
   );
-  const services: Services = { webhooks: { sender: options.webhooks?.sender ?? null, allowPrivateTargets } };
+  let deliveriesQueued = false;
+  const services: Services = {
+    webhooks: {
+      sender: options.webhooks?.sender ?? null,
+      allowPrivateTargets,
+      deliveriesQueued: () => {
+        deliveriesQueued = true;
+      },
+    },
+  };
   const runtime: TrackerRuntime = {
     storage: options.storage,
     clock,
@@ -146,20 +160,31 @@ export function createTracker(options: TrackerOptions): Tracker {
       options.onError ??
       ((error, requestId) => console.error(`[outcome-tracker] request ${requestId} failed:`, error)),
     services,
-    changes: options.changes ?? changeFeed(),
+    changes: wakingDispatcher(options.changes ?? changeFeed(), () => {
+      // Woken after the commit, so the claim sees the rows (a rolled-back write only wakes it in vain).
+      if (!deliveriesQueued) return;
+      deliveriesQueued = false;
+      webhooks.wake();
+    }),
     publicRoutes: publicRoutes(edge.mount),
     admin: createAdminArea({ clock, ids, services }),
   };
   // Commits of other processes on a shared database wake this process's event streams too.
   const stopListening = options.storage.changes?.subscribe((accountId) => runtime.changes.notify(accountId));
+  const hooks = options.webhooks ?? {};
   const webhooks = createDispatcher({
     storage: options.storage,
     clock,
-    sender: options.webhooks?.sender ?? missingSender,
+    ids,
+    sender: hooks.sender ?? missingSender,
     allowPrivateTargets,
-    ...(options.webhooks?.concurrency ? { concurrency: options.webhooks.concurrency } : {}),
-    ...(options.webhooks?.random ? { random: options.webhooks.random } : {}),
+    ...(hooks.concurrency ? { concurrency: hooks.concurrency } : {}),
+    ...(hooks.perSubscription ? { perSubscription: hooks.perSubscription } : {}),
+    ...(hooks.perAccount ? { perAccount: hooks.perAccount } : {}),
+    ...(hooks.random ? { random: hooks.random } : {}),
+    ...(hooks.onAttempt ? { onAttempt: hooks.onAttempt } : {}),
     onError: (error) => runtime.onError(error, 'webhook-dispatcher'),
+    onDeliveriesQueued: () => webhooks.wake(),
   });
 
   const handle = async (request: TrackerRequest): Promise<TrackerResponse> => {
@@ -231,6 +256,17 @@ export function createTracker(options: TrackerOptions): Tracker {
       await webhooks.stop();
       await options.storage.close();
     },
+  };
+}
+
+/** The change feed, also calling `afterCommit` whenever it is told a write committed. */
+function wakingDispatcher(feed: ChangeFeed, afterCommit: () => void): ChangeFeed {
+  return {
+    notify(accountId) {
+      feed.notify(accountId);
+      afterCommit();
+    },
+    subscribe: (accountId, fn) => feed.subscribe(accountId, fn),
   };
 }
 

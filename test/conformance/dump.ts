@@ -7,11 +7,13 @@ import {
   type Storage,
   type StorageTx,
   UniqueViolation,
+  type WebhookDelivery,
 } from '../../src/core/index.js';
 import type { AdapterUnderTest } from '../support/adapters.js';
 import {
   at,
   freshStore,
+  sampleAttempt,
   sampleDelivery,
   sampleIdempotency,
   sampleRow,
@@ -108,6 +110,8 @@ async function seedEveryTable(tx: StorageTx): Promise<{ [Table in DumpTable]: Du
     sampleDelivery('acc_2', webhooks[1]?.id ?? '', { status: 'delivered', nextAttemptAt: null }),
   ];
   for (const d of deliveries) await tx.deliveries.insert(d);
+  const deliveryAttempts = [sampleAttempt(deliveries[1] as WebhookDelivery, 1, true)];
+  for (const a of deliveryAttempts) await tx.deliveries.insertAttempt(a);
   return {
     accounts,
     workspaces,
@@ -126,6 +130,7 @@ async function seedEveryTable(tx: StorageTx): Promise<{ [Table in DumpTable]: Du
     idempotency,
     webhooks,
     deliveries,
+    deliveryAttempts,
   };
 }
 
@@ -237,9 +242,14 @@ export function dumpTests(adapter: AdapterUnderTest): void {
         expect(await t.counters.next('issues:prj_1')).toBe(3);
         expect(await t.signals.latestSequence()).toBe(last.sequence);
         expect((await t.signals.append(sampleSignal('acc_1'))).sequence).toBe(last.sequence + 1);
-        expect(await t.deliveries.claimDue(at(10), at(70), 10)).toEqual([
-          { ...written.deliveries[0], nextAttemptAt: at(70) },
+        expect(
+          await t.deliveries.claimDue({ now: at(10), leaseId: 'lease_1', leaseUntil: at(70), limit: 10 }),
+        ).toEqual([
+          { ...written.deliveries[0], status: 'sending', leaseId: 'lease_1', leaseExpiresAt: at(70) },
         ]);
+        expect(await t.deliveries.attempts('acc_2', written.deliveries[1]?.id ?? '', 10)).toEqual(
+          written.deliveryAttempts,
+        );
       });
     });
 

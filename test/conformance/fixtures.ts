@@ -4,6 +4,7 @@ import type {
   ApiToken,
   CollectionName,
   CollectionRows,
+  DeliveryAttempt,
   IdempotencyRecord,
   SignalEvent,
   Storage,
@@ -182,6 +183,7 @@ export function sampleWebhook(
     previousSecret: null,
     previousSecretExpiresAt: null,
     failingSince: null,
+    signatureScheme: 'stripe',
     createdAt: at(0),
     updatedAt: at(0),
     version: 1,
@@ -203,7 +205,10 @@ export function sampleDelivery(
     payload: '{"type":"issue.created"}',
     status: 'pending',
     attempts: 0,
+    scheduleFrom: 0,
     nextAttemptAt: at(0),
+    leaseId: null,
+    leaseExpiresAt: null,
     lastAttemptAt: null,
     lastResponseStatus: null,
     lastError: null,
@@ -244,5 +249,28 @@ export function testFor(adapter: AdapterUnderTest) {
     const reason = adapter.skips?.[title];
     if (reason) it.skip(`${title} (skipped on ${adapter.name}: ${reason})`, fn);
     else it(title, fn);
+  };
+}
+
+/** The log entry of attempt `number` of a delivery. */
+export function sampleAttempt(
+  delivery: WebhookDelivery,
+  number: number,
+  succeeded: boolean,
+): DeliveryAttempt {
+  return {
+    id: `att_${delivery.id}_${number}`,
+    accountId: delivery.accountId,
+    subscriptionId: delivery.subscriptionId,
+    deliveryId: delivery.id,
+    number,
+    startedAt: at(number),
+    durationMs: 12,
+    request: { url: 'https://hooks.example.com/in', headers: { 'X-Service-Signature': `t=1,v1=${number}` } },
+    response: succeeded
+      ? { status: 204, headers: { server: 'test' }, body: '', bodyTruncated: false }
+      : { status: 500, headers: {}, body: 'oops', bodyTruncated: false },
+    error: null,
+    succeeded,
   };
 }

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { WebhookDelivery } from '../../src/core/index.js';
+import type { AttemptRecord, DeliveryClaim, WebhookDelivery } from '../../src/core/index.js';
 import type { AdapterUnderTest } from '../support/adapters.js';
-import { at, freshStore, macrotask, sampleDelivery, sampleWebhook } from './fixtures.js';
+import {
+  at,
+  freshStore,
+  macrotask,
+  newId,
+  sampleAttempt,
+  sampleDelivery,
+  sampleWebhook,
+} from './fixtures.js';
 
 /** Webhook subscriptions and their deliveries (the outbox). */
 export function webhookTests(adapter: AdapterUnderTest): void {
@@ -143,27 +151,193 @@ export function webhookTests(adapter: AdapterUnderTest): void {
       ).toEqual({ rows: [], total: 0 });
     });
 
-    it('claims pending due deliveries oldest due first, moving nextAttemptAt to the lease end', async () => {
+    const claim = (now: string, leaseUntil: string, limit: number, extra: Partial<DeliveryClaim> = {}) =>
+      tx((t) => t.deliveries.claimDue({ now, leaseId: newId('lease'), leaseUntil, limit, ...extra }));
+
+    it('claims due pending deliveries oldest due first, moving them to sending under the claim’s lease', async () => {
       const late = sampleDelivery('acc_1', 'whk_1', { nextAttemptAt: at(5) });
       const early = sampleDelivery('acc_1', 'whk_1', { nextAttemptAt: at(1) });
       const notDue = sampleDelivery('acc_1', 'whk_1', { nextAttemptAt: at(50) });
       const done = sampleDelivery('acc_1', 'whk_1', { status: 'delivered', nextAttemptAt: null });
-      const failed = sampleDelivery('acc_1', 'whk_1', { status: 'failed', nextAttemptAt: at(0) });
+      const failed = sampleDelivery('acc_1', 'whk_1', { status: 'failed', nextAttemptAt: null });
       await tx(async (t) => {
         for (const d of [late, early, notDue, done, failed]) await t.deliveries.insert(d);
       });
-      const claimed = await tx((t) => t.deliveries.claimDue(at(10), at(70), 10));
+      const claimed = await tx((t) =>
+        t.deliveries.claimDue({ now: at(10), leaseId: 'lease_a', leaseUntil: at(70), limit: 10 }),
+      );
+      const sending = { status: 'sending', leaseId: 'lease_a', leaseExpiresAt: at(70) } as const;
       expect(claimed).toEqual([
-        { ...early, nextAttemptAt: at(70) },
-        { ...late, nextAttemptAt: at(70) },
+        { ...early, ...sending },
+        { ...late, ...sending },
       ]);
-      expect((await tx((t) => t.deliveries.get('acc_1', early.id)))?.nextAttemptAt).toBe(at(70));
-      expect(await tx((t) => t.deliveries.claimDue(at(10), at(70), 10))).toEqual([]);
-      const afterLease = await tx((t) => t.deliveries.claimDue(at(70), at(130), 10));
-      // notDue (at 50) comes first; the two leased ones (at 70) follow, in either order.
-      expect(afterLease[0]).toEqual({ ...notDue, nextAttemptAt: at(130) });
-      expect(afterLease.map((d) => d.id).sort()).toEqual([early.id, late.id, notDue.id].sort());
-      expect(afterLease.map((d) => d.nextAttemptAt)).toEqual([at(130), at(130), at(130)]);
+      expect(await tx((t) => t.deliveries.get('acc_1', early.id))).toEqual({ ...early, ...sending });
+      expect(await claim(at(10), at(70), 10)).toEqual([]);
+      expect(await tx((t) => t.deliveries.nextClaimableAt())).toBe(at(50));
+    });
+
+    it('makes a delivery whose lease expired claimable again, and refuses the stale claimant’s record', async () => {
+      const delivery = sampleDelivery('acc_1', 'whk_1', { nextAttemptAt: at(0) });
+      await tx((t) => t.deliveries.insert(delivery));
+      const [first] = await tx((t) =>
+        t.deliveries.claimDue({ now: at(1), leaseId: 'lease_old', leaseUntil: at(31), limit: 1 }),
+      );
+      expect(first?.leaseId).toBe('lease_old');
+      expect(await claim(at(30), at(60), 10)).toEqual([]);
+      expect(await tx((t) => t.deliveries.nextClaimableAt())).toBe(at(31));
+      const [second] = await tx((t) =>
+        t.deliveries.claimDue({ now: at(31), leaseId: 'lease_new', leaseUntil: at(61), limit: 1 }),
+      );
+      expect(second).toMatchObject({ id: delivery.id, status: 'sending', leaseId: 'lease_new' });
+
+      const result = (status: 'delivered' | 'failed', number: number): AttemptRecord => ({
+        delivery: {
+          ...delivery,
+          status,
+          attempts: 1,
+          nextAttemptAt: null,
+          deliveredAt: status === 'delivered' ? at(40) : null,
+          lastResponseStatus: status === 'delivered' ? 200 : 500,
+        },
+        leaseId: number === 1 ? 'lease_old' : 'lease_new',
+        attempt: sampleAttempt(delivery, number, status === 'delivered'),
+      });
+      // The new claimant records first; the stale one, late, is refused and changes nothing.
+      expect(await tx((t) => t.deliveries.recordAttempts([result('delivered', 2)]))).toEqual([true]);
+      expect(await tx((t) => t.deliveries.recordAttempts([result('failed', 1)]))).toEqual([false]);
+      expect(await tx((t) => t.deliveries.get('acc_1', delivery.id))).toEqual(
+        result('delivered', 2).delivery,
+      );
+      const log = await tx((t) => t.deliveries.attempts('acc_1', delivery.id, 10));
+      expect(log.map((a) => a.number)).toEqual([2]);
+      // Recorded once: the same lease cannot record twice.
+      expect(await tx((t) => t.deliveries.recordAttempts([result('delivered', 2)]))).toEqual([false]);
+    });
+
+    it('records a batch, each record fenced by its own lease, and keeps each attempt log in order', async () => {
+      const a = sampleDelivery('acc_1', 'whk_1', { nextAttemptAt: at(0) });
+      const b = sampleDelivery('acc_1', 'whk_1', { nextAttemptAt: at(0) });
+      await tx(async (t) => {
+        await t.deliveries.insert(a);
+        await t.deliveries.insert(b);
+      });
+      const [claimedA, claimedB] = await claim(at(1), at(31), 2);
+      const retrying = (d: WebhookDelivery, n: number): AttemptRecord => ({
+        delivery: {
+          ...d,
+          status: 'pending',
+          attempts: n,
+          leaseId: null,
+          leaseExpiresAt: null,
+          nextAttemptAt: at(100),
+        },
+        leaseId: d.leaseId ?? '',
+        attempt: sampleAttempt(d, n, false),
+      });
+      if (!claimedA || !claimedB) throw new Error('both should be claimed');
+      const applied = await tx((t) =>
+        t.deliveries.recordAttempts([
+          retrying(claimedA, 1),
+          { ...retrying(claimedB, 1), leaseId: 'not_mine' },
+        ]),
+      );
+      expect(applied).toEqual([true, false]);
+      expect(await tx((t) => t.deliveries.get('acc_1', a.id))).toMatchObject({
+        status: 'pending',
+        attempts: 1,
+      });
+      expect(await tx((t) => t.deliveries.get('acc_1', b.id))).toMatchObject({ status: 'sending' });
+      // b's lease ran out at 31, a came due at 100: both claimable, b first.
+      const reclaimed = await claim(at(100), at(130), 2);
+      expect(reclaimed.map((d) => d.id)).toEqual([b.id, a.id]);
+      const again = reclaimed[1];
+      if (!again) throw new Error('claimed');
+      await tx((t) => t.deliveries.recordAttempts([retrying(again, 2)]));
+      const log = await tx((t) => t.deliveries.attempts('acc_1', a.id, 10));
+      expect(log.map((x) => x.number)).toEqual([1, 2]);
+      expect(log[0]).toEqual(sampleAttempt(claimedA, 1, false));
+      expect((await tx((t) => t.deliveries.attempts('acc_1', a.id, 1))).map((x) => x.number)).toEqual([2]);
+      expect(await tx((t) => t.deliveries.attempts('acc_2', a.id, 10))).toEqual([]);
+    });
+
+    it('counts one subscription’s attempts per hour since a time', async () => {
+      const d = sampleDelivery('acc_1', 'whk_1', { nextAttemptAt: at(0) });
+      const other = sampleDelivery('acc_1', 'whk_2', { nextAttemptAt: at(0) });
+      await tx(async (t) => {
+        await t.deliveries.insert(d);
+        await t.deliveries.insert(other);
+      });
+      const claimed = await claim(at(1), at(31), 2);
+      const startedAt = [
+        '2026-01-01T09:59:59.000Z',
+        '2026-01-01T10:00:00.000Z',
+        '2026-01-01T10:59:00.000Z',
+        '2026-01-01T12:30:00.000Z',
+      ];
+      await tx(async (t) => {
+        for (const c of claimed) {
+          await t.deliveries.recordAttempts([
+            {
+              delivery: { ...c, status: 'failed', leaseId: null, leaseExpiresAt: null },
+              leaseId: c.leaseId ?? '',
+              attempt: null,
+            },
+          ]);
+        }
+      });
+      // Attempts are appended through claims; log four for whk_1 and one for whk_2.
+      let n = 0;
+      for (const time of startedAt) {
+        n++;
+        const target = { ...d, status: 'pending' as const, nextAttemptAt: at(200 + n) };
+        await tx((t) => t.deliveries.update(target));
+        const [c] = await claim(at(200 + n), at(400), 1, { fullSubscriptions: ['whk_2'] });
+        if (!c) throw new Error('claimable');
+        await tx((t) =>
+          t.deliveries.recordAttempts([
+            {
+              delivery: { ...c, status: 'failed', leaseId: null, leaseExpiresAt: null },
+              leaseId: c.leaseId ?? '',
+              attempt: { ...sampleAttempt(c, n, n !== 2), startedAt: time },
+            },
+          ]),
+        );
+      }
+      const hours = await tx((t) =>
+        t.deliveries.attemptsPerHour('acc_1', 'whk_1', '2026-01-01T10:00:00.000Z'),
+      );
+      expect(hours).toEqual([
+        { hour: '2026-01-01T10:00:00.000Z', succeeded: 1, failed: 1 },
+        { hour: '2026-01-01T12:00:00.000Z', succeeded: 1, failed: 0 },
+      ]);
+      expect(
+        await tx((t) => t.deliveries.attemptsPerHour('acc_2', 'whk_1', '2026-01-01T00:00:00.000Z')),
+      ).toEqual([]);
+    });
+
+    it('claims within the fairness budget: per subscription, per account, and none of the full ones', async () => {
+      await tx(async (t) => {
+        for (let i = 0; i < 4; i++) {
+          await t.deliveries.insert(sampleDelivery('acc_1', 'whk_a', { nextAttemptAt: at(i) }));
+          await t.deliveries.insert(sampleDelivery('acc_1', 'whk_b', { nextAttemptAt: at(i) }));
+          await t.deliveries.insert(sampleDelivery('acc_2', 'whk_c', { nextAttemptAt: at(i) }));
+          await t.deliveries.insert(sampleDelivery('acc_3', 'whk_d', { nextAttemptAt: at(i) }));
+        }
+      });
+      const claimed = await claim(at(10), at(70), 100, {
+        subscriptionSlots: (id) => (id === 'whk_a' ? 1 : 2),
+        accountSlots: (id) => (id === 'acc_1' ? 2 : 10),
+        fullAccounts: ['acc_3'],
+      });
+      const by = (key: 'subscriptionId' | 'accountId') =>
+        claimed.reduce<Record<string, number>>((n, d) => {
+          n[d[key]] = (n[d[key]] ?? 0) + 1;
+          return n;
+        }, {});
+      expect(by('subscriptionId')).toEqual({ whk_a: 1, whk_b: 1, whk_c: 2 });
+      expect(by('accountId')).toEqual({ acc_1: 2, acc_2: 2 });
+      // The rest stays claimable.
+      expect(await claim(at(10), at(70), 100)).toHaveLength(16 - 4);
     });
 
     it('never hands the same delivery to two concurrent claims', async () => {
@@ -176,13 +350,56 @@ export function webhookTests(adapter: AdapterUnderTest): void {
         Array.from({ length: 10 }, () =>
           tx(async (t) => {
             await macrotask();
-            return t.deliveries.claimDue(at(10), at(100), 3);
+            return t.deliveries.claimDue({
+              now: at(10),
+              leaseId: newId('lease'),
+              leaseUntil: at(100),
+              limit: 3,
+            });
           }),
         ),
       );
       const ids = batches.flat().map((d) => d.id);
       expect(ids).toHaveLength(20);
       expect(new Set(ids).size).toBe(20);
+      const leases = new Set(batches.flatMap((batch) => batch.map((d) => d.leaseId)));
+      expect(leases.size).toBe(batches.filter((b) => b.length > 0).length);
+    });
+
+    it('lets only one of two concurrent records under different leases apply', async () => {
+      const delivery = sampleDelivery('acc_1', 'whk_1', { nextAttemptAt: at(0) });
+      await tx((t) => t.deliveries.insert(delivery));
+      const [old] = await tx((t) =>
+        t.deliveries.claimDue({ now: at(1), leaseId: 'l1', leaseUntil: at(2), limit: 1 }),
+      );
+      const [current] = await tx((t) =>
+        t.deliveries.claimDue({ now: at(3), leaseId: 'l2', leaseUntil: at(33), limit: 1 }),
+      );
+      if (!old || !current) throw new Error('claimed twice over time');
+      const record = (leaseId: string, status: number): AttemptRecord => ({
+        delivery: {
+          ...delivery,
+          status: 'delivered',
+          attempts: 1,
+          lastResponseStatus: status,
+          nextAttemptAt: null,
+        },
+        leaseId,
+        attempt: { ...sampleAttempt(delivery, 1, true), id: newId('att') },
+      });
+      const results = await Promise.all([
+        tx(async (t) => {
+          await macrotask();
+          return t.deliveries.recordAttempts([record('l1', 201)]);
+        }),
+        tx(async (t) => {
+          await macrotask();
+          return t.deliveries.recordAttempts([record('l2', 202)]);
+        }),
+      ]);
+      expect(results).toEqual([[false], [true]]);
+      expect((await tx((t) => t.deliveries.get('acc_1', delivery.id)))?.lastResponseStatus).toBe(202);
+      expect(await tx((t) => t.deliveries.attempts('acc_1', delivery.id, 10))).toHaveLength(1);
     });
   });
 }

@@ -52,7 +52,12 @@ describe.skipIf(!testDatabaseUrl)(
           const mine: string[] = [];
           for (;;) {
             const batch = await (s as PostgresStorage).transaction((t) =>
-              t.deliveries.claimDue(at(10), at(100), 3),
+              t.deliveries.claimDue({
+                now: at(10),
+                leaseId: `lease_${Math.random()}`,
+                leaseUntil: at(100),
+                limit: 3,
+              }),
             );
             if (batch.length === 0) return mine;
             mine.push(...batch.map((d) => d.id));

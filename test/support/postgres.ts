@@ -51,6 +51,7 @@ const resetSql = [
   'counters',
   'webhooks',
   'deliveries',
+  'delivery_attempts',
   'rate_limits',
 ]
   .map((table) => `DELETE FROM ${table};`)

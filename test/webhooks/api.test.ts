@@ -93,6 +93,7 @@ describe('webhook subscriptions', () => {
       description: 'CI bridge',
       status: 'active',
       disabledReason: null,
+      signatureScheme: 'stripe',
       createdAt: '2026-11-22T10:00:00.000Z',
       updatedAt: '2026-11-22T10:00:00.000Z',
       version: 1,
@@ -377,14 +378,15 @@ describe('the delivery log', () => {
     expect(reactivated.json).toMatchObject({ status: 'active', disabledReason: null });
     const retried = await fixture.api('POST', `/webhooks/${id}/deliveries/${failed.id}/retry`);
     expect(retried.status).toBe(200);
-    expect(retried.json).toMatchObject({ id: failed.id, status: 'pending', attempts: 0 });
+    // The attempt made stays counted; a fresh schedule starts from it.
+    expect(retried.json).toMatchObject({ id: failed.id, status: 'pending', attempts: 1, deliveredAt: null });
     await fixture.tracker.webhooks.dispatchDue();
     expect(outbound.sent.map((r) => r.headers['X-Service-Event-Id'])).toEqual([
       failed.eventId,
       failed.eventId,
     ]);
     const [delivered] = (await fixture.api('GET', `/webhooks/${id}/deliveries`)).json.data;
-    expect(delivered).toMatchObject({ status: 'delivered', attempts: 1, lastResponseStatus: 200 });
+    expect(delivered).toMatchObject({ status: 'delivered', attempts: 2, lastResponseStatus: 200 });
 
     expect((await fixture.api('POST', `/webhooks/${id}/deliveries/dlv_nope/retry`)).status).toBe(404);
     const elsewhere = await fixture.subscribe(url);

@@ -104,14 +104,29 @@ describe('the dispatcher', () => {
   it('keeps at most `concurrency` deliveries in flight, and uses them all', async () => {
     const { sender, state, releaseAll } = holdingSender();
     fixture = await webhookFixture({ webhooks: { sender, concurrency: 4 } });
-    for (const name of ['a', 'b', 'c', 'd']) await fixture.subscribe(`https://hooks.example.com/${name}`);
-    for (let i = 0; i < 5; i++) await fixture.createIssue(`Issue ${i}`);
+    for (const tenant of [fixture.main, fixture.other]) {
+      for (const name of ['a', 'b'])
+        await fixture.subscribe(`https://hooks.example.com/${name}`, undefined, tenant);
+      for (let i = 0; i < 5; i++) await fixture.createIssue(`Issue ${i}`, tenant);
+    }
 
     const dispatched = fixture.tracker.webhooks.dispatchDue();
     await releaseAll(20, 4);
     expect(await dispatched).toBe(20);
     expect(state.most).toBe(4);
     expect((await fixture.deliveries()).every((d) => d.status === 'delivered')).toBe(true);
+  });
+
+  it('gives one account at most three quarters of the slots', async () => {
+    const { sender, state, releaseAll } = holdingSender();
+    fixture = await webhookFixture({ webhooks: { sender, concurrency: 4 } });
+    for (const name of ['a', 'b', 'c', 'd']) await fixture.subscribe(`https://hooks.example.com/${name}`);
+    for (let i = 0; i < 5; i++) await fixture.createIssue(`Issue ${i}`);
+
+    const dispatched = fixture.tracker.webhooks.dispatchDue();
+    await releaseAll(20, 3);
+    expect(await dispatched).toBe(20);
+    expect(state.most).toBe(3);
   });
 
   it('gives one subscription at most half of the slots', async () => {

@@ -120,14 +120,25 @@ for (const adapter of adaptersUnderTest) {
       await fixture.createIssue('Claimed');
       const now = new Date(fixture.clock.now()).toISOString();
       const lease = new Date(fixture.clock.now() + 30_000).toISOString();
-      const claimed = await fixture.storage.transaction((tx) => tx.deliveries.claimDue(now, lease, 10, [a]));
+      const claim = (at: string, leaseUntil: string, full: string[] = []) =>
+        fixture.storage.transaction((tx) =>
+          tx.deliveries.claimDue({
+            now: at,
+            leaseId: fixture.tracker.ids.uuid(),
+            leaseUntil,
+            limit: 10,
+            fullSubscriptions: full,
+          }),
+        );
+      const claimed = await claim(now, lease, [a]);
       expect(claimed.map((d) => d.subscriptionId)).toEqual([b, b]); // its own webhook.created, and the issue
-      expect(claimed.every((d) => d.nextAttemptAt === lease)).toBe(true);
-      const again = await fixture.storage.transaction((tx) => tx.deliveries.claimDue(now, lease, 10));
+      expect(claimed.every((d) => d.status === 'sending' && d.leaseExpiresAt === lease)).toBe(true);
+      const again = await claim(now, lease);
       expect(again.map((d) => d.subscriptionId)).toEqual([a]);
-      expect(await fixture.storage.transaction((tx) => tx.deliveries.claimDue(now, lease, 10))).toEqual([]);
-      // Once the lease passes, an abandoned claim is due again.
-      const later = await fixture.storage.transaction((tx) => tx.deliveries.claimDue(lease, lease, 10));
+      expect(await claim(now, lease)).toEqual([]);
+      // Once the lease passes, an abandoned claim is claimable again.
+      const afterLease = new Date(fixture.clock.now() + 60_000).toISOString();
+      const later = await claim(lease, afterLease);
       expect(later).toHaveLength(3);
     });
 

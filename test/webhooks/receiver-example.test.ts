@@ -73,7 +73,7 @@ describe('the example receiver (examples/webhook-receiver.mjs)', () => {
     expect(retried.status).toBe(200);
     await fixture.tracker.webhooks.dispatchDue();
     expect(await deliveryStates(receiver.id)).toEqual([{ status: 'delivered', lastResponseStatus: 200 }]);
-    expect((await fixture.deliveries(receiver.id))[0]?.attempts).toBe(1);
+    expect((await fixture.deliveries(receiver.id))[0]?.attempts).toBe(2);
     expect(receiver.handled).toHaveLength(1);
 
     // The test endpoint's delivery is a new event: handled.

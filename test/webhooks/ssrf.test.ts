@@ -99,6 +99,7 @@ async function storeSubscription(url: string): Promise<string> {
     previousSecret: null,
     previousSecretExpiresAt: null,
     failingSince: null,
+    signatureScheme: 'stripe',
     createdAt: now,
     updatedAt: now,
     version: 1,

@@ -71,6 +71,7 @@ export function memoryStorage(): Storage {
     sequence: 0,
     webhooks: new Map(),
     deliveries: new Map(),
+    attempts: new Map(),
     sessions: new Map(),
     flashes: new Map(),
   };
@@ -364,6 +365,7 @@ function tableRows<Table extends DumpTable>(state: State, table: Table): readonl
     idempotency: () => [...state.idempotency.values()],
     webhooks: () => [...state.webhooks.values()],
     deliveries: () => [...state.deliveries.values()],
+    deliveryAttempts: () => [...state.attempts.values()].flat(),
   };
   return all[table]();
 }

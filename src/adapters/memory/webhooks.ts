@@ -1,11 +1,19 @@
-import type { WebhookDelivery, WebhookSubscription } from '../../core/model.js';
-import { type DeliveryStore, VersionMismatch, type WebhookStore } from '../../core/storage.js';
+import type { DeliveryAttempt, WebhookDelivery, WebhookSubscription } from '../../core/model.js';
+import {
+  type AttemptHour,
+  type DeliveryStore,
+  VersionMismatch,
+  type WebhookStore,
+} from '../../core/storage.js';
+import { claimableAt, claimBudget, leased } from '../shared/claim-budget.js';
 import { isAfter, newestFirst } from '../shared/keyset.js';
 import { clone, deleteWithUndo, type RecordUndo, setWithUndo } from './undo.js';
 
 export interface WebhookState {
   webhooks: Map<string, WebhookSubscription>;
   deliveries: Map<string, WebhookDelivery>;
+  /** Each delivery's attempt log, oldest first, by delivery id. */
+  attempts: Map<string, DeliveryAttempt[]>;
 }
 
 function page<Row extends { createdAt: string; id: string }>(
@@ -43,7 +51,9 @@ export function memoryWebhooks(state: WebhookState, record: RecordUndo): Webhook
       const row = state.webhooks.get(id);
       if (!row || row.accountId !== accountId) return false;
       for (const d of [...state.deliveries.values()]) {
-        if (d.subscriptionId === id) deleteWithUndo(state.deliveries, d.id, record);
+        if (d.subscriptionId !== id) continue;
+        deleteWithUndo(state.deliveries, d.id, record);
+        deleteWithUndo(state.attempts, d.id, record);
       }
       return deleteWithUndo(state.webhooks, id, record);
     },
@@ -61,6 +71,10 @@ export function memoryWebhooks(state: WebhookState, record: RecordUndo): Webhook
 }
 
 export function memoryDeliveries(state: WebhookState, record: RecordUndo): DeliveryStore {
+  const appendAttempt = (attempt: DeliveryAttempt) => {
+    const log = state.attempts.get(attempt.deliveryId) ?? [];
+    setWithUndo(state.attempts, attempt.deliveryId, [...log, clone(attempt)], record);
+  };
   return {
     async insert(delivery) {
       setWithUndo(state.deliveries, delivery.id, clone(delivery), record);
@@ -79,14 +93,63 @@ export function memoryDeliveries(state: WebhookState, record: RecordUndo): Deliv
       );
       return page(rows, query.after, query.limit);
     },
-    async claimDue(now, leaseUntil, limit, skipSubscriptions = []) {
+    async claimDue(claim) {
       const due = [...state.deliveries.values()]
-        .filter((d) => d.status === 'pending' && d.nextAttemptAt !== null && d.nextAttemptAt <= now)
-        .filter((d) => !skipSubscriptions.includes(d.subscriptionId))
-        .sort((a, b) => ((a.nextAttemptAt as string) < (b.nextAttemptAt as string) ? -1 : 1))
-        .slice(0, limit);
-      for (const d of due) setWithUndo(state.deliveries, d.id, { ...d, nextAttemptAt: leaseUntil }, record);
-      return due.map((d) => clone({ ...d, nextAttemptAt: leaseUntil }));
+        .map((d) => ({ d, at: claimableAt(d) }))
+        .filter((c): c is { d: WebhookDelivery; at: string } => c.at !== null && c.at <= claim.now)
+        .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+      const budget = claimBudget(claim);
+      const claimed: WebhookDelivery[] = [];
+      for (const { d } of due) {
+        if (claimed.length >= claim.limit) break;
+        if (!budget.admit(d)) continue;
+        const next = leased(d, claim);
+        setWithUndo(state.deliveries, d.id, next, record);
+        claimed.push(clone(next));
+      }
+      return claimed;
+    },
+    async recordAttempts(records) {
+      return records.map(({ delivery, leaseId, attempt }) => {
+        const current = state.deliveries.get(delivery.id);
+        if (current?.status !== 'sending' || current.leaseId !== leaseId) return false;
+        setWithUndo(state.deliveries, delivery.id, clone(delivery), record);
+        if (attempt) appendAttempt(attempt);
+        return true;
+      });
+    },
+    async insertAttempt(attempt) {
+      appendAttempt(attempt);
+    },
+    async attempts(accountId, deliveryId, limit) {
+      const log = state.attempts.get(deliveryId) ?? [];
+      return log
+        .filter((a) => a.accountId === accountId)
+        .slice(-limit)
+        .map(clone);
+    },
+    async attemptsPerHour(accountId, subscriptionId, since) {
+      const hours = new Map<string, AttemptHour>();
+      for (const log of state.attempts.values()) {
+        for (const a of log) {
+          if (a.accountId !== accountId || a.subscriptionId !== subscriptionId || a.startedAt < since)
+            continue;
+          const hour = `${a.startedAt.slice(0, 13)}:00:00.000Z`;
+          const bucket = hours.get(hour) ?? { hour, succeeded: 0, failed: 0 };
+          if (a.succeeded) bucket.succeeded++;
+          else bucket.failed++;
+          hours.set(hour, bucket);
+        }
+      }
+      return [...hours.values()].sort((a, b) => (a.hour < b.hour ? -1 : 1));
+    },
+    async nextClaimableAt() {
+      let earliest: string | null = null;
+      for (const d of state.deliveries.values()) {
+        const at = claimableAt(d);
+        if (at !== null && (earliest === null || at < earliest)) earliest = at;
+      }
+      return earliest;
     },
   };
 }

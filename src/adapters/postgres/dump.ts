@@ -93,16 +93,8 @@ const sources: { [Table in DumpTable]: Source<Table> } = {
   },
   idempotency: fromData('idempotency_keys'),
   webhooks: fromData('webhooks'),
-  deliveries: {
-    table: 'deliveries',
-    columns: 'status, next_attempt_at, data',
-    key: 'pk',
-    toRecord: (r) => ({
-      ...(JSON.parse(r.data as string) as DumpRows['deliveries']),
-      status: r.status as DumpRows['deliveries']['status'],
-      nextAttemptAt: r.next_attempt_at as string | null,
-    }),
-  },
+  deliveries: fromData('deliveries'),
+  deliveryAttempts: fromData('delivery_attempts'),
 };
 
 /**

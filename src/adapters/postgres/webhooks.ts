@@ -1,4 +1,4 @@
-import type { WebhookDelivery, WebhookSubscription } from '../../core/model.js';
+import type { DeliveryAttempt, WebhookDelivery, WebhookSubscription } from '../../core/model.js';
 import {
   type DeliveryStore,
   type ListResult,
@@ -6,6 +6,7 @@ import {
   VersionMismatch,
   type WebhookStore,
 } from '../../core/storage.js';
+import { claimableAt, claimBudget, leased } from '../shared/claim-budget.js';
 import type { Conn } from './connection.js';
 import { Conditions } from './sql.js';
 
@@ -96,6 +97,7 @@ export function postgresWebhooks(conn: Conn): WebhookStore {
       ]);
       if (deleted === 0) return false;
       await conn.run('DELETE FROM deliveries WHERE subscription_id = $1', [id]);
+      await conn.run('DELETE FROM delivery_attempts WHERE subscription_id = $1', [id]);
       return true;
     },
     async activeFor(accountId, eventType) {
@@ -109,45 +111,58 @@ export function postgresWebhooks(conn: Conn): WebhookStore {
   };
 }
 
-interface DeliveryRow {
-  status: WebhookDelivery['status'];
-  next_attempt_at: string | null;
-  data: string;
-}
-const deliveryColumns = 'status, next_attempt_at, data';
-
-/** The stored delivery: its status and next attempt time are columns, the rest JSON. */
-const toDelivery = (row: DeliveryRow): WebhookDelivery => ({
-  ...(JSON.parse(row.data) as WebhookDelivery),
-  status: row.status,
-  nextAttemptAt: row.next_attempt_at,
-});
+const parseDelivery = (data: string) => JSON.parse(data) as WebhookDelivery;
 
 /** Webhook deliveries: the transactional outbox, then the delivery log. */
 export function postgresDeliveries(conn: Conn): DeliveryStore {
+  // next_attempt_at holds when the row is claimable (see migration 003), not the model's field.
+  const write = (d: WebhookDelivery) => [d.status, claimableAt(d), d.leaseId, JSON.stringify(d), d.id];
+  const update =
+    'UPDATE deliveries SET status = $1, next_attempt_at = $2, lease_id = $3, data = $4 WHERE id = $5';
+  const insertAttempt = async (a: DeliveryAttempt) => {
+    const inserted = await conn.run(
+      'INSERT INTO delivery_attempts (id, account_id, subscription_id, delivery_id, number, started_at, succeeded, data) ' +
+        'VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING',
+      [
+        a.id,
+        a.accountId,
+        a.subscriptionId,
+        a.deliveryId,
+        a.number,
+        a.startedAt,
+        a.succeeded,
+        JSON.stringify(a),
+      ],
+    );
+    if (inserted === 0) throw new UniqueViolation('delivery_attempt.id');
+  };
   return {
     async insert(d) {
       const inserted = await conn.run(
-        'INSERT INTO deliveries (id, account_id, subscription_id, status, next_attempt_at, created_at, data) ' +
-          'VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING',
-        [d.id, d.accountId, d.subscriptionId, d.status, d.nextAttemptAt, d.createdAt, JSON.stringify(d)],
+        'INSERT INTO deliveries (id, account_id, subscription_id, status, next_attempt_at, lease_id, created_at, data) ' +
+          'VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING',
+        [
+          d.id,
+          d.accountId,
+          d.subscriptionId,
+          d.status,
+          claimableAt(d),
+          d.leaseId,
+          d.createdAt,
+          JSON.stringify(d),
+        ],
       );
       if (inserted === 0) throw new UniqueViolation('delivery.id');
     },
     async get(accountId, id) {
-      const row = await conn.row<DeliveryRow>(
-        `SELECT ${deliveryColumns} FROM deliveries WHERE id = $1 AND account_id = $2`,
-        [id, accountId],
-      );
-      return row === undefined ? null : toDelivery(row);
+      const data = await conn.value<string>('SELECT data FROM deliveries WHERE id = $1 AND account_id = $2', [
+        id,
+        accountId,
+      ]);
+      return data === undefined ? null : parseDelivery(data);
     },
     async update(d) {
-      await conn.run('UPDATE deliveries SET status = $1, next_attempt_at = $2, data = $3 WHERE id = $4', [
-        d.status,
-        d.nextAttemptAt,
-        JSON.stringify(d),
-        d.id,
-      ]);
+      await conn.run(update, write(d));
     },
     async list(query) {
       const where = new Conditions()
@@ -156,27 +171,79 @@ export function postgresDeliveries(conn: Conn): DeliveryStore {
       return keysetPage(
         conn,
         'deliveries',
-        deliveryColumns,
-        (row) => toDelivery(row as unknown as DeliveryRow),
+        'data',
+        (row) => parseDelivery(row.data as string),
         where,
         query.after,
         query.limit,
       );
     },
-    async claimDue(now, leaseUntil, limit, skipSubscriptions = []) {
-      // SKIP LOCKED: a delivery another claimer is leasing right now is passed over, not waited
-      // for; the lease (nextAttemptAt moved to leaseUntil) keeps it from later claims.
-      const rows = await conn.rows<DeliveryRow & { pk: number; due_at: string }>(
-        'WITH due AS (SELECT pk, next_attempt_at AS due_at FROM deliveries ' +
-          "WHERE status = 'pending' AND next_attempt_at <= $1 AND NOT (subscription_id = ANY($3::text[])) " +
-          'ORDER BY next_attempt_at, pk LIMIT $4 FOR UPDATE SKIP LOCKED) ' +
-          'UPDATE deliveries d SET next_attempt_at = $2 FROM due WHERE d.pk = due.pk ' +
-          `RETURNING d.pk, due.due_at, d.${deliveryColumns.split(', ').join(', d.')}`,
-        [now, leaseUntil, skipSubscriptions, limit],
+    async claimDue(claim) {
+      // FOR UPDATE SKIP LOCKED: a row another claimer holds right now is passed over, not waited
+      // for; once leased (next_attempt_at moved to the lease's end) it is not due for anyone. Rows
+      // of subscriptions or accounts out of slots are left out by the query; each round either
+      // leases rows or leaves out one more, so the loop ends.
+      const budget = claimBudget(claim);
+      const claimed: WebhookDelivery[] = [];
+      for (;;) {
+        // Lock no more rows than still wanted: a locked row is skipped by concurrent claimers.
+        const chunk = claim.limit - claimed.length;
+        if (chunk <= 0) break;
+        const rows = await conn.values<string>(
+          'SELECT data FROM deliveries WHERE next_attempt_at <= $1 ' +
+            'AND NOT (subscription_id = ANY($2::text[])) AND NOT (account_id = ANY($3::text[])) ' +
+            'ORDER BY next_attempt_at, pk LIMIT $4 FOR UPDATE SKIP LOCKED',
+          [claim.now, budget.fullSubscriptions(), budget.fullAccounts(), chunk],
+        );
+        for (const data of rows) {
+          if (claimed.length >= claim.limit) break;
+          const delivery = parseDelivery(data);
+          if (!budget.admit(delivery)) continue;
+          const next = leased(delivery, claim);
+          await conn.run(update, write(next));
+          claimed.push(next);
+        }
+        if (rows.length < chunk) break;
+      }
+      return claimed;
+    },
+    async recordAttempts(records) {
+      const applied: boolean[] = [];
+      for (const { delivery, leaseId, attempt } of records) {
+        const changed = await conn.run(`${update} AND status = 'sending' AND lease_id = $6`, [
+          ...write(delivery),
+          leaseId,
+        ]);
+        if (changed === 1 && attempt) await insertAttempt(attempt);
+        applied.push(changed === 1);
+      }
+      return applied;
+    },
+    insertAttempt,
+    async attempts(accountId, deliveryId, limit) {
+      const rows = await conn.values<string>(
+        'SELECT data FROM (SELECT data, number FROM delivery_attempts WHERE delivery_id = $1 AND account_id = $2 ' +
+          'ORDER BY number DESC LIMIT $3) AS latest ORDER BY number',
+        [deliveryId, accountId, limit],
       );
-      return rows
-        .sort((a, b) => (a.due_at === b.due_at ? a.pk - b.pk : a.due_at < b.due_at ? -1 : 1))
-        .map(toDelivery);
+      return rows.map((data) => JSON.parse(data) as DeliveryAttempt);
+    },
+    async attemptsPerHour(accountId, subscriptionId, since) {
+      const rows = await conn.rows<{ hour: string; succeeded: number; failed: number }>(
+        "SELECT substr(started_at, 1, 13) || ':00:00.000Z' AS hour, " +
+          'COUNT(*) FILTER (WHERE succeeded)::int AS succeeded, COUNT(*) FILTER (WHERE NOT succeeded)::int AS failed ' +
+          'FROM delivery_attempts WHERE subscription_id = $1 AND account_id = $2 AND started_at >= $3 ' +
+          'GROUP BY 1 ORDER BY 1',
+        [subscriptionId, accountId, since],
+      );
+      return rows.map((row) => ({ hour: row.hour, succeeded: row.succeeded, failed: row.failed }));
+    },
+    async nextClaimableAt() {
+      return (
+        (await conn.value<string>(
+          'SELECT next_attempt_at FROM deliveries WHERE next_attempt_at IS NOT NULL ORDER BY next_attempt_at LIMIT 1',
+        )) ?? null
+      );
     },
   };
 }

@@ -41,6 +41,7 @@ const sources: { [Table in DumpTable]: { table: string; toRecord: (row: Row) => 
   idempotency: { table: 'idempotency_keys', toRecord: (r) => JSON.parse(r.data as string) },
   webhooks: { table: 'webhooks', toRecord: (r) => JSON.parse(r.data as string) },
   deliveries: { table: 'deliveries', toRecord: (r) => JSON.parse(r.data as string) },
+  deliveryAttempts: { table: 'delivery_attempts', toRecord: (r) => JSON.parse(r.data as string) },
 };
 
 /**

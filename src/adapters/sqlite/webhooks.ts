@@ -1,10 +1,11 @@
-import type { WebhookDelivery, WebhookSubscription } from '../../core/model.js';
+import type { DeliveryAttempt, WebhookDelivery, WebhookSubscription } from '../../core/model.js';
 import {
   type DeliveryStore,
   type ListResult,
   VersionMismatch,
   type WebhookStore,
 } from '../../core/storage.js';
+import { claimableAt, claimBudget, leased } from '../shared/claim-budget.js';
 import type { Conn } from './connection.js';
 import { withUniqueRules } from './errors.js';
 
@@ -72,7 +73,10 @@ export function sqliteWebhooks(conn: Conn): WebhookStore {
     },
     async delete(accountId, id) {
       const deleted = conn.run('DELETE FROM webhooks WHERE id = ? AND account_id = ?', [id, accountId]) > 0;
-      if (deleted) conn.run('DELETE FROM deliveries WHERE subscription_id = ?', [id]);
+      if (deleted) {
+        conn.run('DELETE FROM deliveries WHERE subscription_id = ?', [id]);
+        conn.run('DELETE FROM delivery_attempts WHERE subscription_id = ?', [id]);
+      }
       return deleted;
     },
     async activeFor(accountId, eventType) {
@@ -89,14 +93,42 @@ export function sqliteWebhooks(conn: Conn): WebhookStore {
 
 /** Webhook deliveries: the transactional outbox, then the delivery log. */
 export function sqliteDeliveries(conn: Conn): DeliveryStore {
-  const write = (d: WebhookDelivery) => [d.status, d.nextAttemptAt, JSON.stringify(d), d.id];
+  // next_attempt_at holds when the row is claimable (see migration 003), not the model's field.
+  const write = (d: WebhookDelivery) => [d.status, claimableAt(d), d.leaseId, JSON.stringify(d), d.id];
+  const update = 'UPDATE deliveries SET status = ?, next_attempt_at = ?, lease_id = ?, data = ? WHERE id = ?';
+  const insertAttempt = (attempt: DeliveryAttempt) =>
+    withUniqueRules({ 'delivery_attempts.id': 'delivery_attempt.id' }, () =>
+      conn.run(
+        'INSERT INTO delivery_attempts (id, account_id, subscription_id, delivery_id, number, started_at, succeeded, data) ' +
+          'VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        [
+          attempt.id,
+          attempt.accountId,
+          attempt.subscriptionId,
+          attempt.deliveryId,
+          attempt.number,
+          attempt.startedAt,
+          attempt.succeeded ? 1 : 0,
+          JSON.stringify(attempt),
+        ],
+      ),
+    );
   return {
     async insert(d) {
       withUniqueRules({ 'deliveries.id': 'delivery.id' }, () =>
         conn.run(
-          'INSERT INTO deliveries (id, account_id, subscription_id, status, next_attempt_at, created_at, data) ' +
-            'VALUES (?, ?, ?, ?, ?, ?, ?)',
-          [d.id, d.accountId, d.subscriptionId, d.status, d.nextAttemptAt, d.createdAt, JSON.stringify(d)],
+          'INSERT INTO deliveries (id, account_id, subscription_id, status, next_attempt_at, lease_id, created_at, data) ' +
+            'VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+          [
+            d.id,
+            d.accountId,
+            d.subscriptionId,
+            d.status,
+            claimableAt(d),
+            d.leaseId,
+            d.createdAt,
+            JSON.stringify(d),
+          ],
         ),
       );
     },
@@ -108,7 +140,7 @@ export function sqliteDeliveries(conn: Conn): DeliveryStore {
       return data === undefined ? null : parseDelivery(data);
     },
     async update(d) {
-      conn.run('UPDATE deliveries SET status = ?, next_attempt_at = ?, data = ? WHERE id = ?', write(d));
+      conn.run(update, write(d));
     },
     async list(query) {
       const where = {
@@ -117,26 +149,79 @@ export function sqliteDeliveries(conn: Conn): DeliveryStore {
       };
       return keysetPage<WebhookDelivery>(conn, 'deliveries', where, query.after, query.limit);
     },
-    async claimDue(now, leaseUntil, limit, skipSubscriptions = []) {
-      // Select and lease in one serialized transaction: no other claim can see these rows as due.
-      const skip = skipSubscriptions.length
-        ? `AND subscription_id NOT IN (${skipSubscriptions.map(() => '?').join(', ')}) `
-        : '';
-      const due = conn
-        .values<string>(
-          `SELECT data FROM deliveries WHERE status = 'pending' AND next_attempt_at <= ? ${skip}` +
+    async claimDue(claim) {
+      // The transaction is serialized (one writer), so selecting and leasing cannot interleave
+      // with another claim. Rows of subscriptions or accounts out of slots are left out by the
+      // query (bound as JSON arrays: one statement shape whatever their number); each round
+      // either leases rows or leaves out one more, so the loop ends.
+      const budget = claimBudget(claim);
+      const claimed: WebhookDelivery[] = [];
+      const chunk = Math.max(claim.limit, 16);
+      for (;;) {
+        const want = claim.limit - claimed.length;
+        if (want <= 0) break;
+        const rows = conn.values<string>(
+          'SELECT data FROM deliveries WHERE next_attempt_at <= ? ' +
+            'AND subscription_id NOT IN (SELECT value FROM json_each(?)) ' +
+            'AND account_id NOT IN (SELECT value FROM json_each(?)) ' +
             'ORDER BY next_attempt_at, rowid LIMIT ?',
-          [now, ...skipSubscriptions, limit],
-        )
-        .map(parseDelivery);
-      return due.map((delivery) => {
-        const leased = { ...delivery, nextAttemptAt: leaseUntil };
-        conn.run(
-          'UPDATE deliveries SET status = ?, next_attempt_at = ?, data = ? WHERE id = ?',
-          write(leased),
+          [
+            claim.now,
+            JSON.stringify(budget.fullSubscriptions()),
+            JSON.stringify(budget.fullAccounts()),
+            chunk,
+          ],
         );
-        return leased;
+        for (const data of rows) {
+          if (claimed.length >= claim.limit) break;
+          const delivery = parseDelivery(data);
+          if (!budget.admit(delivery)) continue;
+          const next = leased(delivery, claim);
+          conn.run(update, write(next));
+          claimed.push(next);
+        }
+        // A short page was everything due. After a full one, leased rows are no longer due and
+        // refused ones' subscriptions or accounts are now excluded: the next page is new rows.
+        if (rows.length < chunk) break;
+      }
+      return claimed;
+    },
+    async recordAttempts(records) {
+      return records.map(({ delivery, leaseId, attempt }) => {
+        const applied =
+          conn.run(`${update} AND status = 'sending' AND lease_id = ?`, [...write(delivery), leaseId]) === 1;
+        if (applied && attempt) insertAttempt(attempt);
+        return applied;
       });
+    },
+    async insertAttempt(attempt) {
+      insertAttempt(attempt);
+    },
+    async attempts(accountId, deliveryId, limit) {
+      return conn
+        .values<string>(
+          'SELECT data FROM (SELECT data, number FROM delivery_attempts WHERE delivery_id = ? AND account_id = ? ' +
+            'ORDER BY number DESC LIMIT ?) ORDER BY number',
+          [deliveryId, accountId, limit],
+        )
+        .map((data) => JSON.parse(data) as DeliveryAttempt);
+    },
+    async attemptsPerHour(accountId, subscriptionId, since) {
+      return conn
+        .rows<{ hour: string; succeeded: number; failed: number }>(
+          "SELECT substr(started_at, 1, 13) || ':00:00.000Z' AS hour, SUM(succeeded) AS succeeded, " +
+            'SUM(1 - succeeded) AS failed FROM delivery_attempts ' +
+            'WHERE subscription_id = ? AND account_id = ? AND started_at >= ? GROUP BY hour ORDER BY hour',
+          [subscriptionId, accountId, since],
+        )
+        .map((row) => ({ hour: row.hour, succeeded: row.succeeded, failed: row.failed }));
+    },
+    async nextClaimableAt() {
+      return (
+        conn.value<string | null>(
+          'SELECT next_attempt_at FROM deliveries WHERE next_attempt_at IS NOT NULL ORDER BY next_attempt_at LIMIT 1',
+        ) ?? null
+      );
     },
   };
 }

@@ -402,6 +402,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks/{id}/deliveries/{deliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a delivery with its attempts
+         * @description Workspace admins only.
+         */
+        get: operations["getDeliveryWithItsAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks/{id}/deliveries/{deliveryId}/retry": {
         parameters: {
             query?: never;
@@ -412,10 +432,30 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Retry a delivery now
+         * Redeliver a delivery now
          * @description Workspace admins only.
          */
-        post: operations["retryDeliveryNow"];
+        post: operations["redeliverDeliveryNow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/delivery-stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count a webhook's attempts per hour
+         * @description Workspace admins only.
+         */
+        get: operations["countWebhookAttemptsPerHour"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -985,7 +1025,7 @@ export interface components {
              * @description The stable code for programs
              * @enum {string}
              */
-            error: "validation_failed" | "invalid_json" | "invalid_cursor" | "idempotency_key_missing" | "idempotency_key_invalid" | "unauthorized" | "insufficient_scope" | "forbidden" | "not_found" | "method_not_allowed" | "version_conflict" | "idempotency_key_in_use" | "resource_in_use" | "already_member" | "last_admin" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "invalid_transition" | "invalid_reference" | "precondition_required" | "rate_limited" | "malformed_request" | "request_timeout" | "headers_too_large" | "internal_error" | "service_unavailable" | "transient_conflict";
+            error: "validation_failed" | "invalid_json" | "invalid_cursor" | "idempotency_key_missing" | "idempotency_key_invalid" | "unauthorized" | "insufficient_scope" | "forbidden" | "not_found" | "method_not_allowed" | "version_conflict" | "idempotency_key_in_use" | "resource_in_use" | "already_member" | "last_admin" | "delivery_in_flight" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "invalid_transition" | "invalid_reference" | "precondition_required" | "rate_limited" | "malformed_request" | "request_timeout" | "headers_too_large" | "internal_error" | "service_unavailable" | "transient_conflict";
             /** @description validation_failed: every bad value */
             issues?: {
                 /** @enum {string} */
@@ -1213,6 +1253,11 @@ export interface components {
             status: "active" | "disabled";
             /** @description Why the service disabled it: gone or failing */
             disabledReason: string | null;
+            /**
+             * @description How deliveries are signed: `stripe` (X-Service-Signature), `standard` (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature) or `both`
+             * @enum {string}
+             */
+            signatureScheme: "stripe" | "standard" | "both";
         };
         WebhookPage: {
             data: components["schemas"]["Webhook"][];
@@ -1235,6 +1280,11 @@ export interface components {
             status: "active" | "disabled";
             /** @description Why the service disabled it: gone or failing */
             disabledReason: string | null;
+            /**
+             * @description How deliveries are signed: `stripe` (X-Service-Signature), `standard` (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature) or `both`
+             * @enum {string}
+             */
+            signatureScheme: "stripe" | "standard" | "both";
             /** @description The signing secret, shown in the 201 only; null in a replay (200, Idempotent-Replayed: true), since the secret is not stored with the key */
             secret: string | null;
         };
@@ -1252,6 +1302,11 @@ export interface components {
             status: "active" | "disabled";
             /** @description Why the service disabled it: gone or failing */
             disabledReason: string | null;
+            /**
+             * @description How deliveries are signed: `stripe` (X-Service-Signature), `standard` (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature) or `both`
+             * @enum {string}
+             */
+            signatureScheme: "stripe" | "standard" | "both";
             /** @description The signing secret, shown in this answer only */
             secret: string;
             previousSecretExpiresAt: components["schemas"]["Timestamp"];
@@ -1263,8 +1318,12 @@ export interface components {
             eventId: string;
             /** @enum {string} */
             eventType: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
-            /** @enum {string} */
-            status: "pending" | "delivered" | "failed";
+            /**
+             * @description pending (waiting for its next attempt), sending (an attempt in flight), delivered or failed
+             * @enum {string}
+             */
+            status: "pending" | "sending" | "delivered" | "failed";
+            /** @description Attempts made so far, retries through the API included */
             attempts: number;
             nextAttemptAt: components["schemas"]["Timestamp"] | null;
             lastAttemptAt: components["schemas"]["Timestamp"] | null;
@@ -1281,6 +1340,68 @@ export interface components {
             nextCursor: string | null;
             /** @description Items matching the filters, over all pages */
             total: number;
+        };
+        WebhookDeliveryDetail: {
+            id: string;
+            subscriptionId: string;
+            /** Format: uuid */
+            eventId: string;
+            /** @enum {string} */
+            eventType: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
+            /**
+             * @description pending (waiting for its next attempt), sending (an attempt in flight), delivered or failed
+             * @enum {string}
+             */
+            status: "pending" | "sending" | "delivered" | "failed";
+            /** @description Attempts made so far, retries through the API included */
+            attempts: number;
+            nextAttemptAt: components["schemas"]["Timestamp"] | null;
+            lastAttemptAt: components["schemas"]["Timestamp"] | null;
+            lastResponseStatus: number | null;
+            lastError: string | null;
+            lastDurationMs: number | null;
+            deliveredAt: components["schemas"]["Timestamp"] | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+            /** @description The exact body sent on every attempt */
+            payload: string;
+            attemptLog: components["schemas"]["WebhookDeliveryAttempt"][];
+        };
+        WebhookDeliveryAttempt: {
+            number: number;
+            startedAt: components["schemas"]["Timestamp"];
+            durationMs: number;
+            /** @description Whether the receiver answered 2xx */
+            succeeded: boolean;
+            request: {
+                url: string;
+                /** @description The headers as sent, signature included */
+                headers: {
+                    [key: string]: string;
+                };
+                /** @description The exact body sent (the same bytes on every attempt) */
+                body: string;
+            };
+            /** @description null when no answer came (see error) */
+            response: {
+                status: number;
+                /** @description Header names in lower case */
+                headers: {
+                    [key: string]: string;
+                };
+                /** @description The first 4096 bytes of the body, decoded as UTF-8 */
+                body: string;
+                bodyTruncated: boolean;
+            } | null;
+            error: string | null;
+        };
+        WebhookDeliveryStats: {
+            since: components["schemas"]["Timestamp"];
+            hours: {
+                hour: components["schemas"]["Timestamp"];
+                succeeded: number;
+                failed: number;
+            }[];
         };
         WebhookTestResult: {
             /** Format: uuid */
@@ -1800,6 +1921,11 @@ export interface components {
             url: string;
             eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description?: string | null;
+            /**
+             * @description How deliveries are signed: `stripe` (X-Service-Signature), `standard` (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature) or `both`
+             * @enum {string}
+             */
+            signatureScheme?: "stripe" | "standard" | "both";
         };
         WebhookPatch: {
             url?: string;
@@ -1807,6 +1933,11 @@ export interface components {
             description?: string | null;
             /** @enum {string} */
             status?: "active" | "disabled";
+            /**
+             * @description How deliveries are signed: `stripe` (X-Service-Signature), `standard` (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature) or `both`
+             * @enum {string}
+             */
+            signatureScheme?: "stripe" | "standard" | "both";
         };
     };
     responses: {
@@ -4144,7 +4275,69 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    retryDeliveryNow: {
+    getDeliveryWithItsAttempts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag held by the client: 304 Not Modified while it is current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description The resource id */
+                id: string;
+                /** @description The delivery id */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryDetail"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version. */
+            304: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    redeliverDeliveryNow: {
         parameters: {
             query?: never;
             header?: {
@@ -4189,6 +4382,47 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    countWebhookAttemptsPerHour: {
+        parameters: {
+            query?: {
+                hours?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The resource id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryStats"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

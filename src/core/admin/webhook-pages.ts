@@ -3,12 +3,12 @@ import {
   createWebhook,
   deleteWebhook,
   getWebhook,
-  presentWebhook,
   retryDelivery,
   rotateWebhookSecret,
   updateWebhook,
   type WebhookView,
 } from '../families/webhooks/operations.js';
+import { presentWebhook } from '../families/webhooks/present.js';
 import { webhookCreateSchema, webhookPatchSchema } from '../families/webhooks/schema.js';
 import { testWebhook } from '../families/webhooks/test-delivery.js';
 import type { Services } from '../pipeline/context.js';

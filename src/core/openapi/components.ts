@@ -40,8 +40,11 @@ import {
   timeEntrySchema,
 } from '../families/time-entries/schema.js';
 import {
+  attemptSchema,
+  deliveryDetailSchema,
   deliveryPageSchema,
   deliverySchema,
+  deliveryStatsSchema,
   webhookCreatedSchema,
   webhookCreateSchema,
   webhookPageSchema,
@@ -82,6 +85,9 @@ export const responseComponents: Record<string, z.ZodType> = {
   WebhookRotated: webhookRotatedSchema,
   WebhookDelivery: deliverySchema,
   WebhookDeliveryPage: deliveryPageSchema,
+  WebhookDeliveryDetail: deliveryDetailSchema,
+  WebhookDeliveryAttempt: attemptSchema,
+  WebhookDeliveryStats: deliveryStatsSchema,
   WebhookTestResult: webhookTestResultSchema,
   SignalEvent: signalEventSchema,
   SignalPage: signalPageSchema,

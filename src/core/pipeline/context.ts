@@ -22,7 +22,17 @@ export interface Tenant {
 
 /** Outside capabilities some operations need (webhook tests send over the network). */
 export interface Services {
-  webhooks: { sender: WebhookSender | null; allowPrivateTargets: boolean };
+  webhooks: {
+    sender: WebhookSender | null;
+    allowPrivateTargets: boolean;
+    /** Told (inside the transaction) that it queued deliveries: the dispatcher wakes after the commit. */
+    deliveriesQueued?: () => void;
+    /**
+     * Host names resolved before the transaction (by a route's `prepare`): their addresses, or
+     * null when the name did not resolve. A name missing here is resolved when needed.
+     */
+    resolvedHosts?: ReadonlyMap<string, readonly string[] | null>;
+  };
 }
 
 export const noServices: Services = { webhooks: { sender: null, allowPrivateTargets: false } };
@@ -70,7 +80,7 @@ export function operationContext(
         resource: signal.resource,
         data: signal.data,
       });
-      await enqueueDeliveries(tx, ids, event);
+      if ((await enqueueDeliveries(tx, ids, event)) > 0) services.webhooks.deliveriesQueued?.();
       return event;
     },
   };

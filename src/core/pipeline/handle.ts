@@ -6,7 +6,7 @@ import { allowedMethods, decodePathParams, optionsReply } from './allow.js';
 import { authenticate, authorize, type Principal } from './auth.js';
 import { checkBodySize, parseJsonBody } from './body.js';
 import { noneMatchHits, parseIfMatch } from './conditional.js';
-import { operationContext, tenantOf } from './context.js';
+import { operationContext, type Services, tenantOf } from './context.js';
 import {
   fingerprint,
   idempotencyRetentionMs,
@@ -16,6 +16,7 @@ import {
   readIdempotencyKey,
   remember,
 } from './idempotency.js';
+import { prepareServices } from './prepare.js';
 import { type RateLimitDecision, rateLimitHeaders } from './rate-limit.js';
 import type { AfterCommitDeps, Reply } from './reply.js';
 import type { ParsedRequest, TrackerResponse } from './request.js';
@@ -170,6 +171,12 @@ async function handleOnce(
   principal: Principal | ApiError | null,
 ): Promise<Outcome> {
   const mode = method === 'GET' ? 'read' : 'write';
+  // Outside work a route needs (DNS lookups) happens before the transaction, which may be re-run;
+  // only for an authenticated request, so no stranger can make the server resolve names.
+  const services =
+    method === 'GET' || principal === null || principal instanceof ApiError
+      ? rt.services
+      : await prepareServices(rt, req, method);
   const reply = await rt.storage.transaction(
     async (tx) => {
       const nowMs = rt.clock.now();
@@ -190,7 +197,7 @@ async function handleOnce(
       const params = decodePathParams(match.params);
       const denied = authorize(principal, route.access, method);
       if (denied) throw denied;
-      return runRoute(rt, req, route, principal, params, query, isoTime(nowMs), tx);
+      return runRoute(rt, req, route, principal, params, query, isoTime(nowMs), tx, services);
     },
     { mode },
   );
@@ -218,6 +225,7 @@ async function runRoute(
   rawQuery: Record<string, string | string[]>,
   now: string,
   tx: StorageTx,
+  services: Services,
 ): Promise<Reply> {
   const key =
     route.kind === 'create' || route.kind === 'action'
@@ -258,7 +266,7 @@ async function runRoute(
   const query = parseInput(route.query ?? noQuery, { ...rawQuery }, 'query');
   const body = route.body ? parseInput(route.body, rawBody, 'body') : rejectBody(rawBody);
 
-  const ctx = operationContext(tx, now, rt.ids, tenantOf(principal), precondition, rt.services);
+  const ctx = operationContext(tx, now, rt.ids, tenantOf(principal), precondition, services);
   const reply = withLocation(
     await route.handle(ctx, { params, query, body, headers: req.headers }),
     req.path,

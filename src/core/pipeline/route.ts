@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Access } from './auth.js';
-import type { OperationContext } from './context.js';
+import type { OperationContext, Services } from './context.js';
 import type { Reply } from './reply.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -34,6 +34,11 @@ export interface Route<Q = unknown, B = unknown> {
   body?: z.ZodType<B>;
   /** The body of the success answer (201 for creates, 200 otherwise), for the OpenAPI document. */
   response?: z.ZodType;
+  /**
+   * Work done before the transaction, given the raw (unvalidated) body: returns the services
+   * the handler gets (e.g. with host names already resolved). Must not throw.
+   */
+  prepare?(body: unknown, services: Services): Promise<Services>;
   handle(ctx: OperationContext, input: RouteInput<Q, B>): Promise<Reply>;
 }
 
@@ -50,6 +55,7 @@ export function defineRoute<
   query?: QS;
   body?: BS;
   response?: z.ZodType;
+  prepare?(body: unknown, services: Services): Promise<Services>;
   handle(ctx: OperationContext, input: RouteInput<z.output<QS>, z.output<BS>>): Promise<Reply>;
 }): Route {
   return route as unknown as Route;

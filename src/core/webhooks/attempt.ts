@@ -1,9 +1,11 @@
-import type { WebhookDelivery, WebhookSubscription } from '../model.js';
+import { webhookTestEvent } from '../families/webhooks/events.js';
+import type { DeliveryAttempt, WebhookDelivery, WebhookSubscription } from '../model.js';
 import { isoTime } from '../runtime.js';
 import { disableAfterFailingMs, nextAttemptDelay, parseRetryAfter } from './schedule.js';
 import type { WebhookResult, WebhookSender } from './sender.js';
 import { deliveryTimeoutMs } from './sender.js';
 import { eventIdHeader, signatureHeader, signatureHeaderValue } from './signature.js';
+import { standardHeaders, standardSignatureValue } from './standard-signature.js';
 import { userAgent } from './user-agent.js';
 
 /** The secrets a delivery is signed with now: the current one, and the previous one during a rotation. */
@@ -15,37 +17,102 @@ export function signingSecrets(subscription: WebhookSubscription, nowMs: number)
   return previousLive ? [subscription.secret, subscription.previousSecret as string] : [subscription.secret];
 }
 
-/** Sends one attempt, signed anew with the current time so a retry never fails the receiver's tolerance. */
-export function sendAttempt(
+/**
+ * The headers of one attempt, signed anew with the current time (so a retry never fails the
+ * receiver's tolerance) in the subscription's scheme: Stripe-style, Standard Webhooks, or both.
+ */
+export function deliveryHeaders(
+  subscription: WebhookSubscription,
+  delivery: Pick<WebhookDelivery, 'eventId' | 'payload'>,
+  nowMs: number,
+): Record<string, string> {
+  const timestamp = Math.floor(nowMs / 1000);
+  const secrets = signingSecrets(subscription, nowMs);
+  const scheme = subscription.signatureScheme ?? 'stripe';
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    'User-Agent': userAgent,
+    [eventIdHeader]: delivery.eventId,
+  };
+  if (scheme === 'stripe' || scheme === 'both') {
+    headers[signatureHeader] = signatureHeaderValue(secrets, timestamp, delivery.payload);
+  }
+  if (scheme === 'standard' || scheme === 'both') {
+    headers[standardHeaders.id] = delivery.eventId;
+    headers[standardHeaders.timestamp] = String(timestamp);
+    headers[standardHeaders.signature] = standardSignatureValue(
+      secrets,
+      delivery.eventId,
+      timestamp,
+      delivery.payload,
+    );
+  }
+  return headers;
+}
+
+/** One attempt as sent: the request's headers and the receiver's result. */
+export interface SentAttempt {
+  headers: Record<string, string>;
+  result: WebhookResult;
+}
+
+/** Sends one attempt of a delivery, signed now. */
+export async function sendAttempt(
   sender: WebhookSender,
   subscription: WebhookSubscription,
   delivery: Pick<WebhookDelivery, 'eventId' | 'payload'>,
   nowMs: number,
   allowPrivateTargets: boolean,
-): Promise<WebhookResult> {
-  const timestamp = Math.floor(nowMs / 1000);
-  return sender.send({
+): Promise<SentAttempt> {
+  const headers = deliveryHeaders(subscription, delivery, nowMs);
+  const result = await sender.send({
     url: subscription.url,
     body: delivery.payload,
     timeoutMs: deliveryTimeoutMs,
     allowPrivateTargets,
-    headers: {
-      'Content-Type': 'application/json',
-      'User-Agent': userAgent,
-      [signatureHeader]: signatureHeaderValue(
-        signingSecrets(subscription, nowMs),
-        timestamp,
-        delivery.payload,
-      ),
-      [eventIdHeader]: delivery.eventId,
-    },
+    headers,
   });
+  return { headers, result };
 }
 
 export const succeeded = (result: WebhookResult): boolean =>
   result.status !== null && result.status >= 200 && result.status < 300;
 
+/** The log entry of one attempt: exactly what was sent and what came back. */
+export function attemptLogEntry(input: {
+  id: string;
+  delivery: WebhookDelivery;
+  url: string;
+  sent: SentAttempt;
+  startedAtMs: number;
+}): DeliveryAttempt {
+  const { delivery, sent } = input;
+  const { result } = sent;
+  return {
+    id: input.id,
+    accountId: delivery.accountId,
+    subscriptionId: delivery.subscriptionId,
+    deliveryId: delivery.id,
+    number: delivery.attempts + 1,
+    startedAt: isoTime(input.startedAtMs),
+    durationMs: result.durationMs,
+    request: { url: input.url, headers: sent.headers },
+    response:
+      result.status === null
+        ? null
+        : {
+            status: result.status,
+            headers: result.responseHeaders ?? {},
+            body: result.responseBody ?? '',
+            bodyTruncated: result.responseBodyTruncated ?? false,
+          },
+    error: result.error,
+    succeeded: succeeded(result),
+  };
+}
+
 export interface AttemptOutcome {
+  /** The delivery after the attempt: out of `sending`, its lease cleared. */
   delivery: WebhookDelivery;
   /** The subscription's changed fields, when the attempt changes it (failure streak, disabling). */
   subscriptionChanges: Partial<WebhookSubscription> | null;
@@ -54,8 +121,9 @@ export interface AttemptOutcome {
 /**
  * What an attempt's result means for the delivery and its subscription: 2xx delivers; 410
  * disables the subscription at once; anything else (3xx included: redirects are not followed)
- * schedules a retry, honouring Retry-After on 429 and 503, until the attempts run out; and a
- * subscription failing for three days straight is disabled.
+ * schedules a retry, honouring Retry-After on 429 and 503, until the attempts of the current
+ * schedule run out; and a subscription failing for three days straight is disabled. A test
+ * delivery is never retried and never changes the subscription.
  */
 export function judgeAttempt(
   delivery: WebhookDelivery,
@@ -66,45 +134,52 @@ export function judgeAttempt(
 ): AttemptOutcome {
   const now = isoTime(nowMs);
   const attempts = delivery.attempts + 1;
-  const logged = {
+  const logged: WebhookDelivery = {
     ...delivery,
     attempts,
+    leaseId: null,
+    leaseExpiresAt: null,
     lastAttemptAt: now,
     lastResponseStatus: result.status,
     lastError: result.error,
     lastDurationMs: result.durationMs,
     updatedAt: now,
   };
+  const final = (status: 'delivered' | 'failed'): WebhookDelivery => ({
+    ...logged,
+    status,
+    nextAttemptAt: null,
+    deliveredAt: status === 'delivered' ? now : null,
+  });
+  const isTest = delivery.eventType === webhookTestEvent;
   if (succeeded(result)) {
     return {
-      delivery: { ...logged, status: 'delivered', nextAttemptAt: null, deliveredAt: now },
-      subscriptionChanges: subscription.failingSince !== null ? { failingSince: null } : null,
+      delivery: final('delivered'),
+      subscriptionChanges: !isTest && subscription.failingSince !== null ? { failingSince: null } : null,
     };
   }
+  if (isTest) return { delivery: final('failed'), subscriptionChanges: null };
   if (result.status === 410) {
-    return {
-      delivery: { ...logged, status: 'failed', nextAttemptAt: null },
-      subscriptionChanges: { status: 'disabled', disabledReason: 'gone' },
-    };
+    return { delivery: final('failed'), subscriptionChanges: { status: 'disabled', disabledReason: 'gone' } };
   }
   const failingSince = subscription.failingSince ?? now;
   if (nowMs - Date.parse(failingSince) >= disableAfterFailingMs) {
     return {
-      delivery: { ...logged, status: 'failed', nextAttemptAt: null },
+      delivery: final('failed'),
       subscriptionChanges: { status: 'disabled', disabledReason: 'failing', failingSince },
     };
   }
   const honoursRetryAfter = result.status === 429 || result.status === 503;
   const delay = nextAttemptDelay(
-    attempts,
+    attempts - (delivery.scheduleFrom ?? 0),
     random,
     honoursRetryAfter ? parseRetryAfter(result.retryAfter, nowMs) : null,
   );
   return {
     delivery:
       delay === null
-        ? { ...logged, status: 'failed', nextAttemptAt: null }
-        : { ...logged, status: 'pending', nextAttemptAt: isoTime(nowMs + delay) },
+        ? final('failed')
+        : { ...logged, status: 'pending', nextAttemptAt: isoTime(nowMs + delay), deliveredAt: null },
     subscriptionChanges: subscription.failingSince === null ? { failingSince } : null,
   };
 }

@@ -1,8 +1,10 @@
 import type { WebhookDelivery, WebhookSubscription } from '../model.js';
-import type { Clock } from '../runtime.js';
-import { isoTime } from '../runtime.js';
+import type { Clock, Ids } from '../runtime.js';
+import { isoTime, randomIds } from '../runtime.js';
 import type { Storage } from '../storage.js';
-import { judgeAttempt, sendAttempt } from './attempt.js';
+import { attemptLogEntry, judgeAttempt, sendAttempt } from './attempt.js';
+import { FairPool } from './fair-pool.js';
+import { type ResultToRecord, recordResults } from './record.js';
 import type { WebhookSender } from './sender.js';
 import { deliveryTimeoutMs } from './sender.js';
 
@@ -11,177 +13,360 @@ export interface DispatcherOptions {
   clock: Clock;
   sender: WebhookSender;
   allowPrivateTargets: boolean;
+  ids?: Ids;
   /**
-   * Deliveries in flight at once. Default 8. One subscription may hold at most half of them
-   * (at least one), so a receiver that hangs can never take every slot.
+   * Main-pool slots: deliveries in flight at once, not counting slow ones (see FairPool).
+   * Default 32. One subscription holds at most half of them, one account three quarters.
    */
   concurrency?: number;
+  /** Main-pool slots one subscription may hold (default: half the pool). */
+  perSubscription?: number;
+  /** Main-pool slots one account may hold (default: three quarters of the pool). */
+  perAccount?: number;
+  /** An attempt unanswered this long is slow and moves to the slow pool (default 1000 ms). */
+  slowAfterMs?: number;
   /** Jitter source in [0, 1); injected so tests can pin the schedule. */
   random?: () => number;
   /** Told about failures of the dispatcher itself (storage errors), not of receivers. */
   onError?: (error: unknown) => void;
+  /** Told about every attempt once its result is recorded (the CLI logs them). */
+  onAttempt?: (event: AttemptEvent) => void;
+  /** Told when the dispatcher's own writes queued deliveries (a disabling's `webhook.updated`). */
+  onDeliveriesQueued?: () => void;
+}
+
+/** One attempt, as `onAttempt` reports it. */
+export interface AttemptEvent {
+  deliveryId: string;
+  subscriptionId: string;
+  accountId: string;
+  eventId: string;
+  eventType: string;
+  /** The delivery's attempt number (1 for its first). */
+  attempt: number;
+  url: string;
+  /** The receiver's status, or null when no answer came. */
+  status: number | null;
+  error: string | null;
+  durationMs: number;
+  /** The delivery's status after the attempt: delivered, pending (a retry is scheduled) or failed. */
+  outcome: WebhookDelivery['status'];
+  nextAttemptAt: string | null;
+  /** False when the lease had run out and another dispatcher had claimed the delivery: the result was dropped. */
+  recorded: boolean;
 }
 
 export interface Dispatcher {
   /**
-   * Sends every delivery due now, `concurrency` at a time, and records each result; returns how
-   * many were attempted. A subscription never holds more than half of the slots.
+   * Sends every delivery due now, within the fair pool, records each result, and returns how
+   * many deliveries it handled. For tests and embedders that drive the dispatcher themselves.
    */
   dispatchDue(): Promise<number>;
-  /** Runs dispatchDue every `intervalMs` until stop(). */
-  start(intervalMs?: number): void;
-  /** Stops the loop and waits for attempts in flight. */
+  /**
+   * Runs on its own until stop(): wakes when a commit queues deliveries (see wake), when the
+   * next scheduled one comes due, and at least every `idlePollMs` (default 5000) to pick up
+   * deliveries queued by other processes on the same database.
+   */
+  start(idlePollMs?: number): void;
+  /** Says new deliveries were committed: a started dispatcher claims them at once. */
+  wake(): void;
+  /** Stops the loop and waits for attempts in flight and their recording. */
   stop(): Promise<void>;
 }
 
 /** A claimed delivery stays leased this long: longer than an attempt can take, so no one else sends it meanwhile. */
 const leaseMs = deliveryTimeoutMs * 3;
+/** The most deliveries one claim takes. */
+const claimBatch = 64;
+
+interface Claimed {
+  /** How many the claim asked for (0 when the pool had no free slot). */
+  requested: number;
+  deliveries: WebhookDelivery[];
+  subscriptions: Map<string, WebhookSubscription>;
+  /** When the next delivery becomes claimable, as far as the claim could tell. */
+  nextClaimableAt: string | null;
+}
 
 /**
- * The webhook dispatcher: claims due deliveries from the outbox, sends them signed, and records
- * the outcome with the retry schedule. Delivery is at least once: a crash between sending and
- * recording means the lease runs out and the delivery is sent again, with the same event id.
+ * The webhook dispatcher: claims due deliveries from the outbox in batches, sends them signed
+ * over kept-alive connections, and records the outcomes in batches, each fenced by its claim's
+ * lease. Delivery is at least once: a crash between sending and recording means the lease runs
+ * out and the delivery is sent again, with the same event id.
  */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { storage, clock, sender, allowPrivateTargets } = options;
-  const concurrency = options.concurrency ?? 8;
-  const perSubscription = Math.max(1, Math.floor(concurrency / 2));
-  /** Attempts in flight in this dispatcher, by subscription id. */
-  const busy = new Map<string, number>();
+  const ids = options.ids ?? randomIds;
   const random = options.random ?? Math.random;
-  const sleepers = new Set<() => void>();
-  let running: Promise<unknown> = Promise.resolve();
+  const onQueued = options.onDeliveriesQueued ?? (() => {});
+  let poke: (() => void) | null = null;
+  let dirty = false;
+  /** Wakes the loop (or dispatchDue) waiting for something to do. */
+  const nudge = () => {
+    dirty = true;
+    const wake = poke;
+    poke = null;
+    wake?.();
+  };
+  const pool = new FairPool(
+    {
+      concurrency: options.concurrency ?? 32,
+      ...(options.perSubscription ? { perSubscription: options.perSubscription } : {}),
+      ...(options.perAccount ? { perAccount: options.perAccount } : {}),
+      ...(options.slowAfterMs ? { slowAfterMs: options.slowAfterMs } : {}),
+    },
+    nudge,
+  );
+  const attempts = new Set<Promise<void>>();
+  let buffer: { result: ResultToRecord; report: AttemptEvent | null; recorded: () => void }[] = [];
+  let flushing: Promise<void> | null = null;
+  let loop: Promise<void> | null = null;
   let stopped = true;
 
-  async function attempt(delivery: WebhookDelivery): Promise<void> {
-    const subscription = await storage.transaction(
-      (tx) => tx.webhooks.get(delivery.accountId, delivery.subscriptionId),
-      {
-        mode: 'read',
-      },
-    );
-    if (subscription?.status !== 'active') {
-      await record(
-        { ...delivery, status: 'failed', nextAttemptAt: null, lastError: 'subscription disabled or deleted' },
-        null,
-      );
-      return;
-    }
-    const startedAt = clock.now();
-    const result = await sendAttempt(sender, subscription, delivery, startedAt, allowPrivateTargets);
-    const outcome = judgeAttempt(delivery, subscription, result, clock.now(), random());
-    await record(
-      outcome.delivery,
-      outcome.subscriptionChanges ? { subscription, changes: outcome.subscriptionChanges } : null,
-    );
-  }
-
-  async function record(
-    delivery: WebhookDelivery,
-    subscriptionUpdate: { subscription: WebhookSubscription; changes: Partial<WebhookSubscription> } | null,
-  ): Promise<void> {
-    await storage.transaction(async (tx) => {
-      await tx.deliveries.update({ ...delivery, updatedAt: isoTime(clock.now()) });
-      if (!subscriptionUpdate) return;
-      // Re-read: an admin may have changed the subscription while the attempt was in flight.
-      const current = await tx.webhooks.get(delivery.accountId, delivery.subscriptionId);
-      if (!current) return;
-      const changes = subscriptionUpdate.changes;
-      if (current.status === 'disabled' && changes.failingSince !== undefined && changes.status === undefined)
-        return;
-      await tx.webhooks.update(
-        { ...current, ...changes, version: current.version + 1, updatedAt: isoTime(clock.now()) },
-        current.version,
-      );
-    });
-  }
-
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const wake = () => {
-        clearTimeout(timer);
-        sleepers.delete(wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, ms);
-      sleepers.add(wake);
-    });
-
-  /** Subscriptions holding their share of the slots: their deliveries wait for a free one. */
-  const saturated = () => [...busy].filter(([, n]) => n >= perSubscription).map(([id]) => id);
-  const release = (subscriptionId: string) => {
-    const left = (busy.get(subscriptionId) ?? 1) - 1;
-    if (left === 0) busy.delete(subscriptionId);
-    else busy.set(subscriptionId, left);
-  };
-
-  /** Claims and sends one due delivery; false when none is due (for a subscription with a free slot). */
-  async function workOnce(): Promise<boolean> {
+  /** Claims a batch within the pool's budget, with their subscriptions, in one transaction. */
+  async function claim(): Promise<Claimed> {
+    const budget = pool.budget();
     const now = clock.now();
-    let reserved: string | null = null;
-    let delivery: WebhookDelivery | undefined;
-    try {
-      delivery = await storage.transaction(async (tx) => {
-        // An adapter may run this function again (PostgreSQL, after a serialization failure):
-        // the slot a previous run reserved is given back first, or it would stay taken forever.
-        if (reserved) release(reserved);
-        reserved = null;
-        // Read the busy subscriptions and reserve a slot inside the (serialized) claim, so two
-        // workers of this dispatcher cannot both take the last slot of one subscription.
-        const [claimed] = await tx.deliveries.claimDue(isoTime(now), isoTime(now + leaseMs), 1, saturated());
-        if (claimed) {
-          reserved = claimed.subscriptionId;
-          busy.set(reserved, (busy.get(reserved) ?? 0) + 1);
-        }
-        return claimed;
+    const requested = Math.min(budget.limit, claimBatch);
+    if (requested <= 0) return { requested, deliveries: [], subscriptions: new Map(), nextClaimableAt: null };
+    return storage.transaction(async (tx) => {
+      const deliveries = await tx.deliveries.claimDue({
+        ...budget,
+        limit: requested,
+        now: isoTime(now),
+        leaseId: ids.uuid(),
+        leaseUntil: isoTime(now + leaseMs),
       });
-    } catch (error) {
-      if (reserved) release(reserved);
-      throw error;
+      const subscriptions = new Map<string, WebhookSubscription>();
+      for (const d of deliveries) {
+        if (subscriptions.has(d.subscriptionId)) continue;
+        const s = await tx.webhooks.get(d.accountId, d.subscriptionId);
+        if (s) subscriptions.set(s.id, s);
+      }
+      const nextClaimableAt = deliveries.length === 0 ? await tx.deliveries.nextClaimableAt() : null;
+      return { requested, deliveries, subscriptions, nextClaimableAt };
+    });
+  }
+
+  /** Queues a result for the next recording batch; resolves once that batch is committed (or failed). */
+  function toRecord(result: ResultToRecord, report: AttemptEvent | null): Promise<void> {
+    return new Promise((recorded) => {
+      buffer.push({ result, report, recorded });
+      if (!flushing)
+        flushing = flush().finally(() => {
+          flushing = null;
+        });
+    });
+  }
+
+  /** Records buffered results, a batch per transaction, until none is left. */
+  async function flush(): Promise<void> {
+    // Let the attempts finishing in this turn of the event loop join the batch.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (buffer.length > 0) {
+      const batch = buffer;
+      buffer = [];
+      try {
+        const applied = await storage.transaction((tx) =>
+          recordResults(
+            tx,
+            ids,
+            isoTime(clock.now()),
+            batch.map((b) => b.result),
+            onQueued,
+          ),
+        );
+        batch.forEach((b, i) => {
+          if (b.report) report({ ...b.report, recorded: applied[i] ?? false });
+        });
+      } catch (error) {
+        // Unrecorded results leave their deliveries leased: they are sent again after the lease.
+        options.onError?.(error);
+      } finally {
+        for (const b of batch) b.recorded();
+      }
     }
-    if (!delivery) return false;
+  }
+
+  function report(event: AttemptEvent): void {
     try {
-      await attempt(delivery);
+      options.onAttempt?.(event);
+    } catch (error) {
+      options.onError?.(error);
+    }
+  }
+
+  /** Whatever happened to a claimed delivery that is not sent: released as it was, or failed. */
+  const giveBack = (delivery: WebhookDelivery): WebhookDelivery => ({
+    ...delivery,
+    status: 'pending',
+    leaseId: null,
+    leaseExpiresAt: null,
+  });
+
+  /** Sends one claimed delivery in its slot and queues its result. */
+  async function attempt(delivery: WebhookDelivery, subscription: WebhookSubscription, slot: number) {
+    const startedAt = clock.now();
+    let durationMs = 0;
+    try {
+      const sent = await sendAttempt(sender, subscription, delivery, startedAt, allowPrivateTargets);
+      durationMs = sent.result.durationMs;
+      const outcome = judgeAttempt(delivery, subscription, sent.result, clock.now(), random());
+      const entry = attemptLogEntry({
+        id: ids.id('att'),
+        delivery,
+        url: subscription.url,
+        sent,
+        startedAtMs: startedAt,
+      });
+      // The slot is held until the result is recorded: the next claim then sees what it meant
+      // (a 410 disables the subscription before another of its deliveries is claimed).
+      await toRecord(
+        {
+          delivery: outcome.delivery,
+          leaseId: delivery.leaseId ?? '',
+          attempt: entry,
+          subscriptionChanges: outcome.subscriptionChanges,
+        },
+        {
+          deliveryId: delivery.id,
+          subscriptionId: delivery.subscriptionId,
+          accountId: delivery.accountId,
+          eventId: delivery.eventId,
+          eventType: delivery.eventType,
+          attempt: entry.number,
+          url: subscription.url,
+          status: sent.result.status,
+          error: sent.result.error,
+          durationMs,
+          outcome: outcome.delivery.status,
+          nextAttemptAt: outcome.delivery.nextAttemptAt,
+          recorded: false,
+        },
+      );
     } catch (error) {
       options.onError?.(error);
     } finally {
-      release(delivery.subscriptionId);
+      pool.release(slot, durationMs);
     }
-    return true;
   }
 
-  /** One worker: sends due deliveries one after another until none is left. */
-  async function drain(): Promise<number> {
-    let sent = 0;
-    while (await workOnce()) sent++;
-    return sent;
+  /** Starts the attempts of a claimed batch; returns how many deliveries it handled. */
+  function start(claimed: Claimed): number {
+    let handled = 0;
+    for (const delivery of claimed.deliveries) {
+      const leaseId = delivery.leaseId ?? '';
+      const subscription = claimed.subscriptions.get(delivery.subscriptionId);
+      if (subscription?.status !== 'active') {
+        handled++;
+        void toRecord(
+          {
+            delivery: {
+              ...giveBack(delivery),
+              status: 'failed',
+              nextAttemptAt: null,
+              lastError: 'subscription disabled or deleted',
+              updatedAt: isoTime(clock.now()),
+            },
+            leaseId,
+            attempt: null,
+            subscriptionChanges: null,
+          },
+          null,
+        );
+        continue;
+      }
+      const slot = pool.acquire(delivery.subscriptionId, delivery.accountId);
+      if (slot === null) {
+        // The claim took more of a slow account's share than is left: back in the queue, unsent.
+        void toRecord(
+          { delivery: giveBack(delivery), leaseId, attempt: null, subscriptionChanges: null },
+          null,
+        );
+        continue;
+      }
+      handled++;
+      const running = attempt(delivery, subscription, slot);
+      attempts.add(running);
+      void running.finally(() => attempts.delete(running));
+    }
+    return handled;
+  }
+
+  /** Resolves at the next nudge, or after `ms`. */
+  function idle(ms: number): Promise<void> {
+    if (dirty) {
+      dirty = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, Math.max(0, ms));
+      function done() {
+        clearTimeout(timer);
+        if (poke === done) poke = null;
+        dirty = false;
+        resolve();
+      }
+      poke = done;
+    });
+  }
+
+  async function drainRecords(): Promise<void> {
+    while (attempts.size > 0 || flushing) {
+      await Promise.all([...attempts]);
+      await flushing;
+    }
+  }
+
+  async function run(idlePollMs: number): Promise<void> {
+    while (!stopped) {
+      let claimed: Claimed | null = null;
+      try {
+        claimed = await claim();
+        start(claimed);
+      } catch (error) {
+        options.onError?.(error);
+      }
+      if (stopped) break;
+      // A full batch: more may be due at once.
+      if (claimed && claimed.requested > 0 && claimed.deliveries.length === claimed.requested) continue;
+      // Otherwise sleep until woken (a commit queued deliveries, a slot freed) or the next due time.
+      // Something due now yet unclaimed is held back by the budget: a freed slot will wake us.
+      const untilDue = claimed?.nextClaimableAt
+        ? Date.parse(claimed.nextClaimableAt) - clock.now()
+        : idlePollMs;
+      await idle(untilDue > 0 ? Math.min(untilDue, idlePollMs) : idlePollMs);
+    }
   }
 
   return {
     async dispatchDue() {
-      const counts = await Promise.all(Array.from({ length: concurrency }, drain));
-      return counts.reduce((a, b) => a + b, 0);
+      let handled = 0;
+      for (;;) {
+        const claimed = await claim();
+        handled += start(claimed);
+        if (claimed.deliveries.length > 0) continue;
+        if (attempts.size === 0) break;
+        // Slots are busy: wait for one to free, then look again.
+        dirty = false;
+        await Promise.race([...attempts]);
+      }
+      await drainRecords();
+      return handled;
     },
-    start(intervalMs = 1000) {
+    start(idlePollMs = 5000) {
       if (!stopped) return;
       stopped = false;
-      // Independent workers: a receiver that takes its full 10 s holds at most its share of them.
-      const worker = async () => {
-        while (!stopped) {
-          const worked = await workOnce().catch((error) => {
-            options.onError?.(error);
-            return false;
-          });
-          if (!worked && !stopped) await sleep(intervalMs);
-        }
-      };
-      running = Promise.all(Array.from({ length: concurrency }, worker));
+      loop = run(idlePollMs);
     },
+    wake: nudge,
     async stop() {
       stopped = true;
-      for (const wake of sleepers) wake();
-      sleepers.clear();
-      await running;
+      nudge();
+      await loop;
+      loop = null;
+      await drainRecords();
+      pool.clearTimers();
     },
   };
 }

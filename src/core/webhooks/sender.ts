@@ -18,6 +18,12 @@ export interface WebhookResult {
   /** Why no response arrived (timeout, refused address, TLS…), or null. */
   error: string | null;
   durationMs: number;
+  /** The receiver's headers (lower-case names), when it answered and the sender keeps them. */
+  responseHeaders?: Record<string, string>;
+  /** The first bytes of the receiver's body (at most `responseBodyCaptureBytes`), as UTF-8. */
+  responseBody?: string;
+  /** Whether the body was longer than what `responseBody` holds. */
+  responseBodyTruncated?: boolean;
 }
 
 export interface WebhookSender {
@@ -31,4 +37,7 @@ export interface WebhookSender {
   resolve(host: string): Promise<string[]>;
 }
 
+/** A receiver has this long to answer, from the start of the attempt. */
 export const deliveryTimeoutMs = 10_000;
+/** And this long to accept the connection (TCP and TLS): a black hole is given up on early. */
+export const connectTimeoutMs = 3_000;

@@ -1,6 +1,7 @@
 import { initialSchema } from './001_initial.js';
 import { listCounts } from './002_list_counts.js';
 import { membersAndTokenExpiry } from './003_members_and_token_expiry.js';
+import { deliveryLeases } from './004_delivery_leases.js';
 
 /** One schema step. `version` is what `PRAGMA user_version` holds once it is applied. */
 export interface Migration {
@@ -14,6 +15,7 @@ export const migrations: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initialSchema },
   { version: 2, name: 'list counts', sql: listCounts },
   { version: 3, name: 'members and token expiry', sql: membersAndTokenExpiry },
+  { version: 4, name: 'delivery leases', sql: deliveryLeases },
 ];
 
 /** The schema version this code knows. */

@@ -1,37 +1,28 @@
-import { randomBytes } from 'node:crypto';
 import { ApiError, notFound } from '../../errors.js';
 import type { WebhookDelivery, WebhookSubscription } from '../../model.js';
 import { preconditionHolds, versionConflict } from '../../pipeline/conditional.js';
-import type { OperationContext } from '../../pipeline/context.js';
+import type { OperationContext, Services } from '../../pipeline/context.js';
 import { decodeCursor, type Page, toPage } from '../../pipeline/pagination.js';
 import { isoTime } from '../../runtime.js';
 import { VersionMismatch } from '../../storage.js';
+import { newSigningSecret } from '../../webhooks/secret.js';
 import { checkWebhookUrl, isForbiddenAddress } from '../../webhooks/ssrf.js';
 import { changedFields } from '../shared/operations.js';
 import { webhookEvents } from './events.js';
+import {
+  type DeliveryDetailView,
+  type DeliveryView,
+  presentDelivery,
+  presentDeliveryDetail,
+  presentWebhook,
+  type WebhookView,
+} from './present.js';
 import type { DeliveryListQuery, WebhookCreate, WebhookListQuery, WebhookPatch } from './schema.js';
 
 /** Receivers get 24 hours to move to a rotated secret, during which both sign every delivery. */
 export const rotationOverlapMs = 24 * 60 * 60 * 1000;
 
-const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
-
-export type WebhookView = Omit<
-  WebhookSubscription,
-  'secret' | 'previousSecret' | 'previousSecretExpiresAt' | 'failingSince'
->;
-
-export function presentWebhook(w: WebhookSubscription): WebhookView {
-  const { secret: _s, previousSecret: _p, previousSecretExpiresAt: _e, failingSince: _f, ...visible } = w;
-  return visible;
-}
-
-export type DeliveryView = Omit<WebhookDelivery, 'accountId' | 'payload'>;
-
-export function presentDelivery(d: WebhookDelivery): DeliveryView {
-  const { accountId: _a, payload: _p, ...visible } = d;
-  return visible;
-}
+export type { DeliveryDetailView, DeliveryView, WebhookView };
 
 const resourceOf = (w: WebhookSubscription) => ({ type: 'webhook', id: w.id });
 
@@ -40,22 +31,41 @@ const badUrl = (reason: string) =>
     issues: [{ in: 'body', path: 'url', message: reason }],
   });
 
+/** The host name of a webhook URL as the resolver wants it (IPv6 literals without brackets). */
+const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
+
+/**
+ * Resolves the host of the URL in a create or PATCH body before the transaction (a route's
+ * `prepare`), so the transaction never waits on DNS. Anything it cannot read is left for
+ * validation to refuse.
+ */
+export async function resolveTargetHost(body: unknown, services: Services): Promise<Services> {
+  const { sender, allowPrivateTargets } = services.webhooks;
+  const raw = typeof body === 'object' && body !== null ? (body as { url?: unknown }).url : undefined;
+  if (typeof raw !== 'string' || allowPrivateTargets || !sender) return services;
+  const verdict = checkWebhookUrl(raw.trim(), allowPrivateTargets);
+  if (!verdict.ok) return services;
+  const host = hostOf(verdict.url);
+  const addresses = await sender.resolve(host).catch(() => null);
+  return { ...services, webhooks: { ...services.webhooks, resolvedHosts: new Map([[host, addresses]]) } };
+}
+
 /**
  * Refuses targets the SSRF guard forbids: the literal checks, then every address the host
- * resolves to. Deliveries check again against the address they connect to.
+ * resolves to (resolved before the transaction when the request came over HTTP; an embedding
+ * app calling the operation directly resolves here). Deliveries check again against the
+ * address they connect to.
  */
 async function checkTarget(ctx: OperationContext, url: string): Promise<void> {
-  const { sender, allowPrivateTargets } = ctx.services.webhooks;
+  const { sender, allowPrivateTargets, resolvedHosts } = ctx.services.webhooks;
   const verdict = checkWebhookUrl(url, allowPrivateTargets);
   if (!verdict.ok) throw badUrl(verdict.reason);
   if (allowPrivateTargets || !sender) return;
-  const host = verdict.url.hostname.replace(/^\[|\]$/g, '');
-  let addresses: string[];
-  try {
-    addresses = await sender.resolve(host);
-  } catch {
-    throw badUrl(`the host ${host} does not resolve`);
-  }
+  const host = hostOf(verdict.url);
+  const addresses = resolvedHosts?.has(host)
+    ? resolvedHosts.get(host)
+    : await sender.resolve(host).catch(() => null);
+  if (!addresses) throw badUrl(`the host ${host} does not resolve`);
   const forbidden = addresses.find(isForbiddenAddress);
   if (forbidden) throw badUrl(`the host ${host} resolves to a private or reserved address (${forbidden})`);
 }
@@ -103,10 +113,11 @@ export async function createWebhook(
     description: input.description ?? null,
     status: 'active',
     disabledReason: null,
-    secret: newSecret(),
+    secret: newSigningSecret(),
     previousSecret: null,
     previousSecretExpiresAt: null,
     failingSince: null,
+    signatureScheme: input.signatureScheme ?? 'stripe',
     createdAt: ctx.now,
     updatedAt: ctx.now,
     version: 1,
@@ -181,7 +192,7 @@ export async function rotateWebhookSecret(
   const current = await getForWrite(ctx, id);
   const previousSecretExpiresAt = isoTime(Date.parse(ctx.now) + rotationOverlapMs);
   const next = await save(ctx, current, {
-    secret: newSecret(),
+    secret: newSigningSecret(),
     previousSecret: current.secret,
     previousSecretExpiresAt,
   });
@@ -209,22 +220,92 @@ export async function listDeliveries(
   return toPage(result.rows, result.total, query.limit, filters, presentDelivery);
 }
 
-/** Puts a delivery back in the queue for an attempt now, with a fresh retry schedule. */
+async function getDeliveryRow(
+  ctx: OperationContext,
+  webhookId: string,
+  deliveryId: string,
+): Promise<WebhookDelivery> {
+  const webhook = await getWebhookRow(ctx, webhookId);
+  const delivery = await ctx.tx.deliveries.get(ctx.tenant.accountId, deliveryId);
+  if (!delivery || delivery.subscriptionId !== webhook.id) throw notFound('delivery');
+  return delivery;
+}
+
+/** The most attempts a delivery's detail shows (the latest ones). */
+export const attemptLogLimit = 50;
+
+/** One delivery with its payload and the log of its attempts: exactly what was sent, and what came back. */
+export async function getDelivery(
+  ctx: OperationContext,
+  webhookId: string,
+  deliveryId: string,
+): Promise<DeliveryDetailView> {
+  const delivery = await getDeliveryRow(ctx, webhookId, deliveryId);
+  const attempts = await ctx.tx.deliveries.attempts(ctx.tenant.accountId, delivery.id, attemptLogLimit);
+  return presentDeliveryDetail(delivery, attempts);
+}
+
+/** Attempts per hour over the last `hours` hours (every hour listed, zeros included), oldest first. */
+export async function deliveryStats(
+  ctx: OperationContext,
+  webhookId: string,
+  hours: number,
+): Promise<{ since: string; hours: { hour: string; succeeded: number; failed: number }[] }> {
+  const webhook = await getWebhookRow(ctx, webhookId);
+  const hourMs = 60 * 60 * 1000;
+  const firstHour = Math.floor(Date.parse(ctx.now) / hourMs) * hourMs - (hours - 1) * hourMs;
+  const since = isoTime(firstHour);
+  const counted = new Map(
+    (await ctx.tx.deliveries.attemptsPerHour(ctx.tenant.accountId, webhook.id, since)).map((h) => [
+      h.hour,
+      h,
+    ]),
+  );
+  return {
+    since,
+    hours: Array.from({ length: hours }, (_, i) => {
+      const hour = isoTime(firstHour + i * hourMs);
+      const found = counted.get(hour);
+      return { hour, succeeded: found?.succeeded ?? 0, failed: found?.failed ?? 0 };
+    }),
+  };
+}
+
+/** The answer to a retry of a delivery whose attempt is in flight: sending it again now would send it twice. */
+const inFlight = (delivery: WebhookDelivery) =>
+  new ApiError(
+    409,
+    'delivery_in_flight',
+    'This delivery is being sent right now; retry it once the attempt is over.',
+    { leaseExpiresAt: delivery.leaseExpiresAt },
+  );
+
+/**
+ * Redelivers: puts the delivery back in the queue for an attempt now, with a fresh retry
+ * schedule, whatever its state (delivered, failed, or waiting for a retry), as GitHub's
+ * "Redeliver" does. The attempts already made stay counted and logged; `deliveredAt` is
+ * cleared until the new attempt delivers. A delivery in flight (`sending` under a live lease)
+ * answers 409 delivery_in_flight instead of being sent twice.
+ */
 export async function retryDelivery(
   ctx: OperationContext,
   webhookId: string,
   deliveryId: string,
 ): Promise<DeliveryView> {
-  const webhook = await getWebhookRow(ctx, webhookId);
-  const delivery = await ctx.tx.deliveries.get(ctx.tenant.accountId, deliveryId);
-  if (!delivery || delivery.subscriptionId !== webhook.id) throw notFound('delivery');
+  const delivery = await getDeliveryRow(ctx, webhookId, deliveryId);
+  if (delivery.status === 'sending' && delivery.leaseExpiresAt !== null && delivery.leaseExpiresAt > ctx.now)
+    throw inFlight(delivery);
   const next: WebhookDelivery = {
     ...delivery,
     status: 'pending',
-    attempts: 0,
+    scheduleFrom: delivery.attempts,
     nextAttemptAt: ctx.now,
+    leaseId: null,
+    leaseExpiresAt: null,
+    deliveredAt: null,
     updatedAt: ctx.now,
   };
   await ctx.tx.deliveries.update(next);
+  ctx.services.webhooks.deliveriesQueued?.();
   return presentDelivery(next);
 }

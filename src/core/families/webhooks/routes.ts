@@ -4,17 +4,23 @@ import { familyRoutes } from '../shared/routes.js';
 import {
   createWebhook,
   deleteWebhook,
+  deliveryStats,
+  getDelivery,
   getWebhook,
   listDeliveries,
   listWebhooks,
+  resolveTargetHost,
   retryDelivery,
   rotateWebhookSecret,
   updateWebhook,
 } from './operations.js';
 import {
+  deliveryDetailSchema,
   deliveryListQuerySchema,
   deliveryPageSchema,
   deliverySchema,
+  deliveryStatsQuerySchema,
+  deliveryStatsSchema,
   webhookCreatedSchema,
   webhookCreateSchema,
   webhookListQuerySchema,
@@ -77,12 +83,38 @@ export const webhookRoutes = [
     handle: async (ctx, { params, query }) => ok(await listDeliveries(ctx, id(params), query)),
   }),
   defineRoute({
+    method: 'GET',
+    path: '/webhooks/:id/deliveries/:deliveryId',
+    access: 'admin_read',
+    kind: 'read',
+    summary: 'Get a delivery with its attempts',
+    response: deliveryDetailSchema,
+    handle: async (ctx, { params }) => ok(await getDelivery(ctx, id(params), params.deliveryId ?? '')),
+  }),
+  defineRoute({
     method: 'POST',
     path: '/webhooks/:id/deliveries/:deliveryId/retry',
     access: 'admin_write',
     kind: 'action',
-    summary: 'Retry a delivery now',
+    summary: 'Redeliver a delivery now',
     response: deliverySchema,
     handle: async (ctx, { params }) => ok(await retryDelivery(ctx, id(params), params.deliveryId ?? '')),
   }),
-];
+  defineRoute({
+    method: 'GET',
+    path: '/webhooks/:id/delivery-stats',
+    access: 'admin_read',
+    kind: 'read',
+    summary: "Count a webhook's attempts per hour",
+    query: deliveryStatsQuerySchema,
+    response: deliveryStatsSchema,
+    handle: async (ctx, { params, query }) => ok(await deliveryStats(ctx, id(params), query.hours)),
+  }),
+].map((route) =>
+  // Create and PATCH resolve the URL's host before their transaction.
+  route.path === '/webhooks' && route.method === 'POST'
+    ? { ...route, prepare: resolveTargetHost }
+    : route.path === '/webhooks/:id' && route.method === 'PATCH'
+      ? { ...route, prepare: resolveTargetHost }
+      : route,
+);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { eventTypes, unknownEventType } from '../../events.js';
-import { deliveryStatuses, webhookStatuses } from '../../model.js';
+import { deliveryStatuses, signatureSchemes, webhookStatuses } from '../../model.js';
 import { pageQuery } from '../../pipeline/pagination.js';
 import { idOf, pageOf, timestampOut, versionedFields, withoutReadOnly } from '../shared/schema.js';
 
@@ -26,10 +26,20 @@ const subscribedTypes = z
   .max(100)
   .transform((types) => [...new Set(types)]);
 const description = z.string().max(1000).nullable();
+const signatureScheme = z
+  .enum(signatureSchemes)
+  .describe(
+    'How deliveries are signed: `stripe` (X-Service-Signature), `standard` (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature) or `both`',
+  );
 
 export const webhookCreateSchema = withoutReadOnly(
   readOnly,
-  z.strictObject({ url, eventTypes: subscribedTypes, description: description.optional() }),
+  z.strictObject({
+    url,
+    eventTypes: subscribedTypes,
+    description: description.optional(),
+    signatureScheme: signatureScheme.optional(),
+  }),
 );
 export type WebhookCreate = z.output<typeof webhookCreateSchema>;
 
@@ -40,6 +50,7 @@ export const webhookPatchSchema = withoutReadOnly(
     eventTypes: subscribedTypes.optional(),
     description: description.optional(),
     status: z.enum(webhookStatuses).optional(),
+    signatureScheme: signatureScheme.optional(),
   }),
 );
 export type WebhookPatch = z.output<typeof webhookPatchSchema>;
@@ -62,6 +73,7 @@ export const webhookSchema = z.strictObject({
   description: z.string().nullable(),
   status: z.enum(webhookStatuses),
   disabledReason: z.string().nullable().describe('Why the service disabled it: gone or failing'),
+  signatureScheme,
 });
 export const webhookPageSchema = pageOf(webhookSchema);
 
@@ -89,8 +101,10 @@ export const deliverySchema = z.strictObject({
   subscriptionId: idOf('wh'),
   eventId: z.uuid(),
   eventType: z.enum(eventTypes),
-  status: z.enum(deliveryStatuses),
-  attempts: z.number().int().min(0),
+  status: z
+    .enum(deliveryStatuses)
+    .describe('pending (waiting for its next attempt), sending (an attempt in flight), delivered or failed'),
+  attempts: z.number().int().min(0).describe('Attempts made so far, retries through the API included'),
   nextAttemptAt: timestampOut.nullable(),
   lastAttemptAt: timestampOut.nullable(),
   lastResponseStatus: z.number().int().nullable(),
@@ -101,6 +115,53 @@ export const deliverySchema = z.strictObject({
   updatedAt: timestampOut,
 });
 export const deliveryPageSchema = pageOf(deliverySchema);
+
+const headers = z.record(z.string(), z.string());
+
+/** One attempt of a delivery: the exact request sent and the first bytes of the answer. */
+export const attemptSchema = z.strictObject({
+  number: z.number().int().min(1),
+  startedAt: timestampOut,
+  durationMs: z.number().min(0),
+  succeeded: z.boolean().describe('Whether the receiver answered 2xx'),
+  request: z.strictObject({
+    url: z.string(),
+    headers: headers.describe('The headers as sent, signature included'),
+    body: z.string().describe('The exact body sent (the same bytes on every attempt)'),
+  }),
+  response: z
+    .strictObject({
+      status: z.number().int(),
+      headers: headers.describe('Header names in lower case'),
+      body: z.string().describe('The first 4096 bytes of the body, decoded as UTF-8'),
+      bodyTruncated: z.boolean(),
+    })
+    .nullable()
+    .describe('null when no answer came (see error)'),
+  error: z.string().nullable(),
+});
+
+/** A delivery with its payload and its attempts (the latest 50, oldest first). */
+export const deliveryDetailSchema = deliverySchema.extend({
+  payload: z.string().describe('The exact body sent on every attempt'),
+  attemptLog: z.array(attemptSchema),
+});
+
+export const deliveryStatsQuerySchema = z.strictObject({
+  hours: z.coerce.number().int().min(1).max(168).default(24),
+});
+
+/** Attempts per hour: succeeded (2xx) and failed, every hour of the window listed. */
+export const deliveryStatsSchema = z.strictObject({
+  since: timestampOut,
+  hours: z.array(
+    z.strictObject({
+      hour: timestampOut,
+      succeeded: z.number().int().min(0),
+      failed: z.number().int().min(0),
+    }),
+  ),
+});
 
 /** The answer of POST /webhooks/{id}/test (CONTRACT §6). */
 export const webhookTestResultSchema = z.strictObject({
