@@ -10,9 +10,7 @@ if (serverUrl) {
   if (!existsSync('dist/adapters/postgres/index.js')) {
     throw new Error('TEST_DATABASE_URL is set but the build has no PostgreSQL adapter: build first');
   }
-  threeServesSuite('PostgreSQL', () => postgresDatabase(serverUrl), {
-    rateLimitSkip: 'serve keeps its rate limiter in memory: no database-backed RateLimitStore yet',
-  });
+  threeServesSuite('PostgreSQL', () => postgresDatabase(serverUrl));
 } else {
   describe('three serve processes on one PostgreSQL database', () => {
     it.skip('skipped: TEST_DATABASE_URL is unset (e.g. postgres://postgres@127.0.0.1:5432/test)', () => {});
