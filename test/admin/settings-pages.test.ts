@@ -181,6 +181,9 @@ describe('the workspace settings pages (home, members, webhooks)', () => {
     expect(delivery.status).toBe(200);
     expect(delivery.text).toContain('webhook.test');
     expect(delivery.text).toContain('Redeliver');
+    // The detail shows the request exactly as signed and sent.
+    const sentSignature = hook.received[0]?.headers['x-service-signature'] ?? 'none';
+    expect(delivery.text).toContain(sentSignature);
 
     const edited = await follow(
       browser,

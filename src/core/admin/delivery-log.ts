@@ -58,7 +58,19 @@ export async function deliveryHours(
   return lastDay([...counts.values()], nowMs);
 }
 
+/** How many of a delivery's attempts its page shows (the latest ones). */
+const shownAttempts = 20;
+
 /** The recorded attempts of a delivery, oldest first: what each one sent and received. */
-export async function attemptsOf(_tx: StorageTx, _delivery: WebhookDelivery): Promise<AttemptDetail[]> {
-  return [];
+export async function attemptsOf(tx: StorageTx, delivery: WebhookDelivery): Promise<AttemptDetail[]> {
+  const attempts = await tx.deliveries.attempts(delivery.accountId, delivery.id, shownAttempts);
+  return attempts.map(({ number, startedAt, durationMs, request, response, error, succeeded }) => ({
+    number,
+    startedAt,
+    durationMs,
+    request,
+    response,
+    error,
+    succeeded,
+  }));
 }
