@@ -69,7 +69,10 @@ describe.skipIf(!hasChromium)('the workspace settings pages in headless Chromium
     const page = await context.newPage();
     consoleErrors = [];
     page.on('console', (message) => {
-      if (message.type() === 'error') consoleErrors.push(message.text());
+      // An error status the test provokes on purpose (a 409 for the last admin) is asserted where it
+      // happens; what must stay empty is everything else, such as a blocked script or style.
+      const provoked = /^Failed to load resource: the server responded with a status of 4\d\d/;
+      if (message.type() === 'error' && !provoked.test(message.text())) consoleErrors.push(message.text());
     });
     return page;
   }
