@@ -324,6 +324,35 @@ describe('outcome-tracker serve, as a child process over a SQLite file', () => {
     expect(served.lines.join('\n')).not.toContain('req-log-test-1');
   });
 
+  it('logs every webhook attempt with its delivery, status and outcome', async () => {
+    const receiver = http.createServer((_req, res) => res.writeHead(204).end());
+    await new Promise<void>((listening) => receiver.listen(0, '127.0.0.1', listening));
+    try {
+      const { port } = receiver.address() as { port: number };
+      const db = join(tempDir(), 'tracker.db');
+      const served = track(await startServeJson(['--db', db, '--allow-private-webhooks']));
+      const token = served.startup.init?.token ?? '';
+      const hook = await post(served.startup.apiUrl, token, '/webhooks', {
+        url: `http://127.0.0.1:${port}/hooks`,
+        eventTypes: ['project.created'],
+      });
+      expect(hook.status).toBe(201);
+      expect((await post(served.startup.apiUrl, token, '/projects', { name: 'Logged' })).status).toBe(201);
+      const line = JSON.parse(await served.waitForLogLine((l) => l.includes('"webhook attempt"')));
+      expect(line).toMatchObject({
+        level: 'info',
+        msg: 'webhook attempt',
+        subscriptionId: (hook.json as { id: string }).id,
+        eventType: 'project.created',
+        attempt: 1,
+        status: 204,
+        outcome: 'delivered',
+      });
+    } finally {
+      await new Promise((closed) => receiver.close(closed));
+    }
+  });
+
   it('serves through the Hono host with --server hono, and stops on SIGINT with exit 0', async () => {
     const db = join(tempDir(), 'tracker.db');
     const served = track(await startServeJson(['--server', 'hono', '--db', db]));

@@ -292,7 +292,17 @@ async function start(input: ServeInput, io: CliIo, logger: Logger): Promise<Star
       // The log goes to stderr, so stdout holds only the startup: with --json, one JSON object.
       onRequest: (entry) => logger.info(entry, 'request'),
       onError: (error, requestId) => logger.error({ err: error, requestId }, 'request failed'),
-      webhooks: { sender: nodeWebhookSender(), allowPrivateTargets: input.allowPrivateWebhooks },
+      webhooks: {
+        sender: nodeWebhookSender(),
+        allowPrivateTargets: input.allowPrivateWebhooks,
+        // Every attempt is a log line: a failing receiver shows up in the log, not only in the API.
+        onAttempt: (attempt) =>
+          (attempt.outcome === 'delivered' ? logger.info : logger.warn).call(
+            logger,
+            attempt,
+            'webhook attempt',
+          ),
+      },
     });
     const init = db.created ? await initFirstWorkspace(db) : null;
     listening.serve(tracker);
