@@ -102,10 +102,12 @@ describe('mounting recipes', () => {
 
   it('any fetch runtime: tracker.fetch(request)', async () => {
     const { tracker, token, projectId } = await mountedTracker();
+    // --- recipe ---
     const app = (request: Request): Promise<Response> =>
       new URL(request.url).pathname === '/hello'
         ? Promise.resolve(new Response('the app itself'))
         : tracker.fetch(request);
+    // --- end ---
     const server = serve({ fetch: app, port: 0, hostname: '127.0.0.1' }) as Server;
     await new Promise((listening) => server.once('listening', listening));
     closers.push(() => new Promise((done) => server.close(() => done())));

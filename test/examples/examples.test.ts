@@ -18,6 +18,21 @@ const examples = [
   'examples/embed-postgres.mjs',
 ];
 
+/**
+ * The mounting recipes the README shows: each `// --- recipe ---` section of the test that runs them
+ * against the real frameworks, without its indentation.
+ */
+function mountingRecipes(): string[] {
+  const source = readFileSync('test/ecosystem/recipes.test.ts', 'utf8');
+  return [...source.matchAll(/\/\/ --- recipe ---\n([\s\S]*?)\n\s*\/\/ --- end ---/g)].map((match) => {
+    const lines = (match[1] ?? '').split('\n');
+    const indent = Math.min(
+      ...lines.filter((line) => line.trim()).map((line) => /^ */.exec(line)?.[0].length ?? 0),
+    );
+    return `${lines.map((line) => line.slice(indent)).join('\n')}\n`;
+  });
+}
+
 /** Runs `node <file>` as written; resolves with its exit code and output. */
 function runExample(
   file: string,
@@ -93,8 +108,8 @@ describe('the examples, run as written with node', () => {
     },
   );
 
-  it('every JavaScript block of the README is an excerpt of an example, so it runs as shown', () => {
-    const sources = examples.map((file) => readFileSync(file, 'utf8'));
+  it('every JavaScript block of the README is an excerpt of an example or a tested recipe, so it runs as shown', () => {
+    const sources = [...examples.map((file) => readFileSync(file, 'utf8')), ...mountingRecipes()];
     const blocks = codeBlocks(readme, 'js');
     expect(blocks.length).toBeGreaterThanOrEqual(2);
     for (const block of blocks) {
