@@ -17,7 +17,6 @@ describe('the typed client example (openapi-typescript + openapi-fetch)', () => 
     await s.close();
   });
 
-
   it('creates issues, pages through all of them and transitions one against a real server', async () => {
     const client = trackerClient(s.url, s.tokens.admin);
     const created = [];
