@@ -32,7 +32,7 @@ const operations = [
   ...Object.entries(doc.paths).flatMap(([path, item]) =>
     Object.entries(item).map(([method, op]) => ({
       name: `${method.toUpperCase()} ${path}`,
-      op: op as Operation,
+      op: op as unknown as Operation,
       event: false,
     })),
   ),
