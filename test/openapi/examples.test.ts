@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { createMount } from '../../src/core/edge/mount.js';
 import { eventTypes } from '../../src/core/events.js';
 import { buildOpenApiDocument } from '../../src/core/openapi/document.js';
+import { servedDocument } from '../../src/core/openapi/served-document.js';
 import { routes } from '../../src/core/routes.js';
 import { compile } from './response-validator.js';
 
@@ -115,5 +117,31 @@ describe('the examples of the API reference', () => {
     media.example = { ...(media.example as Json), status: 'done' };
     const validate = compile(broken)('broken', media.schema);
     expect(validate(media.example)).toBe(false);
+  });
+
+  it('names each operation as it always has: an operationId renamed would rename a method of generated clients', () => {
+    const ids = Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
+    expect(ids).toEqual([
+      ...['listProjects', 'createProject', 'getProject', 'updateProject'],
+      ...['listOutcomes', 'createOutcome', 'getOutcome', 'updateOutcome', 'deleteOutcome'],
+      ...['listContextItems', 'createContextItem', 'getContextItem', 'deleteContextItem'],
+      ...['listDecisions', 'createDecision', 'getDecision', 'updateDecision'],
+      ...['listIssues', 'createIssue', 'getIssue', 'updateIssue', 'transitionIssue'],
+      ...['listTimeEntries', 'createTimeEntry', 'getTimeEntry', 'updateTimeEntry', 'deleteTimeEntry'],
+      ...['listMembers', 'createMember', 'getMember', 'updateMember', 'deleteMember'],
+      ...['listWebhooks', 'createWebhook', 'getWebhook', 'updateWebhook', 'deleteWebhook'],
+      ...['rotateWebhookSecret', 'testWebhook', 'listWebhookDeliveries', 'getWebhookDelivery'],
+      ...['retryWebhookDelivery', 'getWebhookDeliveryStats', 'listSignals'],
+      ...['getOpenApiDocument', 'getHealth', 'getReadiness'],
+    ]);
+  });
+
+  it('links the API guide where the server serves it, under a mount too', async () => {
+    const served = async (basePath?: string) => {
+      const reply = await servedDocument(createMount(basePath))(undefined as never, undefined as never);
+      return JSON.parse((reply as { text: { body: string } }).text.body).externalDocs.url;
+    };
+    expect(await served()).toBe('/docs/guide');
+    expect(await served('/tracker/api/v1')).toBe('/tracker/docs/guide');
   });
 });
