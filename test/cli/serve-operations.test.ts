@@ -48,6 +48,21 @@ describe('outcome-tracker serve, operated as a service', () => {
     expect(help.stdout).toContain('/api/v1/openapi.json');
   });
 
+  it('names the API reference and the OpenAPI document in its startup banner, both answering', async () => {
+    const served = startServe(['--port', '0', '--db', join(tempDir(), 'tracker.db')]);
+    running.push(served);
+    const reference = await served.waitForLine((line) => line.startsWith('API reference:'));
+    const document = await served.waitForLine((line) => line.startsWith('OpenAPI:'));
+    const docsUrl = reference.split(/ +/).at(-1) ?? '';
+    const openApiUrl = document.split(/ +/).at(-1) ?? '';
+    expect(docsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/docs$/);
+    expect(openApiUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1\/openapi\.json$/);
+    const [page, json] = await Promise.all([fetch(docsUrl), fetch(openApiUrl)]);
+    expect([page.status, json.status]).toEqual([200, 200]);
+    expect(((await json.json()) as { openapi: string }).openapi).toBe('3.1.1');
+    expect(await page.text()).toContain('href="/docs/guide"');
+  });
+
   it('takes port, host, database, rate limit, base path, CORS, log level and --json from the environment alone', async () => {
     const port = await freePort();
     const db = join(tempDir(), 'from-env.db');
