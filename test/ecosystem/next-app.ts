@@ -33,6 +33,8 @@ export async function startNextApp(port: number, env: Record<string, string>): P
   cpSync(resolve('test/ecosystem/next-app'), dir, { recursive: true });
   mkdirSync(join(dir, 'node_modules'));
   symlinkSync(resolve('.'), join(dir, 'node_modules', 'outcome-tracker'), 'dir');
+  // The app imports the package as installed, that is the build: `npm test` builds first.
+  if (!existsSync(resolve('dist/core/index.js'))) throw new Error('dist/ is missing: npm run build first');
   const bin = resolve('node_modules/next/dist/bin/next');
   if (!existsSync(bin)) throw new Error(`${bin} is missing`);
 
