@@ -131,7 +131,7 @@ describe('mounting recipes', () => {
       const ws = await seedWorkspace(seeder, storage, seeder.ids, Date.now(), 'acme', 'admin@acme.test');
       await seeder.close();
       const app = await startNextApp(await freePort(), { TRACKER_DB: db });
-      closers.push(app.close);
+      closers.unshift(app.close); // stopped before its database folder is removed
       try {
         await exercise(app.origin, ws.adminToken, ws.projectId);
       } catch (error) {
