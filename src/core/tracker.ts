@@ -254,6 +254,7 @@ export function createTracker(options: TrackerOptions): Tracker {
     async close() {
       stopListening?.();
       await webhooks.stop();
+      hooks.sender?.close?.();
       await options.storage.close();
     },
   };
