@@ -89,9 +89,11 @@ async function webhookThroughput(events) {
       });
     }
     transactions = 0;
+    const cpuBefore = process.cpuUsage();
     const started = process.hrtime.bigint();
     const handled = await tracker.webhooks.dispatchDue();
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const cpu = process.cpuUsage(cpuBefore);
     if (handled !== events) throw new Error(`dispatched ${handled} of ${events}`);
     const sendTransactions = transactions;
     const { requests, connections } = await receiverCounts(receiver);
@@ -105,6 +107,7 @@ async function webhookThroughput(events) {
     return {
       events,
       deliveriesPerSecond: events / seconds,
+      cpuUsPerDelivery: (cpu.user + cpu.system) / events,
       transactionsPerDelivery: sendTransactions / events,
       connections,
       idleTransactionsPerSecond,
