@@ -169,8 +169,13 @@ export function createTracker(options: TrackerOptions): Tracker {
     publicRoutes: publicRoutes(edge.mount),
     admin: createAdminArea({ clock, ids, services }),
   };
-  // Commits of other processes on a shared database wake this process's event streams too.
-  const stopListening = options.storage.changes?.subscribe((accountId) => runtime.changes.notify(accountId));
+  // Commits of other processes on a shared database wake this process's event streams too, and
+  // its dispatcher: their signals may have queued deliveries (a slow safety poll catches any
+  // notification lost).
+  const stopListening = options.storage.changes?.subscribe((accountId) => {
+    runtime.changes.notify(accountId);
+    webhooks.wake();
+  });
   const hooks = options.webhooks ?? {};
   const webhooks = createDispatcher({
     storage: options.storage,
@@ -254,6 +259,7 @@ export function createTracker(options: TrackerOptions): Tracker {
     async close() {
       stopListening?.();
       await webhooks.stop();
+      hooks.sender?.close?.();
       await options.storage.close();
     },
   };

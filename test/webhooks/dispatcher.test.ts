@@ -2,7 +2,14 @@ import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryStorage } from '../../src/adapters/memory/index.js';
-import type { Storage, WebhookRequest, WebhookResult, WebhookSender } from '../../src/core/index.js';
+import {
+  createTracker,
+  issues,
+  type Storage,
+  type WebhookRequest,
+  type WebhookResult,
+  type WebhookSender,
+} from '../../src/core/index.js';
 import { nodeWebhookSender } from '../../src/http/webhook-sender.js';
 import { type Receiver, startReceiver, type WebhookFixture, webhookFixture } from './fixture.js';
 
@@ -195,6 +202,41 @@ describe('the dispatcher', () => {
     release();
     expect(await dispatched).toBe(40);
     expect(slow.received).toHaveLength(20);
+  });
+
+  it('wakes on a commit of its own process and on one announced by the storage, not on its slow poll', async () => {
+    const inner = memoryStorage();
+    const announce = new Set<(accountId: string) => void>();
+    const storage: Storage = {
+      transaction: (fn, options) => inner.transaction(fn, options),
+      close: () => inner.close(),
+      changes: {
+        subscribe(listener) {
+          announce.add(listener);
+          return () => announce.delete(listener);
+        },
+      },
+    };
+    fixture = await webhookFixture({
+      storage,
+      webhooks: { sender: nodeWebhookSender(), allowPrivateTargets: true },
+    });
+    const hook = await receiver();
+    await fixture.subscribe(hook.url);
+    // A minute between safety polls: an arrival within the test's time proves a wake-up.
+    fixture.tracker.webhooks.start(60_000);
+    await fixture.createIssue('Committed here');
+    await until(() => hook.received.length === 1);
+
+    // Another process's commit: the same database, a tracker whose dispatcher is not running.
+    const elsewhere = createTracker({ storage: inner, clock: fixture.clock, rateLimit: false });
+    await elsewhere.run({ workspaceSlug: fixture.main.slug }, (ctx) =>
+      issues.create(ctx, { projectId: fixture.main.projectId, title: 'Committed elsewhere' }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(hook.received).toHaveLength(1);
+    for (const listener of announce) listener(fixture.main.accountId);
+    await until(() => hook.received.length === 2);
   });
 
   it('runs on its own once started, and stop() waits for the attempt in flight', async () => {
