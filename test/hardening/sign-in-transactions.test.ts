@@ -40,12 +40,14 @@ vi.mock('../../src/core/tenancy/password.js', async (importOriginal) => {
 });
 
 /** A storage that counts the transactions whose callbacks are running. */
-function countingStorage(inner: Storage): { storage: Storage; open: () => number } {
+function countingStorage(inner: Storage): { storage: Storage; open: () => number; modes: string[] } {
   let open = 0;
+  const modes: string[] = [];
   const storage: Storage = {
     ...inner,
     transaction: (fn, options) =>
       inner.transaction(async (tx) => {
+        modes.push(options?.mode ?? 'write');
         open++;
         try {
           return await fn(tx);
@@ -54,7 +56,7 @@ function countingStorage(inner: Storage): { storage: Storage; open: () => number
         }
       }, options),
   };
-  return { storage, open: () => open };
+  return { storage, open: () => open, modes };
 }
 
 /** A hash as the previous release made them (scrypt N=2^14): signing in upgrades it. */
@@ -83,7 +85,19 @@ describe('admin sign-in and the storage transactions', () => {
     const counted = countingStorage(memoryStorage());
     check.open = counted.open;
     server = await startServer('node', { storage: counted.storage });
+    return counted;
   }
+
+  it('reads the user in a read transaction, then starts the session in one short write transaction', async () => {
+    const { modes } = await start();
+    await setPassword(server, 'admin@acme.test');
+    modes.length = 0;
+    const signedIn = await new FormClient(server.url).signIn('admin@acme.test', testPassword);
+    expect(signedIn.status).toBe(303);
+    // The form (GET), the post's look-up of the user, and after the check the session's write.
+    expect(modes).toEqual(['read', 'read', 'write']);
+    expect(check.openAtStart).toEqual([0]);
+  });
 
   it('checks the password with no transaction open, and another write commits while it is checked', async () => {
     await start();
