@@ -31,8 +31,8 @@ export async function startNextApp(port: number, env: Record<string, string>): P
   mkdirSync(root, { recursive: true });
   const dir = mkdtempSync(join(root, 'next-app-'));
   cpSync(resolve('test/ecosystem/next-app'), dir, { recursive: true });
-  // Installed as npm would: its package.json and its build (a link to the whole checkout would
-  // put the app inside its own dependency, a loop the bundler's file watcher walks for long).
+  // Installed as npm would: its package.json and its build. (A link to the whole checkout would
+  // put the app inside its own dependency: a directory loop for anything that walks the tree.)
   const installed = join(dir, 'node_modules', 'outcome-tracker');
   mkdirSync(installed, { recursive: true });
   copyFileSync(resolve('package.json'), join(installed, 'package.json'));
