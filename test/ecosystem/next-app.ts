@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -31,8 +31,12 @@ export async function startNextApp(port: number, env: Record<string, string>): P
   mkdirSync(root, { recursive: true });
   const dir = mkdtempSync(join(root, 'next-app-'));
   cpSync(resolve('test/ecosystem/next-app'), dir, { recursive: true });
-  mkdirSync(join(dir, 'node_modules'));
-  symlinkSync(resolve('.'), join(dir, 'node_modules', 'outcome-tracker'), 'dir');
+  // Installed as npm would: its package.json and its build. (A link to the whole checkout would
+  // put the app inside its own dependency: a directory loop for anything that walks the tree.)
+  const installed = join(dir, 'node_modules', 'outcome-tracker');
+  mkdirSync(installed, { recursive: true });
+  copyFileSync(resolve('package.json'), join(installed, 'package.json'));
+  symlinkSync(resolve('dist'), join(installed, 'dist'), 'dir');
   // The app imports the package as installed, that is the build: `npm test` builds first.
   if (!existsSync(resolve('dist/core/index.js'))) throw new Error('dist/ is missing: npm run build first');
   const bin = resolve('node_modules/next/dist/bin/next');

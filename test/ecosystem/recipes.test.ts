@@ -138,7 +138,9 @@ describe('mounting recipes', () => {
         throw new Error(`${(error as Error).message}\nnext dev printed:\n${app.output()}`);
       }
     },
-    60_000,
+    // About 13 s of CPU (next dev starting and compiling the route once); the bound leaves room for
+    // a machine busy with other test files, where it has taken up to 46 s.
+    90_000,
   );
 
   it('answers a body a parser read into something it cannot restore with a 500 that says so', async () => {
