@@ -65,9 +65,9 @@ export interface TrackerOptions {
     sender?: WebhookSender;
     /** Lifts the SSRF guard for local development (`serve --allow-private-webhooks`). */
     allowPrivateTargets?: boolean;
-    /** Main-pool delivery slots (slow receivers apart; see the API guide); default 32. */
+    /** Main-pool delivery slots (slow receivers apart; see the API guide); default 64. */
     concurrency?: number;
-    /** Slots one subscription / one account may hold; default half / three quarters of the pool. */
+    /** Slots one fast subscription / one account may hold; default half the pool each. */
     perSubscription?: number;
     perAccount?: number;
     /** Jitter source for retry times, in [0, 1). */

@@ -16,12 +16,12 @@ export interface DispatcherOptions {
   ids?: Ids;
   /**
    * Main-pool slots: deliveries in flight at once, not counting slow ones (see FairPool).
-   * Default 32. One subscription holds at most half of them, one account three quarters.
+   * Default 64. The last quarter is kept for accounts with nothing in flight (see FairPool).
    */
   concurrency?: number;
-  /** Main-pool slots one subscription may hold (default: half the pool). */
+  /** Slots one subscription whose receiver answers fast may hold (default: half the pool). */
   perSubscription?: number;
-  /** Main-pool slots one account may hold (default: three quarters of the pool). */
+  /** Main-pool slots one account may hold outside the reserve (default: half the pool). */
   perAccount?: number;
   /** An attempt unanswered this long is slow and moves to the slow pool (default 1000 ms). */
   slowAfterMs?: number;
@@ -117,7 +117,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   };
   const pool = new FairPool(
     {
-      concurrency: options.concurrency ?? 32,
+      concurrency: options.concurrency ?? 64,
       ...(options.perSubscription ? { perSubscription: options.perSubscription } : {}),
       ...(options.perAccount ? { perAccount: options.perAccount } : {}),
       ...(options.slowAfterMs ? { slowAfterMs: options.slowAfterMs } : {}),
@@ -247,6 +247,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   async function attempt(delivery: WebhookDelivery, subscription: WebhookSubscription, slot: number) {
     const startedAt = clock.now();
     let durationMs = 0;
+    let released = false;
     try {
       const sent = await sendAttempt(sender, subscription, delivery, startedAt, allowPrivateTargets);
       durationMs = sent.result.durationMs;
@@ -258,8 +259,13 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         sent,
         startedAtMs: startedAt,
       });
-      // The slot is held until the result is recorded: the next claim then sees what it meant
-      // (a 410 disables the subscription before another of its deliveries is claimed).
+      // A result that changes the subscription (a 410 disables it, a failure streak starts or
+      // ends) holds the slot until recorded, so the next claim sees what it meant. Any other
+      // frees it now: the delivery stays leased until recorded, and recording is batched.
+      if (outcome.subscriptionChanges === null) {
+        pool.release(slot, durationMs);
+        released = true;
+      }
       await toRecord(
         {
           delivery: outcome.delivery,
@@ -286,7 +292,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     } catch (error) {
       options.onError?.(error);
     } finally {
-      pool.release(slot, durationMs);
+      if (!released) pool.release(slot, durationMs);
     }
   }
 
@@ -356,6 +362,17 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     });
   }
 
+  /** Resolves at the next nudge. */
+  function nudged(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        if (poke === done) poke = null;
+        resolve();
+      };
+      poke = done;
+    });
+  }
+
   async function drainRecords(): Promise<void> {
     while (attempts.size > 0 || flushing) {
       await Promise.all([...attempts]);
@@ -398,9 +415,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           if (claimed.heldSlots === 0) break;
           continue;
         }
-        // Slots are busy: wait for one to free, then look again.
+        // Slots are busy: wait for one to free (an attempt ends, or one turns slow and leaves
+        // the main pool), then look again.
         dirty = false;
-        await Promise.race([...attempts]);
+        await Promise.race([...attempts, nudged()]);
       }
       await drainRecords();
       return handled;

@@ -6,7 +6,7 @@ export interface FairPoolOptions {
   concurrency: number;
   /** Slots one subscription whose receiver answers fast may hold. Default: half the pool (at least 1). */
   perSubscription?: number;
-  /** Unreserved slots one account may hold. Default: all of them (three quarters of the pool). */
+  /** Unreserved slots one account may hold. Default: half the pool (at least 1), so two busy accounts share. */
   perAccount?: number;
   /** An attempt still unanswered after this long is slow (default 1 s). */
   slowAfterMs?: number;
@@ -66,7 +66,7 @@ export class FairPool {
     this.concurrency = Math.max(1, Math.floor(options.concurrency));
     this.unreserved = Math.max(1, this.concurrency - Math.floor(this.concurrency / 4));
     this.perSubscription = options.perSubscription ?? Math.max(1, Math.floor(this.concurrency / 2));
-    this.perAccount = options.perAccount ?? this.unreserved;
+    this.perAccount = options.perAccount ?? Math.max(1, Math.floor(this.concurrency / 2));
     this.slowPerAccount = Math.max(1, Math.floor(this.concurrency / 4));
     this.slowAfterMs = options.slowAfterMs ?? 1000;
     this.onChange = onChange;
