@@ -281,8 +281,70 @@ function bodyArbitrary(
     .map(([sent, body, type]) => (sent ? { body, contentType: type } : { body: null, contentType: null }));
 }
 
+/**
+ * Well-formed requests for one operation: the admin's token, real ids in the path, documented
+ * header and query values, a body the schema allows. They get past validation into the handlers
+ * (creates, conditional updates, deletes), where hostile requests mostly stop at a 400.
+ */
+function wellFormedRequests(
+  op: Operation,
+  resolve: (s: Schema) => Schema,
+  targets: FuzzTargets,
+): fc.Arbitrary<FuzzRequest> {
+  const names = [...op.template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
+  const path = fc
+    .tuple(
+      ...names.map((name) => {
+        const real = targets.pathValues(op.template, name);
+        return real.length > 0 ? fc.constantFrom(...real) : fc.constant('none');
+      }),
+    )
+    .map((values) => names.reduce((p, name, i) => p.replace(`{${name}}`, values[i] as string), op.template));
+  const query = fc
+    .tuple(
+      ...op.parameters
+        .filter((p) => p.in === 'query')
+        .map((p) => fc.option(queryValue(p.schema, resolve, targets.ids).map((v) => `${p.name}=${v}`))),
+    )
+    .map((pairs) => {
+      const kept = pairs.filter((p): p is string => p !== null);
+      return kept.length > 0 ? `?${kept.join('&')}` : '';
+    });
+  const headers = fc
+    .tuple(
+      ...op.parameters
+        .filter((p) => p.in === 'header')
+        .map((p) => {
+          const name = p.name.toLowerCase();
+          const valid =
+            name === 'idempotency-key'
+              ? fc.uuid()
+              : fc.oneof(
+                  fc.integer({ min: 1, max: 4 }).map((n) => `"${n}"`),
+                  fc.constant('*'),
+                );
+          return fc
+            .option(valid, { freq: p.required ? 1000 : 2 })
+            .map((v) => (v === null ? {} : { [name]: v }));
+        }),
+    )
+    .map(
+      (parts): Record<string, string> =>
+        Object.assign({ authorization: `Bearer ${targets.tokens.admin}` }, ...parts),
+    );
+  const body = op.body
+    ? jsonFor(op.body, resolve, targets.ids, 0).map((t) => Buffer.from(t))
+    : fc.constant(null);
+  return fc.record({ path, query, headers, body }).map(({ path, query, headers, body }) => ({
+    method: op.method,
+    path: `${path}${query}`,
+    headers: body ? { ...headers, 'content-type': 'application/json' } : headers,
+    body,
+  }));
+}
+
 /** Requests for one operation: documented shapes and hostile values, every part at once. */
-export function requestsFor(
+function hostileRequests(
   op: Operation,
   resolve: (s: Schema) => Schema,
   targets: FuzzTargets,
@@ -301,4 +363,16 @@ export function requestsFor(
       if (body.contentType !== null) all['content-type'] = body.contentType;
       return { method, path: `${path}${query}`, headers: all, body: body.body };
     });
+}
+
+/** Requests for one operation: a third well-formed, the rest hostile in any part. */
+export function requestsFor(
+  op: Operation,
+  resolve: (s: Schema) => Schema,
+  targets: FuzzTargets,
+): fc.Arbitrary<FuzzRequest> {
+  return fc.oneof(
+    { weight: 1, arbitrary: wellFormedRequests(op, resolve, targets) },
+    { weight: 2, arbitrary: hostileRequests(op, resolve, targets) },
+  );
 }
