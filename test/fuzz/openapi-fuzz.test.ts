@@ -15,7 +15,7 @@ import { seedTargets } from './targets.js';
  * A fixed seed and a few runs an operation keep CI short; FUZZ_RUNS=2000 (and FUZZ_SEED) make a
  * long local run, FUZZ_COLLECT=1 keeps going past violations and lists them all at the end.
  */
-const runs = Number(process.env.FUZZ_RUNS ?? 10);
+const runs = Number(process.env.FUZZ_RUNS ?? 8);
 const seed = Number(process.env.FUZZ_SEED ?? 20261123);
 const collect = process.env.FUZZ_COLLECT === '1';
 
