@@ -134,7 +134,10 @@ describe('outcome-tracker serve, as a child process over a SQLite file', () => {
       expect(answered.status).toBe(201);
       expect(JSON.parse(answered.body).key).toBe('APO-2');
       expect(await served.exited).toBe(0);
-      expect(JSON.parse(served.logLines.at(-1) ?? '{}')).toMatchObject({ level: 'info', msg: 'stopped' });
+      expect(
+        JSON.parse(served.logLines.at(-1) ?? '{}'),
+        `the last log lines:\n${served.logLines.slice(-3).join('\n')}`,
+      ).toMatchObject({ level: 'info', msg: 'stopped' });
       // With --json, stdout holds one JSON object from start to stop; the log went to stderr.
       expect(served.lines).toHaveLength(1);
       expect(JSON.parse(served.lines.join('\n'))).toEqual(served.startup);
