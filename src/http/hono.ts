@@ -4,7 +4,10 @@ import { maxBodyBytes, type Tracker } from '../core/index.js';
 
 /** Node's server puts the incoming request in Hono's env; other runtimes have no peer address here. */
 type NodeBindings = {
-  incoming?: { socket?: { remoteAddress?: string; destroy(): void } };
+  incoming?: AsyncIterable<Uint8Array> & {
+    readableEnded?: boolean;
+    socket?: { remoteAddress?: string; destroy(): void };
+  };
   outgoing?: { once(event: 'finish', listener: () => void): void };
 };
 
@@ -18,7 +21,13 @@ export function honoApp(tracker: Tracker): Hono<{ Bindings: NodeBindings }> {
   app.all('*', async (c) => {
     const raw = c.req.raw;
     const url = new URL(raw.url);
-    const body = raw.body ? await readCapped(raw.body, maxBodyBytes) : null;
+    const incoming = c.env?.incoming;
+    // A GET or HEAD body never reaches the Request, but it is on the socket all the same: read it
+    // (the core ignores it), as the Node host does. Left unread, the connection is closed over it
+    // and a large answer is cut off at the client.
+    const unreadBody = !raw.body && incoming && incoming.readableEnded === false ? incoming : null;
+    const source = raw.body ?? unreadBody;
+    const body = source ? await readCapped(source, maxBodyBytes) : null;
     const response = await tracker.handle({
       method: raw.method,
       path: url.pathname + url.search,

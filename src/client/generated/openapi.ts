@@ -5293,10 +5293,7 @@ export interface operations {
     getWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description An ETag held by the client: 304 Not Modified while it is current. */
-                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
-            };
+            header?: never;
             path: {
                 /** @description The resource id */
                 id: string;
@@ -5307,7 +5304,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The resource. */
+            /** @description One page. */
             200: {
                 headers: {
                     /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
@@ -5317,8 +5314,6 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
-                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5368,22 +5363,6 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["WebhookDeliveryDetail"];
                 };
-            };
-            /** @description Not modified: If-None-Match names the current version. */
-            304: {
-                headers: {
-                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
-                    "X-Request-Id": string;
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
-                    ETag: string;
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -5628,6 +5607,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description A digest of the document: send it as If-None-Match to revalidate. */
+                    ETag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5643,6 +5624,22 @@ export interface operations {
                      */
                     "application/json": Record<string, never>;
                 };
+            };
+            /** @description Not modified: If-None-Match names the served document. */
+            304: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description A digest of the document: send it as If-None-Match to revalidate. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

@@ -86,6 +86,16 @@ const tagOf = (route: Route) => {
 
 const problemRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
 
+/** The served document's headers: its ETag is a digest of its content, not a resource version. */
+const documentHeaders = {
+  ...headersOf(),
+  ETag: {
+    description: 'A digest of the document: send it as If-None-Match to revalidate.',
+    schema: { type: 'string' },
+    required: true,
+  },
+};
+
 /** Endpoints answered without a token: the API description and the health check. */
 function publicPaths(): Record<string, Record<string, Json>> {
   const unauthenticated = { security: [], tags: ['Service'] };
@@ -100,7 +110,7 @@ function publicPaths(): Record<string, Record<string, Json>> {
         responses: {
           '200': {
             description: 'The OpenAPI 3.1 document.',
-            headers: headersOf(),
+            headers: documentHeaders,
             content: {
               'application/json': {
                 schema: { type: 'object', required: ['openapi', 'info', 'paths'] },
@@ -111,6 +121,10 @@ function publicPaths(): Record<string, Record<string, Json>> {
                 },
               },
             },
+          },
+          '304': {
+            description: 'Not modified: If-None-Match names the served document.',
+            headers: documentHeaders,
           },
           '429': problemRef('TooManyRequests'),
           '500': problemRef('InternalError'),

@@ -180,8 +180,15 @@ const problemsByStatus = Object.fromEntries(
   Object.entries(problemResponses).map(([name, r]) => [r.status, name]),
 );
 
-/** Whether a route answers one resource (with its ETag) rather than a list or a report. */
-const isItemRead = (route: Route) => route.kind === 'read' && /\/:[A-Za-z]+$/.test(route.path);
+/**
+ * Whether a route answers one versioned resource (with its ETag) rather than a list, a report, or
+ * a record without a version (a webhook delivery), which carries no ETag and is never a 304.
+ */
+const isItemRead = (route: Route) =>
+  route.kind === 'read' &&
+  /\/:[A-Za-z]+$/.test(route.path) &&
+  route.response instanceof z.ZodObject &&
+  'version' in route.response.shape;
 
 /**
  * The statuses the pipeline can answer for a route, derived from its kind and access as
