@@ -92,6 +92,12 @@ describe.skipIf(!hasChromium)('the workspace settings pages in headless Chromium
     await page.setViewportSize(widths.phone);
     const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
     expect(overflow, `${name} scrolls sideways on a phone`).toBeLessThanOrEqual(0);
+    // Nor does any part of it, the tab bar included (it wraps instead).
+    const scrollers = await page.evaluate<string[]>(
+      "[...document.querySelectorAll('body *')].filter((e) => e.scrollWidth > e.clientWidth + 1 && " +
+        "['auto', 'scroll'].includes(getComputedStyle(e).overflowX) && e.tagName !== 'PRE').map((e) => e.tagName + '.' + e.className)",
+    );
+    expect(scrollers, `${name} has parts that scroll sideways on a phone`).toEqual([]);
     await page.screenshot({ path: `${artifacts}/${name}-phone.png`, fullPage: true });
     await page.setViewportSize(widths.desktop);
   }
@@ -169,6 +175,12 @@ describe.skipIf(!hasChromium)('the workspace settings pages in headless Chromium
     await page.getByLabel('Role', { exact: true }).selectOption('viewer');
     await page.getByRole('button', { name: 'Add member' }).click();
     await page.getByText('grace@acme.test was added.').waitFor();
+    // On a desktop each role's Save button sits beside its select, not under it.
+    const select = await page.getByRole('combobox', { name: 'Role of member@acme.test' }).boundingBox();
+    const save = await page.getByRole('button', { name: 'Save role of member@acme.test' }).boundingBox();
+    expect(
+      save && select && Math.abs(save.y + save.height / 2 - (select.y + select.height / 2)),
+    ).toBeLessThan(4);
     await shoot(page, 'members');
 
     await page.getByLabel('Role of member@acme.test', { exact: true }).selectOption('viewer');
