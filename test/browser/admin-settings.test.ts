@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { computeSignature } from '../../src/core/webhooks/signature.js';
 import { nodeWebhookSender } from '../../src/http/webhook-sender.js';
 import { setPassword, testPassword } from '../admin/form-client.js';
 import { newKey, startServer, type TestServer } from '../http/harness.js';
@@ -238,6 +239,11 @@ describe.skipIf(!hasChromium)('the workspace settings pages in headless Chromium
     expect(hook.received).toHaveLength(1);
     const signature = String(hook.received[0]?.headers['x-service-signature']);
     expect(signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    // Signed with the secret the page showed once.
+    const [, stamp] = /^t=(\d+)/.exec(signature) ?? [];
+    expect(signature).toBe(
+      `t=${stamp},v1=${computeSignature(secret, Number(stamp), hook.received[0]?.body ?? '')}`,
+    );
 
     // A real event, while the receiver fails.
     hook.answer(500);
@@ -257,6 +263,8 @@ describe.skipIf(!hasChromium)('the workspace settings pages in headless Chromium
     await page.getByRole('link', { name: 'webhook.test' }).click();
     await page.getByRole('heading', { name: 'Delivery of webhook.test' }).waitFor();
     await expect(page.getByLabel('Request body as sent').textContent()).resolves.toBe(hook.received[0]?.body);
+    // The detail shows the request as sent, its signature header included.
+    expect(await page.locator('main').textContent()).toContain(`X-Service-Signature: ${signature}`);
     await shoot(page, 'delivery-test');
     await page.goBack();
 

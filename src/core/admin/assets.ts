@@ -92,7 +92,7 @@ pre { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .8
 .chart .ok { fill: var(--ok); }
 .chart .bad { fill: var(--danger); }
 .chart .axis { stroke: var(--line); }
-.chart text { fill: var(--muted); font-size: 10px; }
+.chart text { fill: var(--muted); font-size: 12px; }
 .legend { display: flex; gap: 1rem; font-size: .9rem; }
 .legend .swatch { display: inline-block; width: .8rem; height: .8rem; border-radius: 2px; vertical-align: middle;
   margin-right: .25rem; }
@@ -114,7 +114,8 @@ td.url { overflow-wrap: anywhere; }
   dl.details { grid-template-columns: 1fr; }
   dl.details dd { margin-bottom: .5rem; }
   nav.sections { padding: 0 .5rem; }
-  nav.sections a { padding: .5rem; }
+  nav.sections ul { gap: 0; }
+  nav.sections a { padding: .5rem .4rem; font-size: .95rem; }
   header .bar { padding: .5rem; }
 }
 `;
