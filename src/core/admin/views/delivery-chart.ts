@@ -63,7 +63,10 @@ export function deliveryChart(hours: readonly HourCount[]): Html {
   });
   const ticks = [0, 6, 12, 18, 23].map((i) => {
     const hour = hours[i]?.hour.slice(11, 16) ?? '';
-    return html`<text x="${(i * slot + slot / 2).toFixed(1)}" y="${height - 5}" text-anchor="middle">${hour}</text>`;
+    // The end labels align to the chart's edges, so neither is cut off.
+    const [x, anchor] =
+      i === 0 ? [0, 'start'] : i === hours.length - 1 ? [width, 'end'] : [i * slot + slot / 2, 'middle'];
+    return html`<text x="${x.toFixed(1)}" y="${height - 5}" text-anchor="${anchor}">${hour}</text>`;
   });
   return html`
 <figure class="chart">
