@@ -7,8 +7,8 @@ const measuresLatency = ['test/**/*fairness*.test.ts'];
 
 export default defineConfig({
   test: {
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     projects: [
       {
         extends: true,

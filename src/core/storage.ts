@@ -365,6 +365,13 @@ export interface DeliveryClaim {
   /** Subscriptions and accounts known to have no slot: a query may leave their rows out. */
   fullSubscriptions?: readonly string[];
   fullAccounts?: readonly string[];
+  /**
+   * False when a thorough claim came back short lately and no delivery was queued since: the
+   * claim may then stop after its first page of due rows rather than scan on past the rows of
+   * subscriptions and accounts out of slots (behind a large backlog that scan is long). Default
+   * true: every claimable delivery within the budget is considered.
+   */
+  thorough?: boolean;
 }
 
 /** The result of one attempt, for `DeliveryStore.recordAttempts`. */

@@ -65,9 +65,9 @@ export interface TrackerOptions {
     sender?: WebhookSender;
     /** Lifts the SSRF guard for local development (`serve --allow-private-webhooks`). */
     allowPrivateTargets?: boolean;
-    /** Main-pool delivery slots (slow receivers apart; see the API guide); default 32. */
+    /** Main-pool delivery slots (slow receivers apart; see the API guide); default 64. */
     concurrency?: number;
-    /** Slots one subscription / one account may hold; default half / three quarters of the pool. */
+    /** Slots one fast subscription / one account may hold; default half the pool each. */
     perSubscription?: number;
     perAccount?: number;
     /** Jitter source for retry times, in [0, 1). */
@@ -169,8 +169,13 @@ export function createTracker(options: TrackerOptions): Tracker {
     publicRoutes: publicRoutes(edge.mount),
     admin: createAdminArea({ clock, ids, services }),
   };
-  // Commits of other processes on a shared database wake this process's event streams too.
-  const stopListening = options.storage.changes?.subscribe((accountId) => runtime.changes.notify(accountId));
+  // Commits of other processes on a shared database wake this process's event streams too, and
+  // its dispatcher: their signals may have queued deliveries (a slow safety poll catches any
+  // notification lost).
+  const stopListening = options.storage.changes?.subscribe((accountId) => {
+    runtime.changes.notify(accountId);
+    webhooks.wake();
+  });
   const hooks = options.webhooks ?? {};
   const webhooks = createDispatcher({
     storage: options.storage,
@@ -254,6 +259,7 @@ export function createTracker(options: TrackerOptions): Tracker {
     async close() {
       stopListening?.();
       await webhooks.stop();
+      hooks.sender?.close?.();
       await options.storage.close();
     },
   };

@@ -3,10 +3,15 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import type { WebhookResult, WebhookSender } from '../core/webhooks/sender.js';
+import { responseBodyCaptureBytes } from '../core/model.js';
+import {
+  connectTimeoutMs,
+  type WebhookRequest,
+  type WebhookResult,
+  type WebhookSender,
+} from '../core/webhooks/sender.js';
 import { isForbiddenAddress } from '../core/webhooks/ssrf.js';
-
-const maxResponseBytes = 64 * 1024;
+import { ReceiverAgents } from './webhook-agents.js';
 
 /** One address a host name resolves to. */
 export interface ResolvedAddress {
@@ -58,72 +63,142 @@ function connectLookup(resolver: Resolver, guarded: boolean): LookupFunction {
 /** Sends webhook deliveries with node:http(s): no redirects followed, 10 s budget, SSRF-guarded connections. */
 export function nodeWebhookSender(options: NodeWebhookSenderOptions = {}): WebhookSender {
   const resolver = options.resolver ?? systemResolver;
-  const guardedLookup = connectLookup(resolver, true);
-  const openLookup = connectLookup(resolver, false);
+  const agents = new ReceiverAgents({
+    guarded: connectLookup(resolver, true),
+    open: connectLookup(resolver, false),
+  });
   return {
     resolve: async (host) => (await resolver(host)).map((a) => a.address),
-    send: (request) =>
-      new Promise<WebhookResult>((resolve) => {
-        const started = performance.now();
-        const done = (status: number | null, retryAfter: string | null, error: string | null) =>
-          resolve({ status, retryAfter, error, durationMs: Math.round(performance.now() - started) });
-        let url: URL;
-        try {
-          url = new URL(request.url);
-        } catch {
-          return done(null, null, 'invalid URL');
-        }
-        const client = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : null;
-        if (!client || (url.protocol === 'http:' && !request.allowPrivateTargets)) {
-          return done(null, null, 'only https URLs are delivered to');
-        }
-        const literal = url.hostname.replace(/^\[|\]$/g, '');
-        // Node does not look up IP literals, so the lookup guard never sees them: check here.
-        if (!request.allowPrivateTargets && isIP(literal) !== 0 && isForbiddenAddress(literal)) {
-          return done(null, null, `refused: ${literal} is a private or reserved address`);
-        }
-        const req = client.request(url, {
-          method: 'POST',
-          headers: { ...request.headers, 'Content-Length': Buffer.byteLength(request.body) },
-          timeout: request.timeoutMs,
-          // A fresh connection per delivery: a pooled socket would skip the lookup check.
-          agent: false,
-          lookup: request.allowPrivateTargets ? openLookup : guardedLookup,
-        });
-        req.on('response', (res) => {
-          // Whatever the status (a 3xx included: redirects are never followed), the answer is final.
-          const finish = () => {
-            const retryAfter = res.headers['retry-after'];
-            done(res.statusCode ?? null, typeof retryAfter === 'string' ? retryAfter : null, null);
-          };
-          let read = 0;
-          res.on('data', (chunk: Buffer) => {
-            read += chunk.length;
-            // Enough read: the status is the answer, the rest of an oversized body is not wanted.
-            if (read > maxResponseBytes) {
-              finish();
-              res.destroy();
-            }
-          });
-          res.on('end', finish);
-          // Cut off before the end (and not by us): the receiver never finished answering.
-          const cutOff = () => done(null, null, 'the connection closed before the answer was complete');
-          res.on('error', cutOff);
-          res.on('close', () => {
-            if (!res.complete) cutOff();
-          });
-        });
-        // The whole answer, body included, must arrive in time: a receiver that sends its
-        // status and then trickles the body forever has not answered.
-        const giveUp = () => {
-          done(null, null, `no answer within ${request.timeoutMs} ms`);
-          req.destroy();
-        };
-        const deadline = setTimeout(giveUp, request.timeoutMs);
-        req.on('close', () => clearTimeout(deadline));
-        req.on('timeout', giveUp);
-        req.on('error', (error: Error) => done(null, null, error.message));
-        req.end(request.body);
-      }),
+    async send(request) {
+      const started = performance.now();
+      const finish = (answer: Answer): WebhookResult => ({
+        ...answer,
+        durationMs: Math.round(performance.now() - started),
+      });
+      let url: URL;
+      try {
+        url = new URL(request.url);
+      } catch {
+        return finish(noAnswer('invalid URL'));
+      }
+      const client = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : null;
+      if (!client || (url.protocol === 'http:' && !request.allowPrivateTargets)) {
+        return finish(noAnswer('only https URLs are delivered to'));
+      }
+      const literal = url.hostname.replace(/^\[|\]$/g, '');
+      // Node does not look up IP literals, so the lookup guard never sees them: check here.
+      if (!request.allowPrivateTargets && isIP(literal) !== 0 && isForbiddenAddress(literal)) {
+        return finish(noAnswer(`refused: ${literal} is a private or reserved address`));
+      }
+      const deadline = started + request.timeoutMs;
+      const agent = agents.for(url, !request.allowPrivateTargets);
+      let answer = await post(client, url, agent, request, deadline);
+      // A kept-alive socket the receiver closed as we reused it: once more on a new connection
+      // (delivery is at least once, and the receiver saw no complete request on that socket).
+      if (answer.staleSocket && performance.now() < deadline) {
+        answer = await post(client, url, agent, request, deadline);
+      }
+      const { staleSocket: _, ...result } = answer;
+      return finish(result);
+    },
+    close: () => agents.close(),
   };
+}
+
+type Answer = Omit<WebhookResult, 'durationMs'>;
+
+const noAnswer = (error: string): Answer => ({ status: null, retryAfter: null, error });
+
+/** One POST through `agent`, given up on at `deadline` (a performance.now() time). */
+function post(
+  client: typeof http | typeof https,
+  url: URL,
+  agent: http.Agent,
+  request: WebhookRequest,
+  deadline: number,
+): Promise<Answer & { staleSocket?: boolean }> {
+  return new Promise((resolve) => {
+    let settled = false;
+    let connectTimer: ReturnType<typeof setTimeout> | null = null;
+    const timeoutMs = Math.max(1, Math.round(deadline - performance.now()));
+    const done = (answer: Answer & { staleSocket?: boolean }) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(overall);
+      if (connectTimer) clearTimeout(connectTimer);
+      resolve(answer);
+    };
+    const req = client.request(url, {
+      method: 'POST',
+      headers: { ...request.headers, 'Content-Length': Buffer.byteLength(request.body) },
+      agent,
+    });
+    req.on('socket', (socket) => {
+      // A new connection must be accepted (TCP and TLS) within connectTimeoutMs: a black hole
+      // (SYNs dropped, a full backlog) is given up on long before the answer's deadline.
+      if (!socket.connecting) return;
+      connectTimer = setTimeout(() => {
+        done(noAnswer(`could not connect within ${connectTimeoutMs} ms`));
+        req.destroy();
+      }, connectTimeoutMs);
+      socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => {
+        if (connectTimer) clearTimeout(connectTimer);
+      });
+    });
+    req.on('response', (res) => {
+      // Whatever the status (a 3xx included: redirects are never followed), the answer is final.
+      const chunks: Buffer[] = [];
+      let kept = 0;
+      const answered = (bodyTruncated: boolean) => {
+        const retryAfter = res.headers['retry-after'];
+        done({
+          status: res.statusCode ?? null,
+          retryAfter: typeof retryAfter === 'string' ? retryAfter : null,
+          error: null,
+          responseHeaders: flatHeaders(res.headers),
+          responseBody: Buffer.concat(chunks).toString('utf8'),
+          responseBodyTruncated: bodyTruncated,
+        });
+      };
+      res.on('data', (chunk: Buffer) => {
+        const room = responseBodyCaptureBytes - kept;
+        chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+        kept += Math.min(room, chunk.length);
+        // The first bytes are kept; the rest is not read (the socket is not reused).
+        if (chunk.length > room) {
+          answered(true);
+          res.destroy();
+        }
+      });
+      res.on('end', () => answered(false));
+      // Cut off before the end (and not by us): the receiver never finished answering.
+      const cutOff = () => done(noAnswer('the connection closed before the answer was complete'));
+      res.on('error', cutOff);
+      res.on('close', () => {
+        if (!res.complete) cutOff();
+      });
+    });
+    // The whole answer, body included, must arrive in time: a receiver that sends its status
+    // and then trickles the body forever has not answered.
+    const overall = setTimeout(() => {
+      done(noAnswer(`no answer within ${request.timeoutMs} ms`));
+      req.destroy();
+    }, timeoutMs);
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      done({
+        ...noAnswer(error.message),
+        ...(req.reusedSocket && error.code === 'ECONNRESET' ? { staleSocket: true } : {}),
+      }),
+    );
+    req.end(request.body);
+  });
+}
+
+/** Response headers as one string each (repeated ones joined as HTTP allows). */
+function flatHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
 }

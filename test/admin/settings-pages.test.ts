@@ -16,7 +16,9 @@ async function receiver() {
     });
     req.on('end', () => {
       received.push({ headers: req.headers, body });
-      res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'thanks' : 'broken');
+      res
+        .writeHead(status, { 'content-type': 'text/plain', 'x-receiver-note': 'seen by the receiver' })
+        .end(status < 300 ? 'thanks from the receiver' : 'broken');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -186,6 +188,9 @@ describe('the workspace settings pages (home, members, webhooks)', () => {
     // The detail shows the request exactly as signed and sent.
     const sentSignature = hook.received[0]?.headers['x-service-signature'] ?? 'none';
     expect(delivery.text).toContain(sentSignature);
+    // And the receiver's answer: its status, a header and the first bytes of its body.
+    expect(delivery.text).toContain('x-receiver-note: seen by the receiver');
+    expect(delivery.text).toContain('thanks from the receiver');
 
     const edited = await follow(
       browser,

@@ -372,6 +372,27 @@ export function webhookTests(adapter: AdapterUnderTest): void {
       expect(await claim(at(10), at(70), 100)).toHaveLength(16 - 4);
     });
 
+    it('finds, in a thorough claim, the one delivery behind a backlog of a subscription out of slots', async () => {
+      await tx(async (t) => {
+        for (let i = 0; i < 40; i++) {
+          await t.deliveries.insert(sampleDelivery('acc_1', 'whk_busy', { nextAttemptAt: at(1) }));
+        }
+        await t.deliveries.insert(sampleDelivery('acc_2', 'whk_quiet', { nextAttemptAt: at(2) }));
+      });
+      const claimed = await claim(at(10), at(70), 8, {
+        subscriptionSlots: (id) => (id === 'whk_busy' ? 1 : 8),
+      });
+      expect(claimed.map((d) => d.subscriptionId).sort()).toEqual(['whk_busy', 'whk_quiet']);
+      // A first-page claim may stop early, but never hands out more than the budget allows.
+      const quick = await claim(at(10), at(70), 8, {
+        subscriptionSlots: (id) => (id === 'whk_busy' ? 2 : 8),
+        thorough: false,
+      });
+      expect(quick.length).toBeGreaterThanOrEqual(1);
+      expect(quick.every((d) => d.subscriptionId === 'whk_busy')).toBe(true);
+      expect(quick.length).toBeLessThanOrEqual(2);
+    });
+
     it('never hands the same delivery to two concurrent claims', async () => {
       await tx(async (t) => {
         for (let i = 0; i < 20; i++) {

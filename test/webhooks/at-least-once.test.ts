@@ -135,9 +135,11 @@ for (const adapter of adaptersUnderTest) {
         // Sometimes past the leases (30 s) and the first retries, sometimes not.
         fixture.clock.advance(Math.floor(random() * 3 * minute));
       }
-      // The drain: an hour at a time, until nothing is pending.
+      // The drain: an hour at a time, until nothing is pending or left leased by a crashed attempt.
       for (let hour = 0; hour < 48; hour++) {
-        const pending = (await fixture.deliveries()).filter((d) => d.status === 'pending');
+        const pending = (await fixture.deliveries()).filter(
+          (d) => d.status === 'pending' || d.status === 'sending',
+        );
         if (pending.length === 0) break;
         fixture.clock.advance(60 * minute);
         await fixture.tracker.webhooks.dispatchDue();

@@ -2,7 +2,14 @@ import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryStorage } from '../../src/adapters/memory/index.js';
-import type { Storage, WebhookRequest, WebhookResult, WebhookSender } from '../../src/core/index.js';
+import {
+  createTracker,
+  issues,
+  type Storage,
+  type WebhookRequest,
+  type WebhookResult,
+  type WebhookSender,
+} from '../../src/core/index.js';
 import { nodeWebhookSender } from '../../src/http/webhook-sender.js';
 import { type Receiver, startReceiver, type WebhookFixture, webhookFixture } from './fixture.js';
 
@@ -101,7 +108,7 @@ describe('the dispatcher', () => {
     return { sender, state, releaseAll };
   }
 
-  it('keeps at most `concurrency` deliveries in flight, and uses them all', async () => {
+  it('keeps at most `concurrency` deliveries in flight, the last quarter for an account with none', async () => {
     const { sender, state, releaseAll } = holdingSender();
     fixture = await webhookFixture({ webhooks: { sender, concurrency: 4 } });
     for (const tenant of [fixture.main, fixture.other]) {
@@ -113,20 +120,23 @@ describe('the dispatcher', () => {
     const dispatched = fixture.tracker.webhooks.dispatchDue();
     await releaseAll(20, 4);
     expect(await dispatched).toBe(20);
-    expect(state.most).toBe(4);
+    // Both accounts are busy: they share the three unreserved slots, and the fourth stays free.
+    expect(state.most).toBe(3);
     expect((await fixture.deliveries()).every((d) => d.status === 'delivered')).toBe(true);
   });
 
-  it('gives one account at most three quarters of the slots', async () => {
+  it('gives one account at most half of the slots, the reserve left to accounts with nothing in flight', async () => {
     const { sender, state, releaseAll } = holdingSender();
-    fixture = await webhookFixture({ webhooks: { sender, concurrency: 4 } });
-    for (const name of ['a', 'b', 'c', 'd']) await fixture.subscribe(`https://hooks.example.com/${name}`);
+    fixture = await webhookFixture({ webhooks: { sender, concurrency: 8 } });
+    for (const name of ['a', 'b', 'c', 'd', 'e', 'f']) {
+      await fixture.subscribe(`https://hooks.example.com/${name}`);
+    }
     for (let i = 0; i < 5; i++) await fixture.createIssue(`Issue ${i}`);
 
     const dispatched = fixture.tracker.webhooks.dispatchDue();
-    await releaseAll(20, 3);
-    expect(await dispatched).toBe(20);
-    expect(state.most).toBe(3);
+    await releaseAll(30, 4);
+    expect(await dispatched).toBe(30);
+    expect(state.most).toBe(4);
   });
 
   it('gives one subscription at most half of the slots', async () => {
@@ -195,6 +205,42 @@ describe('the dispatcher', () => {
     release();
     expect(await dispatched).toBe(40);
     expect(slow.received).toHaveLength(20);
+  });
+
+  it('wakes on a commit of its own process and on one announced by the storage, not on its slow poll', async () => {
+    const inner = memoryStorage();
+    const announce = new Set<(accountId: string) => void>();
+    const storage: Storage = {
+      transaction: (fn, options) => inner.transaction(fn, options),
+      close: () => inner.close(),
+      changes: {
+        subscribe(listener) {
+          announce.add(listener);
+          return () => announce.delete(listener);
+        },
+      },
+    };
+    fixture = await webhookFixture({
+      storage,
+      webhooks: { sender: nodeWebhookSender(), allowPrivateTargets: true },
+    });
+    const hook = await receiver();
+    await fixture.subscribe(hook.url);
+    // A minute between safety polls: an arrival within the test's time proves a wake-up. Its
+    // first claim finds nothing; then another process commits (the same database, a tracker
+    // whose dispatcher is not running), which nothing announces yet.
+    fixture.tracker.webhooks.start(60_000);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const elsewhere = createTracker({ storage: inner, clock: fixture.clock, rateLimit: false });
+    await elsewhere.run({ workspaceSlug: fixture.main.slug }, (ctx) =>
+      issues.create(ctx, { projectId: fixture.main.projectId, title: 'Committed elsewhere' }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(hook.received).toHaveLength(0);
+    for (const listener of announce) listener(fixture.main.accountId);
+    await until(() => hook.received.length === 1);
+    await fixture.createIssue('Committed here');
+    await until(() => hook.received.length === 2);
   });
 
   it('runs on its own once started, and stop() waits for the attempt in flight', async () => {

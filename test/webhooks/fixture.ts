@@ -112,6 +112,8 @@ export interface WebhookFixture {
   errors: unknown[];
   main: Tenant;
   other: Tenant;
+  /** Seeds one more account with a workspace, an admin token and a project. */
+  addTenant(slug: string): Promise<Tenant>;
   /** Sends one request through `tracker.handle` (no host: the hosts are proven elsewhere). */
   api(
     method: string,
@@ -203,6 +205,7 @@ export async function webhookFixture(
     errors,
     main,
     other,
+    addTenant: seed,
     api,
     async subscribe(url, eventTypes = ['issue.created'], tenant = main) {
       const created = await api('POST', '/webhooks', { token: tenant.token, body: { url, eventTypes } });

@@ -74,12 +74,42 @@ describe('the Node webhook sender', () => {
     expect(result.error).toMatch(/closed before the answer was complete|aborted|socket hang up/);
   });
 
-  it('keeps the status of an oversized answer without reading all of it', async () => {
+  it('keeps the status, headers and the first 4 KiB of an oversized answer without reading all of it', async () => {
     const url = await serve((_req, res) => {
-      res.writeHead(200);
-      res.end(Buffer.alloc(1024 * 1024, 'x'));
+      res.writeHead(200, { 'X-Receiver': 'big' });
+      res.end(Buffer.concat([Buffer.from('head:'), Buffer.alloc(1024 * 1024, 'x')]));
     });
-    expect(await nodeWebhookSender().send(request(url))).toMatchObject({ status: 200, error: null });
+    const result = await nodeWebhookSender().send(request(url));
+    expect(result).toMatchObject({ status: 200, error: null, responseBodyTruncated: true });
+    expect(result.responseHeaders?.['x-receiver']).toBe('big');
+    expect(result.responseBody).toBe(`head:${'x'.repeat(4096 - 5)}`);
+  });
+
+  it('keeps a short answer whole, with its headers', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(409, { 'Content-Type': 'text/plain', 'X-Request-Id': 'r-1' }).end('duplicate');
+    });
+    const result = await nodeWebhookSender().send(request(url));
+    expect(result).toMatchObject({
+      status: 409,
+      responseBody: 'duplicate',
+      responseBodyTruncated: false,
+    });
+    expect(result.responseHeaders).toMatchObject({ 'content-type': 'text/plain', 'x-request-id': 'r-1' });
+  });
+
+  it('keeps the connection to a receiver alive across deliveries', async () => {
+    let connections = 0;
+    const url = await serve((req, res) => {
+      req.resume();
+      req.on('end', () => res.end('ok'));
+    });
+    server?.on('connection', () => connections++);
+    const sender = nodeWebhookSender();
+    for (let i = 0; i < 5; i++) expect((await sender.send(request(url))).status).toBe(200);
+    await Promise.all(Array.from({ length: 3 }, () => sender.send(request(url))));
+    expect(connections).toBeLessThanOrEqual(3);
+    sender.close?.();
   });
 
   it('refuses http unless private targets are allowed, before connecting', async () => {

@@ -203,7 +203,7 @@ export function postgresDeliveries(conn: Conn): DeliveryStore {
           await conn.run(update, write(next));
           claimed.push(next);
         }
-        if (rows.length < chunk) break;
+        if (rows.length < chunk || claim.thorough === false) break;
       }
       return claimed;
     },

@@ -160,8 +160,10 @@ export function sqliteDeliveries(conn: Conn): DeliveryStore {
       for (;;) {
         const want = claim.limit - claimed.length;
         if (want <= 0) break;
-        const rows = conn.values<string>(
-          'SELECT data FROM deliveries WHERE next_attempt_at <= ? ' +
+        // Keys first: a page's refused rows (a busy subscription's backlog) cost no payload read.
+        const rows = conn.rows<{ rowid: number; subscriptionId: string; accountId: string }>(
+          'SELECT rowid, subscription_id AS subscriptionId, account_id AS accountId FROM deliveries ' +
+            'WHERE next_attempt_at <= ? ' +
             'AND subscription_id NOT IN (SELECT value FROM json_each(?)) ' +
             'AND account_id NOT IN (SELECT value FROM json_each(?)) ' +
             'ORDER BY next_attempt_at, rowid LIMIT ?',
@@ -172,17 +174,19 @@ export function sqliteDeliveries(conn: Conn): DeliveryStore {
             chunk,
           ],
         );
-        for (const data of rows) {
+        for (const row of rows) {
           if (claimed.length >= claim.limit) break;
-          const delivery = parseDelivery(data);
-          if (!budget.admit(delivery)) continue;
-          const next = leased(delivery, claim);
+          if (!budget.admit(row)) continue;
+          const data = conn.value<string>('SELECT data FROM deliveries WHERE rowid = ?', [row.rowid]);
+          if (data === undefined) continue;
+          const next = leased(parseDelivery(data), claim);
           conn.run(update, write(next));
           claimed.push(next);
         }
         // A short page was everything due. After a full one, leased rows are no longer due and
-        // refused ones' subscriptions or accounts are now excluded: the next page is new rows.
-        if (rows.length < chunk) break;
+        // refused ones' subscriptions or accounts are now excluded: the next page is new rows,
+        // unless the caller asked for the first page only.
+        if (rows.length < chunk || claim.thorough === false) break;
       }
       return claimed;
     },

@@ -16,12 +16,12 @@ export interface DispatcherOptions {
   ids?: Ids;
   /**
    * Main-pool slots: deliveries in flight at once, not counting slow ones (see FairPool).
-   * Default 32. One subscription holds at most half of them, one account three quarters.
+   * Default 64. The last quarter is kept for accounts with nothing in flight (see FairPool).
    */
   concurrency?: number;
-  /** Main-pool slots one subscription may hold (default: half the pool). */
+  /** Slots one subscription whose receiver answers fast may hold (default: half the pool). */
   perSubscription?: number;
-  /** Main-pool slots one account may hold (default: three quarters of the pool). */
+  /** Main-pool slots one account may hold outside the reserve (default: half the pool). */
   perAccount?: number;
   /** An attempt unanswered this long is slow and moves to the slow pool (default 1000 ms). */
   slowAfterMs?: number;
@@ -78,6 +78,8 @@ export interface Dispatcher {
 const leaseMs = deliveryTimeoutMs * 3;
 /** The most deliveries one claim takes. */
 const claimBatch = 64;
+/** After a thorough claim came back short, every this many claims is thorough again anyway. */
+const thoroughEvery = 8;
 
 interface Claimed {
   /** How many the claim asked for (0 when the pool had no free slot). */
@@ -86,6 +88,8 @@ interface Claimed {
   subscriptions: Map<string, WebhookSubscription>;
   /** When the next delivery becomes claimable, as far as the claim could tell. */
   nextClaimableAt: string | null;
+  /** Attempts in flight when the budget was taken: slots that may have freed during the claim. */
+  heldSlots: number;
 }
 
 /**
@@ -98,7 +102,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { storage, clock, sender, allowPrivateTargets } = options;
   const ids = options.ids ?? randomIds;
   const random = options.random ?? Math.random;
-  const onQueued = options.onDeliveriesQueued ?? (() => {});
+  const onQueued = () => {
+    unexhaust();
+    options.onDeliveriesQueued?.();
+  };
   let poke: (() => void) | null = null;
   let dirty = false;
   /** Wakes the loop (or dispatchDue) waiting for something to do. */
@@ -110,7 +117,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   };
   const pool = new FairPool(
     {
-      concurrency: options.concurrency ?? 32,
+      concurrency: options.concurrency ?? 64,
       ...(options.perSubscription ? { perSubscription: options.perSubscription } : {}),
       ...(options.perAccount ? { perAccount: options.perAccount } : {}),
       ...(options.slowAfterMs ? { slowAfterMs: options.slowAfterMs } : {}),
@@ -123,12 +130,43 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   let loop: Promise<void> | null = null;
   let stopped = true;
 
+  /**
+   * Whether the last thorough claim came back short with nothing queued or come due since: the
+   * next claims may then look at the first page of due rows only (see DeliveryClaim.thorough),
+   * which spares a scan past a busy subscription's backlog at every freed slot.
+   */
+  let exhausted = false;
+  let claimsSinceThorough = 0;
+  /** Says deliveries may be claimable that the last thorough claim did not see. */
+  const unexhaust = () => {
+    exhausted = false;
+  };
+
   /** Claims a batch within the pool's budget, with their subscriptions, in one transaction. */
   async function claim(): Promise<Claimed> {
+    const thorough = !exhausted || claimsSinceThorough >= thoroughEvery;
+    const claimed = await claimOnce(thorough);
+    if (thorough) {
+      exhausted = claimed.deliveries.length < claimed.requested;
+      claimsSinceThorough = 0;
+      return claimed;
+    }
+    claimsSinceThorough++;
+    // The first page had nothing within the budget: look further before concluding nothing is due.
+    if (claimed.requested > 0 && claimed.deliveries.length === 0) {
+      claimsSinceThorough = thoroughEvery;
+      return claim();
+    }
+    return claimed;
+  }
+
+  async function claimOnce(thorough: boolean): Promise<Claimed> {
     const budget = pool.budget();
+    const heldSlots = pool.inFlight;
     const now = clock.now();
     const requested = Math.min(budget.limit, claimBatch);
-    if (requested <= 0) return { requested, deliveries: [], subscriptions: new Map(), nextClaimableAt: null };
+    if (requested <= 0)
+      return { requested, deliveries: [], subscriptions: new Map(), nextClaimableAt: null, heldSlots };
     return storage.transaction(async (tx) => {
       const deliveries = await tx.deliveries.claimDue({
         ...budget,
@@ -136,6 +174,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         now: isoTime(now),
         leaseId: ids.uuid(),
         leaseUntil: isoTime(now + leaseMs),
+        thorough,
       });
       const subscriptions = new Map<string, WebhookSubscription>();
       for (const d of deliveries) {
@@ -144,7 +183,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         if (s) subscriptions.set(s.id, s);
       }
       const nextClaimableAt = deliveries.length === 0 ? await tx.deliveries.nextClaimableAt() : null;
-      return { requested, deliveries, subscriptions, nextClaimableAt };
+      return { requested, deliveries, subscriptions, nextClaimableAt, heldSlots };
     });
   }
 
@@ -208,6 +247,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   async function attempt(delivery: WebhookDelivery, subscription: WebhookSubscription, slot: number) {
     const startedAt = clock.now();
     let durationMs = 0;
+    let released = false;
     try {
       const sent = await sendAttempt(sender, subscription, delivery, startedAt, allowPrivateTargets);
       durationMs = sent.result.durationMs;
@@ -219,8 +259,13 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         sent,
         startedAtMs: startedAt,
       });
-      // The slot is held until the result is recorded: the next claim then sees what it meant
-      // (a 410 disables the subscription before another of its deliveries is claimed).
+      // A result that changes the subscription (a 410 disables it, a failure streak starts or
+      // ends) holds the slot until recorded, so the next claim sees what it meant. Any other
+      // frees it now: the delivery stays leased until recorded, and recording is batched.
+      if (outcome.subscriptionChanges === null) {
+        pool.release(slot, durationMs);
+        released = true;
+      }
       await toRecord(
         {
           delivery: outcome.delivery,
@@ -247,7 +292,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     } catch (error) {
       options.onError?.(error);
     } finally {
-      pool.release(slot, durationMs);
+      if (!released) pool.release(slot, durationMs);
     }
   }
 
@@ -293,20 +338,37 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     return handled;
   }
 
-  /** Resolves at the next nudge, or after `ms`. */
+  /** Resolves at the next nudge, or after `ms`; a sleep to its end means deliveries may have come due. */
   function idle(ms: number): Promise<void> {
     if (dirty) {
       dirty = false;
       return Promise.resolve();
     }
     return new Promise((resolve) => {
-      const timer = setTimeout(done, Math.max(0, ms));
+      const timer = setTimeout(
+        () => {
+          unexhaust();
+          done();
+        },
+        Math.max(0, ms),
+      );
       function done() {
         clearTimeout(timer);
         if (poke === done) poke = null;
         dirty = false;
         resolve();
       }
+      poke = done;
+    });
+  }
+
+  /** Resolves at the next nudge. */
+  function nudged(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        if (poke === done) poke = null;
+        resolve();
+      };
       poke = done;
     });
   }
@@ -341,15 +403,22 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
   return {
     async dispatchDue() {
+      // Whatever was committed before this call is looked for.
+      unexhaust();
       let handled = 0;
       for (;;) {
         const claimed = await claim();
         handled += start(claimed);
         if (claimed.deliveries.length > 0) continue;
-        if (attempts.size === 0) break;
-        // Slots are busy: wait for one to free, then look again.
+        // Nothing claimed and nothing in flight: done, unless slots held during the budget freed since.
+        if (attempts.size === 0) {
+          if (claimed.heldSlots === 0) break;
+          continue;
+        }
+        // Slots are busy: wait for one to free (an attempt ends, or one turns slow and leaves
+        // the main pool), then look again.
         dirty = false;
-        await Promise.race([...attempts]);
+        await Promise.race([...attempts, nudged()]);
       }
       await drainRecords();
       return handled;
@@ -359,7 +428,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       stopped = false;
       loop = run(idlePollMs);
     },
-    wake: nudge,
+    wake() {
+      unexhaust();
+      nudge();
+    },
     async stop() {
       stopped = true;
       nudge();

@@ -20,7 +20,7 @@ export interface WebhookResult {
   durationMs: number;
   /** The receiver's headers (lower-case names), when it answered and the sender keeps them. */
   responseHeaders?: Record<string, string>;
-  /** The first bytes of the receiver's body (at most `responseBodyCaptureBytes`), as UTF-8. */
+  /** The first bytes of the receiver's body (at most `responseBodyCaptureBytes` of model.ts), as UTF-8. */
   responseBody?: string;
   /** Whether the body was longer than what `responseBody` holds. */
   responseBodyTruncated?: boolean;
@@ -35,6 +35,8 @@ export interface WebhookSender {
   send(request: WebhookRequest): Promise<WebhookResult>;
   /** Resolves a host name to its addresses, for the check at subscription time. */
   resolve(host: string): Promise<string[]>;
+  /** Lets go of kept-alive connections (the tracker calls it on close, after the dispatcher stopped). */
+  close?(): void;
 }
 
 /** A receiver has this long to answer, from the start of the attempt. */
