@@ -431,7 +431,13 @@ export interface DeliveryStore {
   insertAttempt(attempt: DeliveryAttempt): Promise<void>;
   /** The delivery's attempts, oldest first (at most the last `limit`). */
   attempts(accountId: string, deliveryId: string, limit: number): Promise<DeliveryAttempt[]>;
-  /** One subscription's attempts since `since` (inclusive), counted per hour, oldest hour first; hours without attempts are left out. */
+  /**
+   * One subscription's attempts from the hour starting at `since` (an hour's start) on, counted
+   * per hour, oldest hour first; hours without attempts are left out. It reads per-hour counts or
+   * an index bounded by `since`, never the subscription's whole log, so a day's chart stays cheap
+   * however many attempts the subscription has made. Rolled-back attempts are not counted, and
+   * deleting the subscription deletes its counts.
+   */
   attemptsPerHour(accountId: string, subscriptionId: string, since: string): Promise<AttemptHour[]>;
   /**
    * The earliest time any delivery becomes claimable (a pending one's nextAttemptAt, a sending

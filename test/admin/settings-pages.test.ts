@@ -175,6 +175,8 @@ describe('the workspace settings pages (home, members, webhooks)', () => {
 
     const tested = await follow(browser, await submit(browser, path, `${path}/test`, {}));
     expect(tested.text).toContain('Test event delivered: the endpoint answered 200');
+    // The day's chart counts the attempt, read from the store's hourly counts.
+    expect(tested.text).toContain('Attempts in the last 24 hours: 1 succeeded, 0 failed');
     expect(hook.received).toHaveLength(1);
     expect(hook.received[0]?.headers['x-service-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     const deliveryPath =

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { computeSignature } from '../../src/core/webhooks/signature.js';
 import { nodeWebhookSender } from '../../src/http/webhook-sender.js';
 import { setPassword, testPassword } from '../admin/form-client.js';
 import { newKey, startServer, type TestServer } from '../http/harness.js';
@@ -92,6 +93,12 @@ describe.skipIf(!hasChromium)('the workspace settings pages in headless Chromium
     await page.setViewportSize(widths.phone);
     const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
     expect(overflow, `${name} scrolls sideways on a phone`).toBeLessThanOrEqual(0);
+    // Nor does any part of it, the tab bar included (it wraps instead).
+    const scrollers = await page.evaluate<string[]>(
+      "[...document.querySelectorAll('body *')].filter((e) => e.scrollWidth > e.clientWidth + 1 && " +
+        "['auto', 'scroll'].includes(getComputedStyle(e).overflowX) && e.tagName !== 'PRE').map((e) => e.tagName + '.' + e.className)",
+    );
+    expect(scrollers, `${name} has parts that scroll sideways on a phone`).toEqual([]);
     await page.screenshot({ path: `${artifacts}/${name}-phone.png`, fullPage: true });
     await page.setViewportSize(widths.desktop);
   }
@@ -169,6 +176,12 @@ describe.skipIf(!hasChromium)('the workspace settings pages in headless Chromium
     await page.getByLabel('Role', { exact: true }).selectOption('viewer');
     await page.getByRole('button', { name: 'Add member' }).click();
     await page.getByText('grace@acme.test was added.').waitFor();
+    // On a desktop each role's Save button sits beside its select, not under it.
+    const select = await page.getByRole('combobox', { name: 'Role of member@acme.test' }).boundingBox();
+    const save = await page.getByRole('button', { name: 'Save role of member@acme.test' }).boundingBox();
+    expect(
+      save && select && Math.abs(save.y + save.height / 2 - (select.y + select.height / 2)),
+    ).toBeLessThan(4);
     await shoot(page, 'members');
 
     await page.getByLabel('Role of member@acme.test', { exact: true }).selectOption('viewer');
@@ -226,6 +239,11 @@ describe.skipIf(!hasChromium)('the workspace settings pages in headless Chromium
     expect(hook.received).toHaveLength(1);
     const signature = String(hook.received[0]?.headers['x-service-signature']);
     expect(signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    // Signed with the secret the page showed once.
+    const [, stamp] = /^t=(\d+)/.exec(signature) ?? [];
+    expect(signature).toBe(
+      `t=${stamp},v1=${computeSignature(secret, Number(stamp), hook.received[0]?.body ?? '')}`,
+    );
 
     // A real event, while the receiver fails.
     hook.answer(500);
@@ -245,6 +263,8 @@ describe.skipIf(!hasChromium)('the workspace settings pages in headless Chromium
     await page.getByRole('link', { name: 'webhook.test' }).click();
     await page.getByRole('heading', { name: 'Delivery of webhook.test' }).waitFor();
     await expect(page.getByLabel('Request body as sent').textContent()).resolves.toBe(hook.received[0]?.body);
+    // The detail shows the request as sent, its signature header included.
+    expect(await page.locator('main').textContent()).toContain(`X-Service-Signature: ${signature}`);
     await shoot(page, 'delivery-test');
     await page.goBack();
 

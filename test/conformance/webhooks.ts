@@ -315,6 +315,38 @@ export function webhookTests(adapter: AdapterUnderTest): void {
       ).toEqual([]);
     });
 
+    it('counts per hour only committed attempts, and forgets them with the subscription', async () => {
+      const hook = sampleWebhook('acc_1');
+      const d = sampleDelivery('acc_1', hook.id);
+      const attempt = (n: number, succeeded: boolean, startedAt: string) => ({
+        ...sampleAttempt(d, n, succeeded),
+        startedAt,
+      });
+      await tx(async (t) => {
+        await t.webhooks.insert(hook);
+        await t.deliveries.insert(d);
+        await t.deliveries.insertAttempt(attempt(1, true, '2026-01-01T10:05:00.000Z'));
+        await t.deliveries.insertAttempt(attempt(2, false, '2026-01-01T10:06:00.000Z'));
+      });
+      const rolledBack = new Error('roll back');
+      await expect(
+        tx(async (t) => {
+          await t.deliveries.insertAttempt(attempt(3, true, '2026-01-01T10:07:00.000Z'));
+          await t.deliveries.insertAttempt(attempt(4, false, '2026-01-01T11:00:00.000Z'));
+          throw rolledBack;
+        }),
+      ).rejects.toBe(rolledBack);
+      const since = '2026-01-01T00:00:00.000Z';
+      expect(await tx((t) => t.deliveries.attemptsPerHour('acc_1', hook.id, since))).toEqual([
+        { hour: '2026-01-01T10:00:00.000Z', succeeded: 1, failed: 1 },
+      ]);
+      expect(
+        await tx((t) => t.deliveries.attemptsPerHour('acc_1', hook.id, '2026-01-01T11:00:00.000Z')),
+      ).toEqual([]);
+      await tx((t) => t.webhooks.delete('acc_1', hook.id));
+      expect(await tx((t) => t.deliveries.attemptsPerHour('acc_1', hook.id, since))).toEqual([]);
+    });
+
     it('claims within the fairness budget: per subscription, per account, and none of the full ones', async () => {
       await tx(async (t) => {
         for (let i = 0; i < 4; i++) {

@@ -72,6 +72,7 @@ export function memoryStorage(): Storage {
     webhooks: new Map(),
     deliveries: new Map(),
     attempts: new Map(),
+    attemptHours: new Map(),
     sessions: new Map(),
     flashes: new Map(),
   };

@@ -14,6 +14,33 @@ export interface WebhookState {
   deliveries: Map<string, WebhookDelivery>;
   /** Each delivery's attempt log, oldest first, by delivery id. */
   attempts: Map<string, DeliveryAttempt[]>;
+  /**
+   * Attempts counted per hour, by account and subscription (`hoursKey`) then hour start: kept as attempts are appended,
+   * so the last day's chart reads at most a counter an hour instead of every attempt.
+   */
+  attemptHours: Map<string, Map<string, AttemptHour>>;
+}
+
+const hoursKey = (accountId: string, subscriptionId: string) => `${accountId}\n${subscriptionId}`;
+
+/** Counts an attempt in its subscription's hour, recording how to take the count back. */
+function countAttempt(state: WebhookState, attempt: DeliveryAttempt, record: RecordUndo) {
+  const hour = `${attempt.startedAt.slice(0, 13)}:00:00.000Z`;
+  const key = hoursKey(attempt.accountId, attempt.subscriptionId);
+  let hours = state.attemptHours.get(key);
+  if (!hours) {
+    hours = new Map();
+    setWithUndo(state.attemptHours, key, hours, record);
+  }
+  const bucket = hours.get(hour) ?? { hour, succeeded: 0, failed: 0 };
+  setWithUndo(
+    hours,
+    hour,
+    attempt.succeeded
+      ? { ...bucket, succeeded: bucket.succeeded + 1 }
+      : { ...bucket, failed: bucket.failed + 1 },
+    record,
+  );
 }
 
 function page<Row extends { createdAt: string; id: string }>(
@@ -55,6 +82,7 @@ export function memoryWebhooks(state: WebhookState, record: RecordUndo): Webhook
         deleteWithUndo(state.deliveries, d.id, record);
         deleteWithUndo(state.attempts, d.id, record);
       }
+      deleteWithUndo(state.attemptHours, hoursKey(accountId, id), record);
       return deleteWithUndo(state.webhooks, id, record);
     },
     async activeFor(accountId, eventType) {
@@ -74,6 +102,7 @@ export function memoryDeliveries(state: WebhookState, record: RecordUndo): Deliv
   const appendAttempt = (attempt: DeliveryAttempt) => {
     const log = state.attempts.get(attempt.deliveryId) ?? [];
     setWithUndo(state.attempts, attempt.deliveryId, [...log, clone(attempt)], record);
+    countAttempt(state, attempt, record);
   };
   return {
     async insert(delivery) {
@@ -129,19 +158,10 @@ export function memoryDeliveries(state: WebhookState, record: RecordUndo): Deliv
         .map(clone);
     },
     async attemptsPerHour(accountId, subscriptionId, since) {
-      const hours = new Map<string, AttemptHour>();
-      for (const log of state.attempts.values()) {
-        for (const a of log) {
-          if (a.accountId !== accountId || a.subscriptionId !== subscriptionId || a.startedAt < since)
-            continue;
-          const hour = `${a.startedAt.slice(0, 13)}:00:00.000Z`;
-          const bucket = hours.get(hour) ?? { hour, succeeded: 0, failed: 0 };
-          if (a.succeeded) bucket.succeeded++;
-          else bucket.failed++;
-          hours.set(hour, bucket);
-        }
-      }
-      return [...hours.values()].sort((a, b) => (a.hour < b.hour ? -1 : 1));
+      return [...(state.attemptHours.get(hoursKey(accountId, subscriptionId))?.values() ?? [])]
+        .filter((h) => h.hour >= since)
+        .sort((a, b) => (a.hour < b.hour ? -1 : 1))
+        .map(clone);
     },
     async nextClaimableAt() {
       let earliest: string | null = null;

@@ -22,8 +22,9 @@ header .bar { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: cent
   max-width: 64rem; margin: 0 auto; padding: .75rem 1rem; }
 header .brand { font-weight: 600; }
 header form { margin: 0; display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
-nav.sections { max-width: 64rem; margin: 0 auto; padding: 0 1rem; overflow-x: auto; }
-nav.sections ul { display: flex; gap: .25rem; list-style: none; margin: 0; padding: 0; }
+/* The tabs wrap rather than scroll: four short labels, none hidden off-screen on a phone. */
+nav.sections { max-width: 64rem; margin: 0 auto; padding: 0 1rem; }
+nav.sections ul { display: flex; flex-wrap: wrap; gap: 0 .25rem; list-style: none; margin: 0; padding: 0; }
 nav.sections a { display: block; padding: .5rem .75rem; text-decoration: none; color: var(--fg);
   border-bottom: 3px solid transparent; white-space: nowrap; }
 nav.sections a:hover { border-bottom-color: var(--line); }
@@ -65,6 +66,10 @@ a { color: var(--accent); }
 .inline { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; }
 .inline label { margin: 0; }
 .inline select { width: auto; }
+/* In a table cell the role select and its Save button stay on one line. */
+td .inline { flex-wrap: nowrap; }
+td.email { overflow-wrap: anywhere; }
+td time { white-space: nowrap; }
 .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(15rem, 1fr)); gap: 1rem; margin: 1rem 0;
   padding: 0; list-style: none; }
 .cards li { border: 1px solid var(--line); border-radius: 6px; padding: 1rem; background: var(--panel); }
@@ -87,7 +92,7 @@ pre { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .8
 .chart .ok { fill: var(--ok); }
 .chart .bad { fill: var(--danger); }
 .chart .axis { stroke: var(--line); }
-.chart text { fill: var(--muted); font-size: 10px; }
+.chart text { fill: var(--muted); font-size: 12px; }
 .legend { display: flex; gap: 1rem; font-size: .9rem; }
 .legend .swatch { display: inline-block; width: .8rem; height: .8rem; border-radius: 2px; vertical-align: middle;
   margin-right: .25rem; }
@@ -108,6 +113,10 @@ td.url { overflow-wrap: anywhere; }
   td code { white-space: normal; overflow-wrap: anywhere; }
   dl.details { grid-template-columns: 1fr; }
   dl.details dd { margin-bottom: .5rem; }
+  nav.sections { padding: 0 .5rem; }
+  nav.sections ul { gap: 0; }
+  nav.sections a { padding: .5rem .4rem; font-size: .95rem; }
+  header .bar { padding: .5rem; }
 }
 `;
 

@@ -1,6 +1,6 @@
 import { type Html, html } from '../html.js';
 
-/** Deliveries of one hour: how many delivered and how many failed. */
+/** Attempts of one hour: how many succeeded and how many failed. */
 export interface HourCount {
   /** The hour's start, RFC 3339. */
   hour: string;
@@ -26,8 +26,8 @@ export function lastDay(counts: readonly HourCount[], nowMs: number): HourCount[
 }
 
 /**
- * A server-rendered bar chart (inline SVG, no script) of the last 24 hours: per hour, delivered
- * in the success colour stacked under failed in the danger colour. Each bar has a <title>, and
+ * A server-rendered bar chart (inline SVG, no script) of the last 24 hours' attempts: per hour,
+ * succeeded ones in the success colour stacked under failed in the danger colour. Each bar has a <title>, and
  * the whole chart a text summary, so the figures do not depend on seeing the colours.
  */
 export function deliveryChart(hours: readonly HourCount[]): Html {
@@ -43,14 +43,14 @@ export function deliveryChart(hours: readonly HourCount[]): Html {
     ok: 0,
     bad: 0,
   });
-  const summary = `Last 24 hours: ${totals.ok} delivered, ${totals.bad} failed; busiest hour ${max} deliveries.`;
+  const summary = `Attempts in the last 24 hours: ${totals.ok} succeeded, ${totals.bad} failed; at most ${max} in an hour.`;
   const bars = hours.map((h, i) => {
     const x = i * slot + 2;
     const w = slot - 4;
     const okHeight = scale(h.succeeded);
     const badHeight = scale(h.failed);
     const base = top + plot;
-    const label = `${h.hour.slice(11, 16)} UTC: ${h.succeeded} delivered, ${h.failed} failed`;
+    const label = `${h.hour.slice(11, 16)} UTC: ${h.succeeded} succeeded, ${h.failed} failed`;
     return html`<g><title>${label}</title>${
       okHeight > 0
         ? html`<rect class="ok" x="${x.toFixed(1)}" y="${(base - okHeight).toFixed(1)}" width="${w.toFixed(1)}" height="${okHeight.toFixed(1)}"></rect>`
@@ -63,7 +63,10 @@ export function deliveryChart(hours: readonly HourCount[]): Html {
   });
   const ticks = [0, 6, 12, 18, 23].map((i) => {
     const hour = hours[i]?.hour.slice(11, 16) ?? '';
-    return html`<text x="${(i * slot + slot / 2).toFixed(1)}" y="${height - 5}" text-anchor="middle">${hour}</text>`;
+    // The end labels align to the chart's edges, so neither is cut off.
+    const [x, anchor] =
+      i === 0 ? [0, 'start'] : i === hours.length - 1 ? [width, 'end'] : [i * slot + slot / 2, 'middle'];
+    return html`<text x="${x.toFixed(1)}" y="${height - 5}" text-anchor="${anchor}">${hour}</text>`;
   });
   return html`
 <figure class="chart">
@@ -73,7 +76,7 @@ export function deliveryChart(hours: readonly HourCount[]): Html {
     ${ticks}
   </svg>
   <figcaption>
-    <span class="legend"><span><span class="swatch ok"></span>Delivered (${totals.ok})</span>
+    <span class="legend"><span><span class="swatch ok"></span>Succeeded (${totals.ok})</span>
     <span><span class="swatch bad"></span>Failed (${totals.bad})</span></span>
     <span class="muted">${summary}</span>
   </figcaption>

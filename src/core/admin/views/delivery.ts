@@ -32,6 +32,14 @@ const headerLines = (headers: Record<string, string>) =>
     .map(([name, value]) => `${name}: ${value}`)
     .join('\n');
 
+/** Status, headers and body as received, without blank lines standing for what was not there. */
+function responseText(response: NonNullable<AttemptDetail['response']>): string {
+  const head = [String(response.status), headerLines(response.headers)].filter((part) => part !== '');
+  const body = response.body === '' ? '(empty body)' : response.body;
+  const cut = response.bodyTruncated ? '\n… (only the first bytes are kept)' : '';
+  return `${head.join('\n')}\n\n${body}${cut}`;
+}
+
 /** The body as sent, pretty-printed when it is JSON (the exact bytes are shown too). */
 function prettyJson(body: string): string | null {
   try {
@@ -55,10 +63,7 @@ ${body}</pre>
   <h4>Response</h4>
   ${
     attempt.response
-      ? html`<pre aria-label="${heading} response">${attempt.response.status}
-${headerLines(attempt.response.headers)}
-
-${attempt.response.body}${attempt.response.bodyTruncated ? '\n… (only the first bytes are kept)' : ''}</pre>`
+      ? html`<pre aria-label="${heading} response">${responseText(attempt.response)}</pre>`
       : html`<p class="alert">No response: ${attempt.error ?? 'unknown error'}</p>`
   }
 </section>`;

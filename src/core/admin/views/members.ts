@@ -36,7 +36,7 @@ function row(view: MembersView, member: MemberView) {
   const base = `${membersPath(view.workspace)}/${member.id}`;
   return html`
   <tr data-member-id="${member.id}">
-    <td data-label="Email">${member.email}${member.id === view.userId ? html` <span class="muted">(you)</span>` : null}</td>
+    <td data-label="Email" class="email">${member.email}${member.id === view.userId ? html` <span class="muted">(you)</span>` : null}</td>
     <td data-label="Role">
       <form method="post" action="${base}/role" class="inline">
         ${csrfField(view.signedIn.csrfToken)}
