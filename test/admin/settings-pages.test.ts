@@ -1,36 +1,8 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nodeWebhookSender } from '../../src/http/webhook-sender.js';
 import { startServer, type TestServer } from '../http/harness.js';
+import { recordingReceiver } from '../webhooks/recording-receiver.js';
 import { csrfOf, FormClient, type PageResponse, setPassword, testPassword } from './form-client.js';
-
-/** A local webhook receiver that records what it gets and answers the status it is told. */
-async function receiver() {
-  const received: { headers: IncomingMessage['headers']; body: string }[] = [];
-  let status = 200;
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => {
-      body += chunk;
-    });
-    req.on('end', () => {
-      received.push({ headers: req.headers, body });
-      res
-        .writeHead(status, { 'content-type': 'text/plain', 'x-receiver-note': 'seen by the receiver' })
-        .end(status < 300 ? 'thanks from the receiver' : 'broken');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    received,
-    answer: (next: number) => {
-      status = next;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 describe('the workspace settings pages (home, members, webhooks)', () => {
   let server: TestServer;
@@ -152,7 +124,7 @@ describe('the workspace settings pages (home, members, webhooks)', () => {
 
   it('creates a webhook with its secret shown once, sends a test, shows the delivery, edits, disables and deletes', async () => {
     await start();
-    const hook = await receiver();
+    const hook = await recordingReceiver();
     closers.push(hook.close);
     const { browser } = await signedIn();
     const webhooks = '/acme/admin/webhooks';

@@ -1,6 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { computeSignature } from '../../src/core/webhooks/signature.js';
@@ -8,36 +6,12 @@ import { nodeWebhookSender } from '../../src/http/webhook-sender.js';
 import { setPassword, testPassword } from '../admin/form-client.js';
 import { newKey, startServer, type TestServer } from '../http/harness.js';
 import { hasChromium, launchChromium, warnIfNoChromium } from '../support/chromium.js';
+import { recordingReceiver } from '../webhooks/recording-receiver.js';
 
 warnIfNoChromium('browser tests');
 const artifacts = 'test-artifacts/admin';
 const widths = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
 // Code run in the page is passed as strings: the test is compiled without the DOM's types.
-
-/** A local receiver that records deliveries and answers the status it is told. */
-async function receiver() {
-  const received: { headers: IncomingMessage['headers']; body: string }[] = [];
-  let status = 200;
-  const server: Server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (chunk) => {
-      body += chunk;
-    });
-    req.on('end', () => {
-      received.push({ headers: req.headers, body });
-      res.writeHead(status, { 'content-type': 'text/plain' }).end(status < 300 ? 'ok' : 'receiver is down');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    received,
-    answer(next: number) {
-      status = next;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 describe.skipIf(!hasChromium)('the workspace settings pages in headless Chromium', () => {
   let browser: Browser;
@@ -215,7 +189,7 @@ describe.skipIf(!hasChromium)('the workspace settings pages in headless Chromium
   });
 
   it('creates a webhook whose test delivery arrives signed, and redelivers a failed delivery once the receiver recovers', async () => {
-    const hook = await receiver();
+    const hook = await recordingReceiver();
     closers.push(hook.close);
     const page = await open();
     await signIn(page);
