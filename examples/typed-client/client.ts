@@ -1,11 +1,13 @@
 /**
- * A typed outcome-tracker client: openapi-fetch over the types openapi-typescript generated from
- * the served OpenAPI document (`npm run gen:client`). Paths, parameters, bodies and answers are
- * all checked by the compiler against the document.
+ * A typed outcome-tracker client: openapi-fetch over the `paths` and `components` types that
+ * `outcome-tracker/client` exports (openapi-typescript's output for the served OpenAPI document,
+ * kept fresh by a test). Paths, parameters, bodies and answers are all checked by the compiler
+ * against the document. Against another version of the server, generate your own with
+ * `npx openapi-typescript https://<host>/api/v1/openapi.json -o schema.d.ts`.
  */
 import { randomUUID } from 'node:crypto';
 import createClient, { type Client } from 'openapi-fetch';
-import type { components, paths } from './schema.js';
+import type { components, paths } from 'outcome-tracker/client';
 
 export type Issue = components['schemas']['Issue'];
 export type IssueCreate = components['schemas']['IssueCreate'];

@@ -6,8 +6,11 @@ import { maxBodyBytes, type Tracker } from '../core/index.js';
 export function nodeHandler(tracker: Tracker): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     void respond(tracker, req, res).catch((error: unknown) => {
-      // Only a failure to read the socket gets here: the core answers its own errors.
-      console.error('[outcome-tracker] node host failed:', error);
+      // Only a failure to read the socket gets here: the core answers its own errors. A client
+      // gone before its body arrived (or cut at shutdown) is no failure of the host.
+      if (!req.socket.destroyed || req.readableAborted !== true) {
+        console.error('[outcome-tracker] node host failed:', error);
+      }
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/problem+json' });
       res.end();
     });

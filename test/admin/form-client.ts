@@ -80,9 +80,20 @@ export class FormClient {
 /** The password every test user signs in with. */
 export const testPassword = 'correct horse battery staple';
 
+// A hash at the production cost takes a few hundred ms; the tests set the same passwords hundreds of
+// times, so each password is hashed once per test file (a salt shared between test users is harmless).
+const hashes = new Map<string, Promise<string>>();
+const hashedOnce = (password: string): Promise<string> => {
+  const known = hashes.get(password);
+  if (known) return known;
+  const hash = hashPassword(password);
+  hashes.set(password, hash);
+  return hash;
+};
+
 /** Sets a password on an existing user, as `users set-password` does. */
 export async function setPassword(server: TestServer, email: string, password = testPassword): Promise<void> {
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashedOnce(password);
   await server.storage.transaction(async (tx) => {
     const user = await tx.tenancy.getUserByEmail(email);
     if (!user) throw new Error(`no user ${email}`);

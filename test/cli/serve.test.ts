@@ -14,6 +14,7 @@ import {
   startServeJson,
   tempDir,
 } from './process.js';
+import { slowPost } from './slow-request.js';
 
 beforeAll(assertBuilt);
 
@@ -42,48 +43,6 @@ async function post(apiUrl: string, token: string, path: string, body: unknown) 
     body: JSON.stringify(body),
   });
   return { status: response.status, json: await bodyOf(response) };
-}
-
-/** Posts a body in two parts on an already-open connection; resolves once the server has read the headers. */
-function slowPost(url: string, token: string, body: string) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const target = new URL(url);
-  return new Promise<{ finish: () => void; response: Promise<{ status: number; body: string }> }>(
-    (ready, fail) => {
-      const req = http.request(target, {
-        method: 'POST',
-        agent,
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-          'idempotency-key': randomUUID(),
-          // The server answers 100 Continue once it has parsed the headers: the request is then in flight.
-          expect: '100-continue',
-        },
-      });
-      const response = new Promise<{ status: number; body: string }>((done, lost) => {
-        // A connection cut before the answer (an abrupt shutdown) fails the request.
-        req.on('error', lost);
-        req.on('response', (res) => {
-          let text = '';
-          res.on('data', (chunk: Buffer) => {
-            text += chunk.toString();
-          });
-          res.on('end', () => {
-            agent.destroy();
-            done({ status: res.statusCode ?? 0, body: text });
-          });
-        });
-      });
-      req.once('error', fail);
-      req.on('continue', () => {
-        req.write(body.slice(0, 5));
-        ready({ finish: () => req.end(body.slice(5)), response });
-      });
-      req.flushHeaders();
-    },
-  );
 }
 
 describe('outcome-tracker serve, as a child process over a SQLite file', () => {
@@ -134,7 +93,10 @@ describe('outcome-tracker serve, as a child process over a SQLite file', () => {
       expect(answered.status).toBe(201);
       expect(JSON.parse(answered.body).key).toBe('APO-2');
       expect(await served.exited).toBe(0);
-      expect(JSON.parse(served.logLines.at(-1) ?? '{}')).toMatchObject({ level: 'info', msg: 'stopped' });
+      expect(
+        JSON.parse(served.logLines.at(-1) ?? '{}'),
+        `the last log lines:\n${served.logLines.slice(-3).join('\n')}`,
+      ).toMatchObject({ level: 'info', msg: 'stopped' });
       // With --json, stdout holds one JSON object from start to stop; the log went to stderr.
       expect(served.lines).toHaveLength(1);
       expect(JSON.parse(served.lines.join('\n'))).toEqual(served.startup);

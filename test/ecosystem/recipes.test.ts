@@ -1,16 +1,21 @@
 import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import express from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryStorage } from '../../src/adapters/memory/index.js';
+import { sqliteStorage } from '../../src/adapters/sqlite/index.js';
 import { createTracker } from '../../src/core/index.js';
 import { honoApp } from '../../src/http/hono.js';
 import { nodeHandler } from '../../src/http/node.js';
+import { freePort, tempDir } from '../cli/process.js';
 import { seedWorkspace } from '../http/harness.js';
+import { nextSkipReason, startNextApp } from './next-app.js';
 
 /**
  * The README's mounting recipes, each run against the real framework: the tracker mounted under
@@ -113,6 +118,30 @@ describe('mounting recipes', () => {
     closers.push(() => new Promise((done) => server.close(() => done())));
     await exercise(originOf(server), token, projectId);
   });
+
+  // The app is test/ecosystem/next-app: its route handler and its config are the README's recipe.
+  it.skipIf(nextSkipReason)(
+    `Next.js: a catch-all route handler over tracker.fetch, under next dev${nextSkipReason ? ` (skipped: ${nextSkipReason})` : ''}`,
+    async () => {
+      const dir = tempDir();
+      closers.push(async () => rmSync(dir, { recursive: true, force: true }));
+      const db = join(dir, 'tracker.db');
+      const storage = sqliteStorage({ filename: db });
+      const seeder = createTracker({ storage });
+      const ws = await seedWorkspace(seeder, storage, seeder.ids, Date.now(), 'acme', 'admin@acme.test');
+      await seeder.close();
+      const app = await startNextApp(await freePort(), { TRACKER_DB: db });
+      closers.unshift(app.close); // stopped before its database folder is removed
+      try {
+        await exercise(app.origin, ws.adminToken, ws.projectId);
+      } catch (error) {
+        throw new Error(`${(error as Error).message}\nnext dev printed:\n${app.output()}`);
+      }
+    },
+    // About 13 s of CPU (next dev starting and compiling the route once); the bound leaves room for
+    // a machine busy with other test files, where it has taken up to 46 s.
+    90_000,
+  );
 
   it('answers a body a parser read into something it cannot restore with a 500 that says so', async () => {
     const { tracker, token } = await mountedTracker();

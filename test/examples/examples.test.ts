@@ -20,10 +20,16 @@ const examples = [
 
 /**
  * The mounting recipes the README shows: each `// --- recipe ---` section of the test that runs them
- * against the real frameworks, without its indentation.
+ * against the real frameworks (and of the Next.js app it serves), without its indentation.
  */
 function mountingRecipes(): string[] {
-  const source = readFileSync('test/ecosystem/recipes.test.ts', 'utf8');
+  const source = [
+    'test/ecosystem/recipes.test.ts',
+    'test/ecosystem/next-app/app/tracker/[...path]/route.js',
+    'test/ecosystem/next-app/next.config.mjs',
+  ]
+    .map((file) => readFileSync(file, 'utf8'))
+    .join('\n');
   return [...source.matchAll(/\/\/ --- recipe ---\n([\s\S]*?)\n\s*\/\/ --- end ---/g)].map((match) => {
     const lines = (match[1] ?? '').split('\n');
     const indent = Math.min(

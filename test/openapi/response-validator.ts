@@ -20,8 +20,11 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
 
 const documentId = 'https://outcome-tracker.dev/openapi.json';
 
-/** The document compiled once with ajv (JSON Schema 2020-12, formats checked). */
-function compile(doc: OpenApiDocument) {
+/**
+ * The document's schemas with ajv (JSON Schema 2020-12, formats checked): answers a validator for
+ * a schema of the document (refs to its components resolve), compiled once per pointer.
+ */
+export function compile(doc: OpenApiDocument) {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
   ajv.addSchema({ $id: documentId, components: doc.components }, documentId);

@@ -10,7 +10,7 @@ import { sqliteTenancy, sqliteTokens } from './tenancy.js';
 import { transactionQueue } from './transaction-queue.js';
 import { sqliteDeliveries, sqliteWebhooks } from './webhooks.js';
 
-export { SchemaTooNew } from './migrate.js';
+export { SchemaTooNew } from '../shared/schema-too-new.js';
 
 export interface SqliteStorageOptions {
   /** The database file (created when missing), or ':memory:'. */

@@ -223,11 +223,14 @@ export const command = defineCommand({
     log.logger.info({ url: origin, server: input.server }, 'listening');
 
     tracker.webhooks.start();
-    const purge = () =>
-      void tracker.purgeExpired().then(
+    // The purge in progress is awaited before storage closes, so it never logs after "stopped".
+    let purging: Promise<void> = Promise.resolve();
+    const purge = () => {
+      purging = tracker.purgeExpired().then(
         (purged) => log.logger.info({ purged }, 'purged expired records'),
         (error: unknown) => log.logger.error({ err: error }, 'purge of expired records failed'),
       );
+    };
     purge();
     const purgeTimer = setInterval(purge, purgeEveryMs).unref();
 
@@ -240,6 +243,7 @@ export const command = defineCommand({
     // Event streams never end by themselves: end them now, so only real requests use the grace.
     tracker.endStreams();
     await closeGracefully(server, input.shutdownGrace);
+    await purging;
     await tracker.close();
     log.logger.info('stopped');
     log.flush();

@@ -10,10 +10,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List projects */
+        /**
+         * List projects
+         * @description One page of the workspace's projects. Follow `nextCursor` (null on the last page) for the next page; `total` counts every project.
+         */
         get: operations["listProjects"];
         put?: never;
-        /** Create a project */
+        /**
+         * Create a project
+         * @description Creates a project and answers it with its ETag and Location. Without a `key` one is made from the name (Apollo → APO); issue keys start with it (APO-1). Needs an Idempotency-Key: the same key with the same body within 24 hours answers the stored result again (200, Idempotent-Replayed: true).
+         */
         post: operations["createProject"];
         delete?: never;
         options?: never;
@@ -28,14 +34,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a project */
+        /**
+         * Get a project
+         * @description One project with its ETag; If-None-Match naming that ETag answers 304 while it is current.
+         */
         get: operations["getProject"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Update a project */
+        /**
+         * Update a project
+         * @description Changes the fields sent and keeps the others. Needs If-Match with the ETag of the version changed: a stale one is answered 409 version_conflict, none 428.
+         */
         patch: operations["updateProject"];
         trace?: never;
     };
@@ -46,10 +58,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List outcomes */
+        /**
+         * List outcomes
+         * @description One page of the workspace's outcomes, narrowed by the query parameters. Follow `nextCursor` (null on the last page) for the next page; `total` counts every match.
+         */
         get: operations["listOutcomes"];
         put?: never;
-        /** Create a outcome */
+        /**
+         * Create an outcome
+         * @description Creates an outcome and answers it with its ETag and Location. Needs an Idempotency-Key: the same key with the same body within 24 hours answers the stored result again (200, Idempotent-Replayed: true).
+         */
         post: operations["createOutcome"];
         delete?: never;
         options?: never;
@@ -64,15 +82,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a outcome */
+        /**
+         * Get an outcome
+         * @description One outcome with its ETag; If-None-Match naming that ETag answers 304 while it is current.
+         */
         get: operations["getOutcome"];
         put?: never;
         post?: never;
-        /** Delete a outcome */
+        /**
+         * Delete an outcome
+         * @description Deletes the outcome. With If-Match, only at that version (409 version_conflict otherwise). An outcome that issues, decisions or time entries still refer to is not deleted: 409 resource_in_use counts them.
+         */
         delete: operations["deleteOutcome"];
         options?: never;
         head?: never;
-        /** Update a outcome */
+        /**
+         * Update an outcome
+         * @description Changes the fields sent and keeps the others. Needs If-Match with the ETag of the version changed: a stale one is answered 409 version_conflict, none 428.
+         */
         patch: operations["updateOutcome"];
         trace?: never;
     };
@@ -83,10 +110,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List context items */
+        /**
+         * List context items
+         * @description One page of the workspace's context items, narrowed by the query parameters. Follow `nextCursor` (null on the last page) for the next page; `total` counts every match.
+         */
         get: operations["listContextItems"];
         put?: never;
-        /** Create a context item */
+        /**
+         * Create a context item
+         * @description Creates a context item and answers it with its ETag and Location. Needs an Idempotency-Key: the same key with the same body within 24 hours answers the stored result again (200, Idempotent-Replayed: true). A `document` or a `link` carries a `url`, a `note` a `body`.
+         */
         post: operations["createContextItem"];
         delete?: never;
         options?: never;
@@ -101,11 +134,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a context item */
+        /**
+         * Get a context item
+         * @description One context item with its ETag; If-None-Match naming that ETag answers 304 while it is current.
+         */
         get: operations["getContextItem"];
         put?: never;
         post?: never;
-        /** Delete a context item */
+        /**
+         * Delete a context item
+         * @description Deletes the context item. With If-Match, only at that version (409 version_conflict otherwise).
+         */
         delete: operations["deleteContextItem"];
         options?: never;
         head?: never;
@@ -119,10 +158,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List decisions */
+        /**
+         * List decisions
+         * @description One page of the workspace's decisions, narrowed by the query parameters. Follow `nextCursor` (null on the last page) for the next page; `total` counts every match.
+         */
         get: operations["listDecisions"];
         put?: never;
-        /** Create a decision */
+        /**
+         * Create a decision
+         * @description Creates a decision and answers it with its ETag and Location. Needs an Idempotency-Key: the same key with the same body within 24 hours answers the stored result again (200, Idempotent-Replayed: true).
+         */
         post: operations["createDecision"];
         delete?: never;
         options?: never;
@@ -137,14 +182,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a decision */
+        /**
+         * Get a decision
+         * @description One decision with its ETag; If-None-Match naming that ETag answers 304 while it is current.
+         */
         get: operations["getDecision"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Update a decision */
+        /**
+         * Update a decision
+         * @description Changes the fields sent and keeps the others. Needs If-Match with the ETag of the version changed: a stale one is answered 409 version_conflict, none 428.
+         */
         patch: operations["updateDecision"];
         trace?: never;
     };
@@ -155,10 +206,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List issues */
+        /**
+         * List issues
+         * @description One page of the workspace's issues, narrowed by project, outcome, status, severity or assignee, or searched with `q`. Follow `nextCursor` (null on the last page) for the next page; `total` counts every match.
+         */
         get: operations["listIssues"];
         put?: never;
-        /** Create an issue */
+        /**
+         * Create an issue
+         * @description Creates an open issue numbered in its project (its key, APO-1, is the project's key and that number) and answers it with its ETag and Location. Needs an Idempotency-Key: the same key with the same body within 24 hours answers the stored result again (200, Idempotent-Replayed: true).
+         */
         post: operations["createIssue"];
         delete?: never;
         options?: never;
@@ -173,14 +230,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an issue by id or key */
-        get: operations["getIssueByIdOrKey"];
+        /**
+         * Get an issue by id or key
+         * @description One issue, named by its id or its key (APO-1), with its ETag; If-None-Match naming that ETag answers 304 while it is current.
+         */
+        get: operations["getIssue"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Update an issue */
+        /**
+         * Update an issue
+         * @description Changes the fields sent and keeps the others; the status changes only through the transition. Needs If-Match with the ETag of the version changed: a stale one is answered 409 version_conflict, none 428.
+         */
         patch: operations["updateIssue"];
         trace?: never;
     };
@@ -193,8 +256,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change an issue's status */
-        post: operations["changeIssueStatus"];
+        /**
+         * Change an issue's status
+         * @description Moves the issue to the status `to` when its workflow allows that from the current status; otherwise 422 invalid_transition lists the statuses reachable. An Idempotency-Key and If-Match are optional.
+         */
+        post: operations["transitionIssue"];
         delete?: never;
         options?: never;
         head?: never;
@@ -208,10 +274,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List time entries */
+        /**
+         * List time entries
+         * @description One page of the workspace's time entries, narrowed by the query parameters. Follow `nextCursor` (null on the last page) for the next page; `total` counts every match.
+         */
         get: operations["listTimeEntries"];
         put?: never;
-        /** Create a time entry */
+        /**
+         * Create a time entry
+         * @description Creates a time entry and answers it with its ETag and Location. Needs an Idempotency-Key: the same key with the same body within 24 hours answers the stored result again (200, Idempotent-Replayed: true).
+         */
         post: operations["createTimeEntry"];
         delete?: never;
         options?: never;
@@ -226,15 +298,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a time entry */
+        /**
+         * Get a time entry
+         * @description One time entry with its ETag; If-None-Match naming that ETag answers 304 while it is current.
+         */
         get: operations["getTimeEntry"];
         put?: never;
         post?: never;
-        /** Delete a time entry */
+        /**
+         * Delete a time entry
+         * @description Deletes the time entry. With If-Match, only at that version (409 version_conflict otherwise).
+         */
         delete: operations["deleteTimeEntry"];
         options?: never;
         head?: never;
-        /** Update a time entry */
+        /**
+         * Update a time entry
+         * @description Changes the fields sent and keeps the others. Needs If-Match with the ETag of the version changed: a stale one is answered 409 version_conflict, none 428.
+         */
         patch: operations["updateTimeEntry"];
         trace?: never;
     };
@@ -247,13 +328,13 @@ export interface paths {
         };
         /**
          * List members
-         * @description Workspace admins only.
+         * @description One page of the workspace's members, narrowed by the query parameters. Follow `nextCursor` (null on the last page) for the next page; `total` counts every match. Workspace admins only.
          */
         get: operations["listMembers"];
         put?: never;
         /**
          * Create a member
-         * @description Workspace admins only.
+         * @description Creates a member and answers it with its ETag and Location. Needs an Idempotency-Key: the same key with the same body within 24 hours answers the stored result again (200, Idempotent-Replayed: true). Adds a user by email, making the user when there is none; a user who is already a member is answered 409 already_member with `memberId`. Workspace admins only.
          */
         post: operations["createMember"];
         delete?: never;
@@ -271,21 +352,21 @@ export interface paths {
         };
         /**
          * Get a member
-         * @description Workspace admins only.
+         * @description One member with its ETag; If-None-Match naming that ETag answers 304 while it is current. Workspace admins only.
          */
         get: operations["getMember"];
         put?: never;
         post?: never;
         /**
          * Delete a member
-         * @description Workspace admins only.
+         * @description Deletes the member. With If-Match, only at that version (409 version_conflict otherwise). The last admin of a workspace cannot be removed (409 last_admin). Workspace admins only.
          */
         delete: operations["deleteMember"];
         options?: never;
         head?: never;
         /**
          * Update a member
-         * @description Workspace admins only.
+         * @description Changes the fields sent and keeps the others. Needs If-Match with the ETag of the version changed: a stale one is answered 409 version_conflict, none 428. The last admin of a workspace cannot be demoted (409 last_admin). Workspace admins only.
          */
         patch: operations["updateMember"];
         trace?: never;
@@ -299,13 +380,13 @@ export interface paths {
         };
         /**
          * List webhooks
-         * @description Workspace admins only.
+         * @description One page of the workspace's webhooks, narrowed by the query parameters. Follow `nextCursor` (null on the last page) for the next page; `total` counts every match. Workspace admins only.
          */
         get: operations["listWebhooks"];
         put?: never;
         /**
          * Create a webhook
-         * @description Workspace admins only.
+         * @description Creates a webhook and answers it with its ETag and Location. Needs an Idempotency-Key: the same key with the same body within 24 hours answers the stored result again (200, Idempotent-Replayed: true). The answer holds the signing `secret`, shown only here: a replay answers `secret: null`. The URL must be https:// and its host must not resolve to a private, loopback or link-local address. Workspace admins only.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -323,21 +404,21 @@ export interface paths {
         };
         /**
          * Get a webhook
-         * @description Workspace admins only.
+         * @description One webhook with its ETag; If-None-Match naming that ETag answers 304 while it is current. Workspace admins only.
          */
         get: operations["getWebhook"];
         put?: never;
         post?: never;
         /**
          * Delete a webhook
-         * @description Workspace admins only.
+         * @description Deletes the webhook. With If-Match, only at that version (409 version_conflict otherwise). Workspace admins only.
          */
         delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
         /**
          * Update a webhook
-         * @description Workspace admins only.
+         * @description Changes the fields sent and keeps the others. Needs If-Match with the ETag of the version changed: a stale one is answered 409 version_conflict, none 428. Setting `status` to `disabled` stops deliveries; back to `active` resumes them. Workspace admins only.
          */
         patch: operations["updateWebhook"];
         trace?: never;
@@ -353,9 +434,9 @@ export interface paths {
         put?: never;
         /**
          * Rotate a webhook's signing secret
-         * @description Workspace admins only.
+         * @description Issues a new signing secret, shown only in this answer. For 24 hours (until `previousSecretExpiresAt`) deliveries carry a second `v1` signature made with the old secret, so a receiver can switch without losing any. Workspace admins only.
          */
-        post: operations["rotateWebhookSigningSecret"];
+        post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -373,9 +454,9 @@ export interface paths {
         put?: never;
         /**
          * Send a signed test event
-         * @description Workspace admins only.
+         * @description Sends one signed `webhook.test` event to the webhook's URL now and answers what the receiver did. The attempt is logged among the deliveries; it is never retried on schedule. Workspace admins only.
          */
-        post: operations["sendSignedTestEvent"];
+        post: operations["testWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -391,7 +472,7 @@ export interface paths {
         };
         /**
          * List a webhook's deliveries
-         * @description Workspace admins only.
+         * @description One page of the deliveries made for this webhook, one per event sent, with their state and attempts. Follow `nextCursor` (null on the last page) for the next page. Workspace admins only.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -411,9 +492,9 @@ export interface paths {
         };
         /**
          * Get a delivery with its attempts
-         * @description Workspace admins only.
+         * @description One delivery with the payload sent and its attempt log: each signed request as sent and the receiver's answer (status, headers, the start of the body). Workspace admins only.
          */
-        get: operations["getDeliveryWithItsAttempts"];
+        get: operations["getWebhookDelivery"];
         put?: never;
         post?: never;
         delete?: never;
@@ -433,9 +514,9 @@ export interface paths {
         put?: never;
         /**
          * Redeliver a delivery now
-         * @description Workspace admins only.
+         * @description Puts the delivery back in the queue for an attempt now, with a fresh retry schedule, whatever its state. The attempts made stay logged. A delivery being sent at that moment is answered 409 delivery_in_flight rather than sent twice. Workspace admins only.
          */
-        post: operations["redeliverDeliveryNow"];
+        post: operations["retryWebhookDelivery"];
         delete?: never;
         options?: never;
         head?: never;
@@ -451,9 +532,9 @@ export interface paths {
         };
         /**
          * Count a webhook's attempts per hour
-         * @description Workspace admins only.
+         * @description Attempts that succeeded (2xx) and failed in each of the last `hours` hours (24 by default), oldest first, every hour listed. Workspace admins only.
          */
-        get: operations["countWebhookAttemptsPerHour"];
+        get: operations["getWebhookDeliveryStats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -471,9 +552,9 @@ export interface paths {
         };
         /**
          * List or stream the account's signal events
-         * @description Workspace admins only.
+         * @description The account's events (every change made through the API), oldest first, narrowed by `types` and `resourceId`. With `Accept: text/event-stream` the answer is a server-sent event stream that stays open and sends each new event as it happens; reconnecting with Last-Event-ID resumes after the last event received. Workspace admins only.
          */
-        get: operations["listOrStreamAccountSignalEvents"];
+        get: operations["listSignals"];
         put?: never;
         post?: never;
         delete?: never;
@@ -489,7 +570,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This OpenAPI document */
+        /**
+         * This OpenAPI document
+         * @description The OpenAPI 3.1 description of this API, with the paths where this server answers them. No token needed; revalidate with If-None-Match and its ETag.
+         */
         get: operations["getOpenApiDocument"];
         put?: never;
         post?: never;
@@ -1954,6 +2038,22 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "type": "https://outcome-tracker.dev/problems/validation-failed",
+                 *       "title": "Validation failed",
+                 *       "status": 400,
+                 *       "detail": "body.title: Too small: expected string to have >=1 characters",
+                 *       "error": "validation_failed",
+                 *       "issues": [
+                 *         {
+                 *           "in": "body",
+                 *           "path": "title",
+                 *           "message": "Too small: expected string to have >=1 characters"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -1972,6 +2072,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "type": "https://outcome-tracker.dev/problems/unauthorized",
+                 *       "title": "Unauthorized",
+                 *       "status": 401,
+                 *       "detail": "The token is unknown or has been revoked.",
+                 *       "error": "unauthorized"
+                 *     }
+                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -1988,6 +2097,16 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "type": "https://outcome-tracker.dev/problems/insufficient-scope",
+                 *       "title": "Insufficient scope",
+                 *       "status": 403,
+                 *       "detail": "This token may only read.",
+                 *       "error": "insufficient_scope",
+                 *       "requiredScope": "read_write"
+                 *     }
+                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -2004,10 +2123,19 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "type": "https://outcome-tracker.dev/problems/not-found",
+                 *       "title": "Not found",
+                 *       "status": 404,
+                 *       "detail": "No issue with that id exists in this workspace.",
+                 *       "error": "not_found"
+                 *     }
+                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description version_conflict (stale If-Match; carries the current ETag), idempotency_key_in_use (retry after Retry-After), resource_in_use, already_member (with `memberId`) or last_admin (the last admin of a workspace cannot be demoted or removed). */
+        /** @description version_conflict (stale If-Match; carries the current ETag), idempotency_key_in_use (retry after Retry-After), resource_in_use, delivery_in_flight, already_member (with `memberId`) or last_admin (the last admin of a workspace cannot be demoted or removed). */
         Conflict: {
             headers: {
                 /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
@@ -2022,6 +2150,16 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "type": "https://outcome-tracker.dev/problems/version-conflict",
+                 *       "title": "Version conflict",
+                 *       "status": 409,
+                 *       "detail": "If-Match names version 2; the current version is 3.",
+                 *       "error": "version_conflict",
+                 *       "currentVersion": 3
+                 *     }
+                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -2038,6 +2176,16 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "type": "https://outcome-tracker.dev/problems/payload-too-large",
+                 *       "title": "Payload too large",
+                 *       "status": 413,
+                 *       "detail": "The body is over 1 MiB.",
+                 *       "error": "payload_too_large",
+                 *       "limit": 1048576
+                 *     }
+                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -2054,6 +2202,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "type": "https://outcome-tracker.dev/problems/unsupported-media-type",
+                 *       "title": "Unsupported media type",
+                 *       "status": 415,
+                 *       "detail": "Send the body as application/json.",
+                 *       "error": "unsupported_media_type"
+                 *     }
+                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -2070,6 +2227,20 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "type": "https://outcome-tracker.dev/problems/invalid-transition",
+                 *       "title": "Invalid transition",
+                 *       "status": 422,
+                 *       "detail": "An issue cannot go from closed to in_progress.",
+                 *       "error": "invalid_transition",
+                 *       "from": "closed",
+                 *       "to": "in_progress",
+                 *       "allowed": [
+                 *         "open"
+                 *       ]
+                 *     }
+                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -2086,6 +2257,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "type": "https://outcome-tracker.dev/problems/precondition-required",
+                 *       "title": "Precondition required",
+                 *       "status": 428,
+                 *       "detail": "Send If-Match with the ETag of the version you change.",
+                 *       "error": "precondition_required"
+                 *     }
+                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -2104,6 +2284,16 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "type": "https://outcome-tracker.dev/problems/rate-limited",
+                 *       "title": "Too many requests",
+                 *       "status": 429,
+                 *       "detail": "Over 100 requests per minute; retry in 12 s.",
+                 *       "error": "rate_limited",
+                 *       "retryAfter": 12
+                 *     }
+                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -2120,6 +2310,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "type": "https://outcome-tracker.dev/problems/internal-error",
+                 *       "title": "Internal error",
+                 *       "status": 500,
+                 *       "detail": "Something went wrong on our side; quote the X-Request-Id.",
+                 *       "error": "internal_error"
+                 *     }
+                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -2138,6 +2337,15 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "type": "https://outcome-tracker.dev/problems/service-unavailable",
+                 *       "title": "Service unavailable",
+                 *       "status": 503,
+                 *       "detail": "Storage did not answer; retry in 1 s.",
+                 *       "error": "service_unavailable"
+                 *     }
+                 */
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
@@ -2174,10 +2382,6 @@ export interface components {
         "Idempotent-Replayed": "true";
         /** @description Seconds to wait before retrying. */
         "Retry-After": string;
-        /** @description The bearer challenge. */
-        "WWW-Authenticate": string;
-        /** @description The methods this path answers. */
-        Allow: string;
     };
     pathItems: never;
 }
@@ -2212,6 +2416,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "prj_VR5yk3H00nIG1dind7u3",
+                     *           "name": "Apollo",
+                     *           "key": "APO",
+                     *           "description": "The launch programme",
+                     *           "createdAt": "2026-11-22T10:01:01.000Z",
+                     *           "updatedAt": "2026-11-22T10:01:01.000Z",
+                     *           "version": 1
+                     *         }
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "total": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProjectPage"];
                 };
             };
@@ -2236,6 +2457,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Apollo",
+                 *       "description": "The launch programme"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProjectCreate"];
             };
         };
@@ -2257,6 +2484,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "prj_VR5yk3H00nIG1dind7u3",
+                     *       "name": "Apollo",
+                     *       "key": "APO",
+                     *       "description": "The launch programme",
+                     *       "createdAt": "2026-11-22T10:01:01.000Z",
+                     *       "updatedAt": "2026-11-22T10:01:01.000Z",
+                     *       "version": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["Project"];
                 };
             };
@@ -2275,6 +2513,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "prj_VR5yk3H00nIG1dind7u3",
+                     *       "name": "Apollo",
+                     *       "key": "APO",
+                     *       "description": "The launch programme",
+                     *       "createdAt": "2026-11-22T10:01:01.000Z",
+                     *       "updatedAt": "2026-11-22T10:01:01.000Z",
+                     *       "version": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["Project"];
                 };
             };
@@ -2320,6 +2569,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "prj_VR5yk3H00nIG1dind7u3",
+                     *       "name": "Apollo",
+                     *       "key": "APO",
+                     *       "description": "The launch programme",
+                     *       "createdAt": "2026-11-22T10:01:01.000Z",
+                     *       "updatedAt": "2026-11-22T10:01:01.000Z",
+                     *       "version": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["Project"];
                 };
             };
@@ -2364,6 +2624,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "description": "Launch by Q3"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProjectPatch"];
             };
         };
@@ -2383,6 +2648,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "prj_VR5yk3H00nIG1dind7u3",
+                     *       "name": "Apollo",
+                     *       "key": "APO",
+                     *       "description": "Launch by Q3",
+                     *       "createdAt": "2026-11-22T10:01:01.000Z",
+                     *       "updatedAt": "2026-11-22T10:04:04.000Z",
+                     *       "version": 2
+                     *     }
+                     */
                     "application/json": components["schemas"]["Project"];
                 };
             };
@@ -2431,6 +2707,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "out_KA0v3sAwQE6znGhRcycX",
+                     *           "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                     *           "title": "Customers launch in one click",
+                     *           "description": null,
+                     *           "status": "planned",
+                     *           "ownerId": null,
+                     *           "dueDate": null,
+                     *           "shippedAt": null,
+                     *           "createdAt": "2026-11-22T10:05:05.000Z",
+                     *           "updatedAt": "2026-11-22T10:05:05.000Z",
+                     *           "version": 1
+                     *         }
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "total": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["OutcomePage"];
                 };
             };
@@ -2455,6 +2752,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                 *       "title": "Customers launch in one click"
+                 *     }
+                 */
                 "application/json": components["schemas"]["OutcomeCreate"];
             };
         };
@@ -2476,6 +2779,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "out_KA0v3sAwQE6znGhRcycX",
+                     *       "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                     *       "title": "Customers launch in one click",
+                     *       "description": null,
+                     *       "status": "planned",
+                     *       "ownerId": null,
+                     *       "dueDate": null,
+                     *       "shippedAt": null,
+                     *       "createdAt": "2026-11-22T10:05:05.000Z",
+                     *       "updatedAt": "2026-11-22T10:05:05.000Z",
+                     *       "version": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["Outcome"];
                 };
             };
@@ -2494,6 +2812,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "out_KA0v3sAwQE6znGhRcycX",
+                     *       "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                     *       "title": "Customers launch in one click",
+                     *       "description": null,
+                     *       "status": "planned",
+                     *       "ownerId": null,
+                     *       "dueDate": null,
+                     *       "shippedAt": null,
+                     *       "createdAt": "2026-11-22T10:05:05.000Z",
+                     *       "updatedAt": "2026-11-22T10:05:05.000Z",
+                     *       "version": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["Outcome"];
                 };
             };
@@ -2539,6 +2872,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "out_KA0v3sAwQE6znGhRcycX",
+                     *       "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                     *       "title": "Customers launch in one click",
+                     *       "description": null,
+                     *       "status": "planned",
+                     *       "ownerId": null,
+                     *       "dueDate": null,
+                     *       "shippedAt": null,
+                     *       "createdAt": "2026-11-22T10:05:05.000Z",
+                     *       "updatedAt": "2026-11-22T10:05:05.000Z",
+                     *       "version": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["Outcome"];
                 };
             };
@@ -2624,6 +2972,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Customers launch in one click, on any plan"
+                 *     }
+                 */
                 "application/json": components["schemas"]["OutcomePatch"];
             };
         };
@@ -2643,6 +2996,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "out_KA0v3sAwQE6znGhRcycX",
+                     *       "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                     *       "title": "Customers launch in one click, on any plan",
+                     *       "description": null,
+                     *       "status": "planned",
+                     *       "ownerId": null,
+                     *       "dueDate": null,
+                     *       "shippedAt": null,
+                     *       "createdAt": "2026-11-22T10:05:05.000Z",
+                     *       "updatedAt": "2026-11-22T10:08:08.000Z",
+                     *       "version": 2
+                     *     }
+                     */
                     "application/json": components["schemas"]["Outcome"];
                 };
             };
@@ -2690,6 +3058,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "ctx_nKSzBEMuKD0ArBJmUJ5B",
+                     *           "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                     *           "kind": "note",
+                     *           "title": "Launch checklist",
+                     *           "url": null,
+                     *           "body": "Run the checklist before every launch.",
+                     *           "createdAt": "2026-11-22T10:09:09.000Z",
+                     *           "updatedAt": "2026-11-22T10:09:09.000Z",
+                     *           "version": 1
+                     *         }
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "total": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["ContextItemPage"];
                 };
             };
@@ -2714,6 +3101,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "kind": "note",
+                 *       "title": "Launch checklist",
+                 *       "body": "Run the checklist before every launch.",
+                 *       "outcomeId": "out_KA0v3sAwQE6znGhRcycX"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ContextItemCreate"];
             };
         };
@@ -2735,6 +3130,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ctx_nKSzBEMuKD0ArBJmUJ5B",
+                     *       "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                     *       "kind": "note",
+                     *       "title": "Launch checklist",
+                     *       "url": null,
+                     *       "body": "Run the checklist before every launch.",
+                     *       "createdAt": "2026-11-22T10:09:09.000Z",
+                     *       "updatedAt": "2026-11-22T10:09:09.000Z",
+                     *       "version": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["ContextItem"];
                 };
             };
@@ -2753,6 +3161,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ctx_nKSzBEMuKD0ArBJmUJ5B",
+                     *       "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                     *       "kind": "note",
+                     *       "title": "Launch checklist",
+                     *       "url": null,
+                     *       "body": "Run the checklist before every launch.",
+                     *       "createdAt": "2026-11-22T10:09:09.000Z",
+                     *       "updatedAt": "2026-11-22T10:09:09.000Z",
+                     *       "version": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["ContextItem"];
                 };
             };
@@ -2798,6 +3219,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "ctx_nKSzBEMuKD0ArBJmUJ5B",
+                     *       "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                     *       "kind": "note",
+                     *       "title": "Launch checklist",
+                     *       "url": null,
+                     *       "body": "Run the checklist before every launch.",
+                     *       "createdAt": "2026-11-22T10:09:09.000Z",
+                     *       "updatedAt": "2026-11-22T10:09:09.000Z",
+                     *       "version": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["ContextItem"];
                 };
             };
@@ -2899,6 +3333,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "dec_2BygSippl6D0DPSLNUwy",
+                     *           "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                     *           "title": "Launch on Tuesdays",
+                     *           "rationale": "Support is fully staffed mid-week.",
+                     *           "participants": [],
+                     *           "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                     *           "status": "proposed",
+                     *           "decidedAt": null,
+                     *           "supersededBy": null,
+                     *           "createdAt": "2026-11-22T10:12:12.000Z",
+                     *           "updatedAt": "2026-11-22T10:12:12.000Z",
+                     *           "version": 1
+                     *         }
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "total": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["DecisionPage"];
                 };
             };
@@ -2923,6 +3379,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                 *       "title": "Launch on Tuesdays",
+                 *       "rationale": "Support is fully staffed mid-week.",
+                 *       "outcomeId": "out_KA0v3sAwQE6znGhRcycX"
+                 *     }
+                 */
                 "application/json": components["schemas"]["DecisionCreate"];
             };
         };
@@ -2944,6 +3408,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "dec_2BygSippl6D0DPSLNUwy",
+                     *       "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                     *       "title": "Launch on Tuesdays",
+                     *       "rationale": "Support is fully staffed mid-week.",
+                     *       "participants": [],
+                     *       "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                     *       "status": "proposed",
+                     *       "decidedAt": null,
+                     *       "supersededBy": null,
+                     *       "createdAt": "2026-11-22T10:12:12.000Z",
+                     *       "updatedAt": "2026-11-22T10:12:12.000Z",
+                     *       "version": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["Decision"];
                 };
             };
@@ -2962,6 +3442,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "dec_2BygSippl6D0DPSLNUwy",
+                     *       "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                     *       "title": "Launch on Tuesdays",
+                     *       "rationale": "Support is fully staffed mid-week.",
+                     *       "participants": [],
+                     *       "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                     *       "status": "proposed",
+                     *       "decidedAt": null,
+                     *       "supersededBy": null,
+                     *       "createdAt": "2026-11-22T10:12:12.000Z",
+                     *       "updatedAt": "2026-11-22T10:12:12.000Z",
+                     *       "version": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["Decision"];
                 };
             };
@@ -3007,6 +3503,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "dec_2BygSippl6D0DPSLNUwy",
+                     *       "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                     *       "title": "Launch on Tuesdays",
+                     *       "rationale": "Support is fully staffed mid-week.",
+                     *       "participants": [],
+                     *       "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                     *       "status": "proposed",
+                     *       "decidedAt": null,
+                     *       "supersededBy": null,
+                     *       "createdAt": "2026-11-22T10:12:12.000Z",
+                     *       "updatedAt": "2026-11-22T10:12:12.000Z",
+                     *       "version": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["Decision"];
                 };
             };
@@ -3051,6 +3563,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "title": "Launch on Tuesdays only"
+                 *     }
+                 */
                 "application/json": components["schemas"]["DecisionPatch"];
             };
         };
@@ -3070,6 +3587,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "dec_2BygSippl6D0DPSLNUwy",
+                     *       "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                     *       "title": "Launch on Tuesdays only",
+                     *       "rationale": "Support is fully staffed mid-week.",
+                     *       "participants": [],
+                     *       "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                     *       "status": "proposed",
+                     *       "decidedAt": null,
+                     *       "supersededBy": null,
+                     *       "createdAt": "2026-11-22T10:12:12.000Z",
+                     *       "updatedAt": "2026-11-22T10:15:15.000Z",
+                     *       "version": 2
+                     *     }
+                     */
                     "application/json": components["schemas"]["Decision"];
                 };
             };
@@ -3121,6 +3654,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "iss_CuUE3PZrO8ENHJLaEhNH",
+                     *           "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                     *           "number": 1,
+                     *           "key": "APO-1",
+                     *           "title": "Launch button does nothing on Safari",
+                     *           "description": null,
+                     *           "severity": "medium",
+                     *           "status": "open",
+                     *           "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                     *           "assigneeId": null,
+                     *           "labels": [],
+                     *           "resolvedAt": null,
+                     *           "createdAt": "2026-11-22T10:16:16.000Z",
+                     *           "updatedAt": "2026-11-22T10:16:16.000Z",
+                     *           "version": 1
+                     *         }
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "total": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["IssuePage"];
                 };
             };
@@ -3145,6 +3703,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                 *       "title": "Launch button does nothing on Safari",
+                 *       "outcomeId": "out_KA0v3sAwQE6znGhRcycX"
+                 *     }
+                 */
                 "application/json": components["schemas"]["IssueCreate"];
             };
         };
@@ -3166,6 +3731,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "iss_CuUE3PZrO8ENHJLaEhNH",
+                     *       "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                     *       "number": 1,
+                     *       "key": "APO-1",
+                     *       "title": "Launch button does nothing on Safari",
+                     *       "description": null,
+                     *       "severity": "medium",
+                     *       "status": "open",
+                     *       "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                     *       "assigneeId": null,
+                     *       "labels": [],
+                     *       "resolvedAt": null,
+                     *       "createdAt": "2026-11-22T10:16:16.000Z",
+                     *       "updatedAt": "2026-11-22T10:16:16.000Z",
+                     *       "version": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["Issue"];
                 };
             };
@@ -3184,6 +3768,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "iss_CuUE3PZrO8ENHJLaEhNH",
+                     *       "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                     *       "number": 1,
+                     *       "key": "APO-1",
+                     *       "title": "Launch button does nothing on Safari",
+                     *       "description": null,
+                     *       "severity": "medium",
+                     *       "status": "open",
+                     *       "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                     *       "assigneeId": null,
+                     *       "labels": [],
+                     *       "resolvedAt": null,
+                     *       "createdAt": "2026-11-22T10:16:16.000Z",
+                     *       "updatedAt": "2026-11-22T10:16:16.000Z",
+                     *       "version": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["Issue"];
                 };
             };
@@ -3199,7 +3802,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    getIssueByIdOrKey: {
+    getIssue: {
         parameters: {
             query?: never;
             header?: {
@@ -3229,6 +3832,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "iss_CuUE3PZrO8ENHJLaEhNH",
+                     *       "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                     *       "number": 1,
+                     *       "key": "APO-1",
+                     *       "title": "Launch button does nothing on Safari",
+                     *       "description": null,
+                     *       "severity": "medium",
+                     *       "status": "open",
+                     *       "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                     *       "assigneeId": null,
+                     *       "labels": [],
+                     *       "resolvedAt": null,
+                     *       "createdAt": "2026-11-22T10:16:16.000Z",
+                     *       "updatedAt": "2026-11-22T10:16:16.000Z",
+                     *       "version": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["Issue"];
                 };
             };
@@ -3273,6 +3895,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "severity": "high",
+                 *       "labels": [
+                 *         "safari"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["IssuePatch"];
             };
         };
@@ -3292,6 +3922,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "iss_CuUE3PZrO8ENHJLaEhNH",
+                     *       "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                     *       "number": 1,
+                     *       "key": "APO-1",
+                     *       "title": "Launch button does nothing on Safari",
+                     *       "description": null,
+                     *       "severity": "high",
+                     *       "status": "open",
+                     *       "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                     *       "assigneeId": null,
+                     *       "labels": [
+                     *         "safari"
+                     *       ],
+                     *       "resolvedAt": null,
+                     *       "createdAt": "2026-11-22T10:16:16.000Z",
+                     *       "updatedAt": "2026-11-22T10:19:19.000Z",
+                     *       "version": 2
+                     *     }
+                     */
                     "application/json": components["schemas"]["Issue"];
                 };
             };
@@ -3309,7 +3960,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    changeIssueStatus: {
+    transitionIssue: {
         parameters: {
             query?: never;
             header?: {
@@ -3326,6 +3977,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "to": "in_progress"
+                 *     }
+                 */
                 "application/json": components["schemas"]["IssueTransition"];
             };
         };
@@ -3345,6 +4001,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "iss_CuUE3PZrO8ENHJLaEhNH",
+                     *       "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                     *       "number": 1,
+                     *       "key": "APO-1",
+                     *       "title": "Launch button does nothing on Safari",
+                     *       "description": null,
+                     *       "severity": "high",
+                     *       "status": "in_progress",
+                     *       "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                     *       "assigneeId": null,
+                     *       "labels": [
+                     *         "safari"
+                     *       ],
+                     *       "resolvedAt": null,
+                     *       "createdAt": "2026-11-22T10:16:16.000Z",
+                     *       "updatedAt": "2026-11-22T10:20:20.000Z",
+                     *       "version": 3
+                     *     }
+                     */
                     "application/json": components["schemas"]["Issue"];
                 };
             };
@@ -3394,6 +4071,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "te_XwjP9aFKiguX9z8DZ1PW",
+                     *           "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                     *           "issueId": "iss_CuUE3PZrO8ENHJLaEhNH",
+                     *           "userId": "usr_FVGq5J0otcivYAMuLNGs",
+                     *           "minutes": 90,
+                     *           "date": "2026-11-22",
+                     *           "note": "Reproduced on Safari 18",
+                     *           "createdAt": "2026-11-22T10:21:21.000Z",
+                     *           "updatedAt": "2026-11-22T10:21:21.000Z",
+                     *           "version": 1
+                     *         }
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "total": 1,
+                     *       "totalMinutes": 90
+                     *     }
+                     */
                     "application/json": components["schemas"]["TimeEntryPage"];
                 };
             };
@@ -3418,6 +4116,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                 *       "issueId": "iss_CuUE3PZrO8ENHJLaEhNH",
+                 *       "minutes": 90,
+                 *       "date": "2026-11-22",
+                 *       "note": "Reproduced on Safari 18"
+                 *     }
+                 */
                 "application/json": components["schemas"]["TimeEntryCreate"];
             };
         };
@@ -3439,6 +4146,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "te_XwjP9aFKiguX9z8DZ1PW",
+                     *       "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                     *       "issueId": "iss_CuUE3PZrO8ENHJLaEhNH",
+                     *       "userId": "usr_FVGq5J0otcivYAMuLNGs",
+                     *       "minutes": 90,
+                     *       "date": "2026-11-22",
+                     *       "note": "Reproduced on Safari 18",
+                     *       "createdAt": "2026-11-22T10:21:21.000Z",
+                     *       "updatedAt": "2026-11-22T10:21:21.000Z",
+                     *       "version": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["TimeEntry"];
                 };
             };
@@ -3457,6 +4178,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "te_XwjP9aFKiguX9z8DZ1PW",
+                     *       "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                     *       "issueId": "iss_CuUE3PZrO8ENHJLaEhNH",
+                     *       "userId": "usr_FVGq5J0otcivYAMuLNGs",
+                     *       "minutes": 90,
+                     *       "date": "2026-11-22",
+                     *       "note": "Reproduced on Safari 18",
+                     *       "createdAt": "2026-11-22T10:21:21.000Z",
+                     *       "updatedAt": "2026-11-22T10:21:21.000Z",
+                     *       "version": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["TimeEntry"];
                 };
             };
@@ -3502,6 +4237,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "te_XwjP9aFKiguX9z8DZ1PW",
+                     *       "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                     *       "issueId": "iss_CuUE3PZrO8ENHJLaEhNH",
+                     *       "userId": "usr_FVGq5J0otcivYAMuLNGs",
+                     *       "minutes": 90,
+                     *       "date": "2026-11-22",
+                     *       "note": "Reproduced on Safari 18",
+                     *       "createdAt": "2026-11-22T10:21:21.000Z",
+                     *       "updatedAt": "2026-11-22T10:21:21.000Z",
+                     *       "version": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["TimeEntry"];
                 };
             };
@@ -3587,6 +4336,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "minutes": 120
+                 *     }
+                 */
                 "application/json": components["schemas"]["TimeEntryPatch"];
             };
         };
@@ -3606,6 +4360,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "te_XwjP9aFKiguX9z8DZ1PW",
+                     *       "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                     *       "issueId": "iss_CuUE3PZrO8ENHJLaEhNH",
+                     *       "userId": "usr_FVGq5J0otcivYAMuLNGs",
+                     *       "minutes": 120,
+                     *       "date": "2026-11-22",
+                     *       "note": "Reproduced on Safari 18",
+                     *       "createdAt": "2026-11-22T10:21:21.000Z",
+                     *       "updatedAt": "2026-11-22T10:24:24.000Z",
+                     *       "version": 2
+                     *     }
+                     */
                     "application/json": components["schemas"]["TimeEntry"];
                 };
             };
@@ -3649,6 +4417,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "usr_URB5SQTmdlmedgaXOqRC",
+                     *           "userId": "usr_URB5SQTmdlmedgaXOqRC",
+                     *           "email": "grace@acme.test",
+                     *           "role": "member",
+                     *           "createdAt": "2026-11-22T10:25:25.000Z",
+                     *           "updatedAt": "2026-11-22T10:25:25.000Z",
+                     *           "version": 1,
+                     *           "lastActiveAt": null,
+                     *           "tokenCount": 0
+                     *         }
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "total": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["MemberPage"];
                 };
             };
@@ -3674,6 +4461,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "grace@acme.test",
+                 *       "role": "member"
+                 *     }
+                 */
                 "application/json": components["schemas"]["MemberCreate"];
             };
         };
@@ -3695,6 +4488,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "usr_URB5SQTmdlmedgaXOqRC",
+                     *       "userId": "usr_URB5SQTmdlmedgaXOqRC",
+                     *       "email": "grace@acme.test",
+                     *       "role": "member",
+                     *       "createdAt": "2026-11-22T10:25:25.000Z",
+                     *       "updatedAt": "2026-11-22T10:25:25.000Z",
+                     *       "version": 1,
+                     *       "lastActiveAt": null,
+                     *       "tokenCount": 0
+                     *     }
+                     */
                     "application/json": components["schemas"]["Member"];
                 };
             };
@@ -3713,6 +4519,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "usr_URB5SQTmdlmedgaXOqRC",
+                     *       "userId": "usr_URB5SQTmdlmedgaXOqRC",
+                     *       "email": "grace@acme.test",
+                     *       "role": "member",
+                     *       "createdAt": "2026-11-22T10:25:25.000Z",
+                     *       "updatedAt": "2026-11-22T10:25:25.000Z",
+                     *       "version": 1,
+                     *       "lastActiveAt": null,
+                     *       "tokenCount": 0
+                     *     }
+                     */
                     "application/json": components["schemas"]["Member"];
                 };
             };
@@ -3758,6 +4577,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "usr_URB5SQTmdlmedgaXOqRC",
+                     *       "userId": "usr_URB5SQTmdlmedgaXOqRC",
+                     *       "email": "grace@acme.test",
+                     *       "role": "member",
+                     *       "createdAt": "2026-11-22T10:25:25.000Z",
+                     *       "updatedAt": "2026-11-22T10:25:25.000Z",
+                     *       "version": 1,
+                     *       "lastActiveAt": null,
+                     *       "tokenCount": 0
+                     *     }
+                     */
                     "application/json": components["schemas"]["Member"];
                 };
             };
@@ -3844,6 +4676,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "role": "admin"
+                 *     }
+                 */
                 "application/json": components["schemas"]["MemberPatch"];
             };
         };
@@ -3863,6 +4700,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "usr_URB5SQTmdlmedgaXOqRC",
+                     *       "userId": "usr_URB5SQTmdlmedgaXOqRC",
+                     *       "email": "grace@acme.test",
+                     *       "role": "admin",
+                     *       "createdAt": "2026-11-22T10:25:25.000Z",
+                     *       "updatedAt": "2026-11-22T10:28:28.000Z",
+                     *       "version": 2,
+                     *       "lastActiveAt": null,
+                     *       "tokenCount": 0
+                     *     }
+                     */
                     "application/json": components["schemas"]["Member"];
                 };
             };
@@ -3906,6 +4756,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "wh_dsrCN8s4vsXTHRjzbO54",
+                     *           "accountId": "acct_dJq0F1wXBt5njHqWBanl",
+                     *           "url": "https://hooks.example.com/tracker",
+                     *           "eventTypes": [
+                     *             "issue.created",
+                     *             "issue.status_changed"
+                     *           ],
+                     *           "description": null,
+                     *           "status": "active",
+                     *           "disabledReason": null,
+                     *           "signatureScheme": "stripe",
+                     *           "createdAt": "2026-11-22T10:29:29.000Z",
+                     *           "updatedAt": "2026-11-22T10:29:29.000Z",
+                     *           "version": 1
+                     *         }
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "total": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookPage"];
                 };
             };
@@ -3931,6 +4805,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/tracker",
+                 *       "eventTypes": [
+                 *         "issue.created",
+                 *         "issue.status_changed"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookCreate"];
             };
         };
@@ -3952,6 +4835,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "wh_dsrCN8s4vsXTHRjzbO54",
+                     *       "accountId": "acct_dJq0F1wXBt5njHqWBanl",
+                     *       "url": "https://hooks.example.com/tracker",
+                     *       "eventTypes": [
+                     *         "issue.created",
+                     *         "issue.status_changed"
+                     *       ],
+                     *       "description": null,
+                     *       "status": "active",
+                     *       "disabledReason": null,
+                     *       "signatureScheme": "stripe",
+                     *       "createdAt": "2026-11-22T10:29:29.000Z",
+                     *       "updatedAt": "2026-11-22T10:29:29.000Z",
+                     *       "version": 1,
+                     *       "secret": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookCreated"];
                 };
             };
@@ -3970,6 +4872,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "wh_dsrCN8s4vsXTHRjzbO54",
+                     *       "accountId": "acct_dJq0F1wXBt5njHqWBanl",
+                     *       "url": "https://hooks.example.com/tracker",
+                     *       "eventTypes": [
+                     *         "issue.created",
+                     *         "issue.status_changed"
+                     *       ],
+                     *       "description": null,
+                     *       "status": "active",
+                     *       "disabledReason": null,
+                     *       "signatureScheme": "stripe",
+                     *       "createdAt": "2026-11-22T10:29:29.000Z",
+                     *       "updatedAt": "2026-11-22T10:29:29.000Z",
+                     *       "version": 1,
+                     *       "secret": "whsec_hq4qEQOtpTFOxqsuO3xW6aVX8EqEOuuZNK1Bd5O4cSRB"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookCreated"];
                 };
             };
@@ -4015,6 +4936,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "wh_dsrCN8s4vsXTHRjzbO54",
+                     *       "accountId": "acct_dJq0F1wXBt5njHqWBanl",
+                     *       "url": "https://hooks.example.com/tracker",
+                     *       "eventTypes": [
+                     *         "issue.created",
+                     *         "issue.status_changed"
+                     *       ],
+                     *       "description": null,
+                     *       "status": "active",
+                     *       "disabledReason": null,
+                     *       "signatureScheme": "stripe",
+                     *       "createdAt": "2026-11-22T10:29:29.000Z",
+                     *       "updatedAt": "2026-11-22T10:29:29.000Z",
+                     *       "version": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["Webhook"];
                 };
             };
@@ -4101,6 +5040,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "description": "Launch bot"
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookPatch"];
             };
         };
@@ -4120,6 +5064,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "wh_dsrCN8s4vsXTHRjzbO54",
+                     *       "accountId": "acct_dJq0F1wXBt5njHqWBanl",
+                     *       "url": "https://hooks.example.com/tracker",
+                     *       "eventTypes": [
+                     *         "issue.created",
+                     *         "issue.status_changed"
+                     *       ],
+                     *       "description": "Launch bot",
+                     *       "status": "active",
+                     *       "disabledReason": null,
+                     *       "signatureScheme": "stripe",
+                     *       "createdAt": "2026-11-22T10:29:29.000Z",
+                     *       "updatedAt": "2026-11-22T10:32:32.000Z",
+                     *       "version": 2
+                     *     }
+                     */
                     "application/json": components["schemas"]["Webhook"];
                 };
             };
@@ -4137,7 +5099,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    rotateWebhookSigningSecret: {
+    rotateWebhookSecret: {
         parameters: {
             query?: never;
             header?: {
@@ -4169,6 +5131,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "wh_dsrCN8s4vsXTHRjzbO54",
+                     *       "accountId": "acct_dJq0F1wXBt5njHqWBanl",
+                     *       "url": "https://hooks.example.com/tracker",
+                     *       "eventTypes": [
+                     *         "issue.created",
+                     *         "issue.status_changed"
+                     *       ],
+                     *       "description": "Launch bot",
+                     *       "status": "active",
+                     *       "disabledReason": null,
+                     *       "signatureScheme": "stripe",
+                     *       "createdAt": "2026-11-22T10:29:29.000Z",
+                     *       "updatedAt": "2026-11-22T10:33:33.000Z",
+                     *       "version": 3,
+                     *       "secret": "whsec_BclG8Q3kiJOy9s2zbqYaSHVqnSXTb72PlGZ2u6VQfyvA",
+                     *       "previousSecretExpiresAt": "2026-11-23T10:33:33.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookRotated"];
                 };
             };
@@ -4185,7 +5167,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    sendSignedTestEvent: {
+    testWebhook: {
         parameters: {
             query?: never;
             header?: {
@@ -4217,6 +5199,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "eventId": "a355aa64-b8a9-4084-ba9f-d26a75229f64",
+                     *       "delivered": true,
+                     *       "responseStatus": 200,
+                     *       "durationMs": 182,
+                     *       "error": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookTestResult"];
                 };
             };
@@ -4261,6 +5252,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "dlv_4ZdRKJ8nfcKNldkjhU4l",
+                     *           "subscriptionId": "wh_dsrCN8s4vsXTHRjzbO54",
+                     *           "eventId": "a355aa64-b8a9-4084-ba9f-d26a75229f64",
+                     *           "eventType": "webhook.test",
+                     *           "status": "delivered",
+                     *           "attempts": 1,
+                     *           "nextAttemptAt": null,
+                     *           "lastAttemptAt": "2026-11-22T10:34:34.000Z",
+                     *           "lastResponseStatus": 200,
+                     *           "lastError": null,
+                     *           "lastDurationMs": 182,
+                     *           "deliveredAt": "2026-11-22T10:34:34.000Z",
+                     *           "createdAt": "2026-11-22T10:34:34.000Z",
+                     *           "updatedAt": "2026-11-22T10:34:34.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "total": 1
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDeliveryPage"];
                 };
             };
@@ -4275,7 +5290,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    getDeliveryWithItsAttempts: {
+    getWebhookDelivery: {
         parameters: {
             query?: never;
             header?: {
@@ -4307,6 +5322,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "dlv_4ZdRKJ8nfcKNldkjhU4l",
+                     *       "subscriptionId": "wh_dsrCN8s4vsXTHRjzbO54",
+                     *       "eventId": "a355aa64-b8a9-4084-ba9f-d26a75229f64",
+                     *       "eventType": "webhook.test",
+                     *       "status": "delivered",
+                     *       "attempts": 1,
+                     *       "nextAttemptAt": null,
+                     *       "lastAttemptAt": "2026-11-22T10:34:34.000Z",
+                     *       "lastResponseStatus": 200,
+                     *       "lastError": null,
+                     *       "lastDurationMs": 182,
+                     *       "deliveredAt": "2026-11-22T10:34:34.000Z",
+                     *       "createdAt": "2026-11-22T10:34:34.000Z",
+                     *       "updatedAt": "2026-11-22T10:34:34.000Z",
+                     *       "payload": "{\"id\":\"a355aa64-b8a9-4084-ba9f-d26a75229f64\",\"type\":\"webhook.test\",\"occurredAt\":\"2026-11-22T10:34:34.000Z\",\"data\":{\"object\":{\"webhookId\":\"wh_dsrCN8s4vsXTHRjzbO54\",\"message\":\"This is a test delivery from outcome-tracker.\"}}}",
+                     *       "attemptLog": [
+                     *         {
+                     *           "number": 1,
+                     *           "startedAt": "2026-11-22T10:34:34.000Z",
+                     *           "durationMs": 182,
+                     *           "succeeded": true,
+                     *           "request": {
+                     *             "url": "https://hooks.example.com/tracker",
+                     *             "headers": {
+                     *               "Content-Type": "application/json",
+                     *               "User-Agent": "outcome-tracker/0.1.0",
+                     *               "X-Service-Event-Id": "a355aa64-b8a9-4084-ba9f-d26a75229f64",
+                     *               "X-Service-Signature": "t=1795343674,v1=b9073bc4fbd52ae0786aed46181ecb53593bf2ccc4aa395d5f8e8cedbf6892b6,v1=1b6c38961204515a8f6beb0a083b7132393e339ffa86e1d49b91ef3c091df844"
+                     *             },
+                     *             "body": "{\"id\":\"a355aa64-b8a9-4084-ba9f-d26a75229f64\",\"type\":\"webhook.test\",\"occurredAt\":\"2026-11-22T10:34:34.000Z\",\"data\":{\"object\":{\"webhookId\":\"wh_dsrCN8s4vsXTHRjzbO54\",\"message\":\"This is a test delivery from outcome-tracker.\"}}}"
+                     *           },
+                     *           "response": {
+                     *             "status": 200,
+                     *             "headers": {},
+                     *             "body": "",
+                     *             "bodyTruncated": false
+                     *           },
+                     *           "error": null
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDeliveryDetail"];
                 };
             };
@@ -4337,7 +5396,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    redeliverDeliveryNow: {
+    retryWebhookDelivery: {
         parameters: {
             query?: never;
             header?: {
@@ -4371,6 +5430,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "dlv_4ZdRKJ8nfcKNldkjhU4l",
+                     *       "subscriptionId": "wh_dsrCN8s4vsXTHRjzbO54",
+                     *       "eventId": "a355aa64-b8a9-4084-ba9f-d26a75229f64",
+                     *       "eventType": "webhook.test",
+                     *       "status": "pending",
+                     *       "attempts": 1,
+                     *       "nextAttemptAt": "2026-11-22T10:37:37.000Z",
+                     *       "lastAttemptAt": "2026-11-22T10:34:34.000Z",
+                     *       "lastResponseStatus": 200,
+                     *       "lastError": null,
+                     *       "lastDurationMs": 182,
+                     *       "deliveredAt": null,
+                     *       "createdAt": "2026-11-22T10:34:34.000Z",
+                     *       "updatedAt": "2026-11-22T10:37:37.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
@@ -4387,7 +5464,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    countWebhookAttemptsPerHour: {
+    getWebhookDeliveryStats: {
         parameters: {
             query?: {
                 hours?: number;
@@ -4414,6 +5491,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "since": "2026-11-22T08:00:00.000Z",
+                     *       "hours": [
+                     *         {
+                     *           "hour": "2026-11-22T08:00:00.000Z",
+                     *           "succeeded": 0,
+                     *           "failed": 0
+                     *         },
+                     *         {
+                     *           "hour": "2026-11-22T09:00:00.000Z",
+                     *           "succeeded": 0,
+                     *           "failed": 0
+                     *         },
+                     *         {
+                     *           "hour": "2026-11-22T10:00:00.000Z",
+                     *           "succeeded": 1,
+                     *           "failed": 0
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookDeliveryStats"];
                 };
             };
@@ -4428,7 +5527,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    listOrStreamAccountSignalEvents: {
+    listSignals: {
         parameters: {
             query?: {
                 after?: number;
@@ -4456,7 +5555,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                     *           "type": "project.created",
+                     *           "occurredAt": "2026-11-22T10:01:01.000Z",
+                     *           "accountId": "acct_dJq0F1wXBt5njHqWBanl",
+                     *           "workspaceId": "ws_kTjCblMZGNCzbz7TKmhy",
+                     *           "actor": {
+                     *             "userId": "usr_FVGq5J0otcivYAMuLNGs",
+                     *             "tokenId": "tok_1BZzJt9me1pEOEZxs23M"
+                     *           },
+                     *           "resource": {
+                     *             "type": "project",
+                     *             "id": "prj_VR5yk3H00nIG1dind7u3"
+                     *           },
+                     *           "data": {
+                     *             "object": {
+                     *               "id": "prj_VR5yk3H00nIG1dind7u3",
+                     *               "name": "Apollo",
+                     *               "key": "APO",
+                     *               "description": "The launch programme",
+                     *               "createdAt": "2026-11-22T10:01:01.000Z",
+                     *               "updatedAt": "2026-11-22T10:01:01.000Z",
+                     *               "version": 1
+                     *             }
+                     *           },
+                     *           "sequence": 1
+                     *         }
+                     *       ],
+                     *       "nextCursor": "WzFd.VJtJ83puFo_5PDgV",
+                     *       "total": 17
+                     *     }
+                     */
                     "application/json": components["schemas"]["SignalPage"];
+                    /**
+                     * @example id: 3b398980-be51-4486-ad6e-f75a9877356a
+                     *     event: project.created
+                     *     data: {"id":"3b398980-be51-4486-ad6e-f75a9877356a","type":"project.created","occurredAt":"2026-11-22T10:01:01.000Z","accountId":"acct_dJq0F1wXBt5njHqWBanl","workspaceId":"ws_kTjCblMZGNCzbz7TKmhy","actor":{"userId":"usr_FVGq5J0otcivYAMuLNGs","tokenId":"tok_1BZzJt9me1pEOEZxs23M"},"resource":{"type":"project","id":"prj_VR5yk3H00nIG1dind7u3"},"data":{"object":{"id":"prj_VR5yk3H00nIG1dind7u3","name":"Apollo","key":"APO","description":"The launch programme","createdAt":"2026-11-22T10:01:01.000Z","updatedAt":"2026-11-22T10:01:01.000Z","version":1}},"sequence":1}
+                     */
                     "text/event-stream": string;
                 };
             };
@@ -4492,6 +5631,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "openapi": "3.1.1",
+                     *       "info": {
+                     *         "title": "outcome-tracker API",
+                     *         "version": "1.0.0"
+                     *       },
+                     *       "paths": {}
+                     *     }
+                     */
                     "application/json": Record<string, never>;
                 };
             };
@@ -4515,6 +5664,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "ok";
@@ -4539,6 +5693,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ready"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         status: "ready";
@@ -4562,6 +5721,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "project.created",
+                 *       "occurredAt": "2026-11-22T10:01:01.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "prj_VR5yk3H00nIG1dind7u3",
+                 *           "name": "Apollo",
+                 *           "key": "APO",
+                 *           "description": "The launch programme",
+                 *           "createdAt": "2026-11-22T10:01:01.000Z",
+                 *           "updatedAt": "2026-11-22T10:01:01.000Z",
+                 *           "version": 1
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProjectCreatedEvent"];
             };
         };
@@ -4596,6 +5773,27 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "project.updated",
+                 *       "occurredAt": "2026-11-22T10:04:04.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "prj_VR5yk3H00nIG1dind7u3",
+                 *           "name": "Apollo",
+                 *           "key": "APO",
+                 *           "description": "Launch by Q3",
+                 *           "createdAt": "2026-11-22T10:01:01.000Z",
+                 *           "updatedAt": "2026-11-22T10:04:04.000Z",
+                 *           "version": 2
+                 *         },
+                 *         "previous": {
+                 *           "description": "The launch programme"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ProjectUpdatedEvent"];
             };
         };
@@ -4630,6 +5828,28 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "outcome.created",
+                 *       "occurredAt": "2026-11-22T10:05:05.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "out_KA0v3sAwQE6znGhRcycX",
+                 *           "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                 *           "title": "Customers launch in one click",
+                 *           "description": null,
+                 *           "status": "planned",
+                 *           "ownerId": null,
+                 *           "dueDate": null,
+                 *           "shippedAt": null,
+                 *           "createdAt": "2026-11-22T10:05:05.000Z",
+                 *           "updatedAt": "2026-11-22T10:05:05.000Z",
+                 *           "version": 1
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["OutcomeCreatedEvent"];
             };
         };
@@ -4664,6 +5884,31 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "outcome.updated",
+                 *       "occurredAt": "2026-11-22T10:08:08.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "out_KA0v3sAwQE6znGhRcycX",
+                 *           "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                 *           "title": "Customers launch in one click, on any plan",
+                 *           "description": null,
+                 *           "status": "planned",
+                 *           "ownerId": null,
+                 *           "dueDate": null,
+                 *           "shippedAt": null,
+                 *           "createdAt": "2026-11-22T10:05:05.000Z",
+                 *           "updatedAt": "2026-11-22T10:08:08.000Z",
+                 *           "version": 2
+                 *         },
+                 *         "previous": {
+                 *           "title": "Customers launch in one click"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["OutcomeUpdatedEvent"];
             };
         };
@@ -4698,6 +5943,28 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "outcome.deleted",
+                 *       "occurredAt": "2026-11-22T10:05:05.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "out_KA0v3sAwQE6znGhRcycX",
+                 *           "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                 *           "title": "Customers launch in one click",
+                 *           "description": null,
+                 *           "status": "planned",
+                 *           "ownerId": null,
+                 *           "dueDate": null,
+                 *           "shippedAt": null,
+                 *           "createdAt": "2026-11-22T10:05:05.000Z",
+                 *           "updatedAt": "2026-11-22T10:05:05.000Z",
+                 *           "version": 1
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["OutcomeDeletedEvent"];
             };
         };
@@ -4732,6 +5999,28 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "outcome.shipped",
+                 *       "occurredAt": "2026-11-22T10:05:05.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "out_KA0v3sAwQE6znGhRcycX",
+                 *           "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                 *           "title": "Customers launch in one click",
+                 *           "description": null,
+                 *           "status": "planned",
+                 *           "ownerId": null,
+                 *           "dueDate": null,
+                 *           "shippedAt": null,
+                 *           "createdAt": "2026-11-22T10:05:05.000Z",
+                 *           "updatedAt": "2026-11-22T10:05:05.000Z",
+                 *           "version": 1
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["OutcomeShippedEvent"];
             };
         };
@@ -4766,6 +6055,26 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "context.created",
+                 *       "occurredAt": "2026-11-22T10:09:09.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "ctx_nKSzBEMuKD0ArBJmUJ5B",
+                 *           "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                 *           "kind": "note",
+                 *           "title": "Launch checklist",
+                 *           "url": null,
+                 *           "body": "Run the checklist before every launch.",
+                 *           "createdAt": "2026-11-22T10:09:09.000Z",
+                 *           "updatedAt": "2026-11-22T10:09:09.000Z",
+                 *           "version": 1
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ContextCreatedEvent"];
             };
         };
@@ -4800,6 +6109,26 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "context.deleted",
+                 *       "occurredAt": "2026-11-22T10:09:09.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "ctx_nKSzBEMuKD0ArBJmUJ5B",
+                 *           "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                 *           "kind": "note",
+                 *           "title": "Launch checklist",
+                 *           "url": null,
+                 *           "body": "Run the checklist before every launch.",
+                 *           "createdAt": "2026-11-22T10:09:09.000Z",
+                 *           "updatedAt": "2026-11-22T10:09:09.000Z",
+                 *           "version": 1
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ContextDeletedEvent"];
             };
         };
@@ -4834,6 +6163,29 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "decision.created",
+                 *       "occurredAt": "2026-11-22T10:12:12.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "dec_2BygSippl6D0DPSLNUwy",
+                 *           "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                 *           "title": "Launch on Tuesdays",
+                 *           "rationale": "Support is fully staffed mid-week.",
+                 *           "participants": [],
+                 *           "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                 *           "status": "proposed",
+                 *           "decidedAt": null,
+                 *           "supersededBy": null,
+                 *           "createdAt": "2026-11-22T10:12:12.000Z",
+                 *           "updatedAt": "2026-11-22T10:12:12.000Z",
+                 *           "version": 1
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["DecisionCreatedEvent"];
             };
         };
@@ -4868,6 +6220,32 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "decision.updated",
+                 *       "occurredAt": "2026-11-22T10:15:15.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "dec_2BygSippl6D0DPSLNUwy",
+                 *           "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                 *           "title": "Launch on Tuesdays only",
+                 *           "rationale": "Support is fully staffed mid-week.",
+                 *           "participants": [],
+                 *           "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                 *           "status": "proposed",
+                 *           "decidedAt": null,
+                 *           "supersededBy": null,
+                 *           "createdAt": "2026-11-22T10:12:12.000Z",
+                 *           "updatedAt": "2026-11-22T10:15:15.000Z",
+                 *           "version": 2
+                 *         },
+                 *         "previous": {
+                 *           "title": "Launch on Tuesdays"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["DecisionUpdatedEvent"];
             };
         };
@@ -4902,6 +6280,32 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "issue.created",
+                 *       "occurredAt": "2026-11-22T10:16:16.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "iss_CuUE3PZrO8ENHJLaEhNH",
+                 *           "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                 *           "number": 1,
+                 *           "key": "APO-1",
+                 *           "title": "Launch button does nothing on Safari",
+                 *           "description": null,
+                 *           "severity": "medium",
+                 *           "status": "open",
+                 *           "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                 *           "assigneeId": null,
+                 *           "labels": [],
+                 *           "resolvedAt": null,
+                 *           "createdAt": "2026-11-22T10:16:16.000Z",
+                 *           "updatedAt": "2026-11-22T10:16:16.000Z",
+                 *           "version": 1
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["IssueCreatedEvent"];
             };
         };
@@ -4936,6 +6340,38 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "issue.updated",
+                 *       "occurredAt": "2026-11-22T10:19:19.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "iss_CuUE3PZrO8ENHJLaEhNH",
+                 *           "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                 *           "number": 1,
+                 *           "key": "APO-1",
+                 *           "title": "Launch button does nothing on Safari",
+                 *           "description": null,
+                 *           "severity": "high",
+                 *           "status": "open",
+                 *           "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                 *           "assigneeId": null,
+                 *           "labels": [
+                 *             "safari"
+                 *           ],
+                 *           "resolvedAt": null,
+                 *           "createdAt": "2026-11-22T10:16:16.000Z",
+                 *           "updatedAt": "2026-11-22T10:19:19.000Z",
+                 *           "version": 2
+                 *         },
+                 *         "previous": {
+                 *           "severity": "medium",
+                 *           "labels": []
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["IssueUpdatedEvent"];
             };
         };
@@ -4970,6 +6406,37 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "issue.status_changed",
+                 *       "occurredAt": "2026-11-22T10:20:20.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "iss_CuUE3PZrO8ENHJLaEhNH",
+                 *           "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                 *           "number": 1,
+                 *           "key": "APO-1",
+                 *           "title": "Launch button does nothing on Safari",
+                 *           "description": null,
+                 *           "severity": "high",
+                 *           "status": "in_progress",
+                 *           "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                 *           "assigneeId": null,
+                 *           "labels": [
+                 *             "safari"
+                 *           ],
+                 *           "resolvedAt": null,
+                 *           "createdAt": "2026-11-22T10:16:16.000Z",
+                 *           "updatedAt": "2026-11-22T10:20:20.000Z",
+                 *           "version": 3
+                 *         },
+                 *         "previous": {
+                 *           "status": "open"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["IssueStatusChangedEvent"];
             };
         };
@@ -5004,6 +6471,27 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "time_entry.created",
+                 *       "occurredAt": "2026-11-22T10:21:21.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "te_XwjP9aFKiguX9z8DZ1PW",
+                 *           "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                 *           "issueId": "iss_CuUE3PZrO8ENHJLaEhNH",
+                 *           "userId": "usr_FVGq5J0otcivYAMuLNGs",
+                 *           "minutes": 90,
+                 *           "date": "2026-11-22",
+                 *           "note": "Reproduced on Safari 18",
+                 *           "createdAt": "2026-11-22T10:21:21.000Z",
+                 *           "updatedAt": "2026-11-22T10:21:21.000Z",
+                 *           "version": 1
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["TimeEntryCreatedEvent"];
             };
         };
@@ -5038,6 +6526,30 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "time_entry.updated",
+                 *       "occurredAt": "2026-11-22T10:24:24.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "te_XwjP9aFKiguX9z8DZ1PW",
+                 *           "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                 *           "issueId": "iss_CuUE3PZrO8ENHJLaEhNH",
+                 *           "userId": "usr_FVGq5J0otcivYAMuLNGs",
+                 *           "minutes": 120,
+                 *           "date": "2026-11-22",
+                 *           "note": "Reproduced on Safari 18",
+                 *           "createdAt": "2026-11-22T10:21:21.000Z",
+                 *           "updatedAt": "2026-11-22T10:24:24.000Z",
+                 *           "version": 2
+                 *         },
+                 *         "previous": {
+                 *           "minutes": 90
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["TimeEntryUpdatedEvent"];
             };
         };
@@ -5072,6 +6584,27 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "time_entry.deleted",
+                 *       "occurredAt": "2026-11-22T10:21:21.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "te_XwjP9aFKiguX9z8DZ1PW",
+                 *           "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                 *           "issueId": "iss_CuUE3PZrO8ENHJLaEhNH",
+                 *           "userId": "usr_FVGq5J0otcivYAMuLNGs",
+                 *           "minutes": 90,
+                 *           "date": "2026-11-22",
+                 *           "note": "Reproduced on Safari 18",
+                 *           "createdAt": "2026-11-22T10:21:21.000Z",
+                 *           "updatedAt": "2026-11-22T10:21:21.000Z",
+                 *           "version": 1
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["TimeEntryDeletedEvent"];
             };
         };
@@ -5106,6 +6639,26 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "member.created",
+                 *       "occurredAt": "2026-11-22T10:25:25.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "usr_URB5SQTmdlmedgaXOqRC",
+                 *           "userId": "usr_URB5SQTmdlmedgaXOqRC",
+                 *           "email": "grace@acme.test",
+                 *           "role": "member",
+                 *           "createdAt": "2026-11-22T10:25:25.000Z",
+                 *           "updatedAt": "2026-11-22T10:25:25.000Z",
+                 *           "version": 1,
+                 *           "lastActiveAt": null,
+                 *           "tokenCount": 0
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["MemberCreatedEvent"];
             };
         };
@@ -5140,6 +6693,29 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "member.updated",
+                 *       "occurredAt": "2026-11-22T10:28:28.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "usr_URB5SQTmdlmedgaXOqRC",
+                 *           "userId": "usr_URB5SQTmdlmedgaXOqRC",
+                 *           "email": "grace@acme.test",
+                 *           "role": "admin",
+                 *           "createdAt": "2026-11-22T10:25:25.000Z",
+                 *           "updatedAt": "2026-11-22T10:28:28.000Z",
+                 *           "version": 2,
+                 *           "lastActiveAt": null,
+                 *           "tokenCount": 0
+                 *         },
+                 *         "previous": {
+                 *           "role": "member"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["MemberUpdatedEvent"];
             };
         };
@@ -5174,6 +6750,26 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "member.deleted",
+                 *       "occurredAt": "2026-11-22T10:25:25.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "usr_URB5SQTmdlmedgaXOqRC",
+                 *           "userId": "usr_URB5SQTmdlmedgaXOqRC",
+                 *           "email": "grace@acme.test",
+                 *           "role": "member",
+                 *           "createdAt": "2026-11-22T10:25:25.000Z",
+                 *           "updatedAt": "2026-11-22T10:25:25.000Z",
+                 *           "version": 1,
+                 *           "lastActiveAt": null,
+                 *           "tokenCount": 0
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["MemberDeletedEvent"];
             };
         };
@@ -5208,6 +6804,31 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "webhook.created",
+                 *       "occurredAt": "2026-11-22T10:29:29.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "wh_dsrCN8s4vsXTHRjzbO54",
+                 *           "accountId": "acct_dJq0F1wXBt5njHqWBanl",
+                 *           "url": "https://hooks.example.com/tracker",
+                 *           "eventTypes": [
+                 *             "issue.created",
+                 *             "issue.status_changed"
+                 *           ],
+                 *           "description": null,
+                 *           "status": "active",
+                 *           "disabledReason": null,
+                 *           "signatureScheme": "stripe",
+                 *           "createdAt": "2026-11-22T10:29:29.000Z",
+                 *           "updatedAt": "2026-11-22T10:29:29.000Z",
+                 *           "version": 1
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookCreatedEvent"];
             };
         };
@@ -5242,6 +6863,34 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "webhook.updated",
+                 *       "occurredAt": "2026-11-22T10:32:32.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "wh_dsrCN8s4vsXTHRjzbO54",
+                 *           "accountId": "acct_dJq0F1wXBt5njHqWBanl",
+                 *           "url": "https://hooks.example.com/tracker",
+                 *           "eventTypes": [
+                 *             "issue.created",
+                 *             "issue.status_changed"
+                 *           ],
+                 *           "description": "Launch bot",
+                 *           "status": "active",
+                 *           "disabledReason": null,
+                 *           "signatureScheme": "stripe",
+                 *           "createdAt": "2026-11-22T10:29:29.000Z",
+                 *           "updatedAt": "2026-11-22T10:32:32.000Z",
+                 *           "version": 2
+                 *         },
+                 *         "previous": {
+                 *           "description": null
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookUpdatedEvent"];
             };
         };
@@ -5276,6 +6925,31 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "webhook.deleted",
+                 *       "occurredAt": "2026-11-22T10:29:29.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "wh_dsrCN8s4vsXTHRjzbO54",
+                 *           "accountId": "acct_dJq0F1wXBt5njHqWBanl",
+                 *           "url": "https://hooks.example.com/tracker",
+                 *           "eventTypes": [
+                 *             "issue.created",
+                 *             "issue.status_changed"
+                 *           ],
+                 *           "description": null,
+                 *           "status": "active",
+                 *           "disabledReason": null,
+                 *           "signatureScheme": "stripe",
+                 *           "createdAt": "2026-11-22T10:29:29.000Z",
+                 *           "updatedAt": "2026-11-22T10:29:29.000Z",
+                 *           "version": 1
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookDeletedEvent"];
             };
         };
@@ -5310,6 +6984,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "webhook.test",
+                 *       "occurredAt": "2026-11-22T10:00:00.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "webhookId": "wh_dsrCN8s4vsXTHRjzbO54",
+                 *           "message": "This is a test delivery from outcome-tracker."
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookTestEvent"];
             };
         };

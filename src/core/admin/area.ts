@@ -29,6 +29,11 @@ export type AdminHandler = (tx: StorageTx, req: ParsedRequest, nowMs: number) =>
 export interface AdminArea {
   /** The handler for an admin path (a 405 page for a wrong method), or null for any other path. */
   match(method: string, path: string): AdminHandler | null;
+  /**
+   * Whether the page for a POST only reads in the pipeline's transaction (its writes, if any, in
+   * its own short transaction after), so a read transaction suffices.
+   */
+  readsOnly(method: string, path: string): boolean;
   /** Whether errors on this path are shown as HTML pages rather than problem+json. */
   owns(path: string): boolean;
   /** An error the pipeline raised (429, 413, 500…) as a page. */
@@ -40,6 +45,8 @@ type Page = (ctx: AdminContext, params: string[], services: Services) => Promise
 interface AdminRoute {
   pattern: RegExp;
   methods: Partial<Record<string, Page>>;
+  /** Methods whose page only reads in the pipeline's transaction (see AdminArea.readsOnly). */
+  readOnly?: string[];
 }
 
 const tokenId = '(tok_[A-Za-z0-9]{1,64})';
@@ -48,7 +55,12 @@ const slug = '([a-z0-9-]{1,63})';
 const at = (path: string) => new RegExp(`^/${slug}/admin${path}$`);
 
 const adminRoutes: AdminRoute[] = [
-  { pattern: /^\/sign-in$/, methods: { GET: (ctx) => showSignIn(ctx), POST: (ctx) => submitSignIn(ctx) } },
+  {
+    pattern: /^\/sign-in$/,
+    methods: { GET: (ctx) => showSignIn(ctx), POST: (ctx) => submitSignIn(ctx) },
+    // The password is checked after the transaction and the session started in one of its own.
+    readOnly: ['POST'],
+  },
   { pattern: /^\/sign-out$/, methods: { POST: (ctx) => submitSignOut(ctx) } },
   { pattern: at(''), methods: { GET: (ctx, [s = '']) => showHome(ctx, s) } },
   {
@@ -159,6 +171,8 @@ export function createAdminArea(deps: { clock: Clock; ids: Ids; services: Servic
 
   return {
     match,
+    readsOnly: (method, path) =>
+      adminRoutes.some((route) => route.readOnly?.includes(method) && route.pattern.test(path)),
     // A known admin path under any method (a wrong one matches as a 405), or a missing asset.
     owns: (path) => match('GET', path) !== null || path.startsWith(`${assetBase}/`),
     errorPage: (error) =>

@@ -36,7 +36,10 @@ export function streamEnding(): StreamEnding {
           const finish = async (): Promise<IteratorResult<string>> => {
             finished = true;
             waiting.delete(wake);
-            await source.return?.();
+            // Not awaited: the source is an async generator, whose return() waits for its pending
+            // next(), and that one settles only at the next event or heartbeat. The stream ends now;
+            // the source stops when it next wakes.
+            void Promise.resolve(source.return?.()).catch(() => {});
             return { done: true, value: undefined };
           };
           return {

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { eventTypes } from '../events.js';
+import { signalExamples } from '../families/signals/examples.js';
 import type { Route } from '../pipeline/route.js';
 import { apiBase } from '../pipeline/router.js';
 import { routes as routeTable } from '../routes.js';
 import { requestComponents, responseComponents } from './components.js';
-import { eventComponentName } from './events.js';
+import { eventComponentName, eventExamples } from './events.js';
 import { requestHeaderParameters, responseHeaders } from './headers.js';
 import { headersOf, openApiPath, operationOf, problemResponseComponents } from './operations.js';
 
@@ -16,12 +17,34 @@ export interface OpenApiDocument {
   info: Json;
   paths: Record<string, Record<string, Json>>;
   webhooks: Record<string, Json>;
+  externalDocs: { description: string; url: string };
   components: Json & { schemas: Record<string, Json> };
   [member: string]: unknown;
 }
 
 /** Where the document is served (no token needed). */
 export const openApiPathname = `${apiBase}/openapi.json`;
+/** Where the API guide is served as a page, linked from the document and the reference page. */
+export const guidePathname = '/docs/guide';
+
+/** What each tag groups, shown as the heading of its section in the reference. */
+const tagDescriptions: Record<string, string> = {
+  Projects:
+    'A project groups outcomes, issues, decisions and context; its key (APO) prefixes its issue keys.',
+  Outcomes: 'The results a project works towards; issues, decisions and time entries may name one.',
+  Context: 'Documents, links and notes kept with the work.',
+  Decisions: 'Decisions taken, with their rationale and participants, and what superseded them.',
+  Issues:
+    'Work items numbered per project (APO-1), moved through open, in_progress, blocked, resolved and closed.',
+  'Time entries': 'Minutes spent on an outcome, on a day, optionally on one of its issues.',
+  Members: "The workspace's users and their roles. Workspace admins only; a read token may only look.",
+  Webhooks:
+    "Subscriptions that receive the account's events, signed, at an https:// URL, and their deliveries. Workspace admins only.",
+  Signals:
+    "The account's event log: every change made through the API, as a list or a live server-sent event stream.",
+  Service: 'The API description and the health probes: no token needed.',
+  'Webhook events': 'What a webhook subscription receives: one signed POST per event.',
+};
 
 /**
  * Converts named zod schemas to JSON Schema 2020-12 (the dialect of OpenAPI 3.1) in one pass, so
@@ -72,12 +95,21 @@ function publicPaths(): Record<string, Record<string, Json>> {
         ...unauthenticated,
         operationId: 'getOpenApiDocument',
         summary: 'This OpenAPI document',
+        description:
+          'The OpenAPI 3.1 description of this API, with the paths where this server answers them. No token needed; revalidate with If-None-Match and its ETag.',
         responses: {
           '200': {
             description: 'The OpenAPI 3.1 document.',
             headers: headersOf(),
             content: {
-              'application/json': { schema: { type: 'object', required: ['openapi', 'info', 'paths'] } },
+              'application/json': {
+                schema: { type: 'object', required: ['openapi', 'info', 'paths'] },
+                example: {
+                  openapi: '3.1.1',
+                  info: { title: 'outcome-tracker API', version: '1.0.0' },
+                  paths: {},
+                },
+              },
             },
           },
           '429': problemRef('TooManyRequests'),
@@ -96,7 +128,7 @@ function publicPaths(): Record<string, Record<string, Json>> {
           '200': {
             description: 'The process is alive.',
             headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
-            content: { 'application/json': { schema: probeSchema('ok') } },
+            content: { 'application/json': { schema: probeSchema('ok'), example: { status: 'ok' } } },
           },
         },
       },
@@ -112,7 +144,7 @@ function publicPaths(): Record<string, Record<string, Json>> {
           '200': {
             description: 'Storage answers; the process can serve requests.',
             headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
-            content: { 'application/json': { schema: probeSchema('ready') } },
+            content: { 'application/json': { schema: probeSchema('ready'), example: { status: 'ready' } } },
           },
           '503': problemRef('ServiceUnavailable'),
         },
@@ -129,7 +161,7 @@ const probeSchema = (status: string): Json => ({
 });
 
 /** The `webhooks` section: what a subscriber receives, one entry per event type (CONTRACT §6). */
-function webhookEvents(): Record<string, Json> {
+function webhookEvents(examples: Record<string, unknown>): Record<string, Json> {
   return Object.fromEntries(
     eventTypes.map((type) => [
       type,
@@ -163,7 +195,10 @@ function webhookEvents(): Record<string, Json> {
           requestBody: {
             required: true,
             content: {
-              'application/json': { schema: { $ref: `#/components/schemas/${eventComponentName(type)}` } },
+              'application/json': {
+                schema: { $ref: `#/components/schemas/${eventComponentName(type)}` },
+                example: examples[type],
+              },
             },
           },
           responses: {
@@ -187,8 +222,10 @@ function addEventStream(paths: Record<string, Record<string, Json>>): void {
   if (!ok) return;
   ok.description =
     'One page of events in ascending sequence order; with `Accept: text/event-stream`, the events as server-sent events, live.';
+  const [first] = (signalExamples.page as { data: { id: string; type: string }[] }).data;
   ok.content['text/event-stream'] = {
     schema: { type: 'string', description: '`id: <event id>`, `event: <type>`, `data: <SignalEvent JSON>`' },
+    example: first ? `id: ${first.id}\nevent: ${first.type}\ndata: ${JSON.stringify(first)}\n\n` : '',
   };
 }
 
@@ -212,6 +249,7 @@ export function buildOpenApiDocument(routes: readonly Route[] = routeTable): Ope
   }
   addEventStream(paths);
   Object.assign(paths, publicPaths());
+  const headers = referencedHeaders(paths);
 
   return {
     openapi: '3.1.1',
@@ -220,15 +258,19 @@ export function buildOpenApiDocument(routes: readonly Route[] = routeTable): Ope
       version: '1.0.0',
       summary: 'Outcomes, issues, decisions, context, time entries, signals and webhooks.',
       description:
-        'Every request carries `Authorization: Bearer cn_…`. Lists answer `{ data, nextCursor, total }`; creates need an `Idempotency-Key`; updates need `If-Match`. Errors are RFC 9457 problem details with an `error` code. The guide (docs/api.md) explains each behaviour.',
+        'Every request carries `Authorization: Bearer cn_…`. Lists answer `{ data, nextCursor, total }`; creates need an `Idempotency-Key`; updates need `If-Match`. Errors are RFC 9457 problem details with an `error` code. The API guide explains each behaviour.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    externalDocs: { description: 'The API guide', url: guidePathname },
     servers: [{ url: '/', description: 'This server' }],
     security: [{ bearerAuth: [] }],
-    tags: [...new Set(routes.map(tagOf)), 'Service', 'Webhook events'].map((name) => ({ name })),
+    tags: [...new Set(routes.map(tagOf)), 'Service', 'Webhook events'].map((name) => ({
+      name,
+      description: tagDescriptions[name] ?? '',
+    })),
     paths,
-    webhooks: webhookEvents(),
+    webhooks: webhookEvents(eventExamples(routes)),
     components: {
       schemas: {
         ...componentSchemas(responseComponents, 'output'),
@@ -236,7 +278,7 @@ export function buildOpenApiDocument(routes: readonly Route[] = routeTable): Ope
       },
       responses: problemResponseComponents(),
       parameters: requestHeaderParameters,
-      headers: responseHeaders,
+      headers,
       securitySchemes: {
         bearerAuth: {
           type: 'http',
@@ -247,6 +289,17 @@ export function buildOpenApiDocument(routes: readonly Route[] = routeTable): Ope
       },
     },
   };
+}
+
+/**
+ * The response headers the document refers to. A header only ever sent as required (the 401's
+ * WWW-Authenticate) is written out where it is used, so its component would stand unused.
+ */
+function referencedHeaders(paths: Record<string, Record<string, Json>>): Json {
+  const text = JSON.stringify([paths, problemResponseComponents()]);
+  return Object.fromEntries(
+    Object.entries(responseHeaders).filter(([name]) => text.includes(`"#/components/headers/${name}"`)),
+  );
 }
 
 let built: OpenApiDocument | undefined;

@@ -9,6 +9,7 @@ import { projectSchema } from '../families/projects/schema.js';
 import { idOf, timestampOut } from '../families/shared/schema.js';
 import { timeEntrySchema } from '../families/time-entries/schema.js';
 import { webhookSchema } from '../families/webhooks/schema.js';
+import type { Route } from '../pipeline/route.js';
 
 type Family = EventType extends `${infer F}.${string}` ? F : never;
 
@@ -63,3 +64,54 @@ export const eventComponentName = (type: EventType): string =>
 export const eventPayloadSchemas: Record<string, z.ZodType> = Object.fromEntries(
   eventTypes.map((type) => [eventComponentName(type), eventPayloadSchema(type)]),
 );
+
+/** Where each family's items live, to find their examples in the route table. */
+const collectionOf: Record<Family, string> = {
+  project: '/projects',
+  outcome: '/outcomes',
+  context: '/context',
+  decision: '/decisions',
+  issue: '/issues',
+  time_entry: '/time-entries',
+  member: '/members',
+  webhook: '/webhooks',
+};
+
+type Item = Record<string, unknown>;
+
+/**
+ * One example payload per event type, made from the examples of the routes that cause it: the
+ * item a read answers, and for `.updated` the answer of the PATCH example with the old values of
+ * the fields it sent.
+ */
+export function eventExamples(routes: readonly Route[]): Record<string, unknown> {
+  const exampleOf = (method: string, path: string) =>
+    routes.find((route) => route.method === method && route.path === path)?.examples;
+  const event = (type: EventType, data: { object: Item; previous?: Item }) => ({
+    id: '3b398980-be51-4486-ad6e-f75a9877356a',
+    type,
+    occurredAt: String(data.object.updatedAt ?? '2026-11-22T10:00:00.000Z'),
+    data,
+  });
+  return Object.fromEntries(
+    eventTypes.map((type) => {
+      const family = type.slice(0, type.indexOf('.')) as Family;
+      const item = (exampleOf('GET', `${collectionOf[family]}/:id`)?.response ?? {}) as Item;
+      if (type === 'webhook.test') {
+        const message = 'This is a test delivery from outcome-tracker.';
+        return [type, event(type, { object: { webhookId: item.id, message } })];
+      }
+      if (type === 'issue.status_changed') {
+        const moved = exampleOf('POST', '/issues/:id/transition')?.response as Item;
+        return [type, event(type, { object: moved, previous: { status: item.status } })];
+      }
+      if (type.endsWith('.updated')) {
+        const patch = exampleOf('PATCH', `${collectionOf[family]}/:id`);
+        const sent = Object.keys((patch?.request ?? {}) as Item);
+        const previous = Object.fromEntries(sent.map((field) => [field, item[field]]));
+        return [type, event(type, { object: (patch?.response as Item | undefined) ?? item, previous })];
+      }
+      return [type, event(type, { object: item })];
+    }),
+  );
+}

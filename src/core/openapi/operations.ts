@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ApiError, type ErrorCode } from '../errors.js';
 import type { Route } from '../pipeline/route.js';
 import {
   commonResponseHeaders,
@@ -29,71 +30,122 @@ export function headersOf(extra: readonly (readonly [ResponseHeaderName, boolean
   return out;
 }
 
-/** A JSON success response with the named body schema. */
+/** A JSON success response with the named body schema, and an example of that body. */
 const jsonResponse = (
   description: string,
   schemaName: string,
+  example: unknown,
   headers: readonly (readonly [ResponseHeaderName, boolean])[] = [],
 ) => ({
   description,
   headers: headersOf(headers),
-  content: { 'application/json': { schema: schemaRef(schemaName) } },
+  content: {
+    'application/json': { schema: schemaRef(schemaName), ...(example === undefined ? {} : { example }) },
+  },
 });
 
+/** A problem response: its status, what it means, and the body of one typical case. */
+interface ProblemResponse {
+  status: string;
+  description: string;
+  headers?: Json;
+  example: { error: ErrorCode; detail: string; extras?: Record<string, unknown> };
+}
+
 /** The problem responses every family shares, by status, for `components.responses`. */
-export const problemResponses: Record<string, { status: string; description: string; headers?: Json }> = {
+export const problemResponses: Record<string, ProblemResponse> = {
   BadRequest: {
     status: '400',
+    example: {
+      error: 'validation_failed',
+      detail: 'body.title: Too small: expected string to have >=1 characters',
+      extras: {
+        issues: [{ in: 'body', path: 'title', message: 'Too small: expected string to have >=1 characters' }],
+      },
+    },
     description:
       'validation_failed (a bad body, query parameter or header, with `issues`), invalid_json, invalid_cursor, idempotency_key_missing or idempotency_key_invalid.',
   },
   Unauthorized: {
     status: '401',
+    example: { error: 'unauthorized', detail: 'The token is unknown or has been revoked.' },
     description: 'unauthorized: the token is missing, malformed, unknown, revoked or expired.',
     headers: headersOf([['WWW-Authenticate', true]]),
   },
   Forbidden: {
     status: '403',
+    example: {
+      error: 'insufficient_scope',
+      detail: 'This token may only read.',
+      extras: { requiredScope: 'read_write' },
+    },
     description: "insufficient_scope (a read token writing) or forbidden (the user's role is too weak).",
   },
   NotFound: {
     status: '404',
+    example: { error: 'not_found', detail: 'No issue with that id exists in this workspace.' },
     description: "not_found: no such resource in this workspace (another tenant's ids are not found either).",
   },
   Conflict: {
     status: '409',
+    example: {
+      error: 'version_conflict',
+      detail: 'If-Match names version 2; the current version is 3.',
+      extras: { currentVersion: 3 },
+    },
     description:
-      'version_conflict (stale If-Match; carries the current ETag), idempotency_key_in_use (retry after Retry-After), resource_in_use, already_member (with `memberId`) or last_admin (the last admin of a workspace cannot be demoted or removed).',
+      'version_conflict (stale If-Match; carries the current ETag), idempotency_key_in_use (retry after Retry-After), resource_in_use, delivery_in_flight, already_member (with `memberId`) or last_admin (the last admin of a workspace cannot be demoted or removed).',
     headers: headersOf([
       ['ETag', false],
       ['Retry-After', false],
     ]),
   },
-  PayloadTooLarge: { status: '413', description: 'payload_too_large: bodies are limited to 1 MiB.' },
+  PayloadTooLarge: {
+    status: '413',
+    description: 'payload_too_large: bodies are limited to 1 MiB.',
+    example: { error: 'payload_too_large', detail: 'The body is over 1 MiB.', extras: { limit: 1_048_576 } },
+  },
   UnsupportedMediaType: {
     status: '415',
+    example: { error: 'unsupported_media_type', detail: 'Send the body as application/json.' },
     description: 'unsupported_media_type: a body must be sent as application/json.',
   },
   Unprocessable: {
     status: '422',
+    example: {
+      error: 'invalid_transition',
+      detail: 'An issue cannot go from closed to in_progress.',
+      extras: { from: 'closed', to: 'in_progress', allowed: ['open'] },
+    },
     description:
       'idempotency_key_reused (the key was used with another request), invalid_reference (with `field`) or invalid_transition (with `from`, `to`, `allowed`).',
   },
   PreconditionRequired: {
     status: '428',
+    example: {
+      error: 'precondition_required',
+      detail: 'Send If-Match with the ETag of the version you change.',
+    },
     description: 'precondition_required: an update needs If-Match.',
   },
   TooManyRequests: {
     status: '429',
+    example: {
+      error: 'rate_limited',
+      detail: 'Over 100 requests per minute; retry in 12 s.',
+      extras: { retryAfter: 12 },
+    },
     description: 'rate_limited: over the rate limit; retry after Retry-After seconds.',
     headers: headersOf([['Retry-After', true]]),
   },
   InternalError: {
     status: '500',
+    example: { error: 'internal_error', detail: 'Something went wrong on our side; quote the X-Request-Id.' },
     description: 'internal_error: our fault. The body never holds a stack trace; quote X-Request-Id.',
   },
   ServiceUnavailable: {
     status: '503',
+    example: { error: 'service_unavailable', detail: 'Storage did not answer; retry in 1 s.' },
     description:
       'service_unavailable: storage does not answer; transient_conflict: the request kept colliding with concurrent ones (several server processes on one PostgreSQL database) and nothing of it was saved. Retry after Retry-After seconds.',
     headers: headersOf([['Retry-After', true]]),
@@ -108,7 +160,17 @@ export function problemResponseComponents(): Json {
       {
         description: r.description,
         headers: r.headers ?? headersOf(),
-        content: { 'application/problem+json': { schema: schemaRef('Problem') } },
+        content: {
+          'application/problem+json': {
+            schema: schemaRef('Problem'),
+            example: new ApiError(
+              Number(r.status),
+              r.example.error,
+              r.example.detail,
+              r.example.extras,
+            ).toProblem(),
+          },
+        },
       },
     ]),
   );
@@ -139,13 +201,15 @@ export function errorStatuses(route: Route): string[] {
 
 /** The success responses of a route, by status. */
 function successResponses(route: Route, body: string): Json {
+  const { response: example, replay } = route.examples;
   switch (route.kind) {
     case 'create':
       return {
-        '201': jsonResponse('Created.', body, [['ETag', true]]),
+        '201': jsonResponse('Created.', body, example, [['ETag', true]]),
         '200': jsonResponse(
           'The stored answer of an earlier request with the same Idempotency-Key and the same body.',
           body,
+          replay ?? example,
           [
             ['ETag', true],
             ['Idempotent-Replayed', true],
@@ -153,12 +217,12 @@ function successResponses(route: Route, body: string): Json {
         ),
       };
     case 'update':
-      return { '200': jsonResponse('The resource after the change.', body, [['ETag', true]]) };
+      return { '200': jsonResponse('The resource after the change.', body, example, [['ETag', true]]) };
     case 'delete':
       return { '204': { description: 'Deleted.', headers: headersOf() } };
     case 'action':
       return {
-        '200': jsonResponse('Done.', body, [
+        '200': jsonResponse('Done.', body, example, [
           ['ETag', false],
           ['Idempotent-Replayed', false],
         ]),
@@ -166,14 +230,14 @@ function successResponses(route: Route, body: string): Json {
     case 'read':
       if (isItemRead(route)) {
         return {
-          '200': jsonResponse('The resource.', body, [['ETag', true]]),
+          '200': jsonResponse('The resource.', body, example, [['ETag', true]]),
           '304': {
             description: 'Not modified: If-None-Match names the current version.',
             headers: headersOf([['ETag', true]]),
           },
         };
       }
-      return { '200': jsonResponse('One page.', body) };
+      return { '200': jsonResponse('One page.', body, example) };
   }
 }
 
@@ -223,17 +287,6 @@ function pathAndQueryParameters(route: Route): Json[] {
   return [...path, ...fromQuery];
 }
 
-/** `List a webhook's deliveries` → `listWebhookDeliveries`: the summary without articles. */
-export function operationIdOf(route: Route): string {
-  const words = route.summary
-    .replace(/'s\b/g, '')
-    .split(/[^A-Za-z0-9]+/)
-    .filter((w) => w !== '' && !['a', 'an', 'the'].includes(w.toLowerCase()));
-  return words
-    .map((w, i) => (i === 0 ? w.toLowerCase() : w.charAt(0).toUpperCase() + w.slice(1).toLowerCase()))
-    .join('');
-}
-
 /** The OpenAPI operation object of one route. */
 export function operationOf(
   route: Route,
@@ -244,17 +297,25 @@ export function operationOf(
   for (const status of errorStatuses(route)) {
     responses[status] = responseRef(problemsByStatus[status] ?? 'InternalError');
   }
+  const { request: example } = route.examples;
   return {
-    operationId: operationIdOf(route),
+    operationId: route.operationId,
     summary: route.summary,
+    description: route.access.startsWith('admin')
+      ? `${route.description} Workspace admins only.`
+      : route.description,
     tags: [tag],
-    ...(route.access.startsWith('admin') ? { description: 'Workspace admins only.' } : {}),
     parameters: [...pathAndQueryParameters(route), ...headerParameters(route)],
     ...(names.body
       ? {
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: schemaRef(names.body) } },
+            content: {
+              'application/json': {
+                schema: schemaRef(names.body),
+                ...(example === undefined ? {} : { example }),
+              },
+            },
           },
         }
       : {}),

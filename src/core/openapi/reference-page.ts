@@ -1,11 +1,11 @@
 import type { PublicRoute } from '../pipeline/runtime.js';
 import { docsAsset } from './docs-assets.js';
-import { openApiPathname } from './document.js';
+import { guidePathname, openApiPathname } from './document.js';
 
 /** Where the page loads the renderer from: this server, never a CDN (hosts may have no internet). */
 export const scalarBundlePath = '/docs/scalar.js';
 /** The API guide, rendered from docs/api.md at build time. */
-export const guidePath = '/docs/guide';
+export const guidePath = guidePathname;
 
 /** A year, the longest cache lifetime HTTP caches honour: for URLs whose content never changes. */
 const immutable = 'public, max-age=31536000, immutable';

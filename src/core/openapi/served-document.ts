@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Mount } from '../edge/mount.js';
 import type { PublicRoute } from '../pipeline/runtime.js';
-import { openApiDocument } from './document.js';
+import { guidePathname, openApiDocument } from './document.js';
 
 /**
  * GET /api/v1/openapi.json: the OpenAPI 3.1 document, no token needed. Serialized once per mount,
@@ -15,7 +15,8 @@ export function servedDocument(mount: Mount): PublicRoute {
       const paths = Object.fromEntries(
         Object.entries(document.paths).map(([path, item]) => [mount.outbound(path), item]),
       );
-      const body = JSON.stringify({ ...document, paths });
+      const externalDocs = { ...document.externalDocs, url: mount.outbound(guidePathname) };
+      const body = JSON.stringify({ ...document, externalDocs, paths });
       served = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
     }
     return {

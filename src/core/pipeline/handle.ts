@@ -170,7 +170,9 @@ async function handleOnce(
   { method, open, isApi }: Target,
   principal: Principal | ApiError | null,
 ): Promise<Outcome> {
-  const mode = method === 'GET' ? 'read' : 'write';
+  const readsOnly =
+    method === 'GET' || (principal === null && !open && !isApi && rt.admin.readsOnly(method, req.path));
+  const mode = readsOnly ? 'read' : 'write';
   // Outside work a route needs (DNS lookups) happens before the transaction, which may be re-run;
   // only for an authenticated request, so no stranger can make the server resolve names.
   const services =

@@ -23,13 +23,36 @@ export interface RouteInput<Q, B> {
   body: B;
 }
 
-export interface Route<Q = unknown, B = unknown> {
+/** What the API reference shows of a route: examples, validated against its schemas by a test. */
+export interface RouteExamples {
+  /** A request body; present exactly when the route takes one. */
+  request?: unknown;
+  /** The body of the success answer; absent only when that answer has none (a 204). */
+  response?: unknown;
+  /** What a replay of the create answers, when it differs from `response` (a secret shown once). */
+  replay?: unknown;
+}
+
+/** The parts of a route the API reference is made of. */
+interface RouteReference {
+  /**
+   * The operation's name in the OpenAPI document, and so in generated clients: written out, never
+   * derived from the summary, so that rewording a summary renames nothing.
+   */
+  operationId: string;
+  /** One line, shown in lists. */
+  summary: string;
+  /** What the operation does and what it needs, for people. */
+  description: string;
+  examples: RouteExamples;
+}
+
+export interface Route<Q = unknown, B = unknown> extends RouteReference {
   method: HttpMethod;
   /** Path under /api/v1 with `:name` parameters, e.g. `/issues/:id`. */
   path: string;
   access: Access;
   kind: RouteKind;
-  summary: string;
   query?: z.ZodType<Q>;
   body?: z.ZodType<B>;
   /** The body of the success answer (201 for creates, 200 otherwise), for the OpenAPI document. */
@@ -43,20 +66,18 @@ export interface Route<Q = unknown, B = unknown> {
 }
 
 /** Declares a route with its input types inferred from its schemas. */
-export function defineRoute<
-  QS extends z.ZodType = z.ZodUndefined,
-  BS extends z.ZodType = z.ZodUndefined,
->(route: {
-  method: HttpMethod;
-  path: string;
-  access: Access;
-  kind: RouteKind;
-  summary: string;
-  query?: QS;
-  body?: BS;
-  response?: z.ZodType;
-  prepare?(body: unknown, services: Services): Promise<Services>;
-  handle(ctx: OperationContext, input: RouteInput<z.output<QS>, z.output<BS>>): Promise<Reply>;
-}): Route {
+export function defineRoute<QS extends z.ZodType = z.ZodUndefined, BS extends z.ZodType = z.ZodUndefined>(
+  route: RouteReference & {
+    method: HttpMethod;
+    path: string;
+    access: Access;
+    kind: RouteKind;
+    query?: QS;
+    body?: BS;
+    response?: z.ZodType;
+    prepare?(body: unknown, services: Services): Promise<Services>;
+    handle(ctx: OperationContext, input: RouteInput<z.output<QS>, z.output<BS>>): Promise<Reply>;
+  },
+): Route {
   return route as unknown as Route;
 }

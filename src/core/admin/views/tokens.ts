@@ -121,7 +121,7 @@ export function tokensPage(view: TokensView): Reply {
     : html`<p class="muted">This workspace has no API tokens yet.</p>`;
   const body = html`
 ${view.created ? createdPanel(view.created) : notice(view.notice)}
-<p>Tokens authenticate requests to <code>/api/v1</code> as <code>Authorization: Bearer cn_…</code>.
+<p>Tokens authenticate requests to <a href="/docs">the API</a> as <code>Authorization: Bearer cn_…</code>.
 A token acts with its owner's role in this workspace, limited by its scope.</p>
 ${newTokenForm(view)}
 <h2 id="tokens-heading">Tokens of ${view.workspace.slug}</h2>

@@ -1,4 +1,5 @@
 import { familyRoutes } from '../shared/routes.js';
+import { contextExamples } from './examples.js';
 import { createContext, deleteContext, getContext, listContext } from './operations.js';
 import {
   contextCreateSchema,
@@ -15,4 +16,14 @@ export const contextRoutes = familyRoutes({
   create: { body: contextCreateSchema, run: createContext },
   get: getContext,
   remove: deleteContext,
+  operationIds: {
+    list: 'listContextItems',
+    create: 'createContextItem',
+    get: 'getContextItem',
+    remove: 'deleteContextItem',
+  },
+  about: {
+    create: 'A `document` or a `link` carries a `url`, a `note` a `body`.',
+  },
+  examples: contextExamples,
 });

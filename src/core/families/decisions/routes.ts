@@ -1,4 +1,5 @@
 import { familyRoutes } from '../shared/routes.js';
+import { decisionExamples } from './examples.js';
 import { createDecision, getDecision, listDecisions, updateDecision } from './operations.js';
 import {
   decisionCreateSchema,
@@ -16,4 +17,11 @@ export const decisionRoutes = familyRoutes({
   create: { body: decisionCreateSchema, run: createDecision },
   get: getDecision,
   update: { body: decisionPatchSchema, run: updateDecision },
+  operationIds: {
+    list: 'listDecisions',
+    create: 'createDecision',
+    get: 'getDecision',
+    update: 'updateDecision',
+  },
+  examples: decisionExamples,
 });

@@ -1,5 +1,7 @@
 import { ok, resource } from '../../pipeline/reply.js';
 import { defineRoute } from '../../pipeline/route.js';
+import { pageOf } from '../shared/examples.js';
+import { issueExamples } from './examples.js';
 import { createIssue, getIssue, listIssues, transitionIssue, updateIssue } from './operations.js';
 import {
   issueCreateSchema,
@@ -18,7 +20,11 @@ export const issueRoutes = [
     path: '/issues',
     access: 'read',
     kind: 'read',
+    operationId: 'listIssues',
     summary: 'List issues',
+    description:
+      "One page of the workspace's issues, narrowed by project, outcome, status, severity or assignee, or searched with `q`. Follow `nextCursor` (null on the last page) for the next page; `total` counts every match.",
+    examples: { response: pageOf(issueExamples.item) },
     query: issueListQuerySchema,
     response: issuePageSchema,
     handle: async (ctx, { query }) => ok(await listIssues(ctx, query)),
@@ -28,7 +34,11 @@ export const issueRoutes = [
     path: '/issues',
     access: 'write',
     kind: 'create',
+    operationId: 'createIssue',
     summary: 'Create an issue',
+    description:
+      "Creates an open issue numbered in its project (its key, APO-1, is the project's key and that number) and answers it with its ETag and Location. Needs an Idempotency-Key: the same key with the same body within 24 hours answers the stored result again (200, Idempotent-Replayed: true).",
+    examples: { request: issueExamples.create, response: issueExamples.created },
     body: issueCreateSchema,
     response: issueSchema,
     handle: async (ctx, { body }) => resource(await createIssue(ctx, body), 201),
@@ -38,7 +48,11 @@ export const issueRoutes = [
     path: '/issues/:id',
     access: 'read',
     kind: 'read',
+    operationId: 'getIssue',
     summary: 'Get an issue by id or key',
+    description:
+      'One issue, named by its id or its key (APO-1), with its ETag; If-None-Match naming that ETag answers 304 while it is current.',
+    examples: { response: issueExamples.item },
     response: issueSchema,
     handle: async (ctx, { params }) => resource(await getIssue(ctx, id(params))),
   }),
@@ -47,7 +61,11 @@ export const issueRoutes = [
     path: '/issues/:id',
     access: 'write',
     kind: 'update',
+    operationId: 'updateIssue',
     summary: 'Update an issue',
+    description:
+      'Changes the fields sent and keeps the others; the status changes only through the transition. Needs If-Match with the ETag of the version changed: a stale one is answered 409 version_conflict, none 428.',
+    examples: { request: issueExamples.update, response: issueExamples.updated },
     body: issuePatchSchema,
     response: issueSchema,
     handle: async (ctx, { params, body }) => resource(await updateIssue(ctx, id(params), body)),
@@ -57,7 +75,11 @@ export const issueRoutes = [
     path: '/issues/:id/transition',
     access: 'write',
     kind: 'action',
+    operationId: 'transitionIssue',
     summary: "Change an issue's status",
+    description:
+      'Moves the issue to the status `to` when its workflow allows that from the current status; otherwise 422 invalid_transition lists the statuses reachable. An Idempotency-Key and If-Match are optional.',
+    examples: { request: issueExamples.transition, response: issueExamples.transitioned },
     body: issueTransitionSchema,
     response: issueSchema,
     handle: async (ctx, { params, body }) => resource(await transitionIssue(ctx, id(params), body)),

@@ -1,4 +1,5 @@
 import { familyRoutes } from '../shared/routes.js';
+import { outcomeExamples } from './examples.js';
 import { createOutcome, deleteOutcome, getOutcome, listOutcomes, updateOutcome } from './operations.js';
 import {
   outcomeCreateSchema,
@@ -17,4 +18,16 @@ export const outcomeRoutes = familyRoutes({
   get: getOutcome,
   update: { body: outcomePatchSchema, run: updateOutcome },
   remove: deleteOutcome,
+  operationIds: {
+    list: 'listOutcomes',
+    create: 'createOutcome',
+    get: 'getOutcome',
+    update: 'updateOutcome',
+    remove: 'deleteOutcome',
+  },
+  about: {
+    remove:
+      'An outcome that issues, decisions or time entries still refer to is not deleted: 409 resource_in_use counts them.',
+  },
+  examples: outcomeExamples,
 });

@@ -3,8 +3,11 @@ import type { Access } from '../../pipeline/auth.js';
 import type { OperationContext } from '../../pipeline/context.js';
 import { noContent, ok, resource } from '../../pipeline/reply.js';
 import { defineRoute, type Route } from '../../pipeline/route.js';
+import { type FamilyExamples, pageOf } from './examples.js';
 
 type Versioned = { version: number };
+
+type StandardOperation = 'list' | 'create' | 'get' | 'update' | 'remove';
 
 /** The operations a family offers; each one present becomes its standard route. */
 export interface FamilyOperations<LQ extends z.ZodType, CB extends z.ZodType, PB extends z.ZodType> {
@@ -29,6 +32,25 @@ export interface FamilyOperations<LQ extends z.ZodType, CB extends z.ZodType, PB
   get?: (ctx: OperationContext, id: string) => Promise<Versioned>;
   update?: { body: PB; run(ctx: OperationContext, id: string, body: z.output<PB>): Promise<Versioned> };
   remove?: (ctx: OperationContext, id: string) => Promise<void>;
+  /** The OpenAPI operationId of each operation offered, written out (`listOutcomes`). */
+  operationIds: Partial<Record<StandardOperation, string>>;
+  /** A sentence or two a family adds to an operation's description (its filters, its rules). */
+  about?: Partial<Record<StandardOperation, string>>;
+  examples: FamilyExamples;
+}
+
+/** `outcome` → `an outcome`. */
+const withArticle = (noun: string) => `${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`;
+
+/** What each standard operation does, as the pipeline runs it, for the reference. */
+function standardDescriptions(noun: string, plural: string): Record<StandardOperation, string> {
+  return {
+    list: `One page of the workspace's ${plural}, narrowed by the query parameters. Follow \`nextCursor\` (null on the last page) for the next page; \`total\` counts every match.`,
+    create: `Creates ${withArticle(noun)} and answers it with its ETag and Location. Needs an Idempotency-Key: the same key with the same body within 24 hours answers the stored result again (200, Idempotent-Replayed: true).`,
+    get: `One ${noun} with its ETag; If-None-Match naming that ETag answers 304 while it is current.`,
+    update: `Changes the fields sent and keeps the others. Needs If-Match with the ETag of the version changed: a stale one is answered 409 version_conflict, none 428.`,
+    remove: `Deletes the ${noun}. With If-Match, only at that version (409 version_conflict otherwise).`,
+  };
 }
 
 const idOf = (params: Record<string, string>) => params.id ?? '';
@@ -37,8 +59,18 @@ const idOf = (params: Record<string, string>) => params.id ?? '';
 export function familyRoutes<LQ extends z.ZodType, CB extends z.ZodType, PB extends z.ZodType>(
   family: FamilyOperations<LQ, CB, PB>,
 ): Route[] {
-  const { path, noun, list, create, get, update, remove, responses } = family;
+  const { path, noun, list, create, get, update, remove, responses, examples } = family;
   const plural = family.plural ?? `${noun}s`;
+  const descriptions = standardDescriptions(noun, plural);
+  const reference = (operation: StandardOperation) => {
+    const operationId = family.operationIds[operation];
+    if (!operationId) throw new Error(`${path}: ${operation} has no operationId`);
+    const about = family.about?.[operation];
+    return {
+      operationId,
+      description: about ? `${descriptions[operation]} ${about}` : descriptions[operation],
+    };
+  };
   const readAccess = family.readAccess ?? 'read';
   const writeAccess = family.writeAccess ?? 'write';
   const item = `${path}/:id`;
@@ -51,6 +83,8 @@ export function familyRoutes<LQ extends z.ZodType, CB extends z.ZodType, PB exte
         access: readAccess,
         kind: 'read',
         summary: `List ${plural}`,
+        ...reference('list'),
+        examples: { response: examples.page ?? pageOf(examples.item) },
         query: list.query,
         response: responses.page,
         handle: async (ctx, { query }) => ok(await list.run(ctx, query)),
@@ -64,7 +98,13 @@ export function familyRoutes<LQ extends z.ZodType, CB extends z.ZodType, PB exte
         path,
         access: writeAccess,
         kind: 'create',
-        summary: `Create a ${noun}`,
+        summary: `Create ${withArticle(noun)}`,
+        ...reference('create'),
+        examples: {
+          request: examples.create,
+          response: examples.created,
+          ...(create.replay ? { replay: create.replay(examples.created as Versioned) } : {}),
+        },
         body: create.body,
         response: responses.created ?? responses.item,
         handle: async (ctx, { body }) => {
@@ -84,7 +124,9 @@ export function familyRoutes<LQ extends z.ZodType, CB extends z.ZodType, PB exte
         path: item,
         access: readAccess,
         kind: 'read',
-        summary: `Get a ${noun}`,
+        summary: `Get ${withArticle(noun)}`,
+        ...reference('get'),
+        examples: { response: examples.item },
         response: responses.item,
         handle: async (ctx, { params }) => resource(await get(ctx, idOf(params))),
       }),
@@ -97,7 +139,9 @@ export function familyRoutes<LQ extends z.ZodType, CB extends z.ZodType, PB exte
         path: item,
         access: writeAccess,
         kind: 'update',
-        summary: `Update a ${noun}`,
+        summary: `Update ${withArticle(noun)}`,
+        ...reference('update'),
+        examples: { request: examples.update, response: examples.updated },
         body: update.body,
         response: responses.item,
         handle: async (ctx, { params, body }) => resource(await update.run(ctx, idOf(params), body)),
@@ -111,7 +155,9 @@ export function familyRoutes<LQ extends z.ZodType, CB extends z.ZodType, PB exte
         path: item,
         access: writeAccess,
         kind: 'delete',
-        summary: `Delete a ${noun}`,
+        summary: `Delete ${withArticle(noun)}`,
+        ...reference('remove'),
+        examples: {},
         handle: async (ctx, { params }) => {
           await remove(ctx, idOf(params));
           return noContent();

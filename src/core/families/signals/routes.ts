@@ -1,5 +1,6 @@
 import { ok } from '../../pipeline/reply.js';
 import { defineRoute } from '../../pipeline/route.js';
+import { signalExamples } from './examples.js';
 import { listSignals, signalStream, streamStart } from './operations.js';
 import { signalListQuerySchema, signalPageSchema } from './schema.js';
 
@@ -12,7 +13,11 @@ export const signalRoutes = [
     path: '/signals',
     access: 'admin_read',
     kind: 'read',
+    operationId: 'listSignals',
     summary: "List or stream the account's signal events",
+    description:
+      "The account's events (every change made through the API), oldest first, narrowed by `types` and `resourceId`. With `Accept: text/event-stream` the answer is a server-sent event stream that stays open and sends each new event as it happens; reconnecting with Last-Event-ID resumes after the last event received.",
+    examples: { response: signalExamples.page },
     query: signalListQuerySchema,
     response: signalPageSchema,
     handle: async (ctx, { query, headers }) => {

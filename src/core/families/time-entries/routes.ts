@@ -1,4 +1,5 @@
 import { familyRoutes } from '../shared/routes.js';
+import { timeEntryExamples } from './examples.js';
 import {
   createTimeEntry,
   deleteTimeEntry,
@@ -24,4 +25,12 @@ export const timeEntryRoutes = familyRoutes({
   get: getTimeEntry,
   update: { body: timeEntryPatchSchema, run: updateTimeEntry },
   remove: deleteTimeEntry,
+  operationIds: {
+    list: 'listTimeEntries',
+    create: 'createTimeEntry',
+    get: 'getTimeEntry',
+    update: 'updateTimeEntry',
+    remove: 'deleteTimeEntry',
+  },
+  examples: timeEntryExamples,
 });

@@ -1,6 +1,7 @@
 import { ok, resource } from '../../pipeline/reply.js';
 import { defineRoute } from '../../pipeline/route.js';
 import { familyRoutes } from '../shared/routes.js';
+import { webhookExamples } from './examples.js';
 import {
   createWebhook,
   deleteWebhook,
@@ -53,13 +54,30 @@ export const webhookRoutes = [
     get: getWebhook,
     update: { body: webhookPatchSchema, run: updateWebhook },
     remove: deleteWebhook,
+    operationIds: {
+      list: 'listWebhooks',
+      create: 'createWebhook',
+      get: 'getWebhook',
+      update: 'updateWebhook',
+      remove: 'deleteWebhook',
+    },
+    about: {
+      create:
+        'The answer holds the signing `secret`, shown only here: a replay answers `secret: null`. The URL must be https:// and its host must not resolve to a private, loopback or link-local address.',
+      update: 'Setting `status` to `disabled` stops deliveries; back to `active` resumes them.',
+    },
+    examples: webhookExamples,
   }),
   defineRoute({
     method: 'POST',
     path: '/webhooks/:id/rotate-secret',
     access: 'admin_write',
     kind: 'action',
+    operationId: 'rotateWebhookSecret',
     summary: "Rotate a webhook's signing secret",
+    description:
+      'Issues a new signing secret, shown only in this answer. For 24 hours (until `previousSecretExpiresAt`) deliveries carry a second `v1` signature made with the old secret, so a receiver can switch without losing any.',
+    examples: { response: webhookExamples.rotated },
     response: webhookRotatedSchema,
     handle: async (ctx, { params }) => resource(await rotateWebhookSecret(ctx, id(params))),
   }),
@@ -68,7 +86,11 @@ export const webhookRoutes = [
     path: '/webhooks/:id/test',
     access: 'admin_write',
     kind: 'action',
+    operationId: 'testWebhook',
     summary: 'Send a signed test event',
+    description:
+      "Sends one signed `webhook.test` event to the webhook's URL now and answers what the receiver did. The attempt is logged among the deliveries; it is never retried on schedule.",
+    examples: { response: webhookExamples.testResult },
     response: webhookTestResultSchema,
     handle: (ctx, { params }) => testWebhook(ctx, id(params)),
   }),
@@ -77,7 +99,11 @@ export const webhookRoutes = [
     path: '/webhooks/:id/deliveries',
     access: 'admin_read',
     kind: 'read',
+    operationId: 'listWebhookDeliveries',
     summary: "List a webhook's deliveries",
+    description:
+      'One page of the deliveries made for this webhook, one per event sent, with their state and attempts. Follow `nextCursor` (null on the last page) for the next page.',
+    examples: { response: webhookExamples.deliveryPage },
     query: deliveryListQuerySchema,
     response: deliveryPageSchema,
     handle: async (ctx, { params, query }) => ok(await listDeliveries(ctx, id(params), query)),
@@ -87,7 +113,11 @@ export const webhookRoutes = [
     path: '/webhooks/:id/deliveries/:deliveryId',
     access: 'admin_read',
     kind: 'read',
+    operationId: 'getWebhookDelivery',
     summary: 'Get a delivery with its attempts',
+    description:
+      "One delivery with the payload sent and its attempt log: each signed request as sent and the receiver's answer (status, headers, the start of the body).",
+    examples: { response: webhookExamples.deliveryDetail },
     response: deliveryDetailSchema,
     handle: async (ctx, { params }) => ok(await getDelivery(ctx, id(params), params.deliveryId ?? '')),
   }),
@@ -96,7 +126,11 @@ export const webhookRoutes = [
     path: '/webhooks/:id/deliveries/:deliveryId/retry',
     access: 'admin_write',
     kind: 'action',
+    operationId: 'retryWebhookDelivery',
     summary: 'Redeliver a delivery now',
+    description:
+      'Puts the delivery back in the queue for an attempt now, with a fresh retry schedule, whatever its state. The attempts made stay logged. A delivery being sent at that moment is answered 409 delivery_in_flight rather than sent twice.',
+    examples: { response: webhookExamples.delivery },
     response: deliverySchema,
     handle: async (ctx, { params }) => ok(await retryDelivery(ctx, id(params), params.deliveryId ?? '')),
   }),
@@ -105,7 +139,11 @@ export const webhookRoutes = [
     path: '/webhooks/:id/delivery-stats',
     access: 'admin_read',
     kind: 'read',
+    operationId: 'getWebhookDeliveryStats',
     summary: "Count a webhook's attempts per hour",
+    description:
+      'Attempts that succeeded (2xx) and failed in each of the last `hours` hours (24 by default), oldest first, every hour listed.',
+    examples: { response: webhookExamples.stats },
     query: deliveryStatsQuerySchema,
     response: deliveryStatsSchema,
     handle: async (ctx, { params, query }) => ok(await deliveryStats(ctx, id(params), query.hours)),

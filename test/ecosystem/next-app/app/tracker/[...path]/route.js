@@ -1,0 +1,22 @@
+// The README's Next.js recipe, run by test/ecosystem/recipes.test.ts against the real framework.
+// --- recipe ---
+// app/tracker/[...path]/route.js
+import { createTracker } from 'outcome-tracker';
+import { sqliteStorage } from 'outcome-tracker/sqlite';
+
+// One tracker per server process: a dev server may evaluate this module more than once.
+globalThis.tracker ??= createTracker({
+  storage: sqliteStorage({ filename: process.env.TRACKER_DB ?? 'tracker.db' }),
+  basePath: '/tracker/api/v1',
+});
+const handle = (request) => globalThis.tracker.fetch(request);
+
+export {
+  handle as DELETE,
+  handle as GET,
+  handle as HEAD,
+  handle as OPTIONS,
+  handle as PATCH,
+  handle as POST,
+};
+// --- end ---

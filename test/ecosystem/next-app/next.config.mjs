@@ -1,0 +1,5 @@
+// The README's Next.js configuration, run by test/ecosystem/recipes.test.ts.
+// --- recipe ---
+// next.config.mjs: Node loads the tracker from node_modules instead of Next.js bundling it
+export default { serverExternalPackages: ['outcome-tracker'] };
+// --- end ---
