@@ -427,6 +427,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     start(idlePollMs = 5000) {
       if (!stopped) return;
       stopped = false;
+      unexhaust();
       loop = run(idlePollMs);
     },
     wake() {
