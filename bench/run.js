@@ -2,7 +2,7 @@
 // server process per request (from /proc) is the steady figure on a shared machine; requests/s
 // and latencies are printed next to it. Environment: BENCH_ROUNDS (default 3), BENCH_REQUESTS
 // (GETs per round, default 4000), BENCH_LARGE (issues in the large database, default 1,000,000),
-// BENCH_DIR (where seeded databases are kept between runs).
+// BENCH_DIR (where seeded databases are kept between runs), BENCH_WEBHOOK_EVENTS (default 5,000).
 import { fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -120,6 +120,21 @@ if (m.insertUs.stoppedAt) {
   );
 }
 row(`memory adapter RSS with ${m.loaded.toLocaleString('en')} issues`, `${m.rssMb.toFixed(0)} MB`);
+
+log('webhooks: deliveries to one loopback receiver');
+const webhookChild = fork(new URL('./webhooks.js', import.meta.url), []);
+const webhooks = await new Promise((resolve, reject) => {
+  webhookChild.once('message', resolve);
+  webhookChild.once('exit', (code) => code && reject(new Error(`webhook bench exited ${code}`)));
+});
+lines.push('');
+row(`webhooks (${webhooks.events.toLocaleString('en')} events, SQLite file, one receiver)`, 'figure');
+row('---', '---');
+row('signed deliveries/s', webhooks.deliveriesPerSecond.toFixed(0));
+row('dispatcher CPU per delivery', us(webhooks.cpuUsPerDelivery));
+row('storage transactions per delivery', webhooks.transactionsPerDelivery.toFixed(3));
+row('TCP connections opened', webhooks.connections);
+row('transactions/s of an idle started dispatcher', webhooks.idleTransactionsPerSecond.toFixed(2));
 
 console.log(`\nrounds=${rounds}, ${amount} GETs and ${amount / 2} writes a round\n`);
 console.log(lines.join('\n'));

@@ -152,8 +152,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       return claimed;
     }
     claimsSinceThorough++;
-    // The first page had nothing within the budget: look further before concluding nothing is due.
-    if (claimed.requested > 0 && claimed.deliveries.length === 0) {
+    // The first page had nothing within the budget and no attempt in flight will free a slot and
+    // call for another claim: look further before concluding nothing is due.
+    if (claimed.requested > 0 && claimed.deliveries.length === 0 && pool.inFlight === 0) {
       claimsSinceThorough = thoroughEvery;
       return claim();
     }
@@ -426,6 +427,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     start(idlePollMs = 5000) {
       if (!stopped) return;
       stopped = false;
+      unexhaust();
       loop = run(idlePollMs);
     },
     wake() {
