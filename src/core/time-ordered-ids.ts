@@ -26,12 +26,25 @@ function timeDigits(ms: number): string {
  */
 export const timeOrderedIdBody = (nowMs: number): string => timeDigits(nowMs) + randomChars();
 
+/** Random bytes are fetched 4 kB at a time: a system call per UUID would cost more than the rest. */
+const pool = new Uint8Array(4096);
+let poolOffset = pool.length;
+
+function randomBytes16(): Uint8Array {
+  if (poolOffset + 16 > pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  poolOffset += 16;
+  return pool.slice(poolOffset - 16, poolOffset);
+}
+
 /**
  * A version 7 UUID (RFC 9562): 48 bits of Unix milliseconds, then 74 random bits, so event ids,
  * too, are inserted in order into the indexes that hold them.
  */
 export function uuidV7(nowMs: number): string {
-  const bytes = randomFillSync(new Uint8Array(16));
+  const bytes = randomBytes16();
   let ms = Math.max(0, Math.floor(nowMs));
   for (let i = 5; i >= 0; i--) {
     bytes[i] = ms % 256;
