@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { customAlphabet } from 'nanoid';
+import { timeOrderedIdBody, uuidV7 } from './time-ordered-ids.js';
 
 /** Where the core gets the time: injected so tests (and fast-check) can drive it. */
 export interface Clock {
@@ -11,7 +11,7 @@ export interface Clock {
 export interface Ids {
   /** A new prefixed id such as `iss_3kT9…`. */
   id(prefix: IdPrefix): string;
-  /** A new RFC 4122 UUID, for event ids. */
+  /** A new UUID (RFC 9562), for event ids. */
   uuid(): string;
 }
 
@@ -33,11 +33,11 @@ export type IdPrefix =
 export const systemClock: Clock = { now: () => Date.now() };
 
 const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const idBody = customAlphabet(base62, 20);
 
+/** Unpredictable ids that sort by creation time (see time-ordered-ids.ts). */
 export const randomIds: Ids = {
-  id: (prefix) => `${prefix}_${idBody()}`,
-  uuid: () => randomUUID(),
+  id: (prefix) => `${prefix}_${timeOrderedIdBody(Date.now())}`,
+  uuid: () => uuidV7(Date.now()),
 };
 
 /** The secret part of an API token: 40 base62 characters (about 238 bits). */

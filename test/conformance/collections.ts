@@ -361,6 +361,36 @@ export function collectionTests(adapter: AdapterUnderTest): void {
       expect((await search('renamed')).rows).toEqual([]);
     });
 
+    it('sees, within one transaction, the rows that transaction inserted, changed or deleted', async () => {
+      const seen = await tx(async (t) => {
+        const search = async (needle: string) =>
+          (await t.collections.issues.list({ workspaceId: 'wsp_1', search: needle, limit: 50 })).rows.map(
+            (r) => r.id,
+          );
+        const row = sampleRow('issues', 'wsp_1', { title: 'Freshly written words' });
+        await t.collections.issues.insert(row);
+        const afterInsert = await search('freshly');
+        await t.collections.issues.update({ ...row, title: 'Rewritten words', version: 2 }, 1);
+        const afterUpdate = [await search('freshly'), await search('rewritten')];
+        await t.collections.issues.delete('wsp_1', row.id);
+        return { id: row.id, afterInsert, afterUpdate, afterDelete: await search('rewritten') };
+      });
+      expect(seen.afterInsert).toEqual([seen.id]);
+      expect(seen.afterUpdate).toEqual([[], [seen.id]]);
+      expect(seen.afterDelete).toEqual([]);
+    });
+
+    it('leaves no search entry behind for the rows of a rolled-back transaction', async () => {
+      await tx(async (t) => {
+        await t.collections.issues.insert(sampleRow('issues', 'wsp_1', { title: 'Never committed' }));
+        throw new Error('roll back');
+      }).catch(() => {});
+      const found = await tx((t) =>
+        t.collections.issues.list({ workspaceId: 'wsp_1', search: 'never', limit: 5 }),
+      );
+      expect(found.rows).toEqual([]);
+    });
+
     it('searches project names and descriptions', async () => {
       const apollo = sampleRow('projects', 'wsp_1', { name: 'Apollo', description: 'Moon landing' });
       const gemini = sampleRow('projects', 'wsp_1', { name: 'Gemini', description: null });

@@ -60,7 +60,12 @@ const scoped = (workspaceId: string): Conditions => ({
 });
 
 /** One collection over its table: the record as JSON, its filter, range and sum fields as columns. */
-export function sqliteCollection<Name extends CollectionName>(name: Name, conn: Conn): Collection<Name> {
+export function sqliteCollection<Name extends CollectionName>(
+  name: Name,
+  conn: Conn,
+  /** Writes the rows this transaction changed to the search index, so that a search sees them. */
+  writePendingSearch: () => void = () => {},
+): Collection<Name> {
   type Row = CollectionRows[Name];
   const shape = shapes[name];
   const { table } = shape;
@@ -141,7 +146,10 @@ export function sqliteCollection<Name extends CollectionName>(name: Name, conn: 
         clauses.push('updated_at >= ?');
         params.push(query.updatedSince);
       }
-      if (query.search !== undefined) addSearch(shape, query.search, conditions);
+      if (query.search !== undefined) {
+        writePendingSearch();
+        addSearch(shape, query.search, conditions);
+      }
       const where = clauses.join(' AND ');
 
       const after = query.after;

@@ -1,9 +1,10 @@
-import type { Storage, StorageTx } from '../../core/storage.js';
+import type { CollectionName, Storage, StorageTx } from '../../core/storage.js';
 import { sqliteCollection } from './collections.js';
 import { type Conn, openDatabase, StatementCache, transactionConn } from './connection.js';
 import { sqliteDump } from './dump.js';
 import { migrate } from './migrate.js';
 import { sqliteCounters, sqliteIdempotency } from './records.js';
+import { searchIndexWriter } from './search-index.js';
 import { sqliteSessions } from './sessions.js';
 import { sqliteSignals } from './signals.js';
 import { sqliteTenancy, sqliteTokens } from './tenancy.js';
@@ -25,17 +26,19 @@ export interface SqliteStorage extends Storage {
   statementCount(): number;
 }
 
-function sqliteTx(conn: Conn): StorageTx {
+function sqliteTx(conn: Conn, writePendingSearch: () => void): StorageTx {
+  const collection = <Name extends CollectionName>(name: Name) =>
+    sqliteCollection(name, conn, writePendingSearch);
   return {
     tenancy: sqliteTenancy(conn),
     tokens: sqliteTokens(conn),
     collections: {
-      projects: sqliteCollection('projects', conn),
-      issues: sqliteCollection('issues', conn),
-      outcomes: sqliteCollection('outcomes', conn),
-      context: sqliteCollection('context', conn),
-      decisions: sqliteCollection('decisions', conn),
-      timeEntries: sqliteCollection('timeEntries', conn),
+      projects: collection('projects'),
+      issues: collection('issues'),
+      outcomes: collection('outcomes'),
+      context: collection('context'),
+      decisions: collection('decisions'),
+      timeEntries: collection('timeEntries'),
     },
     signals: sqliteSignals(conn),
     idempotency: sqliteIdempotency(conn),
@@ -64,7 +67,8 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
     throw error;
   }
   const cache = new StatementCache(db);
-  const queue = transactionQueue(db);
+  const writePendingSearch = searchIndexWriter(db);
+  const queue = transactionQueue(db, writePendingSearch);
   let closed = false;
 
   return {
@@ -72,7 +76,13 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
     transaction(fn, transactionOptions) {
       if (closed) return Promise.reject(new Error('storage is closed'));
       return queue.run(
-        (isOpen) => fn(sqliteTx(transactionConn(cache, isOpen))),
+        (isOpen) =>
+          fn(
+            sqliteTx(transactionConn(cache, isOpen), () => {
+              if (!isOpen()) throw new Error('transaction already finished');
+              writePendingSearch();
+            }),
+          ),
         transactionOptions?.mode ?? 'write',
       );
     },

@@ -26,8 +26,11 @@ const maxGroupSize = 32;
  * savepoint and rejected at once, and the others are answered only after the COMMIT succeeds.
  * A COMMIT writes the WAL whatever it carries, so under load this multiplies write throughput,
  * while every caller still hears "done" only for work that is committed.
+ *
+ * `beforeCommit` runs inside the transaction right before each COMMIT (the batched search
+ * index writes); when it fails, the transaction is rolled back as a failed COMMIT would be.
  */
-export function transactionQueue(db: Database.Database) {
+export function transactionQueue(db: Database.Database, beforeCommit: () => void = () => {}) {
   const statements = {
     begin: { read: db.prepare('BEGIN'), write: db.prepare('BEGIN IMMEDIATE') },
     commit: db.prepare('COMMIT'),
@@ -64,6 +67,7 @@ export function transactionQueue(db: Database.Database) {
     try {
       const result = await work(() => open);
       open = false;
+      beforeCommit();
       statements.commit.run();
       return result;
     } catch (error) {
@@ -119,6 +123,7 @@ export function transactionQueue(db: Database.Database) {
       }
     }
     try {
+      beforeCommit();
       statements.commit.run();
     } catch (error) {
       abandon(done, error);

@@ -19,6 +19,14 @@ export type Access = 'read' | 'write' | 'admin_read' | 'admin_write';
 export const unauthorized = (detail: string): ApiError =>
   new ApiError(401, 'unauthorized', detail, {}, { 'WWW-Authenticate': 'Bearer realm="outcome-tracker"' });
 
+const bearerPattern = /^Bearer[ ]+(\S+)\s*$/i;
+
+/** The API token an Authorization header carries, or null when it carries none well-formed. */
+export function bearerToken(authorization: string | undefined): string | null {
+  const token = authorization ? bearerPattern.exec(authorization)?.[1] : undefined;
+  return token !== undefined && tokenPattern.test(token) ? token : null;
+}
+
 /** How often lastUsedAt is refreshed: a write per request would make every GET a write. */
 const touchEveryMs = 60_000;
 
@@ -32,7 +40,7 @@ export async function authenticate(
   now: number,
 ): Promise<Principal | ApiError> {
   if (!authorization) return unauthorized('Send an API token as "Authorization: Bearer cn_…".');
-  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
+  const match = bearerPattern.exec(authorization);
   if (!match?.[1]) return unauthorized('The Authorization header must be "Bearer <token>".');
   const token = match[1];
   if (!tokenPattern.test(token)) return unauthorized('That is not an outcome-tracker API token.');

@@ -16,7 +16,8 @@ import {
   readIdempotencyKey,
   remember,
 } from './idempotency.js';
-import { prepareServices } from './prepare.js';
+import { needsPreparation, prepareServices } from './prepare.js';
+import { rateKeys } from './rate-key.js';
 import { type RateLimitDecision, rateLimitHeaders } from './rate-limit.js';
 import type { AfterCommitDeps, Reply } from './reply.js';
 import type { ParsedRequest, TrackerResponse } from './request.js';
@@ -35,12 +36,12 @@ const jsonType = 'application/json; charset=utf-8';
 const problemType = 'application/problem+json; charset=utf-8';
 
 /**
- * The whole request pipeline: authenticate → rate limit → route → authorize → idempotency and
- * preconditions → validate → handler. The token is resolved in a read transaction of its own and
- * the rate limit is taken outside any transaction, once per request (a transaction may be re-run;
- * a re-run must not count twice, and a refused request costs no write lock). Everything after
- * runs inside one storage transaction, so a failed request leaves nothing behind. Errors come
- * back as problem+json.
+ * The whole request pipeline: rate limit → authenticate → route → authorize → idempotency and
+ * preconditions → validate → handler. The rate limit is taken outside any transaction, once per
+ * request (a transaction may be re-run; a re-run must not count twice, and a refused request
+ * costs no write lock). Everything after runs inside one storage transaction, authentication
+ * included, so a failed request leaves nothing behind and a request sees the token, membership
+ * and data of one moment. Errors come back as problem+json.
  */
 export async function handleRequest(
   rt: TrackerRuntime,
@@ -50,14 +51,7 @@ export async function handleRequest(
   let rate: RateLimitDecision | null = null;
   try {
     const target = classify(rt, req);
-    // OPTIONS needs no token: a browser's CORS preflight never sends one.
-    const principal =
-      target.isApi && req.method !== 'OPTIONS'
-        ? await rt.storage.transaction((tx) => authenticate(tx, req.headers.authorization, rt.clock.now()), {
-            mode: 'read',
-          })
-        : null;
-    rate = await takeRate(rt, req, principal);
+    rate = await takeRate(rt, req, target);
     if (rate && !rate.allowed) {
       throw new ApiError(429, 'rate_limited', `Too many requests; retry in ${rate.resetSeconds} s.`, {
         retryAfter: rate.resetSeconds,
@@ -66,7 +60,7 @@ export async function handleRequest(
     if (req.method === 'OPTIONS' && target.isApi) {
       return serialize(await answerOptions(rt, req), req, requestId, rate);
     }
-    const outcome = await handleWithRetry(rt, req, target, principal);
+    const outcome = await handleWithRetry(rt, req, target);
     return serialize(outcome.reply, req, requestId, rate, outcome.stream);
   } catch (error) {
     const apiError =
@@ -90,18 +84,26 @@ async function answerOptions(rt: TrackerRuntime, req: ParsedRequest): Promise<Re
   throw unknownPath(req.path);
 }
 
-/** Which part of the server a request is for: an open endpoint, an admin page, or the token API. */
+/**
+ * Which part of the server a request is for: an open endpoint, an admin page, or the token API
+ * (`needsToken`: every API request but OPTIONS, as a browser's CORS preflight never sends one).
+ */
 interface Target {
   method: string;
   open: PublicRoute | undefined;
   isApi: boolean;
+  needsToken: boolean;
 }
 
 function classify(rt: TrackerRuntime, req: ParsedRequest): Target {
   const method = effectiveMethod(req);
   const open = rt.publicRoutes[`${method} ${req.path}`];
-  return { method, open, isApi: req.path.startsWith(`${apiBase}/`) && !open };
+  const isApi = req.path.startsWith(`${apiBase}/`) && !open;
+  return { method, open, isApi, needsToken: isApi && req.method !== 'OPTIONS' };
 }
+
+/** Each runtime's rate-limit keys (which remember token ids by hash). */
+const rateKeysOf = new WeakMap<TrackerRuntime, ReturnType<typeof rateKeys>>();
 
 /**
  * Counts the request against its token's budget, or its client address's when it has no valid
@@ -110,14 +112,16 @@ function classify(rt: TrackerRuntime, req: ParsedRequest): Target {
 async function takeRate(
   rt: TrackerRuntime,
   req: ParsedRequest,
-  principal: Principal | ApiError | null,
+  target: Target,
 ): Promise<RateLimitDecision | null> {
   if (!rt.limiter) return null;
-  const key =
-    principal === null || principal instanceof ApiError
-      ? `addr:${req.clientAddress}`
-      : `token:${principal.tokenId}`;
-  return rt.limiter.take(key);
+  if (!target.needsToken) return rt.limiter.take(`addr:${req.clientAddress}`);
+  let keyOf = rateKeysOf.get(rt);
+  if (!keyOf) {
+    keyOf = rateKeys(rt.storage, () => rt.clock.now());
+    rateKeysOf.set(rt, keyOf);
+  }
+  return rt.limiter.take(await keyOf(req.headers.authorization, req.clientAddress));
 }
 
 /**
@@ -148,15 +152,10 @@ function internal(rt: TrackerRuntime, error: unknown, requestId: string): ApiErr
  * the loser's insert of the key fails. Running the request once more then finds the winner's
  * record and replays it (or finds none yet and answers 409 idempotency_key_in_use).
  */
-async function handleWithRetry(
-  rt: TrackerRuntime,
-  req: ParsedRequest,
-  target: Target,
-  principal: Principal | ApiError | null,
-): Promise<Outcome> {
+async function handleWithRetry(rt: TrackerRuntime, req: ParsedRequest, target: Target): Promise<Outcome> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await handleOnce(rt, req, target, principal);
+      return await handleOnce(rt, req, target);
     } catch (error) {
       if (!(error instanceof UniqueViolation && error.what === 'idempotency.key')) throw error;
       if (attempt >= 1) throw keyInUse();
@@ -167,28 +166,29 @@ async function handleWithRetry(
 async function handleOnce(
   rt: TrackerRuntime,
   req: ParsedRequest,
-  { method, open, isApi }: Target,
-  principal: Principal | ApiError | null,
+  { method, open, isApi, needsToken }: Target,
 ): Promise<Outcome> {
+  // GETs, and the admin routes that only read (signing in looks the user up; the password is
+  // checked after the transaction), run in a read transaction.
   const readsOnly =
-    method === 'GET' || (principal === null && !open && !isApi && rt.admin.readsOnly(method, req.path));
+    method === 'GET' || (!needsToken && !open && !isApi && rt.admin.readsOnly(method, req.path));
   const mode = readsOnly ? 'read' : 'write';
-  // Outside work a route needs (DNS lookups) happens before the transaction, which may be re-run;
-  // only for an authenticated request, so no stranger can make the server resolve names.
-  const services =
-    method === 'GET' || principal === null || principal instanceof ApiError
-      ? rt.services
-      : await prepareServices(rt, req, method);
+  const services = method === 'GET' || !needsToken ? rt.services : await servicesFor(rt, req, method);
+  // Who the request acts as: known once its transaction has authenticated it.
+  let principal: Principal | null = null;
   const reply = await rt.storage.transaction(
     async (tx) => {
       const nowMs = rt.clock.now();
-      if (principal === null) {
+      principal = null;
+      if (!needsToken) {
         if (open) return open(tx, req);
         const admin = isApi ? null : rt.admin.match(method, req.path);
         if (admin) return admin(tx, req, nowMs);
         throw unknownPath(req.path);
       }
-      if (principal instanceof ApiError) throw principal;
+      const authenticated = await authenticate(tx, req.headers.authorization, nowMs);
+      if (authenticated instanceof ApiError) throw authenticated;
+      principal = authenticated;
 
       const match = await rt.route(method, req.url);
       if (match.kind === 'not_found') throw unknownPath(req.path);
@@ -204,7 +204,7 @@ async function handleOnce(
     { mode },
   );
   // The account whose writes this request may make, and whose changes its stream waits for.
-  const account = principal === null || principal instanceof ApiError ? null : principal.accountId;
+  const account = (principal as Principal | null)?.accountId ?? null;
   if (mode === 'write' && account !== null) rt.changes.notify(account);
   const deps: AfterCommitDeps = {
     storage: rt.storage,
@@ -216,6 +216,21 @@ async function handleOnce(
   };
   const final = reply.after ? await reply.after(deps) : reply;
   return { reply: final, stream: final.streamFrom?.(deps) ?? null };
+}
+
+/**
+ * Outside work a route needs (DNS lookups) happens before the transaction, which may be re-run;
+ * only for an authenticated request, so no stranger can make the server resolve names. Few
+ * routes have such work: only for those is the token resolved ahead, in a read of its own (the
+ * transaction authenticates it again).
+ */
+async function servicesFor(rt: TrackerRuntime, req: ParsedRequest, method: string): Promise<Services> {
+  if (!(await needsPreparation(rt, req, method))) return rt.services;
+  const principal = await rt.storage.transaction(
+    (tx) => authenticate(tx, req.headers.authorization, rt.clock.now()),
+    { mode: 'read' },
+  );
+  return principal instanceof ApiError ? rt.services : prepareServices(rt, req, method);
 }
 
 async function runRoute(

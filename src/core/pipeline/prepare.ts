@@ -27,3 +27,14 @@ export async function prepareServices(
   }
   return match.route.prepare(body, rt.services);
 }
+
+/** Whether the request's route has a `prepare` step (so its token must be known beforehand). */
+export async function needsPreparation(
+  rt: TrackerRuntime,
+  req: ParsedRequest,
+  method: string,
+): Promise<boolean> {
+  if (!req.path.startsWith(`${apiBase}/`)) return false;
+  const match = await rt.route(method, req.url);
+  return match.kind === 'route' && match.route.prepare !== undefined;
+}

@@ -2,6 +2,7 @@ import { initialSchema } from './001_initial.js';
 import { listCounts } from './002_list_counts.js';
 import { membersAndTokenExpiry } from './003_members_and_token_expiry.js';
 import { deliveryLeases } from './004_delivery_leases.js';
+import { batchedSearch } from './005_batched_search.js';
 
 /** One schema step. `version` is what `PRAGMA user_version` holds once it is applied. */
 export interface Migration {
@@ -16,6 +17,7 @@ export const migrations: readonly Migration[] = [
   { version: 2, name: 'list counts', sql: listCounts },
   { version: 3, name: 'members and token expiry', sql: membersAndTokenExpiry },
   { version: 4, name: 'delivery leases', sql: deliveryLeases },
+  { version: 5, name: 'batched search', sql: batchedSearch },
 ];
 
 /** The schema version this code knows. */

@@ -1,0 +1,29 @@
+import type { Db } from './connection.js';
+import { searchedFields } from './migrations/005_batched_search.js';
+
+/**
+ * Writes the rows noted in `search_pending` to the trigram search tables: a deleted row leaves
+ * its table's index, a new or changed one is (re)written from its current data. Run inside the
+ * transaction that noted them, before its COMMIT (so a committed transaction leaves none behind,
+ * and one FTS5 write serves a whole group commit) and before a search that must see them.
+ */
+export function searchIndexWriter(db: Db) {
+  const anyPending = db.prepare('SELECT EXISTS (SELECT 1 FROM search_pending)').pluck(true);
+  const perTable = Object.entries(searchedFields).map(([table, fields]) => {
+    const pending = `SELECT pk FROM search_pending WHERE tbl = '${table}'`;
+    const values = fields.map((field) => `json_extract(data, '$.${field}')`).join(', ');
+    return [
+      db.prepare(`DELETE FROM ${table}_search WHERE rowid IN (${pending})`),
+      db.prepare(
+        `INSERT INTO ${table}_search (rowid, ${fields.join(', ')}) SELECT pk, ${values} FROM ${table} WHERE pk IN (${pending})`,
+      ),
+    ];
+  });
+  const clear = db.prepare('DELETE FROM search_pending');
+
+  return function writePendingSearch(): void {
+    if (!anyPending.get()) return;
+    for (const statements of perTable) for (const statement of statements) statement.run();
+    clear.run();
+  };
+}

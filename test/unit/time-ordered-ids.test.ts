@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { randomIds } from '../../src/core/runtime.js';
+import { timeOrderedIdBody, uuidV7 } from '../../src/core/time-ordered-ids.js';
+
+describe('time-ordered ids', () => {
+  it('keep the documented shape and sort by creation time, earliest first', () => {
+    const times = [0, 1, 61, 62, 3_843, Date.UTC(2026, 0, 1), Date.UTC(2026, 0, 1) + 1, Date.UTC(2999, 0, 1)];
+    const bodies = times.map(timeOrderedIdBody);
+    for (const body of bodies) expect(body).toMatch(/^[0-9A-Za-z]{20}$/);
+    expect([...bodies].sort()).toEqual(bodies);
+    expect(randomIds.id('iss')).toMatch(/^iss_[0-9A-Za-z]{20}$/);
+  });
+
+  it('differ within one millisecond', () => {
+    const ids = new Set(Array.from({ length: 1_000 }, () => timeOrderedIdBody(1_700_000_000_000)));
+    expect(ids.size).toBe(1_000);
+  });
+
+  it('make version 7 UUIDs that sort by time and carry it in their first 48 bits', () => {
+    const earlier = uuidV7(Date.UTC(2026, 0, 1));
+    const later = uuidV7(Date.UTC(2026, 0, 1) + 1);
+    expect(z.uuid().safeParse(earlier).success).toBe(true);
+    expect(earlier).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(earlier < later).toBe(true);
+    expect(Number.parseInt(earlier.replace('-', '').slice(0, 12), 16)).toBe(Date.UTC(2026, 0, 1));
+    expect(z.uuid().safeParse(randomIds.uuid()).success).toBe(true);
+  });
+});
