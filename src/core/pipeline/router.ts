@@ -117,11 +117,9 @@ const needsUrlParser = /[^A-Za-z0-9\-._~!$&'()*+,;=:@%/]|\/\.\.?(?:\/|$)/;
 
 /** The path (as a URL parser would give it) and the query string of a request target. */
 function splitUrl(url: string): { path: string; search: string } {
-  const hashAt = url.indexOf('#');
-  const target = hashAt === -1 ? url : url.slice(0, hashAt);
-  const queryAt = target.indexOf('?');
-  const path = queryAt === -1 ? target : target.slice(0, queryAt);
-  const search = queryAt === -1 ? '' : target.slice(queryAt + 1);
+  const queryAt = url.indexOf('?');
+  const path = queryAt === -1 ? url : url.slice(0, queryAt);
+  const search = queryAt === -1 ? '' : url.slice(queryAt + 1);
   if (!needsUrlParser.test(path)) return { path, search };
   const parsed = new URL(`http://tracker${url}`);
   return { path: parsed.pathname, search: parsed.search.slice(1) };
