@@ -48,12 +48,13 @@ row(
   'request (10k issues, SQLite file, c=50)',
   'raw CPU/req',
   'Node CPU/req',
-  'efficiency',
-  'req/s ratio',
+  'efficiency (raw/Node CPU)',
+  'req/s ratio (Node/raw)',
   'Hono CPU/req',
-  'Hono/Node CPU',
+  'Hono/Node CPU (target ≤ 1.20)',
+  'Hono req/s',
 );
-row('---', '---', '---', '---', '---', '---', '---');
+row('---', '---', '---', '---', '---', '---', '---', '---');
 for (const name of ['GET', 'POST', 'PATCH']) {
   const raw = hosts[`raw ${name}`];
   const node = hosts[`node ${name}`];
@@ -66,6 +67,7 @@ for (const name of ['GET', 'POST', 'PATCH']) {
     `${(node.rps / raw.rps).toFixed(3)} (${node.rps.toFixed(0)}/${raw.rps.toFixed(0)})`,
     us(hono.cpuUs),
     (hono.cpuUs / node.cpuUs).toFixed(2),
+    hono.rps.toFixed(0),
   );
 }
 
@@ -137,4 +139,33 @@ row('TCP connections opened', webhooks.connections);
 row('transactions/s of an idle started dispatcher', webhooks.idleTransactionsPerSecond.toFixed(2));
 
 console.log(`\nrounds=${rounds}, ${amount} GETs and ${amount / 2} writes a round\n`);
-console.log(lines.join('\n'));
+console.log(aligned(lines).join('\n'));
+
+/** The tables with each column padded to its widest cell, so they read in a terminal too. */
+function aligned(tableLines) {
+  const out = [];
+  let table = [];
+  const flush = () => {
+    const rows = table.map((line) => line.slice(2, -2).split(' | '));
+    const widths = [];
+    for (const cells of rows) {
+      for (const [i, cell] of cells.entries()) widths[i] = Math.max(widths[i] ?? 0, cell.length);
+    }
+    for (const cells of rows) {
+      const padded = cells.map((cell, i) =>
+        /^-+$/.test(cell) ? '-'.repeat(widths[i]) : cell.padEnd(widths[i]),
+      );
+      out.push(`| ${padded.join(' | ')} |`);
+    }
+    table = [];
+  };
+  for (const line of tableLines) {
+    if (line.startsWith('| ')) table.push(line);
+    else {
+      flush();
+      out.push(line);
+    }
+  }
+  flush();
+  return out;
+}

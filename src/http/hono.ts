@@ -1,13 +1,11 @@
+import type { IncomingMessage } from 'node:http';
 import { Hono } from 'hono';
-import { readCapped } from '../core/edge/read-capped.js';
-import { maxBodyBytes, type Tracker } from '../core/index.js';
+import { announcesBody, readCapped } from '../core/edge/read-capped.js';
+import { maxBodyBytes, type Tracker, type TrackerRequest } from '../core/index.js';
 
 /** Node's server puts the incoming request in Hono's env; other runtimes have no peer address here. */
 type NodeBindings = {
-  incoming?: AsyncIterable<Uint8Array> & {
-    readableEnded?: boolean;
-    socket?: { remoteAddress?: string; destroy(): void };
-  };
+  incoming?: IncomingMessage;
   outgoing?: { once(event: 'finish', listener: () => void): void };
 };
 
@@ -19,23 +17,13 @@ type NodeBindings = {
 export function honoApp(tracker: Tracker): Hono<{ Bindings: NodeBindings }> {
   const app = new Hono<{ Bindings: NodeBindings }>();
   app.all('*', async (c) => {
-    const raw = c.req.raw;
-    const url = new URL(raw.url);
     const incoming = c.env?.incoming;
-    // A GET or HEAD body never reaches the Request, but it is on the socket all the same: read it
-    // (the core ignores it), as the Node host does. Left unread, the connection is closed over it
-    // and a large answer is cut off at the client.
-    const unreadBody = !raw.body && incoming && incoming.readableEnded === false ? incoming : null;
-    const source = raw.body ?? unreadBody;
-    const body = source ? await readCapped(source, maxBodyBytes) : null;
-    const response = await tracker.handle({
-      method: raw.method,
-      path: url.pathname + url.search,
-      headers: Object.fromEntries(raw.headers),
-      body,
-      clientAddress: c.env?.incoming?.socket?.remoteAddress ?? 'unknown',
-      secure: url.protocol === 'https:',
-    });
+    // Under Node the request is read straight from the IncomingMessage, as the Node host does:
+    // touching `c.req.raw` would build a WHATWG Request (and its AbortController) per request.
+    const { request, body } = incoming?.headers
+      ? await fromIncoming(incoming)
+      : await fromWebRequest(c.req.raw, c.env?.incoming?.socket?.remoteAddress);
+    const response = await tracker.handle(request);
     if (response.status === 413 || (body !== null && body.byteLength > maxBodyBytes)) {
       // The rest of an oversized body is still coming: never read it as the next request. Close
       // the connection once the answer is out, as the Node host does.
@@ -47,6 +35,42 @@ export function honoApp(tracker: Tracker): Hono<{ Bindings: NodeBindings }> {
     return new Response(answer, { status: response.status, headers: response.headers });
   });
   return app;
+}
+
+/** The core's request from Node's IncomingMessage (the full path, whatever the mount). */
+async function fromIncoming(
+  incoming: IncomingMessage,
+): Promise<{ request: TrackerRequest; body: Uint8Array | null }> {
+  const clientAddress = incoming.socket.remoteAddress ?? 'unknown';
+  const secure = (incoming.socket as { encrypted?: boolean }).encrypted === true;
+  const body = announcesBody(incoming.headers) ? await readCapped(incoming, maxBodyBytes) : null;
+  const request: TrackerRequest = {
+    method: incoming.method ?? 'GET',
+    path: incoming.url ?? '/',
+    headers: incoming.headers,
+    body,
+    clientAddress,
+    secure,
+  };
+  return { request, body };
+}
+
+/** The core's request from a web-standards Request (runtimes other than Node). */
+async function fromWebRequest(
+  raw: Request,
+  remoteAddress: string | undefined,
+): Promise<{ request: TrackerRequest; body: Uint8Array | null }> {
+  const url = new URL(raw.url);
+  const body = raw.body ? await readCapped(raw.body, maxBodyBytes) : null;
+  const request: TrackerRequest = {
+    method: raw.method,
+    path: url.pathname + url.search,
+    headers: Object.fromEntries(raw.headers),
+    body,
+    clientAddress: remoteAddress ?? 'unknown',
+    secure: url.protocol === 'https:',
+  };
+  return { request, body };
 }
 
 /** A web stream over a streamed body; cancelling it (the client left) stops the source. */

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readCapped } from '../core/edge/read-capped.js';
+import { announcesBody, readCapped } from '../core/edge/read-capped.js';
 import { maxBodyBytes, type Tracker } from '../core/index.js';
 
 /** A `node:http` request listener serving the tracker: `http.createServer(nodeHandler(tracker))`. */
@@ -31,7 +31,7 @@ async function respond(tracker: Tracker, req: IncomingMessage, res: ServerRespon
     secure,
   });
   // Closing after an unread oversized body keeps its remainder from being parsed as a request.
-  if (!req.readableEnded) res.setHeader('Connection', 'close');
+  if (!req.readableEnded && announcesBody(req.headers)) res.setHeader('Connection', 'close');
   res.writeHead(response.status, response.headers);
   if (response.stream) return pipeStream(response.stream, res);
   res.end(response.body ?? undefined);
@@ -49,6 +49,8 @@ async function bodyOf(
 ): Promise<{ body?: Uint8Array | string | null; parsedBody?: unknown }> {
   if (typeof req.rawBody === 'string' || req.rawBody instanceof Uint8Array) return { body: req.rawBody };
   if (req.readableEnded && req.body !== undefined) return { parsedBody: req.body };
+  // Iterating a stream costs even when it is empty; most requests (GETs) announce no body.
+  if (!announcesBody(req.headers)) return { body: null };
   return { body: await readCapped(req, maxBodyBytes) };
 }
 

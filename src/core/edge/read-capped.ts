@@ -16,3 +16,11 @@ export async function readCapped(
   if (size === 0) return null;
   return parts.length === 1 ? (parts[0] as Uint8Array) : Buffer.concat(parts, size);
 }
+
+/**
+ * Whether request headers announce a body: an HTTP/1.1 request without Content-Length or
+ * Transfer-Encoding has none, so a host need not start reading a stream that can only be empty.
+ */
+export function announcesBody(headers: Record<string, string | string[] | undefined>): boolean {
+  return headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined;
+}

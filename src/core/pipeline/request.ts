@@ -51,19 +51,30 @@ export function parseRequest(req: TrackerRequest): ParsedRequest {
   }
   const queryAt = req.path.indexOf('?');
   const path = queryAt === -1 ? req.path : req.path.slice(0, queryAt);
+  const base = {
+    method: req.method.toUpperCase(),
+    path,
+    headers,
+    body: req.body ?? null,
+    clientAddress: req.clientAddress ?? 'unknown',
+    secure: req.secure === true,
+  };
+  // Readers of `url` parse its query with URLSearchParams, so a query string needs no rewriting
+  // unless parameters are merged into it (or it holds a '#', which the rewrite escapes).
+  if (!hasQueryParameters(req.query) && (queryAt === -1 || !req.path.includes('#', queryAt))) {
+    return { ...base, url: req.path };
+  }
   const search = new URLSearchParams(queryAt === -1 ? '' : req.path.slice(queryAt + 1));
   for (const [name, value] of Object.entries(req.query ?? {})) {
     if (value === undefined) continue;
     for (const v of Array.isArray(value) ? value : [value]) search.append(name, v);
   }
   const query = search.toString();
-  return {
-    method: req.method.toUpperCase(),
-    path,
-    url: query ? `${path}?${query}` : path,
-    headers,
-    body: req.body ?? null,
-    clientAddress: req.clientAddress ?? 'unknown',
-    secure: req.secure === true,
-  };
+  return { ...base, url: query ? `${path}?${query}` : path };
+}
+
+function hasQueryParameters(query: TrackerRequest['query']): boolean {
+  if (query === undefined) return false;
+  for (const name in query) if (query[name] !== undefined) return true;
+  return false;
 }

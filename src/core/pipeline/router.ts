@@ -1,4 +1,3 @@
-import { IttyRouter } from 'itty-router';
 import { ApiError } from '../errors.js';
 import type { Route } from './route.js';
 
@@ -9,32 +8,132 @@ export type RouteMatch =
   | { kind: 'method_not_allowed'; allow: string[] }
   | { kind: 'not_found' };
 
-/** Matches requests against the route table with itty-router; answers 405 with Allow for known paths. */
+/** One route path, split once: static segments are compared as strings, `:name` ones captured. */
+interface PathShape {
+  segments: readonly (string | { param: string })[];
+  /** The routes on this path, in the order they were declared. */
+  routes: Route[];
+  methods: string[];
+}
+
+/**
+ * Matches requests against the route table; answers 405 with Allow for known paths. A static path
+ * is one map lookup and a parametrised one a single split compared segment by segment, instead of a
+ * regular expression tried per route. Paths match as they are sent (parameters stay percent-encoded,
+ * trailing slashes are ignored); the first declared route of a matching path and method wins.
+ */
 export function createRouter(routes: readonly Route[]): (method: string, url: string) => Promise<RouteMatch> {
-  const router = IttyRouter({ base: apiBase });
-  const methodsByPath = new Map<string, string[]>();
+  const shapes: PathShape[] = [];
+  const byPath = new Map<string, PathShape>();
   for (const route of routes) {
-    const methods = methodsByPath.get(route.path) ?? [];
-    methods.push(route.method);
-    methodsByPath.set(route.path, methods);
-    router[route.method.toLowerCase()]?.(
-      route.path,
-      (request: { params: Record<string, string>; query: Record<string, string | string[]> }) => ({
-        kind: 'route',
-        route,
-        params: request.params,
-        query: request.query,
-      }),
-    );
+    let shape = byPath.get(route.path);
+    if (!shape) {
+      shape = { segments: compile(route.path), routes: [], methods: [] };
+      byPath.set(route.path, shape);
+      shapes.push(shape);
+    }
+    shape.routes.push(route);
+    shape.methods.push(route.method);
   }
-  // After every real route: a path that exists under another method is a 405, not a 404.
-  for (const [path, methods] of methodsByPath) {
-    router.all(path, () => ({ kind: 'method_not_allowed', allow: methods }));
+  const staticShapes = new Map<string, PathShape>();
+  const paramShapes = new Map<number, PathShape[]>();
+  for (const shape of shapes) {
+    if (shape.segments.every((s) => typeof s === 'string')) {
+      staticShapes.set(`/${shape.segments.join('/')}`, shape);
+    } else {
+      const list = paramShapes.get(shape.segments.length) ?? [];
+      list.push(shape);
+      paramShapes.set(shape.segments.length, list);
+    }
   }
-  return async (method, url) => {
-    const request = { method, url: `http://tracker${url}` };
-    return ((await router.fetch(request)) as RouteMatch | undefined) ?? { kind: 'not_found' };
+  const declared = new Map(shapes.map((shape, index) => [shape, index]));
+
+  const match = (method: string, url: string): RouteMatch => {
+    const { path, search } = splitUrl(url);
+    if (!path.startsWith(apiBase)) return { kind: 'not_found' };
+    const rest = trimTrailingSlashes(path.slice(apiBase.length));
+    if (rest !== '' && !rest.startsWith('/')) return { kind: 'not_found' };
+    const candidates: { shape: PathShape; params: Record<string, string> }[] = [];
+    const exact = staticShapes.get(rest);
+    if (exact) candidates.push({ shape: exact, params: {} });
+    const parts = rest.split('/').slice(1);
+    for (const shape of paramShapes.get(parts.length) ?? []) {
+      const params = capture(shape, parts);
+      if (params) candidates.push({ shape, params });
+    }
+    if (candidates.length === 0) return { kind: 'not_found' };
+    candidates.sort((a, b) => (declared.get(a.shape) ?? 0) - (declared.get(b.shape) ?? 0));
+    let first: { route: Route; index: number; params: Record<string, string> } | null = null;
+    for (const { shape, params } of candidates) {
+      const route = shape.routes.find((r) => r.method === method);
+      if (!route) continue;
+      const index = routes.indexOf(route);
+      if (!first || index < first.index) first = { route, index, params };
+    }
+    if (first) return { kind: 'route', route: first.route, params: first.params, query: parseQuery(search) };
+    return { kind: 'method_not_allowed', allow: candidates[0]?.shape.methods ?? [] };
   };
+  return async (method, url) => match(method, url);
+}
+
+function compile(path: string): PathShape['segments'] {
+  const segments = path.split('/').slice(1);
+  return segments.map((segment) => {
+    if (segment.startsWith(':')) {
+      const param = segment.slice(1);
+      if (!/^\w+$/.test(param)) throw new Error(`Route path ${path}: unsupported parameter ${segment}`);
+      return { param };
+    }
+    if (/[:*+]/.test(segment)) throw new Error(`Route path ${path}: unsupported segment ${segment}`);
+    return segment;
+  });
+}
+
+function capture(shape: PathShape, parts: readonly string[]): Record<string, string> | null {
+  const params: Record<string, string> = {};
+  for (let i = 0; i < parts.length; i++) {
+    const segment = shape.segments[i];
+    const part = parts[i] ?? '';
+    if (typeof segment === 'string') {
+      if (segment !== part) return null;
+    } else if (part === '' || segment === undefined) {
+      return null;
+    } else {
+      params[segment.param] = part;
+    }
+  }
+  return params;
+}
+
+function trimTrailingSlashes(path: string): string {
+  let end = path.length;
+  while (end > 0 && path.charCodeAt(end - 1) === 47) end--;
+  return end === path.length ? path : path.slice(0, end);
+}
+
+// What a URL parser would rewrite in a path: anything outside the characters a path may carry
+// as sent, and dot segments. Such rare paths go through `new URL`, so they match as before.
+const needsUrlParser = /[^A-Za-z0-9\-._~!$&'()*+,;=:@%/]|\/\.\.?(?:\/|$)/;
+
+/** The path (as a URL parser would give it) and the query string of a request target. */
+function splitUrl(url: string): { path: string; search: string } {
+  const queryAt = url.indexOf('?');
+  const path = queryAt === -1 ? url : url.slice(0, queryAt);
+  const search = queryAt === -1 ? '' : url.slice(queryAt + 1);
+  if (!needsUrlParser.test(path)) return { path, search };
+  const parsed = new URL(`http://tracker${url}`);
+  return { path: parsed.pathname, search: parsed.search.slice(1) };
+}
+
+/** Query parameters, decoded; a name given more than once collects its values in order. */
+function parseQuery(search: string): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = Object.create(null);
+  if (search === '') return query;
+  for (const [name, value] of new URLSearchParams(search)) {
+    const seen = query[name];
+    query[name] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
+  }
+  return query;
 }
 
 export const methodNotAllowed = (method: string, allow: string[]): ApiError =>
