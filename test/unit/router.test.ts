@@ -3,7 +3,17 @@ import type { Route } from '../../src/core/pipeline/route.js';
 import { createRouter, type RouteMatch } from '../../src/core/pipeline/router.js';
 
 const route = (method: Route['method'], path: string, summary = `${method} ${path}`): Route =>
-  ({ method, path, summary, access: 'read', kind: 'read', handle: async () => ({ status: 200 }) }) as Route;
+  ({
+    method,
+    path,
+    summary,
+    operationId: summary,
+    description: summary,
+    examples: {},
+    access: 'read',
+    kind: 'read',
+    handle: async () => ({ status: 200 }),
+  }) as unknown as Route;
 
 const routes = [
   route('GET', '/issues'),
