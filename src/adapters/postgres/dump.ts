@@ -1,22 +1,19 @@
 import type { DumpRows, DumpStore, DumpTable } from '../../core/storage.js';
-import { shapes } from './collection-sql.js';
-import type { Conn } from './connection.js';
-import { type SessionRow, sessionColumns, toSession } from './sessions.js';
-import { toEvent } from './signals.js';
 import {
   type MembershipRow,
-  membershipColumns,
   type TokenRow,
-  tokenColumns,
   toMembership,
   toToken,
   toUser,
   toWorkspace,
   type UserRow,
-  userColumns,
   type WorkspaceRow,
-  workspaceColumns,
-} from './tenancy.js';
+} from '../shared/tenancy-rows.js';
+import { shapes } from './collection-sql.js';
+import type { Conn } from './connection.js';
+import { type SessionRow, sessionColumns, toSession } from './sessions.js';
+import { toEvent } from './signals.js';
+import { membershipColumns, tokenColumns, userColumns, workspaceColumns } from './tenancy.js';
 
 type Row = Record<string, unknown>;
 

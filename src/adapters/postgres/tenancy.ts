@@ -1,80 +1,18 @@
-import type { Account, ApiToken, Membership, User, Workspace } from '../../core/model.js';
+import type { Account } from '../../core/model.js';
 import { type TenancyStore, type TokenStore, UniqueViolation, VersionMismatch } from '../../core/storage.js';
+import {
+  type MembershipRow,
+  maybe,
+  type TokenRow,
+  toMembership,
+  toToken,
+  toUser,
+  toWorkspace,
+  type UserRow,
+  type WorkspaceRow,
+} from '../shared/tenancy-rows.js';
 import type { Conn } from './connection.js';
 import { withUniqueRules } from './errors.js';
-
-export interface WorkspaceRow {
-  id: string;
-  account_id: string;
-  slug: string;
-  name: string;
-  created_at: string;
-}
-export interface UserRow {
-  id: string;
-  email: string;
-  password_hash: string | null;
-  created_at: string;
-  last_sign_in_at: string | null;
-}
-export interface MembershipRow {
-  workspace_id: string;
-  user_id: string;
-  role: Membership['role'];
-  created_at: string;
-  updated_at: string;
-  version: number;
-}
-export interface TokenRow {
-  id: string;
-  workspace_id: string;
-  user_id: string;
-  name: string;
-  scope: ApiToken['scope'];
-  hash: string;
-  last_four: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-  expires_at: string | null;
-}
-
-export const toWorkspace = (r: WorkspaceRow): Workspace => ({
-  id: r.id,
-  accountId: r.account_id,
-  slug: r.slug,
-  name: r.name,
-  createdAt: r.created_at,
-});
-export const toUser = (r: UserRow): User => ({
-  id: r.id,
-  email: r.email,
-  passwordHash: r.password_hash,
-  createdAt: r.created_at,
-  lastSignInAt: r.last_sign_in_at,
-});
-export const toMembership = (r: MembershipRow): Membership => ({
-  workspaceId: r.workspace_id,
-  userId: r.user_id,
-  role: r.role,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-  version: r.version,
-});
-export const toToken = (r: TokenRow): ApiToken => ({
-  id: r.id,
-  workspaceId: r.workspace_id,
-  userId: r.user_id,
-  name: r.name,
-  scope: r.scope,
-  hash: r.hash,
-  lastFour: r.last_four,
-  createdAt: r.created_at,
-  lastUsedAt: r.last_used_at,
-  revokedAt: r.revoked_at,
-  expiresAt: r.expires_at,
-});
-const maybe = <R, T>(row: R | undefined, to: (row: R) => T): T | null => (row === undefined ? null : to(row));
 
 export const workspaceColumns = 'id, account_id, slug, name, created_at';
 export const userColumns = 'id, email, password_hash, created_at, last_sign_in_at';

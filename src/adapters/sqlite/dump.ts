@@ -1,8 +1,4 @@
 import type { DumpRows, DumpStore, DumpTable } from '../../core/storage.js';
-import { shapes } from './collection-sql.js';
-import type { Conn } from './connection.js';
-import { type SessionRow, toSession } from './sessions.js';
-import { toEvent } from './signals.js';
 import {
   type MembershipRow,
   type TokenRow,
@@ -12,7 +8,11 @@ import {
   toWorkspace,
   type UserRow,
   type WorkspaceRow,
-} from './tenancy.js';
+} from '../shared/tenancy-rows.js';
+import { shapes } from './collection-sql.js';
+import type { Conn } from './connection.js';
+import { type SessionRow, toSession } from './sessions.js';
+import { toEvent } from './signals.js';
 
 type Row = Record<string, unknown>;
 
