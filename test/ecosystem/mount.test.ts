@@ -23,6 +23,14 @@ describe('a mount maps client paths to the core and back', () => {
     expect(() => createMount('tracker')).toThrow(/basePath/);
     expect(() => createMount('/a b')).toThrow(/basePath/);
   });
+  it('moves every cookie path under the mount, the root one and deeper ones alike', () => {
+    const { rewrite } = createMount('/tracker/api/v1');
+    const cookie = (value: string) =>
+      rewrite({ status: 200, headers: { 'Set-Cookie': value }, body: '' }).headers['Set-Cookie'];
+    expect(cookie('sid=1; Path=/; HttpOnly')).toBe('sid=1; Path=/tracker; HttpOnly');
+    expect(cookie('sid=1; HttpOnly; Path=/acme/admin')).toBe('sid=1; HttpOnly; Path=/tracker/acme/admin');
+    expect(cookie('sid=; Path=/; Max-Age=0')).toBe('sid=; Path=/tracker; Max-Age=0');
+  });
 });
 
 describe.each(hosts)('a tracker with basePath /tracker/api/v1 through the %s host', (host) => {

@@ -61,7 +61,11 @@ export function createMount(basePath: string = apiBase): Mount {
     const headers = { ...response.headers };
     if (headers.Location) headers.Location = outbound(headers.Location);
     if (headers['Set-Cookie'])
-      headers['Set-Cookie'] = headers['Set-Cookie'].replace(/; Path=\//, `; Path=${root || '/'}`);
+      // Every cookie's Path, whatever it is, moves under the mount.
+      headers['Set-Cookie'] = headers['Set-Cookie'].replace(
+        /; Path=(\/[^;,]*)/gi,
+        (_whole, path: string) => `; Path=${path === '/' ? root || '/' : root + path}`,
+      );
     let body = response.body;
     if (typeof body === 'string' && headers['Content-Type']?.startsWith('text/html')) {
       // Server-rendered pages link with absolute paths: rewrite their links, forms and scripts.
