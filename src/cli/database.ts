@@ -48,7 +48,10 @@ export async function openSqliteDatabase(
   }
   mkdirSync(dirname(path), { recursive: true });
   try {
-    return { storage: sqliteStorage({ filename: path }), path, created: !existed };
+    // Whether this process made the schema, not whether the file was there: several processes
+    // may start on one missing file at once, and only one of them may bootstrap it.
+    const storage = sqliteStorage({ filename: path });
+    return { storage, path, created: storage.created };
   } catch (error) {
     throw new CliError(`cannot open ${filename}: ${error instanceof Error ? error.message : String(error)}`);
   }

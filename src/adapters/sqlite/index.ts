@@ -24,6 +24,11 @@ export interface SqliteStorageOptions {
 export interface SqliteStorage extends Storage {
   /** How many prepared statements the connection keeps (bounded by the statement cache). */
   statementCount(): number;
+  /**
+   * This storage created the schema (applied the first migration): of several processes opening
+   * one fresh file at once, exactly one sees true, so it is the one to bootstrap it.
+   */
+  readonly created: boolean;
 }
 
 function sqliteTx(conn: Conn, writePendingSearch: () => void): StorageTx {
@@ -60,8 +65,9 @@ function sqliteTx(conn: Conn, writePendingSearch: () => void): StorageTx {
  */
 export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   const db = openDatabase(options.filename, options.onStatement);
+  let created: boolean;
   try {
-    migrate(db);
+    created = migrate(db).some((migration) => migration.version === 1);
   } catch (error) {
     db.close();
     throw error;
@@ -73,6 +79,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
 
   return {
     statementCount: () => cache.size,
+    created,
     transaction(fn, transactionOptions) {
       if (closed) return Promise.reject(new Error('storage is closed'));
       return queue.run(
