@@ -244,10 +244,26 @@ export interface TenancyStore {
   }): Promise<ListResult<Membership>>;
 }
 
+/** A token with what stands behind it now: who may use it, as of the reading transaction's snapshot. */
+export interface TokenGrant {
+  token: ApiToken;
+  /** The token's user's role in the token's workspace; null once the user is no longer a member. */
+  role: Role | null;
+  /** The account of the token's workspace; null once the workspace is gone. */
+  accountId: string | null;
+}
+
 export interface TokenStore {
   insert(token: ApiToken): Promise<void>;
   /** The token whose hash this is, revoked or not. */
   getByHash(hash: string): Promise<ApiToken | null>;
+  /**
+   * The token whose hash this is (revoked or not) with its user's membership role and its
+   * workspace's account, or null for an unknown hash. Every request authenticates with it, so
+   * adapters answer it in one read; concurrency contract: the three parts are of one snapshot
+   * (the caller's transaction), so a role change or removal committed before it is seen.
+   */
+  grantOf(hash: string): Promise<TokenGrant | null>;
   get(id: string): Promise<ApiToken | null>;
   /** The workspace's tokens, newest first. */
   list(workspaceId: string): Promise<ApiToken[]>;

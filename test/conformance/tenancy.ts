@@ -190,6 +190,45 @@ export function tenancyTests(adapter: AdapterUnderTest): void {
       });
     });
 
+    it('resolves a token with its user’s current role and its workspace’s account in one read', async () => {
+      const workspace = { id: 'wsp_g', accountId: 'acc_g', slug: 'grant', name: 'Grant', createdAt: at(0) };
+      const member = user('grant@example.com');
+      const token = sampleToken('wsp_g', { userId: member.id });
+      const orphan = sampleToken('wsp_gone', { userId: member.id });
+      await tx(async (t) => {
+        await t.tenancy.insertWorkspace(workspace);
+        await t.tenancy.insertUser(member);
+        await t.tenancy.putMembership(membership('wsp_g', member.id, 'member', at(1)));
+        await t.tokens.insert(token);
+        await t.tokens.insert(orphan);
+      });
+      expect(await tx((t) => t.tokens.grantOf(token.hash))).toEqual({
+        token,
+        role: 'member',
+        accountId: 'acc_g',
+      });
+      expect(await tx((t) => t.tokens.grantOf('unknown'))).toBeNull();
+      // A role change, a revocation and a removal are seen by the next read.
+      await tx(async (t) => {
+        const current = await t.tenancy.getMembership('wsp_g', member.id);
+        if (!current) throw new Error('membership missing');
+        await t.tenancy.updateMembership({ ...current, role: 'viewer', version: 2 }, 1);
+        await t.tokens.revoke(token.id, at(5));
+      });
+      expect(await tx((t) => t.tokens.grantOf(token.hash))).toEqual({
+        token: { ...token, revokedAt: at(5) },
+        role: 'viewer',
+        accountId: 'acc_g',
+      });
+      await tx((t) => t.tenancy.removeMembership('wsp_g', member.id));
+      expect((await tx((t) => t.tokens.grantOf(token.hash)))?.role).toBeNull();
+      expect(await tx((t) => t.tokens.grantOf(orphan.hash))).toEqual({
+        token: orphan,
+        role: null,
+        accountId: null,
+      });
+    });
+
     it('lists a workspace’s tokens newest first', async () => {
       const old = sampleToken('wsp_1', { createdAt: at(0) });
       const recent = sampleToken('wsp_1', { createdAt: at(5) });

@@ -212,6 +212,17 @@ function memoryTx(state: State, record: RecordUndo): StorageTx {
         for (const t of state.tokens.values()) if (t.hash === hash) return clone(t);
         return null;
       },
+      async grantOf(hash) {
+        for (const t of state.tokens.values()) {
+          if (t.hash !== hash) continue;
+          return {
+            token: clone(t),
+            role: state.memberships.get(`${t.workspaceId}/${t.userId}`)?.role ?? null,
+            accountId: state.workspaces.get(t.workspaceId)?.accountId ?? null,
+          };
+        }
+        return null;
+      },
       async get(id) {
         return clone(state.tokens.get(id) ?? null);
       },

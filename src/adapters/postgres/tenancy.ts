@@ -3,9 +3,12 @@ import { type TenancyStore, type TokenStore, UniqueViolation, VersionMismatch } 
 import {
   type MembershipRow,
   maybe,
+  type TokenGrantRow,
   type TokenRow,
+  tokenGrantSql,
   toMembership,
   toToken,
+  toTokenGrant,
   toUser,
   toWorkspace,
   type UserRow,
@@ -223,6 +226,9 @@ export function postgresTokens(conn: Conn): TokenStore {
         await conn.row<TokenRow>(`SELECT ${tokenColumns} FROM tokens WHERE hash = $1`, [hash]),
         toToken,
       );
+    },
+    async grantOf(hash) {
+      return maybe(await conn.row<TokenGrantRow>(tokenGrantSql('$1'), [hash]), toTokenGrant);
     },
     get: byId,
     async list(workspaceId) {

@@ -1,4 +1,5 @@
-import type { ApiToken, Membership, User, Workspace } from '../../core/model.js';
+import type { ApiToken, Membership, Role, User, Workspace } from '../../core/model.js';
+import type { TokenGrant } from '../../core/storage.js';
 
 /** The tenancy tables' rows as both SQL adapters read them, and the records they become. */
 export interface WorkspaceRow {
@@ -75,3 +76,26 @@ export const toToken = (r: TokenRow): ApiToken => ({
 /** `to(row)`, or null when there is no row. */
 export const maybe = <R, T>(row: R | undefined, to: (row: R) => T): T | null =>
   row === undefined ? null : to(row);
+
+/** A token row with its user's role and its workspace's account (null when either is gone). */
+export interface TokenGrantRow extends TokenRow {
+  grant_role: Role | null;
+  grant_account_id: string | null;
+}
+
+/**
+ * The query behind `TokenStore.grantOf` in both SQL adapters (`param` is their placeholder for
+ * the hash): the token, its membership and its workspace in one read of one snapshot.
+ */
+export const tokenGrantSql = (param: string): string =>
+  'SELECT t.id, t.workspace_id, t.user_id, t.name, t.scope, t.hash, t.last_four, t.created_at, ' +
+  't.last_used_at, t.revoked_at, t.expires_at, m.role AS grant_role, w.account_id AS grant_account_id ' +
+  'FROM tokens t ' +
+  'LEFT JOIN memberships m ON m.workspace_id = t.workspace_id AND m.user_id = t.user_id ' +
+  `LEFT JOIN workspaces w ON w.id = t.workspace_id WHERE t.hash = ${param}`;
+
+export const toTokenGrant = (r: TokenGrantRow): TokenGrant => ({
+  token: toToken(r),
+  role: r.grant_role,
+  accountId: r.grant_account_id,
+});

@@ -33,7 +33,10 @@ export const statementCacheSize = 500;
  * keep the number of shapes small too: lists of values are bound as one JSON array.
  */
 export class StatementCache {
+  /** Statements by SQL text, in recency order (a Map iterates in insertion order). */
   private readonly statements = new Map<string, Database.Statement>();
+  /** The same statements in pluck mode, for queries read as single values. */
+  private readonly plucked = new Map<string, Database.Statement>();
 
   constructor(
     readonly db: Db,
@@ -42,32 +45,35 @@ export class StatementCache {
 
   /** How many statements are cached now. */
   get size(): number {
-    return this.statements.size;
+    return this.statements.size + this.plucked.size;
   }
 
   /** A statement returning rows as objects. */
   rowsOf(sql: string): Database.Statement {
-    return this.lookup(`r${sql}`, () => this.db.prepare(sql));
+    return this.lookup(this.statements, sql, false);
   }
 
   /** A statement returning the first column of each row. */
   valuesOf(sql: string): Database.Statement {
-    return this.lookup(`v${sql}`, () => this.db.prepare(sql).pluck(true));
+    return this.lookup(this.plucked, sql, true);
   }
 
-  private lookup(key: string, prepare: () => Database.Statement): Database.Statement {
-    const cached = this.statements.get(key);
+  // Keyed by the SQL text itself (two maps rather than a prefixed key): a string built anew for
+  // each lookup would be hashed anew each time, and the callers' SQL is mostly constant.
+  private lookup(map: Map<string, Database.Statement>, sql: string, pluck: boolean): Database.Statement {
+    const cached = map.get(sql);
     if (cached) {
       // Re-inserting moves the key to the end: the Map's order is the recency order.
-      this.statements.delete(key);
-      this.statements.set(key, cached);
+      map.delete(sql);
+      map.set(sql, cached);
       return cached;
     }
-    const statement = prepare();
-    this.statements.set(key, statement);
-    if (this.statements.size > this.capacity) {
-      const oldest = this.statements.keys().next().value as string;
-      this.statements.delete(oldest);
+    const statement = pluck ? this.db.prepare(sql).pluck(true) : this.db.prepare(sql);
+    map.set(sql, statement);
+    if (this.size > this.capacity) {
+      const fuller = this.statements.size >= this.plucked.size ? this.statements : this.plucked;
+      const oldest = fuller.keys().next().value as string;
+      fuller.delete(oldest);
     }
     return statement;
   }

@@ -3,9 +3,12 @@ import { type TenancyStore, type TokenStore, VersionMismatch } from '../../core/
 import {
   type MembershipRow,
   maybe,
+  type TokenGrantRow,
   type TokenRow,
+  tokenGrantSql,
   toMembership,
   toToken,
+  toTokenGrant,
   toUser,
   toWorkspace,
   type UserRow,
@@ -180,6 +183,9 @@ export function sqliteTokens(conn: Conn): TokenStore {
     },
     async getByHash(hash) {
       return maybe(conn.row<TokenRow>('SELECT * FROM tokens WHERE hash = ?', [hash]), toToken);
+    },
+    async grantOf(hash) {
+      return maybe(conn.row<TokenGrantRow>(tokenGrantSql('?'), [hash]), toTokenGrant);
     },
     async get(id) {
       return byId(id);

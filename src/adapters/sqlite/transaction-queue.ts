@@ -67,7 +67,9 @@ export function transactionQueue(db: Database.Database, beforeCommit: () => void
     try {
       const result = await work(() => open);
       open = false;
-      beforeCommit();
+      // A read transaction notes no rows for the search index (its one write, a token's
+      // lastUsedAt, is of an unsearched table): no need to look for any.
+      if (mode === 'write') beforeCommit();
       statements.commit.run();
       return result;
     } catch (error) {

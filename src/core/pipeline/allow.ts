@@ -28,6 +28,10 @@ export const optionsReply = (allow: readonly string[]): Reply => ({
 export function decodePathParams(params: Record<string, string>): Record<string, string> {
   const decoded: Record<string, string> = {};
   for (const [name, value] of Object.entries(params)) {
+    if (!value.includes('%')) {
+      decoded[name] = value;
+      continue;
+    }
     try {
       decoded[name] = decodeURIComponent(value);
     } catch {

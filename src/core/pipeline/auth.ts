@@ -44,25 +44,25 @@ export async function authenticate(
   if (!match?.[1]) return unauthorized('The Authorization header must be "Bearer <token>".');
   const token = match[1];
   if (!tokenPattern.test(token)) return unauthorized('That is not an outcome-tracker API token.');
-  const stored = await tx.tokens.getByHash(hashToken(token));
-  if (!stored) return unauthorized('Unknown API token.');
+  const grant = await tx.tokens.grantOf(hashToken(token));
+  if (!grant) return unauthorized('Unknown API token.');
+  const stored = grant.token;
   if (stored.revokedAt !== null) return unauthorized('This API token has been revoked.');
   if (stored.expiresAt !== null && Date.parse(stored.expiresAt) <= now) {
     return unauthorized(`This API token expired at ${stored.expiresAt}; issue a new one.`);
   }
-  const membership = await tx.tenancy.getMembership(stored.workspaceId, stored.userId);
-  if (!membership) return unauthorized("This API token's user is no longer a member of the workspace.");
-  const workspace = await tx.tenancy.getWorkspace(stored.workspaceId);
-  if (!workspace) return unauthorized('The workspace of this API token no longer exists.');
+  if (grant.role === null)
+    return unauthorized("This API token's user is no longer a member of the workspace.");
+  if (grant.accountId === null) return unauthorized('The workspace of this API token no longer exists.');
   if (stored.lastUsedAt === null || now - Date.parse(stored.lastUsedAt) >= touchEveryMs) {
     await tx.tokens.touch(stored.id, new Date(now).toISOString());
   }
   return {
-    accountId: workspace.accountId,
-    workspaceId: workspace.id,
+    accountId: grant.accountId,
+    workspaceId: stored.workspaceId,
     userId: stored.userId,
     tokenId: stored.id,
-    role: membership.role,
+    role: grant.role,
     scope: stored.scope,
   };
 }

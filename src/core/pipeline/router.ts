@@ -14,6 +14,10 @@ interface PathShape {
   /** The routes on this path, in the order they were declared. */
   routes: Route[];
   methods: string[];
+  /** The first declared route of each method on this path, with its place in the route table. */
+  byMethod: Map<string, { route: Route; index: number }>;
+  /** Where the path was first declared: of several matching paths, the earliest is tried first. */
+  declared: number;
 }
 
 /**
@@ -25,16 +29,23 @@ interface PathShape {
 export function createRouter(routes: readonly Route[]): (method: string, url: string) => Promise<RouteMatch> {
   const shapes: PathShape[] = [];
   const byPath = new Map<string, PathShape>();
-  for (const route of routes) {
+  routes.forEach((route, index) => {
     let shape = byPath.get(route.path);
     if (!shape) {
-      shape = { segments: compile(route.path), routes: [], methods: [] };
+      shape = {
+        segments: compile(route.path),
+        routes: [],
+        methods: [],
+        byMethod: new Map(),
+        declared: shapes.length,
+      };
       byPath.set(route.path, shape);
       shapes.push(shape);
     }
     shape.routes.push(route);
     shape.methods.push(route.method);
-  }
+    if (!shape.byMethod.has(route.method)) shape.byMethod.set(route.method, { route, index });
+  });
   const staticShapes = new Map<string, PathShape>();
   const paramShapes = new Map<number, PathShape[]>();
   for (const shape of shapes) {
@@ -46,7 +57,6 @@ export function createRouter(routes: readonly Route[]): (method: string, url: st
       paramShapes.set(shape.segments.length, list);
     }
   }
-  const declared = new Map(shapes.map((shape, index) => [shape, index]));
 
   const match = (method: string, url: string): RouteMatch => {
     const { path, search } = splitUrl(url);
@@ -62,13 +72,11 @@ export function createRouter(routes: readonly Route[]): (method: string, url: st
       if (params) candidates.push({ shape, params });
     }
     if (candidates.length === 0) return { kind: 'not_found' };
-    candidates.sort((a, b) => (declared.get(a.shape) ?? 0) - (declared.get(b.shape) ?? 0));
+    if (candidates.length > 1) candidates.sort((a, b) => a.shape.declared - b.shape.declared);
     let first: { route: Route; index: number; params: Record<string, string> } | null = null;
     for (const { shape, params } of candidates) {
-      const route = shape.routes.find((r) => r.method === method);
-      if (!route) continue;
-      const index = routes.indexOf(route);
-      if (!first || index < first.index) first = { route, index, params };
+      const found = shape.byMethod.get(method);
+      if (found && (!first || found.index < first.index)) first = { ...found, params };
     }
     if (first) return { kind: 'route', route: first.route, params: first.params, query: parseQuery(search) };
     return { kind: 'method_not_allowed', allow: candidates[0]?.shape.methods ?? [] };
