@@ -94,31 +94,36 @@ export interface Conn {
   values<T>(sql: string, params?: Params): T[];
 }
 
-/** A Conn valid while `isOpen()` holds. */
-export function transactionConn(cache: StatementCache, isOpen: () => boolean): Conn {
-  const check = () => {
-    if (!isOpen()) throw new Error('transaction already finished');
+/** What a transaction's stores may do with the connection, as its queue decides (transaction-queue.ts). */
+export interface TransactionAccess {
+  /** False once the transaction has ended: its stores then refuse every statement. */
+  isOpen(): boolean;
+  /** Called before any statement that writes: throws where this transaction may not write. */
+  beforeWrite(): void;
+}
+
+/** A Conn of one transaction: every statement checks that the transaction is open, and may write. */
+export function transactionConn(cache: StatementCache, access: TransactionAccess): Conn {
+  const checked = (statement: Database.Statement) => {
+    if (!access.isOpen()) throw new Error('transaction already finished');
+    if (!statement.readonly) access.beforeWrite();
+    return statement;
   };
   return {
     run(sql, params = []) {
-      check();
-      return cache.rowsOf(sql).run(...params).changes;
+      return checked(cache.rowsOf(sql)).run(...params).changes;
     },
     row<T>(sql: string, params: Params = []) {
-      check();
-      return cache.rowsOf(sql).get(...params) as T | undefined;
+      return checked(cache.rowsOf(sql)).get(...params) as T | undefined;
     },
     rows<T>(sql: string, params: Params = []) {
-      check();
-      return cache.rowsOf(sql).all(...params) as T[];
+      return checked(cache.rowsOf(sql)).all(...params) as T[];
     },
     value<T>(sql: string, params: Params = []) {
-      check();
-      return cache.valuesOf(sql).get(...params) as T | undefined;
+      return checked(cache.valuesOf(sql)).get(...params) as T | undefined;
     },
     values<T>(sql: string, params: Params = []) {
-      check();
-      return cache.valuesOf(sql).all(...params) as T[];
+      return checked(cache.valuesOf(sql)).all(...params) as T[];
     },
   };
 }

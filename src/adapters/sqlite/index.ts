@@ -83,11 +83,11 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
     transaction(fn, transactionOptions) {
       if (closed) return Promise.reject(new Error('storage is closed'));
       return queue.run(
-        (isOpen) =>
+        (access) =>
           fn(
-            sqliteTx(transactionConn(cache, isOpen), () => {
-              if (!isOpen()) throw new Error('transaction already finished');
-              writePendingSearch();
+            sqliteTx(transactionConn(cache, access), () => {
+              if (!access.isOpen()) throw new Error('transaction already finished');
+              writePendingSearch(() => access.beforeWrite());
             }),
           ),
         transactionOptions?.mode ?? 'write',

@@ -21,8 +21,10 @@ export function searchIndexWriter(db: Db) {
   });
   const clear = db.prepare('DELETE FROM search_pending');
 
-  return function writePendingSearch(): void {
+  /** `beforeWrite` is told when there are rows to write, before any is written. */
+  return function writePendingSearch(beforeWrite: () => void = () => {}): void {
     if (!anyPending.get()) return;
+    beforeWrite();
     for (const statements of perTable) for (const statement of statements) statement.run();
     clear.run();
   };

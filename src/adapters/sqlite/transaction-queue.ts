@@ -1,8 +1,9 @@
 import type Database from 'better-sqlite3';
+import type { TransactionAccess } from './connection.js';
 import { isBusy } from './errors.js';
 
-/** Runs one transaction's work on the connection; `open` says whether it may still use it. */
-export type TransactionWork<T> = (isOpen: () => boolean) => Promise<T>;
+/** Runs one transaction's work on the connection, within what `access` allows. */
+export type TransactionWork<T> = (access: TransactionAccess) => Promise<T>;
 
 export type TransactionMode = 'read' | 'write';
 
@@ -11,6 +12,45 @@ interface Job {
   work: TransactionWork<unknown>;
   resolve(value: unknown): void;
   reject(error: unknown): void;
+}
+
+/**
+ * A write tried in a shared read transaction. It is refused before it runs, so the work has
+ * written nothing; the queue runs the work again, alone and as a write.
+ */
+class WriteInSharedRead extends Error {
+  constructor() {
+    super('a write in a shared read transaction (the queue runs the work again as a write)');
+  }
+}
+
+/** Access for work that may write while it is open. */
+function writeAccess(): TransactionAccess & { close(): void } {
+  let open = true;
+  return {
+    isOpen: () => open,
+    beforeWrite: () => {},
+    close: () => {
+      open = false;
+    },
+  };
+}
+
+/** Access for work in a shared read transaction: it notes, and refuses, any write. */
+function sharedReadAccess(): TransactionAccess & { close(): void; wanted: boolean } {
+  let open = true;
+  const access = {
+    wanted: false,
+    isOpen: () => open,
+    beforeWrite: () => {
+      access.wanted = true;
+      throw new WriteInSharedRead();
+    },
+    close: () => {
+      open = false;
+    },
+  };
+  return access;
 }
 
 /** How many write transactions one COMMIT may carry: bounds the wait of the first of them. */
@@ -25,7 +65,8 @@ const maxGroupSize = 32;
  * inside its own SAVEPOINT of one BEGIN IMMEDIATE … COMMIT, a failed one is rolled back to its
  * savepoint and rejected at once, and the others are answered only after the COMMIT succeeds.
  * A COMMIT writes the WAL whatever it carries, so under load this multiplies write throughput,
- * while every caller still hears "done" only for work that is committed.
+ * while every caller still hears "done" only for work that is committed. Read transactions
+ * queued together share one snapshot in the same way (see runReadGroup).
  *
  * `beforeCommit` runs inside the transaction right before each COMMIT (the batched search
  * index writes); when it fails, the transaction is rolled back as a failed COMMIT would be.
@@ -42,41 +83,77 @@ export function transactionQueue(db: Database.Database, beforeCommit: () => void
   const jobs: Job[] = [];
   let pumping: Promise<void> | null = null;
 
-  /** Runs `work` in a transaction of its own: a read one, retried once as a write if it must. */
+  /** Runs `work` in a write transaction of its own. */
   async function runAlone(job: Job): Promise<void> {
+    const access = writeAccess();
     try {
-      job.resolve(await attempt(job.work, job.mode));
+      statements.begin.write.run();
     } catch (error) {
-      // A read transaction that writes (a token touch) cannot upgrade its lock when another
-      // process wrote since it began; run it again holding the write lock from the start.
-      if (job.mode === 'read' && isBusy(error)) {
-        try {
-          job.resolve(await attempt(job.work, 'write'));
-        } catch (retryError) {
-          job.reject(retryError);
-        }
-        return;
-      }
+      job.reject(error);
+      return;
+    }
+    try {
+      const result = await job.work(access);
+      access.close();
+      beforeCommit();
+      statements.commit.run();
+      job.resolve(result);
+    } catch (error) {
+      access.close();
+      if (db.inTransaction) statements.rollback.run();
       job.reject(error);
     }
   }
 
-  async function attempt(work: TransactionWork<unknown>, mode: TransactionMode): Promise<unknown> {
-    statements.begin[mode].run();
-    let open = true;
-    try {
-      const result = await work(() => open);
-      open = false;
-      // A read transaction notes no rows for the search index (its one write, a token's
-      // lastUsedAt, is of an unsearched table): no need to look for any.
-      if (mode === 'write') beforeCommit();
-      statements.commit.run();
-      return result;
-    } catch (error) {
-      open = false;
-      if (db.inTransaction) statements.rollback.run();
-      throw error;
+  /**
+   * Runs the read jobs queued at the head of the queue in one read transaction: one snapshot,
+   * one BEGIN and COMMIT (and one pair of the file locks behind them) for all of them. Only jobs
+   * queued before it begins join, so none sees a snapshot older than its own arrival. A job
+   * that tries to write (a token's lastUsedAt, a search index catching up) is stopped before
+   * the write and run again after the group, alone as a write, as is one that met a busy
+   * database; so a shared read transaction never writes, and a request's writes still commit
+   * or roll back with it alone.
+   */
+  async function runReadGroup(): Promise<void> {
+    if (leadingReads() < 2) {
+      // Let the requests that arrived meanwhile reach the queue (I/O callbacks run before
+      // setImmediate's), so that they can share this snapshot.
+      await new Promise((resolve) => setImmediate(resolve));
     }
+    const members = jobs.splice(0, Math.max(1, leadingReads()));
+    const finished: { job: Job; value: unknown }[] = [];
+    const again: Job[] = [];
+    for (const job of members) {
+      const access = sharedReadAccess();
+      try {
+        if (!db.inTransaction) statements.begin.read.run();
+        const value = await job.work(access);
+        access.close();
+        // Work that swallowed the refusal of its write did not do what it meant to.
+        if (access.wanted) again.push(job);
+        else finished.push({ job, value });
+      } catch (error) {
+        access.close();
+        if (access.wanted || isBusy(error)) again.push(job);
+        else job.reject(error);
+      }
+    }
+    try {
+      if (db.inTransaction) statements.commit.run();
+    } catch {
+      // Ending a transaction that wrote nothing can fail only as the connection fails; what it
+      // read was one snapshot all the same.
+      if (db.inTransaction) statements.rollback.run();
+    }
+    for (const { job, value } of finished) job.resolve(value);
+    for (const job of again) await runAlone(job);
+  }
+
+  /** How many read jobs wait at the head of the queue (at most a group's worth). */
+  function leadingReads(): number {
+    let count = 0;
+    while (count < maxGroupSize && jobs[count]?.mode === 'read') count++;
+    return count;
   }
 
   /** The next job to join a write group of `size` jobs, if one is queued and there is room. */
@@ -96,17 +173,17 @@ export function transactionQueue(db: Database.Database, beforeCommit: () => void
     let job: Job | undefined = first;
     let waited = false;
     while (job) {
-      let open = true;
+      const access = writeAccess();
       let inSavepoint = false;
       try {
         statements.savepoint.run();
         inSavepoint = true;
-        const value = await job.work(() => open);
-        open = false;
+        const value = await job.work(access);
+        access.close();
         statements.release.run();
         done.push({ job, value });
       } catch (error) {
-        open = false;
+        access.close();
         job.reject(error);
         if (!inSavepoint || !db.inTransaction || !undoSavepoint()) {
           // The transaction is gone (SQLite gave it up on an I/O error or a full disk) or cannot
@@ -158,7 +235,7 @@ export function transactionQueue(db: Database.Database, beforeCommit: () => void
   async function pump(): Promise<void> {
     while (jobs.length > 0) {
       if (jobs[0]?.mode === 'write') await runWriteGroup();
-      else await runAlone(jobs.shift() as Job);
+      else await runReadGroup();
     }
     pumping = null;
   }

@@ -47,42 +47,57 @@ export function createRouter(routes: readonly Route[]): (method: string, url: st
     if (!shape.byMethod.has(route.method)) shape.byMethod.set(route.method, { route, index });
   });
   const staticShapes = new Map<string, PathShape>();
-  const paramShapes = new Map<number, PathShape[]>();
+  // Parametrised paths by segment count and first segment ('' when that is a parameter): a
+  // request is compared with the few paths that could match, not with every one of its length.
+  const paramShapes = new Map<string, PathShape[]>();
   for (const shape of shapes) {
     if (shape.segments.every((s) => typeof s === 'string')) {
       staticShapes.set(`/${shape.segments.join('/')}`, shape);
     } else {
-      const list = paramShapes.get(shape.segments.length) ?? [];
+      const head = shape.segments[0];
+      const key = `${shape.segments.length}/${typeof head === 'string' ? head : ''}`;
+      const list = paramShapes.get(key) ?? [];
       list.push(shape);
-      paramShapes.set(shape.segments.length, list);
+      paramShapes.set(key, list);
     }
   }
 
   const match = (method: string, url: string): RouteMatch => {
     const { path, search } = splitUrl(url);
-    if (!path.startsWith(apiBase)) return { kind: 'not_found' };
+    if (!path.startsWith(apiBase)) return notFound;
     const rest = trimTrailingSlashes(path.slice(apiBase.length));
-    if (rest !== '' && !rest.startsWith('/')) return { kind: 'not_found' };
-    const candidates: { shape: PathShape; params: Record<string, string> }[] = [];
+    if (rest !== '' && !rest.startsWith('/')) return notFound;
+    // Of the matching paths, the earliest declared answers 405's Allow; of their routes for this
+    // method, the earliest declared wins.
+    let allowFrom: PathShape | undefined;
+    let found: { route: Route; index: number } | undefined;
+    let foundParams: Record<string, string> = {};
+    const consider = (shape: PathShape, params: Record<string, string>) => {
+      if (!allowFrom || shape.declared < allowFrom.declared) allowFrom = shape;
+      const candidate = shape.byMethod.get(method);
+      if (candidate && (!found || candidate.index < found.index)) {
+        found = candidate;
+        foundParams = params;
+      }
+    };
     const exact = staticShapes.get(rest);
-    if (exact) candidates.push({ shape: exact, params: {} });
+    if (exact) consider(exact, {});
     const parts = rest.split('/').slice(1);
-    for (const shape of paramShapes.get(parts.length) ?? []) {
-      const params = capture(shape, parts);
-      if (params) candidates.push({ shape, params });
+    const head = parts[0] ?? '';
+    const keys = head === '' ? [`${parts.length}/`] : [`${parts.length}/${head}`, `${parts.length}/`];
+    for (const key of keys) {
+      for (const shape of paramShapes.get(key) ?? []) {
+        const params = capture(shape, parts);
+        if (params) consider(shape, params);
+      }
     }
-    if (candidates.length === 0) return { kind: 'not_found' };
-    if (candidates.length > 1) candidates.sort((a, b) => a.shape.declared - b.shape.declared);
-    let first: { route: Route; index: number; params: Record<string, string> } | null = null;
-    for (const { shape, params } of candidates) {
-      const found = shape.byMethod.get(method);
-      if (found && (!first || found.index < first.index)) first = { ...found, params };
-    }
-    if (first) return { kind: 'route', route: first.route, params: first.params, query: parseQuery(search) };
-    return { kind: 'method_not_allowed', allow: candidates[0]?.shape.methods ?? [] };
+    if (found) return { kind: 'route', route: found.route, params: foundParams, query: parseQuery(search) };
+    return allowFrom ? { kind: 'method_not_allowed', allow: allowFrom.methods } : notFound;
   };
   return async (method, url) => match(method, url);
 }
+
+const notFound: RouteMatch = { kind: 'not_found' };
 
 function compile(path: string): PathShape['segments'] {
   const segments = path.split('/').slice(1);
