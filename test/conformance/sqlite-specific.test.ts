@@ -258,6 +258,71 @@ describe('the sqlite storage adapter on a file', () => {
     }
   });
 
+  it('shows reads queued behind a write what it wrote, and reads queued before it what was there', async () => {
+    const storage = openStorage();
+    const project = sampleRow('projects', 'wsp_1');
+    const read = () =>
+      storage.transaction((tx) => tx.collections.projects.get('wsp_1', project.id), { mode: 'read' });
+    const before = [read(), read(), read()];
+    const write = storage.transaction((tx) => tx.collections.projects.insert(project));
+    const after = [read(), read(), read()];
+    expect(await Promise.all(before)).toEqual([null, null, null]);
+    await write;
+    expect(await Promise.all(after)).toEqual([project, project, project]);
+  });
+
+  it('gives a read queued after another connection committed a snapshot that holds the commit', async () => {
+    const mine = openStorage();
+    const other = openStorage();
+    const project = sampleRow('projects', 'wsp_1');
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // A read transaction that stays open across the other connection's commit…
+    const early = mine.transaction(
+      async (tx) => {
+        const seen = await tx.collections.projects.get('wsp_1', project.id);
+        await held;
+        return seen;
+      },
+      { mode: 'read' },
+    );
+    await macrotask();
+    await other.transaction((tx) => tx.collections.projects.insert(project));
+    // …and one queued after that commit, while the first is still open: it must not share the
+    // first one's older snapshot.
+    const late = mine.transaction((tx) => tx.collections.projects.get('wsp_1', project.id), { mode: 'read' });
+    await macrotask();
+    release();
+    expect(await early).toBeNull();
+    expect(await late).toEqual(project);
+  });
+
+  it('runs again as a write a read that tries to write, while the reads queued with it share one snapshot', async () => {
+    const statements: string[] = [];
+    const storage = sqliteStorage({ filename, onStatement: (sql) => statements.push(sql) });
+    open.push(storage);
+    const token = sampleToken('wsp_1');
+    await storage.transaction((tx) => tx.tokens.insert(token));
+    statements.length = 0;
+    const reads = Array.from({ length: 5 }, () =>
+      storage.transaction((tx) => tx.tokens.get(token.id), { mode: 'read' }),
+    );
+    const touching = storage.transaction(
+      async (tx) => {
+        await tx.tokens.touch(token.id, at(7));
+        return tx.tokens.get(token.id);
+      },
+      { mode: 'read' },
+    );
+    expect((await Promise.all(reads)).map((t) => t?.id)).toEqual(Array(5).fill(token.id));
+    expect((await touching)?.lastUsedAt).toBe(at(7));
+    const transactions = statements.filter((sql) => /^BEGIN/.test(sql));
+    // One shared read for the six, then the touching one again, alone, as a write.
+    expect(transactions).toEqual(['BEGIN', 'BEGIN IMMEDIATE']);
+  });
+
   it('lets two processes write one file concurrently with no lost update', async () => {
     const storage = openStorage();
     const entry = sampleRow('timeEntries', 'wsp_1', { minutes: 0 });

@@ -198,6 +198,37 @@ export function transactionTests(adapter: AdapterUnderTest): void {
       expect((await tx((t) => t.tokens.get(token.id)))?.lastUsedAt).toBe(at(9));
     });
 
+    it('rolls back the writes of a read-mode transaction that throws', async () => {
+      const token = sampleToken('wsp_1');
+      await tx((t) => t.tokens.insert(token));
+      await expect(
+        store().transaction(
+          async (t) => {
+            await t.tokens.touch(token.id, at(9));
+            throw new Error('the request failed after authenticating');
+          },
+          { mode: 'read' },
+        ),
+      ).rejects.toThrow('the request failed after authenticating');
+      expect((await tx((t) => t.tokens.get(token.id)))?.lastUsedAt).toBeNull();
+    });
+
+    it('carries out a read-mode transaction’s write even when its work catches an error around it', async () => {
+      const result = await store().transaction(
+        async (t) => {
+          try {
+            await t.counters.next('read-mode');
+          } catch {
+            // Whatever an adapter does to a write in a read transaction, the write must happen.
+          }
+          return 'done';
+        },
+        { mode: 'read' },
+      );
+      expect(result).toBe('done');
+      expect(await tx((t) => t.counters.next('read-mode'))).toBe(2);
+    });
+
     it('refuses writes through a transaction that has already ended', async () => {
       let leaked: StorageTx | undefined;
       await tx(async (t) => {
