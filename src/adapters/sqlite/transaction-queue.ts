@@ -143,7 +143,11 @@ export function transactionQueue(db: Database.Database, beforeCommit: () => void
     } catch {
       // Ending a transaction that wrote nothing can fail only as the connection fails; what it
       // read was one snapshot all the same.
-      if (db.inTransaction) statements.rollback.run();
+      try {
+        if (db.inTransaction) statements.rollback.run();
+      } catch {
+        // Nothing was written to undo.
+      }
     }
     for (const { job, value } of finished) job.resolve(value);
     for (const job of again) await runAlone(job);
