@@ -18,5 +18,28 @@ export function deleteWithUndo<K, V>(map: Map<K, V>, key: K, record: RecordUndo)
   return true;
 }
 
-/** Rows are cloned on the way in and out, so callers never share objects with the store. */
-export const clone = <T>(value: T): T => structuredClone(value);
+/**
+ * Rows are cloned on the way in and out, so callers never share objects with the store. They are
+ * JSON data: objects and arrays are copied, while strings (immutable) are shared rather than
+ * copied as structuredClone would, so a stored row costs no more than its fields (a million
+ * issues' timestamps and ids are not held twice) and a copy is several times cheaper.
+ */
+export function clone<T>(value: T): T {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(clone) as T;
+  const copy: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) {
+    // A JSON key "__proto__" is an own field of the data, not the copy's prototype.
+    if (key === '__proto__') {
+      Object.defineProperty(copy, key, {
+        value: clone(field),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else {
+      copy[key] = clone(field);
+    }
+  }
+  return copy as T;
+}
