@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { Hono } from 'hono';
-import { announcesBody, readCapped } from '../core/edge/read-capped.js';
+import { announcesBody, readCapped, readStreamCapped } from '../core/edge/read-capped.js';
 import { maxBodyBytes, type Tracker, type TrackerRequest } from '../core/index.js';
 
 /** Node's server puts the incoming request in Hono's env; other runtimes have no peer address here. */
@@ -43,7 +43,7 @@ async function fromIncoming(
 ): Promise<{ request: TrackerRequest; body: Uint8Array | null }> {
   const clientAddress = incoming.socket.remoteAddress ?? 'unknown';
   const secure = (incoming.socket as { encrypted?: boolean }).encrypted === true;
-  const body = announcesBody(incoming.headers) ? await readCapped(incoming, maxBodyBytes) : null;
+  const body = announcesBody(incoming.headers) ? await readStreamCapped(incoming, maxBodyBytes) : null;
   const request: TrackerRequest = {
     method: incoming.method ?? 'GET',
     path: incoming.url ?? '/',

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { announcesBody, readCapped } from '../core/edge/read-capped.js';
+import { announcesBody, readStreamCapped } from '../core/edge/read-capped.js';
 import { maxBodyBytes, type Tracker } from '../core/index.js';
 
 /** A `node:http` request listener serving the tracker: `http.createServer(nodeHandler(tracker))`. */
@@ -51,7 +51,7 @@ async function bodyOf(
   if (req.readableEnded && req.body !== undefined) return { parsedBody: req.body };
   // Iterating a stream costs even when it is empty; most requests (GETs) announce no body.
   if (!announcesBody(req.headers)) return { body: null };
-  return { body: await readCapped(req, maxBodyBytes) };
+  return { body: await readStreamCapped(req, maxBodyBytes) };
 }
 
 /** Writes a streamed body until it ends or the client goes away, then stops the stream. */

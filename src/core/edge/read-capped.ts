@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+
 /**
  * Reads a request body but stops just past `limit` bytes, so an oversized upload costs at most
  * `limit + 1` bytes of memory; the core then answers 413 for it.
@@ -15,6 +17,47 @@ export async function readCapped(
   }
   if (size === 0) return null;
   return parts.length === 1 ? (parts[0] as Uint8Array) : Buffer.concat(parts, size);
+}
+
+/**
+ * `readCapped` for a Node stream, by its events: an async iterator costs a generator and
+ * promises per request, and nearly every body is one chunk. Past the limit it stops reading
+ * (pauses the stream): the host then answers and closes the connection.
+ */
+export function readStreamCapped(stream: Readable, limit: number): Promise<Uint8Array | null> {
+  return new Promise((resolve, reject) => {
+    const parts: Uint8Array[] = [];
+    let size = 0;
+    const stop = () => {
+      stream.off('data', onData);
+      stream.off('end', onEnd);
+      stream.off('close', onClose);
+      stream.off('error', onError);
+    };
+    const onData = (chunk: Uint8Array) => {
+      parts.push(chunk);
+      size += chunk.byteLength;
+      if (size <= limit) return;
+      stop();
+      stream.pause();
+      onEnd();
+    };
+    const onEnd = () => {
+      stop();
+      if (size === 0) resolve(null);
+      else resolve(parts.length === 1 ? (parts[0] as Uint8Array) : Buffer.concat(parts, size));
+    };
+    const onError = (error: Error) => {
+      stop();
+      reject(error);
+    };
+    // Closed before its end: the client went away mid-body (a `for await` would throw too).
+    const onClose = () => onError(new Error('the request closed before its body ended'));
+    stream.on('data', onData);
+    stream.on('end', onEnd);
+    stream.on('close', onClose);
+    stream.on('error', onError);
+  });
 }
 
 /**
