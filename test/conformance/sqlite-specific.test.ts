@@ -323,6 +323,35 @@ describe('the sqlite storage adapter on a file', () => {
     expect(transactions).toEqual(['BEGIN', 'BEGIN IMMEDIATE']);
   });
 
+  it('writes the search index in batches, and a search (even in a read transaction) first writes what waits', async () => {
+    const storage = openStorage();
+    const project = sampleRow('projects', 'wsp_1', { name: 'Zeppelin launch' });
+    await storage.transaction((tx) => tx.collections.projects.insert(project));
+    const waiting = () => {
+      const db = direct();
+      try {
+        return db.prepare('SELECT count(*) FROM search_pending').pluck().get();
+      } finally {
+        db.close();
+      }
+    };
+    // One COMMIT leaves the row noted, not yet indexed…
+    expect(waiting()).toBe(1);
+    const found = await storage.transaction(
+      (tx) => tx.collections.projects.list({ workspaceId: 'wsp_1', search: 'eppeli', limit: 10 }),
+      { mode: 'read' },
+    );
+    // …and a search indexes it before it reads.
+    expect(found.rows.map((row) => row.id)).toEqual([project.id]);
+    expect(waiting()).toBe(0);
+    // Every few COMMITs write the index without any search: of eight rows written one per
+    // transaction, not all are still waiting.
+    for (let i = 0; i < 8; i++) {
+      await storage.transaction((tx) => tx.collections.projects.insert(sampleRow('projects', 'wsp_1')));
+    }
+    expect(waiting()).toBeLessThan(8);
+  });
+
   it('lets two processes write one file concurrently with no lost update', async () => {
     const storage = openStorage();
     const entry = sampleRow('timeEntries', 'wsp_1', { minutes: 0 });

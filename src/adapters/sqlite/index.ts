@@ -55,6 +55,9 @@ function sqliteTx(conn: Conn, writePendingSearch: () => void): StorageTx {
   };
 }
 
+/** How many write COMMITs the noted search-index rows may wait for before they are written. */
+const searchIndexEveryCommits = 8;
+
 /**
  * SQLite storage over one better-sqlite3 connection (WAL). The port is async and
  * better-sqlite3 is not, so transactions are explicit BEGIN … COMMIT pairs, queued so that two
@@ -74,7 +77,15 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   }
   const cache = new StatementCache(db);
   const writePendingSearch = searchIndexWriter(db);
-  const queue = transactionQueue(db, writePendingSearch);
+  let groupsSinceIndexing = 0;
+  const queue = transactionQueue(db, () => {
+    // The search index is written every few write COMMITs, not at each: FTS5 makes a segment
+    // (and, now and then, merges segments) per write, and larger batches cost far less a row.
+    // The noted rows wait durably in search_pending, and a search writes them first.
+    if (++groupsSinceIndexing < searchIndexEveryCommits) return;
+    groupsSinceIndexing = 0;
+    writePendingSearch();
+  });
   let closed = false;
 
   return {

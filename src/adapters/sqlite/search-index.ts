@@ -3,9 +3,10 @@ import { searchedFields } from './migrations/005_batched_search.js';
 
 /**
  * Writes the rows noted in `search_pending` to the trigram search tables: a deleted row leaves
- * its table's index, a new or changed one is (re)written from its current data. Run inside the
- * transaction that noted them, before its COMMIT (so a committed transaction leaves none behind,
- * and one FTS5 write serves a whole group commit) and before a search that must see them.
+ * its table's index, a new or changed one is (re)written from its current data. Run before the
+ * COMMIT of every few write transactions (index.ts), so that one FTS5 write serves many group
+ * commits, and before any search, so that a search sees every committed row. Noted rows wait in
+ * the database, so a process that stops leaves them for the next write or search of any process.
  */
 export function searchIndexWriter(db: Db) {
   const anyPending = db.prepare('SELECT EXISTS (SELECT 1 FROM search_pending)').pluck(true);
