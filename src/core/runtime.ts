@@ -43,17 +43,18 @@ export const randomIds: Ids = {
 /** The secret part of an API token: 40 base62 characters (about 238 bits). */
 export const tokenSecret = customAlphabet(base62, 40);
 
-let lastMs = Number.NaN;
-let lastIso = '';
+const recent = new Map<number, string>();
 
 /**
- * RFC 3339 UTC with milliseconds, the only timestamp format the API speaks. The last one is
+ * RFC 3339 UTC with milliseconds, the only timestamp format the API speaks. The last few are
  * remembered: requests arriving within one millisecond (many, under load) format it once.
  */
 export function isoTime(ms: number): string {
-  if (ms !== lastMs) {
-    lastIso = new Date(ms).toISOString();
-    lastMs = ms;
+  let iso = recent.get(ms);
+  if (iso === undefined) {
+    iso = new Date(ms).toISOString();
+    if (recent.size >= 8) recent.clear();
+    recent.set(ms, iso);
   }
-  return lastIso;
+  return iso;
 }

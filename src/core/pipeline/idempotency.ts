@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { canonicalJson } from '../canonical-json.js';
 import { ApiError } from '../errors.js';
 import type { IdempotencyRecord } from '../model.js';
 import { isoTime } from '../runtime.js';
+import { sha256Hex } from '../sha256.js';
 import type { StorageTx } from '../storage.js';
 import type { Reply } from './reply.js';
 
@@ -33,9 +33,7 @@ export function readIdempotencyKey(header: string | undefined, required: boolean
 
 /** The request's identity for a key: method, path and the body with key order ignored. */
 export function fingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256')
-    .update(`${method} ${path}\n${canonicalJson(body ?? null)}`)
-    .digest('hex');
+  return sha256Hex(`${method} ${path}\n${canonicalJson(body ?? null)}`);
 }
 
 /**
