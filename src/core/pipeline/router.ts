@@ -11,8 +11,7 @@ export type RouteMatch =
 /** One route path, split once: static segments are compared as strings, `:name` ones captured. */
 interface PathShape {
   segments: readonly (string | { param: string })[];
-  /** The routes on this path, in the order they were declared. */
-  routes: Route[];
+  /** The methods of the routes on this path, in the order they were declared (405's Allow). */
   methods: string[];
   /** The first declared route of each method on this path, with its place in the route table. */
   byMethod: Map<string, { route: Route; index: number }>;
@@ -34,7 +33,6 @@ export function createRouter(routes: readonly Route[]): (method: string, url: st
     if (!shape) {
       shape = {
         segments: compile(route.path),
-        routes: [],
         methods: [],
         byMethod: new Map(),
         declared: shapes.length,
@@ -42,7 +40,6 @@ export function createRouter(routes: readonly Route[]): (method: string, url: st
       byPath.set(route.path, shape);
       shapes.push(shape);
     }
-    shape.routes.push(route);
     shape.methods.push(route.method);
     if (!shape.byMethod.has(route.method)) shape.byMethod.set(route.method, { route, index });
   });
