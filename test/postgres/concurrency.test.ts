@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type PostgresStorage, postgresStorage } from '../../src/adapters/postgres/index.js';
-import type { SignalEvent } from '../../src/core/index.js';
+import { createTracker, projects, type SignalEvent, tenancy } from '../../src/core/index.js';
 import { at, macrotask, sampleDelivery, sampleRow, sampleSignal } from '../conformance/fixtures.js';
 import {
   dropSchema,
@@ -19,10 +19,15 @@ describe.skipIf(!testDatabaseUrl)(
   () => {
     const open: PostgresStorage[] = [];
     let schema = '';
-    const storages = async (count: number): Promise<PostgresStorage[]> => {
+    const storages = async (count: number, maxAttempts?: number): Promise<PostgresStorage[]> => {
       schema ||= freshSchema();
       const made = Array.from({ length: count }, () =>
-        postgresStorage({ connectionString: requireDatabaseUrl(), schema, poolMax: 3 }),
+        postgresStorage({
+          connectionString: requireDatabaseUrl(),
+          schema,
+          poolMax: 3,
+          ...(maxAttempts ? { maxAttempts } : {}),
+        }),
       );
       open.push(...made);
       await Promise.all(made.map((s) => s.ready()));
@@ -143,6 +148,40 @@ describe.skipIf(!testDatabaseUrl)(
       );
       const final = await started[1]?.transaction((t) => t.collections.timeEntries.get('wsp_1', entry.id));
       expect(final).toMatchObject({ minutes: 45, version: 46 });
+    });
+
+    it('create every issue of a burst of concurrent creates in one project, writers taking turns instead of failing', async () => {
+      // Few runs allowed: writers that kept colliding (each create bumps the project's issue
+      // counter) would run out of them and answer 503 transient_conflict.
+      const [first, second] = await storages(2, 4);
+      const trackers = [first, second].map((storage) =>
+        createTracker({ storage: storage as PostgresStorage, rateLimit: false }),
+      );
+      const [a, b] = trackers as [ReturnType<typeof createTracker>, ReturnType<typeof createTracker>];
+      const init = await (first as PostgresStorage).transaction((tx) =>
+        tenancy.initWorkspace(
+          { tx, ids: a.ids, now: Date.now() },
+          { slug: 'burst', adminEmail: 'b@example.com' },
+        ),
+      );
+      const project = await a.run({ workspaceSlug: 'burst' }, (ctx) =>
+        projects.create(ctx, { name: 'Burst' }),
+      );
+      const create = (tracker: typeof a, i: number) =>
+        tracker.handle({
+          method: 'POST',
+          path: '/api/v1/issues',
+          headers: {
+            authorization: `Bearer ${init.token}`,
+            'content-type': 'application/json',
+            'idempotency-key': crypto.randomUUID(),
+          },
+          body: JSON.stringify({ projectId: project.id, title: `Burst ${i}` }),
+        });
+      const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => create(i % 2 ? b : a, i)));
+      expect(answers.map((answer) => answer.status)).toEqual(Array(40).fill(201));
+      const numbers = answers.map((answer) => (JSON.parse(String(answer.body)) as { number: number }).number);
+      expect(numbers.sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     });
 
     it('wake another storage’s listeners on a commit that appended events, and not on a rollback', async () => {

@@ -16,7 +16,16 @@ export interface TransactionRunnerOptions {
   /** Told, after a commit, the accounts the transaction appended events to. */
   committed(client: PoolClient, accounts: ReadonlySet<string>): Promise<void>;
   random?: () => number;
+  /** How long after a collision write transactions take turns from their first run (ms). */
+  contendedForMs?: number;
 }
+
+/**
+ * The writers' turn: a session-level advisory lock in a key space of the adapter's own (see
+ * signals.ts, migrate.ts and purge-lock.ts for the others), taken before BEGIN.
+ */
+const takeTurnSql = 'SELECT pg_advisory_lock(1869574506, 0)';
+const giveTurnSql = 'SELECT pg_advisory_unlock(1869574506, 0)';
 
 /**
  * Isolation: write transactions run SERIALIZABLE, so a transaction that reads a row and writes
@@ -27,20 +36,44 @@ export interface TransactionRunnerOptions {
  * short random pause that grows with each attempt, up to `maxAttempts` runs in all; after that
  * the caller gets TransientConflict. Because `fn` may run more than once, it must have no
  * effect outside the transaction (the core does outside work before or after it).
+ *
+ * Writers that collide take turns. Waiting for a lock inside a SERIALIZABLE transaction cannot
+ * help (its snapshot predates the wait, so it still conflicts), but a lock taken before BEGIN
+ * can: the snapshot then starts after the previous holder committed. So a write transaction run
+ * again after a collision first takes the writers' turn, a session-level advisory lock, on its
+ * pooled connection, and gives it back once it has ended. For a while after any collision
+ * (`contendedForMs`), every write transaction of this process takes the turn from its first run,
+ * so a sustained load of writes to one project queues instead of colliding over and over:
+ * under contention PostgreSQL writes go one at a time, as SQLite's do, and reads stay parallel.
  */
 export function transactionRunner(options: TransactionRunnerOptions) {
   const random = options.random ?? Math.random;
+  const contendedForMs = options.contendedForMs ?? 1000;
   const begin = {
     write: `BEGIN ISOLATION LEVEL SERIALIZABLE; ${options.searchPathSql}`,
     read: `BEGIN ISOLATION LEVEL REPEATABLE READ; ${options.searchPathSql}`,
   };
 
-  async function attempt<T>(fn: (tx: StorageTx) => Promise<T>, mode: TransactionMode): Promise<T> {
+  let contendedUntil = 0;
+
+  async function attempt<T>(
+    fn: (tx: StorageTx) => Promise<T>,
+    mode: TransactionMode,
+    takeTurn: boolean,
+  ): Promise<T> {
     const client = await options.pool.connect();
     const state: TransactionState = { open: false, failure: undefined };
     const accounts = new Set<string>();
     let broken: Error | undefined;
+    let holdsTurn = false;
+    const markBroken = (error: unknown) => {
+      broken ??= error instanceof Error ? error : new Error(String(error));
+    };
     try {
+      if (takeTurn) {
+        await client.query(takeTurnSql);
+        holdsTurn = true;
+      }
       await client.query(begin[mode]);
       state.open = true;
       let result: T;
@@ -61,11 +94,12 @@ export function transactionRunner(options: TransactionRunnerOptions) {
       return result;
     } catch (error) {
       // Harmless when the transaction already ended (a failed COMMIT): PostgreSQL only warns.
-      await client.query('ROLLBACK').catch((rollbackError: unknown) => {
-        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
-      });
+      await client.query('ROLLBACK').catch(markBroken);
       throw error;
     } finally {
+      // A session lock must not stay with a pooled connection: a connection that cannot give
+      // the turn back is destroyed (which ends its session, and the lock with it).
+      if (holdsTurn) await client.query(giveTurnSql).catch(markBroken);
       // A client whose rollback failed is in an unknown state: destroy it rather than reuse it.
       client.release(broken);
     }
@@ -74,13 +108,17 @@ export function transactionRunner(options: TransactionRunnerOptions) {
   return {
     async run<T>(fn: (tx: StorageTx) => Promise<T>, mode: TransactionMode): Promise<T> {
       for (let run = 1; ; run++) {
+        const takeTurn = mode === 'write' && (run > 1 || Date.now() < contendedUntil);
         try {
-          return await attempt(fn, mode);
+          return await attempt(fn, mode, takeTurn);
         } catch (error) {
           if (!isRetryable(error)) throw error;
+          if (mode === 'write') contendedUntil = Date.now() + contendedForMs;
           if (run >= options.maxAttempts) throw new TransientConflict(run, { cause: error });
-          // Full jitter over a window that doubles each time (2 ms, 4 ms, … at most 100 ms), so
-          // transactions that collided do not collide again in lockstep.
+          // A writer's next run waits for its turn instead. Reads back off with full jitter over
+          // a window that doubles each time (2 ms, 4 ms, … at most 100 ms), so transactions
+          // that collided do not collide again in lockstep.
+          if (mode === 'write') continue;
           const windowMs = Math.min(100, 2 ** run);
           await new Promise((resolve) => setTimeout(resolve, random() * windowMs));
         }
