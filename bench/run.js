@@ -1,7 +1,7 @@
 // `npm run bench`: every performance figure of the tracker, printed as one table. CPU time of the
 // server process per request (from /proc) is the steady figure on a shared machine; requests/s
 // and latencies are printed next to it. Environment: BENCH_ROUNDS (default 3), BENCH_REQUESTS
-// (GETs per round, default 4000), BENCH_LARGE (issues in the large database, default 1,000,000),
+// (GETs per round, default 10,000), BENCH_LARGE (issues in the large database, default 1,000,000),
 // BENCH_DIR (where seeded databases are kept between runs), BENCH_WEBHOOK_EVENTS (default 5,000).
 import { fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -13,7 +13,7 @@ import { listLatencies } from './list.js';
 import { seedDatabase } from './seed.js';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-const amount = Number(process.env.BENCH_REQUESTS ?? 4000);
+const amount = Number(process.env.BENCH_REQUESTS ?? 10000);
 const large = Number(process.env.BENCH_LARGE ?? 1_000_000);
 // Seeded files are reused while the schema is unchanged.
 const schema = createHash('sha256')

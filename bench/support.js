@@ -1,7 +1,6 @@
 // Helpers shared by the benchmarks: server processes, their CPU time, loads of a fixed size.
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
 /** Starts bench/server.js with `args`; resolves once it listens. */
@@ -23,20 +22,16 @@ export async function stopServer(server) {
   await once(server.child, 'exit');
 }
 
-const ticksPerSecond = 100; // USER_HZ on Linux
-
-/** User + system CPU seconds the process has used so far (from /proc/<pid>/stat). */
-export function cpuSeconds(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // Fields 14 and 15 of stat (utime, stime) are 12 and 13 after the command name.
-  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
-}
-
-/** Resident set size of the process in MB. */
-export function rssMb(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+/**
+ * User + system CPU µs the server process has used so far, as it reads them itself
+ * (process.cpuUsage, all its threads): /proc's clock ticks are 10 ms, too coarse for a round of a
+ * few thousand requests of tens of µs each.
+ */
+export async function cpuMicros(server) {
+  const reply = once(server.child, 'message');
+  server.child.send('cpu');
+  const [{ user, system }] = await reply;
+  return user + system;
 }
 
 /**
@@ -44,22 +39,27 @@ export function rssMb(pid) {
  * request and the requests per second; any non-2xx answer fails the benchmark.
  */
 export async function measure(server, { amount, connections = 50, ...options }) {
-  const before = cpuSeconds(server.pid);
+  const before = await cpuMicros(server);
+  const started = process.hrtime.bigint();
   const result = await autocannon({
     ...options,
     url: server.url + options.path,
     amount,
     connections,
     timeout: 60,
+    // autocannon notices that the last answer came only at its next sample: every 25 ms, not
+    // every second, so that requests/s is not rounded down to whole seconds.
+    sampleInt: 25,
   });
-  const cpu = cpuSeconds(server.pid) - before;
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const cpu = (await cpuMicros(server)) - before;
   const failed = result.non2xx + result.errors + result.timeouts;
   if (failed > 0) {
     const statuses = JSON.stringify(result.statusCodeStats);
     throw new Error(`${options.path}: ${failed} of ${amount} requests failed (statuses ${statuses})`);
   }
   const requests = result.requests.total;
-  return { cpuUs: (cpu * 1e6) / requests, rps: requests / (result.duration || 1) };
+  return { cpuUs: cpu / requests, rps: requests / seconds };
 }
 
 export const median = (values) => {

@@ -30,28 +30,32 @@ export const timeOrderedIdBody = (nowMs: number): string => timeDigits(nowMs) + 
 const pool = new Uint8Array(4096);
 let poolOffset = pool.length;
 
-function randomBytes16(): Uint8Array {
-  if (poolOffset + 16 > pool.length) {
+/** Where the next `count` random bytes start in the pool (refilled when they would not fit). */
+function takeRandom(count: number): number {
+  if (poolOffset + count > pool.length) {
     randomFillSync(pool);
     poolOffset = 0;
   }
-  poolOffset += 16;
-  return pool.slice(poolOffset - 16, poolOffset);
+  poolOffset += count;
+  return poolOffset - count;
 }
+
+/** Each byte's two hex digits. */
+const hex = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
 
 /**
  * A version 7 UUID (RFC 9562): 48 bits of Unix milliseconds, then 74 random bits, so event ids,
- * too, are inserted in order into the indexes that hold them.
+ * too, are inserted in order into the indexes that hold them. Spelled digit by digit from the
+ * pool (every request's id is one): no buffer is made for it.
  */
 export function uuidV7(nowMs: number): string {
-  const bytes = randomBytes16();
-  let ms = Math.max(0, Math.floor(nowMs));
-  for (let i = 5; i >= 0; i--) {
-    bytes[i] = ms % 256;
-    ms = Math.floor(ms / 256);
-  }
-  bytes[6] = 0x70 | ((bytes[6] as number) & 0x0f);
-  bytes[8] = 0x80 | ((bytes[8] as number) & 0x3f);
-  const hex = Buffer.from(bytes).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  const time = (Math.max(0, Math.floor(nowMs)) % 2 ** 48).toString(16).padStart(12, '0');
+  const at = takeRandom(10);
+  const r = (i: number) => pool[at + i] as number;
+  return (
+    `${time.slice(0, 8)}-${time.slice(8)}-` +
+    // Version 7 in the high nibble of byte 6, the RFC's variant (0b10) in the top bits of byte 8.
+    `${hex[0x70 | (r(0) & 0x0f)]}${hex[r(1)]}-${hex[0x80 | (r(2) & 0x3f)]}${hex[r(3)]}-` +
+    `${hex[r(4)]}${hex[r(5)]}${hex[r(6)]}${hex[r(7)]}${hex[r(8)]}${hex[r(9)]}`
+  );
 }

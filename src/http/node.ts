@@ -32,9 +32,17 @@ async function respond(tracker: Tracker, req: IncomingMessage, res: ServerRespon
   });
   // Closing after an unread oversized body keeps its remainder from being parsed as a request.
   if (!req.readableEnded && announcesBody(req.headers)) res.setHeader('Connection', 'close');
+  if (response.stream) {
+    res.writeHead(response.status, response.headers);
+    return pipeStream(response.stream, res);
+  }
+  const body = response.body;
+  // A known length spares the chunked framing: the head and the body leave in one write.
+  if (body !== null && response.headers['Content-Length'] === undefined && req.method !== 'HEAD') {
+    res.setHeader('Content-Length', typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+  }
   res.writeHead(response.status, response.headers);
-  if (response.stream) return pipeStream(response.stream, res);
-  res.end(response.body ?? undefined);
+  res.end(body ?? undefined);
 }
 
 /** What frameworks (Express, Fastify, body parsers) add to a Node request. */

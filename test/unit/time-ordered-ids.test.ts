@@ -26,4 +26,10 @@ describe('time-ordered ids', () => {
     expect(Number.parseInt(earlier.replace('-', '').slice(0, 12), 16)).toBe(Date.UTC(2026, 0, 1));
     expect(z.uuid().safeParse(randomIds.uuid()).success).toBe(true);
   });
+
+  it('make version 7 UUIDs that differ within one millisecond, across refills of the random pool', () => {
+    const ids = Array.from({ length: 2_000 }, () => uuidV7(1_700_000_000_000));
+    expect(new Set(ids).size).toBe(2_000);
+    for (const id of ids) expect(id).toMatch(/^018bcfe5-6800-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
 });

@@ -26,17 +26,29 @@ export function openDatabase(filename: string, onStatement?: (sql: string) => vo
 /** How many prepared statements a connection keeps: far more than the adapter's fixed queries. */
 export const statementCacheSize = 500;
 
+/** A cached statement, and whether it was used since the sweep for a victim last passed it. */
+interface CachedStatement {
+  statement: Database.Statement;
+  used: boolean;
+}
+
 /**
- * Prepared statements cached per connection, keyed by their SQL text, least recently used
- * dropped first: every query shape is compiled once however many requests use it, and query
- * shapes a client can vary (filter combinations) cannot grow the cache without bound. Callers
- * keep the number of shapes small too: lists of values are bound as one JSON array.
+ * Prepared statements cached per connection, keyed by their SQL text: every query shape is
+ * compiled once however many requests use it, and query shapes a client can vary (filter
+ * combinations) cannot grow the cache without bound. Callers keep the number of shapes small
+ * too: lists of values are bound as one JSON array.
+ *
+ * Eviction approximates least-recently-used by second chance (CLOCK): a hit only marks its entry
+ * used, where exact LRU would move it to the end of the order on every lookup of every request.
+ * The sweep for a victim goes oldest first; a used entry loses its mark and goes to the end, the
+ * first unused one is dropped. So a statement in steady use is never dropped, and each sweep
+ * clears the marks it passes, so a miss costs O(1) amortized.
  */
 export class StatementCache {
-  /** Statements by SQL text, in recency order (a Map iterates in insertion order). */
-  private readonly statements = new Map<string, Database.Statement>();
+  /** Statements by SQL text, oldest first (a Map iterates in insertion order). */
+  private readonly statements = new Map<string, CachedStatement>();
   /** The same statements in pluck mode, for queries read as single values. */
-  private readonly plucked = new Map<string, Database.Statement>();
+  private readonly plucked = new Map<string, CachedStatement>();
 
   constructor(
     readonly db: Db,
@@ -60,22 +72,29 @@ export class StatementCache {
 
   // Keyed by the SQL text itself (two maps rather than a prefixed key): a string built anew for
   // each lookup would be hashed anew each time, and the callers' SQL is mostly constant.
-  private lookup(map: Map<string, Database.Statement>, sql: string, pluck: boolean): Database.Statement {
+  private lookup(map: Map<string, CachedStatement>, sql: string, pluck: boolean): Database.Statement {
     const cached = map.get(sql);
     if (cached) {
-      // Re-inserting moves the key to the end: the Map's order is the recency order.
-      map.delete(sql);
-      map.set(sql, cached);
-      return cached;
+      cached.used = true;
+      return cached.statement;
     }
     const statement = pluck ? this.db.prepare(sql).pluck(true) : this.db.prepare(sql);
-    map.set(sql, statement);
-    if (this.size > this.capacity) {
-      const fuller = this.statements.size >= this.plucked.size ? this.statements : this.plucked;
-      const oldest = fuller.keys().next().value as string;
-      fuller.delete(oldest);
+    if (this.size >= this.capacity) {
+      evictOne(this.statements.size >= this.plucked.size ? this.statements : this.plucked);
     }
+    map.set(sql, { statement, used: false });
     return statement;
+  }
+}
+
+/** Drops the oldest entry not used since the last sweep passed it (see StatementCache). */
+function evictOne(map: Map<string, CachedStatement>): void {
+  for (const [sql, entry] of map) {
+    map.delete(sql);
+    if (!entry.used) return;
+    // Iteration reaches re-inserted entries again, unmarked by then: the sweep always ends.
+    entry.used = false;
+    map.set(sql, entry);
   }
 }
 

@@ -11,6 +11,7 @@ import {
 } from '../shared/tenancy-rows.js';
 import { shapes } from './collection-sql.js';
 import type { Conn } from './connection.js';
+import { fromStoredRecord } from './records.js';
 import { type SessionRow, toSession } from './sessions.js';
 import { toEvent } from './signals.js';
 
@@ -38,7 +39,7 @@ const sources: { [Table in DumpTable]: { table: string; toRecord: (row: Row) => 
     table: 'signals',
     toRecord: (r) => toEvent({ sequence: r.sequence as number, data: r.data as string }),
   },
-  idempotency: { table: 'idempotency_keys', toRecord: (r) => JSON.parse(r.data as string) },
+  idempotency: { table: 'idempotency_keys', toRecord: (r) => fromStoredRecord(r.data as string) },
   webhooks: { table: 'webhooks', toRecord: (r) => JSON.parse(r.data as string) },
   deliveries: { table: 'deliveries', toRecord: (r) => JSON.parse(r.data as string) },
   deliveryAttempts: { table: 'delivery_attempts', toRecord: (r) => JSON.parse(r.data as string) },

@@ -2,6 +2,23 @@ import type { IdempotencyRecord } from '../../core/model.js';
 import { type CounterStore, type IdempotencyStore, UniqueViolation } from '../../core/storage.js';
 import type { Conn } from './connection.js';
 
+/**
+ * A record as stored: its answer's body (JSON already) is embedded as the value `replay`, not as a
+ * string, which JSON would escape and the next read unescape again.
+ */
+function storedRecord(record: IdempotencyRecord): string {
+  const { body, ...rest } = record;
+  return `${JSON.stringify(rest).slice(0, -1)},"replay":${body}}`;
+}
+
+/** A record stored by storedRecord, or (written before it) with its body as a string. */
+export function fromStoredRecord(data: string): IdempotencyRecord {
+  const stored = JSON.parse(data) as Omit<IdempotencyRecord, 'body'> & { body?: string; replay?: unknown };
+  if (stored.body !== undefined) return stored as IdempotencyRecord;
+  const { replay, ...rest } = stored;
+  return { ...rest, body: JSON.stringify(replay) };
+}
+
 /** Stored create responses, by (workspace, Idempotency-Key). */
 export function sqliteIdempotency(conn: Conn): IdempotencyStore {
   return {
@@ -10,7 +27,7 @@ export function sqliteIdempotency(conn: Conn): IdempotencyStore {
         'SELECT data FROM idempotency_keys WHERE workspace_id = ? AND key = ?',
         [workspaceId, key],
       );
-      return data === undefined ? null : (JSON.parse(data) as IdempotencyRecord);
+      return data === undefined ? null : fromStoredRecord(data);
     },
     async put(record, replaceIfBefore) {
       // Inserts, or replaces an expired record; a live one makes the upsert change nothing.
@@ -18,7 +35,7 @@ export function sqliteIdempotency(conn: Conn): IdempotencyStore {
         'INSERT INTO idempotency_keys (workspace_id, key, created_at, data) VALUES (?, ?, ?, ?) ' +
           'ON CONFLICT (workspace_id, key) DO UPDATE SET created_at = excluded.created_at, data = excluded.data ' +
           'WHERE idempotency_keys.created_at < ?',
-        [record.workspaceId, record.key, record.createdAt, JSON.stringify(record), replaceIfBefore],
+        [record.workspaceId, record.key, record.createdAt, storedRecord(record), replaceIfBefore],
       );
       if (changed === 0) throw new UniqueViolation('idempotency.key');
     },

@@ -39,7 +39,8 @@ export function sqliteSignals(conn: Conn): SignalStore {
         [id, accountId, type, resource.id, occurredAt, data],
       );
       if (sequence === undefined) throw new Error('signal insert returned no sequence');
-      return toEvent({ sequence, data });
+      // The event as stored, without parsing back what was just serialized.
+      return { ...event, sequence };
     },
     async list(query) {
       const { clauses, params } = conditions(query);

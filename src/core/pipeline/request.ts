@@ -45,7 +45,8 @@ export interface ParsedRequest {
 
 export function parseRequest(req: TrackerRequest): ParsedRequest {
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
+  for (const name of Object.keys(req.headers)) {
+    const value = req.headers[name];
     if (value === undefined) continue;
     headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
