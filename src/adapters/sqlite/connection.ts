@@ -10,6 +10,11 @@ export function openDatabase(filename: string, onStatement?: (sql: string) => vo
   db.pragma('busy_timeout = 5000');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
+  // The COMMIT that takes the WAL past this many pages copies them into the database (a
+  // checkpoint). A page changed by many commits between two checkpoints is copied once, and the
+  // pages every create changes (the ends of the indexes, the counts) are most of them: at 8,000
+  // pages (32 MB of WAL) rather than SQLite's 1,000 a create costs about a tenth less CPU.
+  db.pragma('wal_autocheckpoint = 8000');
   db.pragma('foreign_keys = ON');
   // Every request of a group commit runs in a SAVEPOINT, which keeps the prior content of each page
   // it changes in a sub-journal: a temporary file by default, written with a syscall per page (most
