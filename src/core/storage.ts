@@ -244,9 +244,24 @@ export interface TenancyStore {
   }): Promise<ListResult<Membership>>;
 }
 
+/**
+ * What authentication reads of a token: no name, hash or display digits. Every request reads it,
+ * and each column more is a string made for nothing.
+ */
+export type TokenCredentials = Pick<
+  ApiToken,
+  'id' | 'workspaceId' | 'userId' | 'scope' | 'lastUsedAt' | 'revokedAt' | 'expiresAt'
+>;
+
+/** The token's credentials from its hash, with what stands behind them now. */
+export function credentialsOf(token: ApiToken): TokenCredentials {
+  const { id, workspaceId, userId, scope, lastUsedAt, revokedAt, expiresAt } = token;
+  return { id, workspaceId, userId, scope, lastUsedAt, revokedAt, expiresAt };
+}
+
 /** A token with what stands behind it now: who may use it, as of the reading transaction's snapshot. */
 export interface TokenGrant {
-  token: ApiToken;
+  token: TokenCredentials;
   /** The token's user's role in the token's workspace; null once the user is no longer a member. */
   role: Role | null;
   /** The account of the token's workspace; null once the workspace is gone. */

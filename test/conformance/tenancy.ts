@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Membership, Role, User } from '../../src/core/index.js';
+import { credentialsOf } from '../../src/core/storage.js';
 import type { AdapterUnderTest } from '../support/adapters.js';
 import { at, freshStore, newId, sampleSession, sampleToken } from './fixtures.js';
 
@@ -203,7 +204,7 @@ export function tenancyTests(adapter: AdapterUnderTest): void {
         await t.tokens.insert(orphan);
       });
       expect(await tx((t) => t.tokens.grantOf(token.hash))).toEqual({
-        token,
+        token: credentialsOf(token),
         role: 'member',
         accountId: 'acc_g',
       });
@@ -216,14 +217,14 @@ export function tenancyTests(adapter: AdapterUnderTest): void {
         await t.tokens.revoke(token.id, at(5));
       });
       expect(await tx((t) => t.tokens.grantOf(token.hash))).toEqual({
-        token: { ...token, revokedAt: at(5) },
+        token: credentialsOf({ ...token, revokedAt: at(5) }),
         role: 'viewer',
         accountId: 'acc_g',
       });
       await tx((t) => t.tenancy.removeMembership('wsp_g', member.id));
       expect((await tx((t) => t.tokens.grantOf(token.hash)))?.role).toBeNull();
       expect(await tx((t) => t.tokens.grantOf(orphan.hash))).toEqual({
-        token: orphan,
+        token: credentialsOf(orphan),
         role: null,
         accountId: null,
       });

@@ -10,6 +10,7 @@ import type {
 } from '../../core/model.js';
 import {
   type CollectionName,
+  credentialsOf,
   type DumpRows,
   type DumpStore,
   type DumpTable,
@@ -216,7 +217,7 @@ function memoryTx(state: State, record: RecordUndo): StorageTx {
         for (const t of state.tokens.values()) {
           if (t.hash !== hash) continue;
           return {
-            token: clone(t),
+            token: credentialsOf(t),
             role: state.memberships.get(`${t.workspaceId}/${t.userId}`)?.role ?? null,
             accountId: state.workspaces.get(t.workspaceId)?.accountId ?? null,
           };

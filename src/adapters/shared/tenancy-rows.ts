@@ -77,8 +77,12 @@ export const toToken = (r: TokenRow): ApiToken => ({
 export const maybe = <R, T>(row: R | undefined, to: (row: R) => T): T | null =>
   row === undefined ? null : to(row);
 
-/** A token row with its user's role and its workspace's account (null when either is gone). */
-export interface TokenGrantRow extends TokenRow {
+/** A token's credentials with its user's role and its workspace's account (null when either is gone). */
+export interface TokenGrantRow
+  extends Pick<
+    TokenRow,
+    'id' | 'workspace_id' | 'user_id' | 'scope' | 'last_used_at' | 'revoked_at' | 'expires_at'
+  > {
   grant_role: Role | null;
   grant_account_id: string | null;
 }
@@ -88,14 +92,22 @@ export interface TokenGrantRow extends TokenRow {
  * the hash): the token, its membership and its workspace in one read of one snapshot.
  */
 export const tokenGrantSql = (param: string): string =>
-  'SELECT t.id, t.workspace_id, t.user_id, t.name, t.scope, t.hash, t.last_four, t.created_at, ' +
-  't.last_used_at, t.revoked_at, t.expires_at, m.role AS grant_role, w.account_id AS grant_account_id ' +
+  'SELECT t.id, t.workspace_id, t.user_id, t.scope, t.last_used_at, t.revoked_at, t.expires_at, ' +
+  'm.role AS grant_role, w.account_id AS grant_account_id ' +
   'FROM tokens t ' +
   'LEFT JOIN memberships m ON m.workspace_id = t.workspace_id AND m.user_id = t.user_id ' +
   `LEFT JOIN workspaces w ON w.id = t.workspace_id WHERE t.hash = ${param}`;
 
 export const toTokenGrant = (r: TokenGrantRow): TokenGrant => ({
-  token: toToken(r),
+  token: {
+    id: r.id,
+    workspaceId: r.workspace_id,
+    userId: r.user_id,
+    scope: r.scope,
+    lastUsedAt: r.last_used_at,
+    revokedAt: r.revoked_at,
+    expiresAt: r.expires_at,
+  },
   role: r.grant_role,
   accountId: r.grant_account_id,
 });
