@@ -88,15 +88,18 @@ export interface TokenGrantRow
 }
 
 /**
- * The query behind `TokenStore.grantOf` in both SQL adapters (`param` is their placeholder for
- * the hash): the token, its membership and its workspace in one read of one snapshot.
+ * Where `TokenStore.grantOf` reads in both SQL adapters (`param` is their placeholder for the
+ * hash): the token, its membership and its workspace in one read of one snapshot.
  */
-export const tokenGrantSql = (param: string): string =>
-  'SELECT t.id, t.workspace_id, t.user_id, t.scope, t.last_used_at, t.revoked_at, t.expires_at, ' +
-  'm.role AS grant_role, w.account_id AS grant_account_id ' +
+export const tokenGrantFrom = (param: string): string =>
   'FROM tokens t ' +
   'LEFT JOIN memberships m ON m.workspace_id = t.workspace_id AND m.user_id = t.user_id ' +
   `LEFT JOIN workspaces w ON w.id = t.workspace_id WHERE t.hash = ${param}`;
+
+/** The query behind `TokenStore.grantOf` as a row of named columns (TokenGrantRow). */
+export const tokenGrantSql = (param: string): string =>
+  'SELECT t.id, t.workspace_id, t.user_id, t.scope, t.last_used_at, t.revoked_at, t.expires_at, ' +
+  `m.role AS grant_role, w.account_id AS grant_account_id ${tokenGrantFrom(param)}`;
 
 export const toTokenGrant = (r: TokenGrantRow): TokenGrant => ({
   token: {
