@@ -63,7 +63,8 @@ export async function withServers(variants, fn) {
   }
   try {
     for (const server of servers) {
-      for (const request of Object.values(issueRequests(server.info, 400))) await measure(server, request);
+      // Enough requests that the first round measures compiled code, not the compiler.
+      for (const request of Object.values(issueRequests(server.info, 2000))) await measure(server, request);
     }
     return await fn(servers);
   } finally {
