@@ -191,6 +191,23 @@ export function tenancyTests(adapter: AdapterUnderTest): void {
       });
     });
 
+    it('forgets a token whose transaction failed: neither its hash nor its id finds it', async () => {
+      const token = sampleToken('wsp_1');
+      await expect(
+        tx(async (t) => {
+          await t.tokens.insert(token);
+          expect((await t.tokens.grantOf(token.hash))?.token.id).toBe(token.id);
+          throw new Error('the request failed after issuing the token');
+        }),
+      ).rejects.toThrow('the request failed');
+      expect(await tx((t) => t.tokens.getByHash(token.hash))).toBeNull();
+      expect(await tx((t) => t.tokens.grantOf(token.hash))).toBeNull();
+      expect(await tx((t) => t.tokens.get(token.id))).toBeNull();
+      // The hash is free again.
+      await tx((t) => t.tokens.insert({ ...token, id: newId('tok') }));
+      expect((await tx((t) => t.tokens.getByHash(token.hash)))?.hash).toBe(token.hash);
+    });
+
     it('resolves a token with its user’s current role and its workspace’s account in one read', async () => {
       const workspace = { id: 'wsp_g', accountId: 'acc_g', slug: 'grant', name: 'Grant', createdAt: at(0) };
       const member = user('grant@example.com');

@@ -35,6 +35,8 @@ interface State extends WebhookState {
   users: Map<string, User>;
   memberships: Map<string, Membership>;
   tokens: Map<string, ApiToken>;
+  /** Token ids by hash: every request finds its token by hash (a token's hash never changes). */
+  tokenIdsByHash: Map<string, string>;
   collections: { [Name in CollectionName]: IndexedRows<Name> };
   signals: SignalEvent[];
   idempotency: Map<string, IdempotencyRecord>;
@@ -54,6 +56,7 @@ export function memoryStorage(): Storage {
     users: new Map(),
     memberships: new Map(),
     tokens: new Map(),
+    tokenIdsByHash: new Map(),
     collections: {
       projects: new IndexedRows('projects', { fields: ['key'], what: 'project.key', unindexed: ['key'] }),
       issues: new IndexedRows('issues', {
@@ -108,6 +111,10 @@ export function memoryStorage(): Storage {
 }
 
 function memoryTx(state: State, record: RecordUndo): StorageTx {
+  const tokenByHash = (hash: string): ApiToken | null => {
+    const id = state.tokenIdsByHash.get(hash);
+    return id === undefined ? null : (state.tokens.get(id) ?? null);
+  };
   return {
     webhooks: memoryWebhooks(state, record),
     sessions: {
@@ -205,24 +212,23 @@ function memoryTx(state: State, record: RecordUndo): StorageTx {
     },
     tokens: {
       async insert(token) {
-        for (const t of state.tokens.values())
-          if (t.id === token.id || t.hash === token.hash) throw new UniqueViolation('token');
+        if (state.tokens.has(token.id) || state.tokenIdsByHash.has(token.hash)) {
+          throw new UniqueViolation('token');
+        }
         setWithUndo(state.tokens, token.id, clone(token), record);
+        setWithUndo(state.tokenIdsByHash, token.hash, token.id, record);
       },
       async getByHash(hash) {
-        for (const t of state.tokens.values()) if (t.hash === hash) return clone(t);
-        return null;
+        return clone(tokenByHash(hash));
       },
       async grantOf(hash) {
-        for (const t of state.tokens.values()) {
-          if (t.hash !== hash) continue;
-          return {
-            token: credentialsOf(t),
-            role: state.memberships.get(`${t.workspaceId}/${t.userId}`)?.role ?? null,
-            accountId: state.workspaces.get(t.workspaceId)?.accountId ?? null,
-          };
-        }
-        return null;
+        const t = tokenByHash(hash);
+        if (!t) return null;
+        return {
+          token: credentialsOf(t),
+          role: state.memberships.get(`${t.workspaceId}/${t.userId}`)?.role ?? null,
+          accountId: state.workspaces.get(t.workspaceId)?.accountId ?? null,
+        };
       },
       async get(id) {
         return clone(state.tokens.get(id) ?? null);
