@@ -33,12 +33,11 @@ export function sqliteSignals(conn: Conn): SignalStore {
     async append(event) {
       const { id, accountId, type, resource, occurredAt } = event;
       const data = JSON.stringify(event);
-      const sequence = conn.value<number>(
-        'INSERT INTO signals (id, account_id, type, resource_id, occurred_at, data) VALUES (?, ?, ?, ?, ?, ?) ' +
-          'RETURNING sequence',
+      // The sequence is the row's rowid (INTEGER PRIMARY KEY).
+      const sequence = conn.insert(
+        'INSERT INTO signals (id, account_id, type, resource_id, occurred_at, data) VALUES (?, ?, ?, ?, ?, ?)',
         [id, accountId, type, resource.id, occurredAt, data],
       );
-      if (sequence === undefined) throw new Error('signal insert returned no sequence');
       // The event as stored, without parsing back what was just serialized.
       return { ...event, sequence };
     },
