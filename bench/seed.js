@@ -1,7 +1,9 @@
 // Seeds a SQLite file for the benchmarks: a workspace, a token, two projects and `count` issues
 // written with direct SQL inserts in large transactions (the tracker's own triggers and indexes
-// still run, so the file is what the API would have built). Reuses a file seeded before.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// still run, so the file is what the API would have built). Reuses a file seeded before, and
+// serves a fresh copy of it each run (`workingCopy`): the benchmarks' creates would otherwise
+// pile up in the seeded file run after run, and "10k issues" would soon mean a million.
+import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { sqliteStorage } from '../dist/adapters/sqlite/index.js';
 import { createTracker, projects, tenancy } from '../dist/core/index.js';
@@ -110,4 +112,15 @@ export async function seedDatabase(file, count) {
   };
   writeFileSync(infoFile, JSON.stringify(info));
   return info;
+}
+
+/**
+ * A fresh copy of a seeded file for one run to write to (`<seeded>.run.db`), made anew each time;
+ * the seeded file itself is never served.
+ */
+export function workingCopy(seeded) {
+  const copy = seeded.replace(/\.db$/, '.run.db');
+  for (const suffix of ['', '-wal', '-shm']) rmSync(copy + suffix, { force: true });
+  copyFileSync(seeded, copy);
+  return copy;
 }
