@@ -182,11 +182,23 @@ export class UniqueViolation extends Error {
   }
 }
 
+/** A row as the API shows it, serialized (see Collection.getJson). */
+export interface StoredJson {
+  json: string;
+  version: number;
+}
+
 export interface Collection<Name extends CollectionName, Row = CollectionRows[Name]> {
   /** Inserts a new row; throws UniqueViolation when the id (or a unique key) exists. */
   insert(row: Row): Promise<void>;
   /** The row with this id in this workspace, or null: another workspace's id is not found. */
   get(workspaceId: string, id: string): Promise<Row | null>;
+  /**
+   * The same row as the API shows it, already serialized: the JSON text `JSON.stringify` makes of
+   * the row without its `workspaceId`, byte for byte, with the row's version (its ETag). A read
+   * can send it without parsing and serializing the row again. Null as `get` is null.
+   */
+  getJson(workspaceId: string, id: string): Promise<StoredJson | null>;
   /** The first row whose fields equal `where` in this workspace, or null. */
   findOne(workspaceId: string, where: ListQuery<Name>['where']): Promise<Row | null>;
   /**

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   type Collection,
@@ -15,6 +16,40 @@ const names = Object.keys(collectionDefinitions) as CollectionName[];
 
 /** Generic collection behaviour, on every collection. */
 export function collectionTests(adapter: AdapterUnderTest): void {
+  describe('an issue serialized as stored', () => {
+    const { tx } = freshStore(adapter);
+    // Text that JSON escapes (quotes, backslashes, control characters, lone surrogates) or does not
+    // (line separators, astral characters): the stored text must come back exactly as
+    // JSON.stringify writes it, whatever the adapter does to cut the workspace out.
+    const awkward = fc
+      .array(
+        fc.oneof(
+          fc.constantFrom('"', '\\', '\n', '\u0000', '\u001f', '\u2028', '\ud800', '\udfff', '😀', 'é', '</'),
+          fc.string({ unit: 'binary', maxLength: 8 }),
+        ),
+        { maxLength: 12 },
+      )
+      .map((parts) => parts.join(''));
+
+    it('is byte for byte JSON.stringify of the row without its workspace, for any text', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          awkward,
+          awkward,
+          fc.array(awkward, { maxLength: 3 }),
+          async (title, description, labels) => {
+            const issue = sampleRow('issues', 'wsp_1', { title, description, labels });
+            await tx((t) => t.collections.issues.insert(issue));
+            const { workspaceId: _hidden, ...shown } = issue;
+            const stored = await tx((t) => t.collections.issues.getJson('wsp_1', issue.id));
+            expect(stored).toEqual({ json: JSON.stringify(shown), version: 1 });
+          },
+        ),
+        { numRuns: 40 },
+      );
+    });
+  });
+
   describe.each(names)('the %s collection', (name) => {
     const { tx } = freshStore(adapter);
     // The collection seen through the union of all row types, so one test body fits all six.
@@ -32,6 +67,20 @@ export function collectionTests(adapter: AdapterUnderTest): void {
       expect(got).toEqual(r);
       (got as { id: string }).id = 'changed';
       expect(await tx((t) => col(t).get('wsp_1', r.id))).toEqual(r);
+    });
+
+    it('serializes a row as the API shows it: JSON.stringify of it without workspaceId, with its version', async () => {
+      const r = row();
+      await insert(r);
+      const { workspaceId: _hidden, ...shown } = r as Row & { workspaceId: string };
+      expect(await tx((t) => col(t).getJson('wsp_1', r.id))).toEqual({
+        json: JSON.stringify(shown),
+        version: r.version,
+      });
+      await update({ ...r, version: 2 }, 1);
+      expect((await tx((t) => col(t).getJson('wsp_1', r.id)))?.version).toBe(2);
+      expect(await tx((t) => col(t).getJson('wsp_2', r.id))).toBeNull();
+      expect(await tx((t) => col(t).getJson('wsp_1', 'missing'))).toBeNull();
     });
 
     it(`refuses a second row with the same id as UniqueViolation('${name}.id')`, async () => {

@@ -8,6 +8,7 @@ import {
   UniqueViolation,
   VersionMismatch,
 } from '../../core/storage.js';
+import { storedJsonOf } from '../shared/stored-json.js';
 import { type Position, SortedPositions } from './sorted-positions.js';
 import { clone, type RecordUndo } from './undo.js';
 
@@ -220,6 +221,10 @@ export function memoryCollection<Name extends CollectionName>(
     async get(workspaceId, id) {
       const row = store.rows.get(id);
       return row && row.workspaceId === workspaceId ? clone(row) : null;
+    },
+    async getJson(workspaceId, id) {
+      const row = store.rows.get(id);
+      return row && row.workspaceId === workspaceId ? storedJsonOf(row) : null;
     },
     async findOne(workspaceId, where) {
       // The first inserted, as a database's primary key order would give it.

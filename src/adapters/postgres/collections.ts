@@ -17,6 +17,7 @@ import {
   searchText,
   shapes,
 } from './collection-sql.js';
+import { storedJsonOf } from '../shared/stored-json.js';
 import type { Conn } from './connection.js';
 import { withUniqueRules } from './errors.js';
 
@@ -58,6 +59,14 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
     return new UniqueViolation(what ?? `${name}.id`);
   }
 
+  const getRow = async (workspaceId: string, id: string): Promise<Row | null> => {
+    const data = await conn.value<string>(`SELECT data FROM ${table} WHERE id = $1 AND workspace_id = $2`, [
+      id,
+      workspaceId,
+    ]);
+    return data === undefined ? null : parse(data);
+  };
+
   return {
     async insert(row) {
       const inserted = await conn.run(shape.insertSql, [
@@ -67,12 +76,10 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
       ]);
       if (inserted === 0) throw await clashOf(row);
     },
-    async get(workspaceId, id) {
-      const data = await conn.value<string>(`SELECT data FROM ${table} WHERE id = $1 AND workspace_id = $2`, [
-        id,
-        workspaceId,
-      ]);
-      return data === undefined ? null : parse(data);
+    get: getRow,
+    async getJson(workspaceId, id) {
+      const row = await getRow(workspaceId, id);
+      return row === null ? null : storedJsonOf(row);
     },
     async findOne(workspaceId, where) {
       const conditions = matching(workspaceId, where);

@@ -96,6 +96,15 @@ export function sqliteCollection<Name extends CollectionName>(
       ]);
       return data === undefined ? null : parse(data);
     },
+    async getJson(workspaceId, id) {
+      // json_remove copies the rest of the stored text as it is: the stored text was made by
+      // JSON.stringify, so the result is what JSON.stringify makes of the row without the key.
+      const row = conn.row<{ json: string; version: number }>(
+        `SELECT json_remove(data, '$.workspaceId') AS json, version FROM ${table} WHERE id = ? AND workspace_id = ?`,
+        [id, workspaceId],
+      );
+      return row ?? null;
+    },
     async findOne(workspaceId, where) {
       const { clauses, params } = matching(workspaceId, where);
       const data = conn.value<string>(

@@ -369,13 +369,14 @@ function serialize(
     return { status: reply.status, headers, body: req.method === 'HEAD' ? null : reply.text.body };
   }
   const isProblem = reply.status >= 400;
-  const hasBody = reply.body !== undefined && reply.status !== 204 && reply.status !== 304;
+  const hasBody =
+    (reply.body !== undefined || reply.json !== undefined) && reply.status !== 204 && reply.status !== 304;
   // Built in place rather than spread together: this runs for every answer.
   const headers: Record<string, string> = {};
   if (hasBody) headers['Content-Type'] = isProblem ? problemType : jsonType;
   headers['X-Request-Id'] = requestId;
   if (rate) Object.assign(headers, rateLimitHeaders(rate));
   if (reply.headers) Object.assign(headers, reply.headers);
-  const body = hasBody && req.method !== 'HEAD' ? JSON.stringify(reply.body) : null;
+  const body = hasBody && req.method !== 'HEAD' ? (reply.json ?? JSON.stringify(reply.body)) : null;
   return { status: reply.status, headers, body };
 }

@@ -1,4 +1,4 @@
-import type { Storage } from '../storage.js';
+import type { Storage, StoredJson } from '../storage.js';
 import { etagFor } from './conditional.js';
 
 /** What a route handler answers; the pipeline serializes it and adds the common headers. */
@@ -16,6 +16,11 @@ export interface Reply {
    * its reply is the answer.
    */
   after?: (deps: AfterCommitDeps) => Promise<Reply>;
+  /**
+   * The JSON body already serialized (a stored resource, see Collection.getJson), sent as it is
+   * in place of `body`.
+   */
+  json?: string;
   /** A body that is not JSON (the API reference page), sent as it is. */
   text?: { contentType: string; body: string };
   /** A streamed body (server-sent events), started once the transaction has committed. */
@@ -34,6 +39,13 @@ export const resource = (body: { version: number }, status = 200): Reply => ({
   status,
   body,
   headers: { ETag: etagFor(body.version) },
+});
+
+/** A stored resource, already serialized (Collection.getJson), with its ETag. */
+export const storedResource = (stored: StoredJson): Reply => ({
+  status: 200,
+  json: stored.json,
+  headers: { ETag: etagFor(stored.version) },
 });
 
 export const ok = (body: unknown): Reply => ({ status: 200, body });

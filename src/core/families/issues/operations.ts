@@ -2,6 +2,7 @@ import { ApiError, notFound } from '../../errors.js';
 import type { Issue, IssueStatus } from '../../model.js';
 import type { OperationContext } from '../../pipeline/context.js';
 import type { Page } from '../../pipeline/pagination.js';
+import type { StoredJson } from '../../storage.js';
 import { insertAndAnnounce } from '../shared/lifecycle.js';
 import { getForWrite, getOr404, listPage, present, saveNextVersion } from '../shared/operations.js';
 import { outcomeOfProject, referenced, referencedMember } from '../shared/references.js';
@@ -72,6 +73,21 @@ async function findIssue(ctx: OperationContext, idOrKey: string, forWrite: boole
 
 export async function getIssue(ctx: OperationContext, idOrKey: string): Promise<IssueView> {
   return presentIssue(await findIssue(ctx, idOrKey, false));
+}
+
+/**
+ * The issue as `getIssue` shows it, already serialized: by id it is sent as stored, without
+ * being parsed and serialized again (the most frequent read of the API); by key it is found as
+ * `getIssue` finds it.
+ */
+export async function getIssueJson(ctx: OperationContext, idOrKey: string): Promise<StoredJson> {
+  if (issueKeyPattern.test(idOrKey)) {
+    const issue = presentIssue(await findIssue(ctx, idOrKey, false));
+    return { json: JSON.stringify(issue), version: issue.version };
+  }
+  const stored = await ctx.tx.collections.issues.getJson(ctx.tenant.workspaceId, idOrKey);
+  if (!stored) throw notFound('issue');
+  return stored;
 }
 
 export async function listIssues(ctx: OperationContext, query: IssueListQuery): Promise<Page<IssueView>> {

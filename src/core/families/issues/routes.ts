@@ -1,8 +1,8 @@
-import { ok, resource } from '../../pipeline/reply.js';
+import { ok, resource, storedResource } from '../../pipeline/reply.js';
 import { defineRoute } from '../../pipeline/route.js';
 import { pageOf } from '../shared/examples.js';
 import { issueExamples } from './examples.js';
-import { createIssue, getIssue, listIssues, transitionIssue, updateIssue } from './operations.js';
+import { createIssue, getIssueJson, listIssues, transitionIssue, updateIssue } from './operations.js';
 import {
   issueCreateSchema,
   issueListQuerySchema,
@@ -54,7 +54,7 @@ export const issueRoutes = [
       'One issue, named by its id or its key (APO-1), with its ETag; If-None-Match naming that ETag answers 304 while it is current.',
     examples: { response: issueExamples.item },
     response: issueSchema,
-    handle: async (ctx, { params }) => resource(await getIssue(ctx, id(params))),
+    handle: async (ctx, { params }) => storedResource(await getIssueJson(ctx, id(params))),
   }),
   defineRoute({
     method: 'PATCH',
