@@ -7,6 +7,7 @@ import {
   UniqueViolation,
   VersionMismatch,
 } from '../../core/storage.js';
+import { storedJsonOf } from '../shared/stored-json.js';
 import {
   addEquality,
   addRanges,
@@ -17,7 +18,6 @@ import {
   searchText,
   shapes,
 } from './collection-sql.js';
-import { storedJsonOf } from '../shared/stored-json.js';
 import type { Conn } from './connection.js';
 import { withUniqueRules } from './errors.js';
 
