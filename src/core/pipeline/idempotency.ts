@@ -100,8 +100,12 @@ export async function remember(tx: StorageTx, reply: Reply, use: KeyUse): Promis
   });
   const after = reply.after;
   if (!after) {
-    if (isSuccess(reply)) await tx.idempotency.put(recordOf(reply), expiredBefore);
-    return reply;
+    if (!isSuccess(reply)) return reply;
+    const record = recordOf(reply);
+    await tx.idempotency.put(record, expiredBefore);
+    // The answer shows what is stored: it is sent as that text rather than serialized again.
+    const storedIsShown = reply.replayBody === undefined && reply.body !== undefined;
+    return storedIsShown ? { ...reply, json: record.body } : reply;
   }
   await tx.idempotency.put({ ...use, status: pendingStatus, body: 'null', headers: {} }, expiredBefore);
   // Replaces exactly the pending record: nothing else with this key can be dated at or before it.
