@@ -56,6 +56,9 @@ function sharedReadAccess(): TransactionAccess & { close(): void; wanted: boolea
 /** How many write transactions one COMMIT may carry: bounds the wait of the first of them. */
 const maxGroupSize = 32;
 
+/** How many event-loop turns a write group may wait for more transactions to join it. */
+const maxWaitsForGroup = 4;
+
 /**
  * Runs transactions on one connection one at a time, in arrival order, so that two never
  * interleave across an `await` (better-sqlite3's own `transaction()` would commit at the first
@@ -175,7 +178,7 @@ export function transactionQueue(db: Database.Database, beforeCommit: () => void
     }
     const done: { job: Job; value: unknown }[] = [];
     let job: Job | undefined = first;
-    let waited = false;
+    let waits = 0;
     while (job) {
       const access = writeAccess();
       let inSavepoint = false;
@@ -197,10 +200,12 @@ export function transactionQueue(db: Database.Database, beforeCommit: () => void
         }
       }
       job = nextOfGroup(done.length);
-      if (!job && done.length < maxGroupSize && !waited) {
+      if (!job && done.length < maxGroupSize && waits < maxWaitsForGroup) {
         // Let the requests that arrived meanwhile reach the queue (they wait for I/O callbacks,
-        // which run before setImmediate's), so that they can share this COMMIT.
-        waited = true;
+        // which run before setImmediate's), so that they can share this COMMIT. A turn that
+        // brings none ends the group; while turns bring more, requests are streaming in and the
+        // group waits again, a few times at most.
+        waits++;
         await new Promise((resolve) => setImmediate(resolve));
         job = nextOfGroup(done.length);
       }
