@@ -128,6 +128,7 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
   const runner = transactionRunner({
     pool,
     searchPathSql: `SET LOCAL search_path TO ${quoteIdent(schema)}`,
+    schema,
     maxAttempts: Math.max(1, options.maxAttempts ?? 20),
     makeTx: postgresTx,
     committed: async (client, accounts) => {

@@ -9,6 +9,8 @@ export interface TransactionRunnerOptions {
   pool: Pool;
   /** `SET LOCAL search_path …`, run with BEGIN in the same round trip. */
   searchPathSql: string;
+  /** The schema: writers take turns per schema, so deployments sharing a database do not queue behind each other. */
+  schema: string;
   /** How many times one transaction may run before TransientConflict; at least 1. */
   maxAttempts: number;
   /** Builds the stores of one transaction; `appended` hears each account that got an event. */
@@ -21,11 +23,30 @@ export interface TransactionRunnerOptions {
 }
 
 /**
- * The writers' turn: a session-level advisory lock in a key space of the adapter's own (see
- * signals.ts, migrate.ts and purge-lock.ts for the others), taken before BEGIN.
+ * The writers' turn: a session-level advisory lock per schema, in a key space of the adapter's
+ * own (see signals.ts, migrate.ts and purge-lock.ts for the others), taken before BEGIN.
  */
-const takeTurnSql = 'SELECT pg_advisory_lock(1869574506, 0)';
-const giveTurnSql = 'SELECT pg_advisory_unlock(1869574506, 0)';
+const takeTurnSql = 'SELECT pg_advisory_lock(1869574506, hashtext($1))';
+const giveTurnSql = 'SELECT pg_advisory_unlock(1869574506, hashtext($1))';
+
+/**
+ * A first-come, first-served queue of one: `take()` resolves, in call order, with the function
+ * that lets the next caller in.
+ */
+function queueOfOne() {
+  let last: Promise<void> = Promise.resolve();
+  return {
+    take(): Promise<() => void> {
+      let leave: () => void = () => {};
+      const left = new Promise<void>((resolve) => {
+        leave = resolve;
+      });
+      const turn = last.then(() => leave);
+      last = left;
+      return turn;
+    },
+  };
+}
 
 /**
  * Isolation: write transactions run SERIALIZABLE, so a transaction that reads a row and writes
@@ -45,6 +66,8 @@ const giveTurnSql = 'SELECT pg_advisory_unlock(1869574506, 0)';
  * (`contendedForMs`), every write transaction of this process takes the turn from its first run,
  * so a sustained load of writes to one project queues instead of colliding over and over:
  * under contention PostgreSQL writes go one at a time, as SQLite's do, and reads stay parallel.
+ * Within a process the writers queue for the turn before they take a connection, so a queue of
+ * writers never holds the pool that reads need.
  */
 export function transactionRunner(options: TransactionRunnerOptions) {
   const random = options.random ?? Math.random;
@@ -55,8 +78,25 @@ export function transactionRunner(options: TransactionRunnerOptions) {
   };
 
   let contendedUntil = 0;
+  // This process's writers wait for the turn here first, holding no connection, so that at most
+  // one of them holds a pooled connection while it waits for the turn across processes: the
+  // rest of the pool stays free for reads, and for writes that need no turn.
+  const turnInProcess = queueOfOne();
 
   async function attempt<T>(
+    fn: (tx: StorageTx) => Promise<T>,
+    mode: TransactionMode,
+    takeTurn: boolean,
+  ): Promise<T> {
+    const leaveTurn = takeTurn ? await turnInProcess.take() : undefined;
+    try {
+      return await attemptOnConnection(fn, mode, takeTurn);
+    } finally {
+      leaveTurn?.();
+    }
+  }
+
+  async function attemptOnConnection<T>(
     fn: (tx: StorageTx) => Promise<T>,
     mode: TransactionMode,
     takeTurn: boolean,
@@ -71,7 +111,7 @@ export function transactionRunner(options: TransactionRunnerOptions) {
     };
     try {
       if (takeTurn) {
-        await client.query(takeTurnSql);
+        await client.query(takeTurnSql, [options.schema]);
         holdsTurn = true;
       }
       await client.query(begin[mode]);
@@ -99,7 +139,7 @@ export function transactionRunner(options: TransactionRunnerOptions) {
     } finally {
       // A session lock must not stay with a pooled connection: a connection that cannot give
       // the turn back is destroyed (which ends its session, and the lock with it).
-      if (holdsTurn) await client.query(giveTurnSql).catch(markBroken);
+      if (holdsTurn) await client.query(giveTurnSql, [options.schema]).catch(markBroken);
       // A client whose rollback failed is in an unknown state: destroy it rather than reuse it.
       client.release(broken);
     }
