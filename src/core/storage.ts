@@ -35,6 +35,11 @@ export interface Storage {
    * a transaction that reads a row it then writes cannot be overtaken by another one.
    * `mode: 'read'` is a hint that `fn` only reads (a token touch excepted); adapters may run
    * such transactions more cheaply but must keep them consistent.
+   *
+   * An adapter may run `fn` more than once, each run from the start in a new transaction, before
+   * it answers (PostgreSQL after a lost race, SQLite when another member of a group commit failed
+   * after writing): only the last run's writes and result count, so `fn` must have no effect
+   * outside the transaction.
    */
   transaction<T>(fn: (tx: StorageTx) => Promise<T>, options?: { mode?: 'read' | 'write' }): Promise<T>;
   /** Releases connections. Transactions started afterwards reject. */

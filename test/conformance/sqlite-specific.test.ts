@@ -258,6 +258,46 @@ describe('the sqlite storage adapter on a file', () => {
     }
   });
 
+  it('keeps a group commit going past a member that failed before writing, and runs the others again after one that failed having written', async () => {
+    const storage = openStorage();
+    const runs: Record<string, number> = {};
+    type Failure = 'none' | 'before writing' | 'after writing';
+    const member = (name: string, failure: Failure = 'none') =>
+      storage.transaction(async (tx) => {
+        runs[name] = (runs[name] ?? 0) + 1;
+        if (failure === 'before writing') throw new Error(`${name} fails`);
+        await tx.collections.projects.insert(sampleRow('projects', 'wsp_1', { name }));
+        await macrotask();
+        if (failure === 'after writing') throw new Error(`${name} fails`);
+        return name;
+      });
+    const settled = async (members: Promise<string>[]) =>
+      (await Promise.allSettled(members)).map((o) => (o.status === 'fulfilled' ? o.value : String(o.reason)));
+    const names = () =>
+      storage.transaction(async (tx) =>
+        (await tx.collections.projects.list({ workspaceId: 'wsp_1', limit: 100 })).rows
+          .map((p) => p.name)
+          .sort(),
+      );
+
+    // Queued together, they share one transaction: a member that wrote nothing is simply left out.
+    expect(await settled([member('a'), member('b', 'before writing'), member('c')])).toEqual([
+      'a',
+      'Error: b fails',
+      'c',
+    ]);
+    expect(runs).toEqual({ a: 1, b: 1, c: 1 });
+    expect(await names()).toEqual(['a', 'c']);
+
+    // One that wrote is undone with the whole group: the members that had succeeded run again
+    // (each in a savepoint), the failed one is answered once, and nothing of it stays.
+    expect(
+      await settled([member('d'), member('e', 'after writing'), member('f'), member('g', 'before writing')]),
+    ).toEqual(['d', 'Error: e fails', 'f', 'Error: g fails']);
+    expect(runs).toMatchObject({ d: 2, e: 1, f: 1, g: 1 });
+    expect(await names()).toEqual(['a', 'c', 'd', 'f']);
+  });
+
   it('shows reads queued behind a write what it wrote, and reads queued before it what was there', async () => {
     const storage = openStorage();
     const project = sampleRow('projects', 'wsp_1');

@@ -129,6 +129,8 @@ export interface TransactionAccess {
   isOpen(): boolean;
   /** Called before any statement that writes: throws where this transaction may not write. */
   beforeWrite(): void;
+  /** Told how many rows each write changed (a statement that failed changed none). */
+  wrote(changes: number): void;
 }
 
 /** A Conn of one transaction: every statement checks that the transaction is open, and may write. */
@@ -140,10 +142,14 @@ export function transactionConn(cache: StatementCache, access: TransactionAccess
   };
   return {
     run(sql, params = []) {
-      return checked(cache.rowsOf(sql)).run(...params).changes;
+      const { changes } = checked(cache.rowsOf(sql)).run(...params);
+      access.wrote(changes);
+      return changes;
     },
     insert(sql, params = []) {
-      return Number(checked(cache.rowsOf(sql)).run(...params).lastInsertRowid);
+      const { changes, lastInsertRowid } = checked(cache.rowsOf(sql)).run(...params);
+      access.wrote(changes);
+      return Number(lastInsertRowid);
     },
     row<T>(sql: string, params: Params = []) {
       return checked(cache.rowsOf(sql)).get(...params) as T | undefined;

@@ -98,7 +98,10 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
           fn(
             sqliteTx(transactionConn(cache, access), () => {
               if (!access.isOpen()) throw new Error('transaction already finished');
-              writePendingSearch(() => access.beforeWrite());
+              writePendingSearch(() => {
+                access.beforeWrite();
+                access.wrote(1);
+              });
             }),
           ),
         transactionOptions?.mode ?? 'write',
