@@ -21,6 +21,7 @@ import {
 import { newestFirst } from '../shared/keyset.js';
 import { serialQueue } from '../shared/serial-queue.js';
 import { IndexedRows, memoryCollection } from './collection.js';
+import { DeliveryRows } from './delivery-rows.js';
 import { memoryMembers, memoryUserTokens } from './members.js';
 import { clone, deleteWithUndo, type RecordUndo, setWithUndo, type Undo } from './undo.js';
 import { memoryDeliveries, memoryWebhooks, type WebhookState } from './webhooks.js';
@@ -74,7 +75,7 @@ export function memoryStorage(): Storage {
     counters: new Map(),
     sequence: 0,
     webhooks: new Map(),
-    deliveries: new Map(),
+    deliveries: new DeliveryRows(),
     attempts: new Map(),
     attemptHours: new Map(),
     sessions: new Map(),

@@ -7,11 +7,12 @@ import {
 } from '../../core/storage.js';
 import { claimableAt, claimBudget, leased } from '../shared/claim-budget.js';
 import { isAfter, newestFirst } from '../shared/keyset.js';
+import type { DeliveryRows } from './delivery-rows.js';
 import { clone, deleteWithUndo, type RecordUndo, setWithUndo } from './undo.js';
 
 export interface WebhookState {
   webhooks: Map<string, WebhookSubscription>;
-  deliveries: Map<string, WebhookDelivery>;
+  deliveries: DeliveryRows;
   /** Each delivery's attempt log, oldest first, by delivery id. */
   attempts: Map<string, DeliveryAttempt[]>;
   /**
@@ -77,8 +78,8 @@ export function memoryWebhooks(state: WebhookState, record: RecordUndo): Webhook
     async delete(accountId, id) {
       const row = state.webhooks.get(id);
       if (!row || row.accountId !== accountId) return false;
-      for (const d of [...state.deliveries.values()]) {
-        if (d.subscriptionId !== id) continue;
+      for (const d of state.deliveries.ofSubscription(id)) {
+        if (d.accountId !== accountId) continue;
         deleteWithUndo(state.deliveries, d.id, record);
         deleteWithUndo(state.attempts, d.id, record);
       }
@@ -117,13 +118,13 @@ export function memoryDeliveries(state: WebhookState, record: RecordUndo): Deliv
         setWithUndo(state.deliveries, delivery.id, clone(delivery), record);
     },
     async list(query) {
-      const rows = [...state.deliveries.values()].filter(
-        (d) => d.accountId === query.accountId && d.subscriptionId === query.subscriptionId,
+      const rows = [...state.deliveries.ofSubscription(query.subscriptionId)].filter(
+        (d) => d.accountId === query.accountId,
       );
       return page(rows, query.after, query.limit);
     },
     async claimDue(claim) {
-      const due = [...state.deliveries.values()]
+      const due = [...state.deliveries.open()]
         .map((d) => ({ d, at: claimableAt(d) }))
         .filter((c): c is { d: WebhookDelivery; at: string } => c.at !== null && c.at <= claim.now)
         .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
@@ -165,7 +166,7 @@ export function memoryDeliveries(state: WebhookState, record: RecordUndo): Deliv
     },
     async nextClaimableAt() {
       let earliest: string | null = null;
-      for (const d of state.deliveries.values()) {
+      for (const d of state.deliveries.open()) {
         const at = claimableAt(d);
         if (at !== null && (earliest === null || at < earliest)) earliest = at;
       }
