@@ -159,10 +159,18 @@ describe.skipIf(!testDatabaseUrl)(
       await storage.ready();
       const entry = sampleRow('timeEntries', 'wsp_1', { minutes: 0 });
       await storage.transaction((t) => t.collections.timeEntries.insert(entry));
-      const addMinute = () =>
+      // The first two writers both read the row before either writes it, so that they collide.
+      let readers = 0;
+      let bothRead: () => void = () => {};
+      const collision = new Promise<void>((resolve) => {
+        bothRead = resolve;
+      });
+      const addMinute = (collide = false) =>
         storage.transaction(async (t) => {
           const current = await t.collections.timeEntries.get('wsp_1', entry.id);
           if (!current) throw new Error('row vanished');
+          if (collide && ++readers === 2) bothRead();
+          if (collide) await collision;
           await macrotask();
           await t.collections.timeEntries.update(
             { ...current, minutes: current.minutes + 1, version: current.version + 1 },
@@ -176,7 +184,7 @@ describe.skipIf(!testDatabaseUrl)(
         await holder.query('SELECT pg_advisory_lock(1869574506, hashtext($1))', [schema]);
         // Two writers collide: one commits, the other runs again and waits for the turn, and
         // from then on every write of this storage takes the turn.
-        const collided = [addMinute(), addMinute()];
+        const collided = [addMinute(true), addMinute(true)];
         const waiting = async () =>
           Number(
             (
@@ -187,8 +195,11 @@ describe.skipIf(!testDatabaseUrl)(
               )
             ).rows[0].n,
           );
-        while ((await waiting()) < 1) await new Promise((resolve) => setTimeout(resolve, 10));
-        const queued = Array.from({ length: 6 }, addMinute);
+        for (let polls = 0; (await waiting()) < 1; polls++) {
+          if (polls > 1000) throw new Error('no writer waited for the turn after the collision');
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        const queued = Array.from({ length: 6 }, () => addMinute());
         await macrotask();
         // Before, each queued writer took one of the pool's three connections to wait on: the
         // read below waited for one of them, that is until the turn was given back.
