@@ -190,7 +190,10 @@ export function transactionQueue(db: Database.Database, beforeCommit: () => void
    * can only be undone with the whole group: it is rejected, the group is rolled back, and the
    * members that had succeeded run again from the start, each in a savepoint of its own this
    * time (none of them was answered yet). Running a transaction's work again is allowed by the
-   * port's contract (the PostgreSQL adapter does it after a lost race).
+   * port's contract (the PostgreSQL adapter does it after a lost race). Through the API, the
+   * only write a request that then fails makes is its token's last-used time (at most once a
+   * minute a token), besides I/O errors: a group runs again rarely, and at most once, since its
+   * second run has savepoints.
    */
   async function runWriteGroup(): Promise<void> {
     const first = jobs.shift() as Job;
