@@ -18,6 +18,7 @@ import {
 import type { Conn } from './connection.js';
 import { withUniqueRules } from './errors.js';
 import { countedColumns } from './migrations/002_list_counts.js';
+import { searchedFields } from './migrations/005_batched_search.js';
 
 type Where = Partial<Record<string, FilterValue>> | undefined;
 
@@ -54,10 +55,44 @@ function countKey(table: string, where: Where): { field: string; value: string }
 const countSql =
   'SELECT n FROM list_counts WHERE collection = ? AND workspace_id = ? AND field = ? AND value = ?';
 
+/**
+ * What an insert writes besides the row (migration 6): one more in each count the row falls in,
+ * and, for a searched table, a note that the search index lacks it. Statements of their own
+ * rather than triggers, so that the row's INSERT needs no statement journal.
+ */
+function insertBookkeeping(shape: CollectionShape) {
+  const { table } = shape;
+  const counted = (countedColumns[table] ?? []).map((column) => {
+    const field = shape.columns.find((c) => c.column === column)?.field;
+    if (!field) throw new Error(`${table}.${column} is counted but not a column of the collection`);
+    return { column, field };
+  });
+  const keys = ["(?, ?, '', '', 1)", ...counted.map(({ column }) => `(?, ?, '${column}', ?, 1)`)];
+  const countSql =
+    `INSERT INTO list_counts (collection, workspace_id, field, value, n) VALUES ${keys.join(', ')} ` +
+    'ON CONFLICT (collection, workspace_id, field, value) DO UPDATE SET n = n + 1';
+  const noteSql =
+    table in searchedFields ? `INSERT OR IGNORE INTO search_pending (tbl, pk) VALUES ('${table}', ?)` : null;
+  return (conn: Conn, row: Record<string, unknown> & { workspaceId: string }, pk: number) => {
+    const params: unknown[] = [table, row.workspaceId];
+    for (const { field } of counted) {
+      const value = row[field];
+      // As the counting triggers key it: NULL is char(0).
+      params.push(table, row.workspaceId, value === null || value === undefined ? '\u0000' : String(value));
+    }
+    conn.run(countSql, params);
+    if (noteSql) conn.run(noteSql, [pk]);
+  };
+}
+
 const scoped = (workspaceId: string): Conditions => ({
   clauses: ['workspace_id = ?'],
   params: [workspaceId],
 });
+
+const bookkeepingOf = Object.fromEntries(
+  Object.entries(shapes).map(([name, shape]) => [name, insertBookkeeping(shape)]),
+) as Record<CollectionName, ReturnType<typeof insertBookkeeping>>;
 
 /** One collection over its table: the record as JSON, its filter, range and sum fields as columns. */
 export function sqliteCollection<Name extends CollectionName>(
@@ -70,6 +105,7 @@ export function sqliteCollection<Name extends CollectionName>(
   const shape = shapes[name];
   const { table } = shape;
   const parse = (data: string) => JSON.parse(data) as Row;
+  const bookkeeping = bookkeepingOf[name];
   /** The number of rows matching `where`: a maintained count when there is one, else COUNT(*). */
   const countMatching = (workspaceId: string, where: Where): number => {
     const counted = countKey(table, where);
@@ -85,9 +121,10 @@ export function sqliteCollection<Name extends CollectionName>(
 
   return {
     async insert(row) {
-      withUniqueRules(shape.uniqueRules, () =>
-        conn.run(shape.insertSql, [row.id, row.workspaceId, ...columnValues(shape, row)]),
+      const pk = withUniqueRules(shape.uniqueRules, () =>
+        conn.insert(shape.insertSql, [row.id, row.workspaceId, ...columnValues(shape, row)]),
       );
+      bookkeeping(conn, row as unknown as Record<string, unknown> & { workspaceId: string }, pk);
     },
     async get(workspaceId, id) {
       const data = conn.value<string>(`SELECT data FROM ${table} WHERE id = ? AND workspace_id = ?`, [

@@ -3,6 +3,7 @@ import { listCounts } from './002_list_counts.js';
 import { membersAndTokenExpiry } from './003_members_and_token_expiry.js';
 import { deliveryLeases } from './004_delivery_leases.js';
 import { batchedSearch } from './005_batched_search.js';
+import { insertsCountedByTheAdapter } from './006_inserts_counted_by_the_adapter.js';
 
 /** One schema step. `version` is what `PRAGMA user_version` holds once it is applied. */
 export interface Migration {
@@ -18,6 +19,7 @@ export const migrations: readonly Migration[] = [
   { version: 3, name: 'members and token expiry', sql: membersAndTokenExpiry },
   { version: 4, name: 'delivery leases', sql: deliveryLeases },
   { version: 5, name: 'batched search', sql: batchedSearch },
+  { version: 6, name: 'inserts counted by the adapter', sql: insertsCountedByTheAdapter },
 ];
 
 /** The schema version this code knows. */
