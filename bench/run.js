@@ -5,7 +5,7 @@
 // BENCH_DIR (where seeded databases are kept between runs), BENCH_WEBHOOK_EVENTS (default 5,000).
 import { fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compareServers, issueRequests, withServers } from './http-cpu.js';
@@ -15,11 +15,12 @@ import { seedDatabase, workingCopy } from './seed.js';
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const amount = Number(process.env.BENCH_REQUESTS ?? 10000);
 const large = Number(process.env.BENCH_LARGE ?? 1_000_000);
-// Seeded files are reused while the schema is unchanged.
-const schema = createHash('sha256')
-  .update(readFileSync(new URL('../dist/adapters/sqlite/migrations/index.js', import.meta.url)))
-  .digest('hex')
-  .slice(0, 8);
+// Seeded files are reused while the schema (every migration) is unchanged.
+const migrationsDir = new URL('../dist/adapters/sqlite/migrations/', import.meta.url);
+const schemaHash = createHash('sha256');
+for (const name of readdirSync(migrationsDir).sort())
+  schemaHash.update(readFileSync(new URL(name, migrationsDir)));
+const schema = schemaHash.digest('hex').slice(0, 8);
 const dir = process.env.BENCH_DIR ?? join(tmpdir(), 'outcome-tracker-bench');
 mkdirSync(dir, { recursive: true });
 
