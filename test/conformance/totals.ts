@@ -17,7 +17,7 @@ type Command =
   | { kind: 'delete'; pick: number }
   | { kind: 'deleteWhere'; workspace: number; status: IssueStatus }
   | { kind: 'rolledBack'; workspace: number; pick: number }
-  | { kind: 'insertThenChange'; workspace: number; status: IssueStatus; then: IssueStatus; remove: boolean }
+  | { kind: 'insertThenChange'; workspace: number; status: IssueStatus; changedTo: IssueStatus; remove: boolean }
   | { kind: 'concurrent'; workspace: number; status: IssueStatus; n: number; failing: number };
 
 const statuses: IssueStatus[] = ['open', 'in_progress', 'blocked', 'resolved', 'closed'];
@@ -73,7 +73,7 @@ const moreCommands: fc.Arbitrary<Command> = fc.oneof(
     kind: fc.constant('insertThenChange' as const),
     workspace: fc.integer({ min: 0, max: 1 }),
     status,
-    then: status,
+    changedTo: status,
     remove: fc.boolean(),
   }),
   fc.record({
@@ -166,13 +166,13 @@ async function apply(storage: Storage, model: Map<string, Issue>, c: Command): P
     // (what an adapter holds back until the commit must count already) and after it.
     const workspaceId = workspaces[c.workspace] as string;
     const row = sampleRow('issues', workspaceId, { status: c.status }, at(model.size));
-    const changed = { ...row, status: c.then, version: row.version + 1 };
+    const changed = { ...row, status: c.changedTo, version: row.version + 1 };
     const seen = await storage.transaction(async (tx) => {
       await tx.collections.issues.insert(row);
       await tx.collections.issues.update(changed, row.version);
       if (c.remove) await tx.collections.issues.delete(workspaceId, row.id);
       const totals: number[] = [];
-      for (const s of [c.status, c.then]) {
+      for (const s of [c.status, c.changedTo]) {
         totals.push(
           (await tx.collections.issues.list({ workspaceId, where: { status: s }, limit: 1 })).total,
         );
@@ -183,7 +183,7 @@ async function apply(storage: Storage, model: Map<string, Issue>, c: Command): P
     if (!c.remove) model.set(changed.id, changed);
     expect(seen).toEqual([
       modelTotal(model, workspaceId, { status: c.status }),
-      modelTotal(model, workspaceId, { status: c.then }),
+      modelTotal(model, workspaceId, { status: c.changedTo }),
       modelTotal(model, workspaceId, {}),
     ]);
   } else if (c.kind === 'concurrent') {
