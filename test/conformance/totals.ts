@@ -17,7 +17,13 @@ type Command =
   | { kind: 'delete'; pick: number }
   | { kind: 'deleteWhere'; workspace: number; status: IssueStatus }
   | { kind: 'rolledBack'; workspace: number; pick: number }
-  | { kind: 'insertThenChange'; workspace: number; status: IssueStatus; changedTo: IssueStatus; remove: boolean }
+  | {
+      kind: 'insertThenChange';
+      workspace: number;
+      status: IssueStatus;
+      changedTo: IssueStatus;
+      remove: boolean;
+    }
   | { kind: 'concurrent'; workspace: number; status: IssueStatus; n: number; failing: number };
 
 const statuses: IssueStatus[] = ['open', 'in_progress', 'blocked', 'resolved', 'closed'];
