@@ -1,6 +1,7 @@
+import { getStoredOr404 } from '../shared/operations.js';
 import { familyRoutes } from '../shared/routes.js';
 import { contextExamples } from './examples.js';
-import { createContext, deleteContext, getContext, listContext } from './operations.js';
+import { createContext, deleteContext, listContext } from './operations.js';
 import {
   contextCreateSchema,
   contextItemSchema,
@@ -14,7 +15,7 @@ export const contextRoutes = familyRoutes({
   responses: { item: contextItemSchema, page: contextPageSchema },
   list: { query: contextListQuerySchema, run: listContext },
   create: { body: contextCreateSchema, run: createContext },
-  get: getContext,
+  get: { stored: (ctx, id) => getStoredOr404(ctx, 'context', id, 'context item') },
   remove: deleteContext,
   operationIds: {
     list: 'listContextItems',

@@ -1,6 +1,7 @@
+import { getStoredOr404 } from '../shared/operations.js';
 import { familyRoutes } from '../shared/routes.js';
 import { decisionExamples } from './examples.js';
-import { createDecision, getDecision, listDecisions, updateDecision } from './operations.js';
+import { createDecision, listDecisions, updateDecision } from './operations.js';
 import {
   decisionCreateSchema,
   decisionListQuerySchema,
@@ -15,7 +16,7 @@ export const decisionRoutes = familyRoutes({
   responses: { item: decisionSchema, page: decisionPageSchema },
   list: { query: decisionListQuerySchema, run: listDecisions },
   create: { body: decisionCreateSchema, run: createDecision },
-  get: getDecision,
+  get: { stored: (ctx, id) => getStoredOr404(ctx, 'decisions', id, 'decision') },
   update: { body: decisionPatchSchema, run: updateDecision },
   operationIds: {
     list: 'listDecisions',

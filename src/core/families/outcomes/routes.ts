@@ -1,6 +1,7 @@
+import { getStoredOr404 } from '../shared/operations.js';
 import { familyRoutes } from '../shared/routes.js';
 import { outcomeExamples } from './examples.js';
-import { createOutcome, deleteOutcome, getOutcome, listOutcomes, updateOutcome } from './operations.js';
+import { createOutcome, deleteOutcome, listOutcomes, updateOutcome } from './operations.js';
 import {
   outcomeCreateSchema,
   outcomeListQuerySchema,
@@ -15,7 +16,7 @@ export const outcomeRoutes = familyRoutes({
   responses: { item: outcomeSchema, page: outcomePageSchema },
   list: { query: outcomeListQuerySchema, run: listOutcomes },
   create: { body: outcomeCreateSchema, run: createOutcome },
-  get: getOutcome,
+  get: { stored: (ctx, id) => getStoredOr404(ctx, 'outcomes', id, 'outcome') },
   update: { body: outcomePatchSchema, run: updateOutcome },
   remove: deleteOutcome,
   operationIds: {

@@ -1,8 +1,9 @@
-import { ok, resource } from '../../pipeline/reply.js';
+import { ok, resource, storedResource } from '../../pipeline/reply.js';
 import { defineRoute } from '../../pipeline/route.js';
 import { pageOf } from '../shared/examples.js';
+import { getStoredOr404 } from '../shared/operations.js';
 import { projectExamples } from './examples.js';
-import { createProject, getProject, listProjects, updateProject } from './operations.js';
+import { createProject, listProjects, updateProject } from './operations.js';
 import {
   projectCreateSchema,
   projectListQuerySchema,
@@ -52,7 +53,8 @@ export const projectRoutes = [
     description: 'One project with its ETag; If-None-Match naming that ETag answers 304 while it is current.',
     examples: { response: projectExamples.item },
     response: projectSchema,
-    handle: async (ctx, { params }) => resource(await getProject(ctx, id(params))),
+    handle: async (ctx, { params }) =>
+      storedResource(await getStoredOr404(ctx, 'projects', id(params), 'project')),
   }),
   defineRoute({
     method: 'PATCH',

@@ -3,7 +3,13 @@ import type { VersionedRecord } from '../../model.js';
 import { preconditionHolds, versionConflict } from '../../pipeline/conditional.js';
 import type { OperationContext } from '../../pipeline/context.js';
 import { decodeCursor, type Page, toPage } from '../../pipeline/pagination.js';
-import { type CollectionName, type CollectionRows, type ListQuery, VersionMismatch } from '../../storage.js';
+import {
+  type CollectionName,
+  type CollectionRows,
+  type ListQuery,
+  type StoredJson,
+  VersionMismatch,
+} from '../../storage.js';
 
 /** The resource as the API shows it: everything but the workspace it lives in. */
 export function present<Row extends VersionedRecord>(row: Row): Omit<Row, 'workspaceId'> {
@@ -21,6 +27,21 @@ export async function getOr404<Name extends CollectionName>(
   const row = await ctx.tx.collections[name].get(ctx.tenant.workspaceId, id);
   if (!row) throw notFound(what);
   return row as CollectionRows[Name];
+}
+
+/**
+ * `getOr404`, for a family whose view is `present(row)`, already serialized: the stored text is
+ * sent as it is (Collection.getJson) instead of being parsed and serialized again.
+ */
+export async function getStoredOr404(
+  ctx: OperationContext,
+  name: CollectionName,
+  id: string,
+  what: string,
+): Promise<StoredJson> {
+  const stored = await ctx.tx.collections[name].getJson(ctx.tenant.workspaceId, id);
+  if (!stored) throw notFound(what);
+  return stored;
 }
 
 /** Reads a row for a change, enforcing the request's If-Match: 409 with the current ETag when stale. */

@@ -1,8 +1,9 @@
 import type { z } from 'zod';
 import type { Access } from '../../pipeline/auth.js';
 import type { OperationContext } from '../../pipeline/context.js';
-import { noContent, ok, resource } from '../../pipeline/reply.js';
+import { noContent, ok, resource, storedResource } from '../../pipeline/reply.js';
 import { defineRoute, type Route } from '../../pipeline/route.js';
+import type { StoredJson } from '../../storage.js';
 import { type FamilyExamples, pageOf } from './examples.js';
 
 type Versioned = { version: number };
@@ -29,7 +30,13 @@ export interface FamilyOperations<LQ extends z.ZodType, CB extends z.ZodType, PB
     /** What a replay answers instead of the created resource (one that shows a secret once). */
     replay?: (created: Versioned) => unknown;
   };
-  get?: (ctx: OperationContext, id: string) => Promise<Versioned>;
+  /**
+   * One item: its view, or, for a family whose view is the stored row without its workspace,
+   * `stored`: the row's JSON as stored, sent without being parsed and serialized again.
+   */
+  get?:
+    | ((ctx: OperationContext, id: string) => Promise<Versioned>)
+    | { stored: (ctx: OperationContext, id: string) => Promise<StoredJson> };
   update?: { body: PB; run(ctx: OperationContext, id: string, body: z.output<PB>): Promise<Versioned> };
   remove?: (ctx: OperationContext, id: string) => Promise<void>;
   /** The OpenAPI operationId of each operation offered, written out (`listOutcomes`). */
@@ -128,7 +135,10 @@ export function familyRoutes<LQ extends z.ZodType, CB extends z.ZodType, PB exte
         ...reference('get'),
         examples: { response: examples.item },
         response: responses.item,
-        handle: async (ctx, { params }) => resource(await get(ctx, idOf(params))),
+        handle: async (ctx, { params }) =>
+          typeof get === 'function'
+            ? resource(await get(ctx, idOf(params)))
+            : storedResource(await get.stored(ctx, idOf(params))),
       }),
     );
   }

@@ -1,12 +1,7 @@
+import { getStoredOr404 } from '../shared/operations.js';
 import { familyRoutes } from '../shared/routes.js';
 import { timeEntryExamples } from './examples.js';
-import {
-  createTimeEntry,
-  deleteTimeEntry,
-  getTimeEntry,
-  listTimeEntries,
-  updateTimeEntry,
-} from './operations.js';
+import { createTimeEntry, deleteTimeEntry, listTimeEntries, updateTimeEntry } from './operations.js';
 import {
   timeEntryCreateSchema,
   timeEntryListQuerySchema,
@@ -22,7 +17,7 @@ export const timeEntryRoutes = familyRoutes({
   responses: { item: timeEntrySchema, page: timeEntryPageSchema },
   list: { query: timeEntryListQuerySchema, run: listTimeEntries },
   create: { body: timeEntryCreateSchema, run: createTimeEntry },
-  get: getTimeEntry,
+  get: { stored: (ctx, id) => getStoredOr404(ctx, 'timeEntries', id, 'time entry') },
   update: { body: timeEntryPatchSchema, run: updateTimeEntry },
   remove: deleteTimeEntry,
   operationIds: {
