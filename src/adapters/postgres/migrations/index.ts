@@ -2,6 +2,7 @@ import { initialSchema } from './001_initial.js';
 import { rateLimitDecisions } from './002_rate_limit_decisions.js';
 import { membersAndTokenExpiry } from './003_members_and_token_expiry.js';
 import { deliveryLeases } from './004_delivery_leases.js';
+import { partialIndexesOfOptionalReferences } from './005_partial_indexes_of_optional_references.js';
 
 /** One schema step, recorded in `schema_migrations` once applied. */
 export interface Migration {
@@ -16,6 +17,7 @@ export const migrations: readonly Migration[] = [
   { version: 2, name: 'rate limit decisions', sql: rateLimitDecisions },
   { version: 3, name: 'members and token expiry', sql: membersAndTokenExpiry },
   { version: 4, name: 'delivery leases', sql: deliveryLeases },
+  { version: 5, name: 'partial indexes of optional references', sql: partialIndexesOfOptionalReferences },
 ];
 
 /** The schema version this code knows. */

@@ -4,6 +4,7 @@ import { membersAndTokenExpiry } from './003_members_and_token_expiry.js';
 import { deliveryLeases } from './004_delivery_leases.js';
 import { batchedSearch } from './005_batched_search.js';
 import { insertsCountedByTheAdapter } from './006_inserts_counted_by_the_adapter.js';
+import { partialIndexesOfOptionalReferences } from './007_partial_indexes_of_optional_references.js';
 
 /** One schema step. `version` is what `PRAGMA user_version` holds once it is applied. */
 export interface Migration {
@@ -20,6 +21,7 @@ export const migrations: readonly Migration[] = [
   { version: 4, name: 'delivery leases', sql: deliveryLeases },
   { version: 5, name: 'batched search', sql: batchedSearch },
   { version: 6, name: 'inserts counted by the adapter', sql: insertsCountedByTheAdapter },
+  { version: 7, name: 'partial indexes of optional references', sql: partialIndexesOfOptionalReferences },
 ];
 
 /** The schema version this code knows. */
