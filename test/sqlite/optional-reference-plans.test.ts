@@ -30,9 +30,9 @@ describe('lists filtered by an optional reference on SQLite', () => {
     const statements: string[] = [];
     const storage = sqliteStorage({ filename, onStatement: (sql) => statements.push(sql) });
     await storage.transaction((tx) =>
-      tx.collections[name].list({
+      (tx.collections[name] as unknown as { list(query: unknown): Promise<unknown> }).list({
         workspaceId: 'wsp_1',
-        where: { [field]: 'ref_1' } as never,
+        where: { [field]: 'ref_1' },
         createdAfter: '2026-01-01T00:00:00.000Z',
         limit: 10,
       }),

@@ -1,6 +1,13 @@
 import type { CollectionName, Storage, StorageTx } from '../../core/storage.js';
+import { type Checkpointer, startCheckpointer } from './checkpointer.js';
 import { sqliteCollection } from './collections.js';
-import { type Conn, openDatabase, StatementCache, transactionConn } from './connection.js';
+import {
+  type Conn,
+  defaultCheckpointPages,
+  openDatabase,
+  StatementCache,
+  transactionConn,
+} from './connection.js';
 import { sqliteDump } from './dump.js';
 import { migrate } from './migrate.js';
 import { sqliteCounters, sqliteIdempotency } from './records.js';
@@ -18,12 +25,23 @@ export interface SqliteStorageOptions {
   filename: string;
   /** Told every statement run, with its parameters in place (diagnostics and query-plan tests). */
   onStatement?: (sql: string) => void;
+  /**
+   * How many pages the write-ahead log may hold before they are copied into the database file
+   * (default 8,000: 32 MB of 4 KB pages). The copy runs on a worker thread, off the event loop.
+   */
+  checkpointPages?: number;
 }
 
 /** The SQLite storage: the port, and what the adapter can tell about itself. */
 export interface SqliteStorage extends Storage {
   /** How many prepared statements the connection keeps (bounded by the statement cache). */
   statementCount(): number;
+  /**
+   * Where the log is copied into the database: 'thread' (a worker thread of the adapter), or
+   * 'commit' (in the COMMIT that takes the log past the threshold, SQLite's own way: before the
+   * thread is ready, if it failed, and for ':memory:', which has no log).
+   */
+  checkpoints(): 'thread' | 'commit';
   /**
    * This storage created the schema (applied the first migration): of several processes opening
    * one fresh file at once, exactly one sees true, so it is the one to bootstrap it.
@@ -75,21 +93,41 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
     db.close();
     throw error;
   }
+  const pages = options.checkpointPages ?? defaultCheckpointPages;
+  let checkpointsOnThread = false;
+  const checkpointInCommit = (inCommit: boolean) => {
+    checkpointsOnThread = !inCommit;
+    if (db.open) db.pragma(`wal_autocheckpoint = ${inCommit ? pages : 0}`);
+  };
+  checkpointInCommit(true);
+  const checkpointer: Checkpointer | null =
+    options.filename === ':memory:' || options.filename === ''
+      ? null
+      : startCheckpointer(options.filename, pages, checkpointInCommit, () => {
+          // Right after a COMMIT, between transactions: the few frames appended during the
+          // thread's last pass, so that the next write finds the whole log copied and starts it over.
+          if (db.open && !db.inTransaction) db.pragma('wal_checkpoint(PASSIVE)');
+        });
   const cache = new StatementCache(db);
   const writePendingSearch = searchIndexWriter(db);
   let groupsSinceIndexing = 0;
-  const queue = transactionQueue(db, () => {
-    // The search index is written every few write COMMITs, not at each: FTS5 makes a segment
-    // (and, now and then, merges segments) per write, and larger batches cost far less a row.
-    // The noted rows wait durably in search_pending, and a search writes them first.
-    if (++groupsSinceIndexing < searchIndexEveryCommits) return;
-    groupsSinceIndexing = 0;
-    writePendingSearch();
-  });
+  const queue = transactionQueue(
+    db,
+    () => {
+      // The search index is written every few write COMMITs, not at each: FTS5 makes a segment
+      // (and, now and then, merges segments) per write, and larger batches cost far less a row.
+      // The noted rows wait durably in search_pending, and a search writes them first.
+      if (++groupsSinceIndexing < searchIndexEveryCommits) return;
+      groupsSinceIndexing = 0;
+      writePendingSearch();
+    },
+    () => checkpointer?.committed(),
+  );
   let closed = false;
 
   return {
     statementCount: () => cache.size,
+    checkpoints: () => (checkpointsOnThread ? 'thread' : 'commit'),
     created,
     transaction(fn, transactionOptions) {
       if (closed) return Promise.reject(new Error('storage is closed'));
@@ -111,6 +149,9 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
       closed = true;
       // Transactions queued before close() still run; the connection closes after them.
       await queue.drained();
+      // The thread's connection closes first, so that this one is the last: closing, it copies
+      // what is left of the log into the database and removes the log.
+      await checkpointer?.close();
       if (db.open) db.close();
     },
   };
