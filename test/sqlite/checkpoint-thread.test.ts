@@ -2,6 +2,7 @@ import { existsSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startCheckpointer } from '../../src/adapters/sqlite/checkpointer.js';
 import { sqliteStorage } from '../../src/adapters/sqlite/index.js';
 import { sampleRow } from '../conformance/fixtures.js';
 import { tempDir } from '../support/adapters.js';
@@ -52,6 +53,21 @@ describe('checkpoints on the adapter’s thread', () => {
     const reopened = new Database(filename, { readonly: true });
     expect(reopened.prepare('SELECT count(*) FROM projects').pluck().get()).toBe(transactions);
     reopened.close();
+  });
+
+  it('hands checkpoints back to the COMMIT when its thread cannot run', async () => {
+    const told: boolean[] = [];
+    const checkpointer = startCheckpointer(
+      join(dir, 'no-such-directory', 'tracker.db'),
+      64,
+      (inCommit) => told.push(inCommit),
+      () => {},
+    );
+    await until(() => told.length > 0);
+    expect(told).toEqual([true]);
+    checkpointer.committed();
+    await checkpointer.close();
+    expect(told).toEqual([true]);
   });
 
   it('leaves an in-memory database, which has no log, to SQLite', async () => {
