@@ -73,6 +73,12 @@ parentPort.on('message', (message) => {
 const tailPages = 256;
 /** The thread's passes over the log before it hands over what is left, however much. */
 const maxPasses = 8;
+/**
+ * The thread looks at the log at most this often: a message each COMMIT cost the event loop a
+ * few percent of a create's CPU, and at a create's few pages the log grows by a few hundred
+ * pages in this time under full load, against a threshold of thousands.
+ */
+const checkEveryMs = 25;
 
 /**
  * Starts the thread for the database `filename`. Until it is ready, and for good if it fails,
@@ -85,27 +91,41 @@ export function startCheckpointer(
   inline: (checkpointInCommit: boolean) => void,
   finishOnConnection: () => void,
 ): Checkpointer {
-  const worker = new Worker(workerSource, {
-    eval: true,
-    workerData: {
-      filename,
-      pages,
-      tail: Math.min(tailPages, pages),
-      passes: maxPasses,
-      driver: createRequire(import.meta.url).resolve('better-sqlite3'),
-      littleEndian: endianness() === 'LE',
-    },
-  });
+  let worker: Worker;
+  try {
+    worker = startWorker(filename, pages);
+  } catch {
+    // No thread here (a runtime without worker threads, a bundle without the driver's path):
+    // SQLite checkpoints in the COMMIT, as it does by itself.
+    inline(true);
+    return { committed: () => {}, close: async () => {} };
+  }
   // An embedder that never calls close() can still exit.
   worker.unref();
   let state: 'starting' | 'idle' | 'checking' | 'failed' | 'closed' = 'starting';
   let committedSinceCheck = false;
   /** The thread asked for the last frames to be copied after the next COMMIT. */
   let finishAfterCommit = false;
+  let lastCheckAt = Number.NEGATIVE_INFINITY;
+  let timer: NodeJS.Timeout | null = null;
   const check = () => {
     committedSinceCheck = false;
     state = 'checking';
+    lastCheckAt = performance.now();
     worker.postMessage('check');
+  };
+  /** Checks now, or once `checkEveryMs` has passed since the last check (one timer at most). */
+  const checkSoon = () => {
+    const wait = lastCheckAt + checkEveryMs - performance.now();
+    if (wait <= 0) {
+      check();
+      return;
+    }
+    committedSinceCheck = true;
+    timer ??= setTimeout(() => {
+      timer = null;
+      if (state === 'idle' && committedSinceCheck) check();
+    }, wait).unref();
   };
   const fail = () => {
     if (state === 'failed' || state === 'closed') return;
@@ -126,7 +146,7 @@ export function startCheckpointer(
       return;
     }
     state = 'idle';
-    if (committedSinceCheck) check();
+    if (committedSinceCheck) checkSoon();
   });
   return {
     committed() {
@@ -134,13 +154,14 @@ export function startCheckpointer(
         finishAfterCommit = false;
         finishOnConnection();
       }
-      if (state === 'idle') check();
+      if (state === 'idle') checkSoon();
       else committedSinceCheck = true;
     },
     async close() {
       if (state === 'closed') return;
       const wasRunning = state !== 'failed';
       state = 'closed';
+      if (timer) clearTimeout(timer);
       // A pending promise does not keep the process alive: the thread's handle must, until it ends.
       worker.ref();
       if (wasRunning) worker.postMessage('close');
@@ -148,4 +169,18 @@ export function startCheckpointer(
       await exited;
     },
   };
+}
+
+function startWorker(filename: string, pages: number): Worker {
+  return new Worker(workerSource, {
+    eval: true,
+    workerData: {
+      filename,
+      pages,
+      tail: Math.min(tailPages, pages),
+      passes: maxPasses,
+      driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+      littleEndian: endianness() === 'LE',
+    },
+  });
 }
