@@ -1,9 +1,11 @@
 // In-process figures, run in a child process of their own: `handle()` creates per second on a
-// SQLite file (one at a time and 50 at once), and the memory adapter's insert cost and RSS.
+// SQLite file (one at a time and 50 at once, with the latencies of the latter and the longest
+// stop of the event loop meanwhile), and the memory adapter's insert cost and RSS.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { memoryStorage } from '../dist/adapters/memory/index.js';
 import { sqliteStorage } from '../dist/adapters/sqlite/index.js';
 import { createTracker, projects, tenancy } from '../dist/core/index.js';
@@ -22,11 +24,18 @@ async function setUp(storage) {
   return { tracker, init, project };
 }
 
-async function createsPerSecond(concurrency, total) {
+/**
+ * Creates `total` issues, `concurrency` at a time: per second, the latency quantiles (ms) and the
+ * longest the event loop stood still (ms). Enough creates that the log passes its checkpoint
+ * threshold several times (a few pages a create, 8,000 pages a checkpoint).
+ */
+async function creates(concurrency, total) {
   const dir = mkdtempSync(join(tmpdir(), 'ot-bench-'));
   const { tracker, init, project } = await setUp(sqliteStorage({ filename: join(dir, 'bench.db') }));
   const body = JSON.stringify({ projectId: project.id, title: 'In-process issue', severity: 'low' });
+  const latencies = [];
   const create = async () => {
+    const sent = process.hrtime.bigint();
     const response = await tracker.handle({
       method: 'POST',
       path: '/api/v1/issues',
@@ -38,8 +47,12 @@ async function createsPerSecond(concurrency, total) {
       body,
     });
     if (response.status !== 201) throw new Error(`create answered ${response.status}: ${response.body}`);
+    latencies.push(Number(process.hrtime.bigint() - sent) / 1e6);
   };
   for (let i = 0; i < 200; i++) await create(); // warm-up
+  latencies.length = 0;
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
   const started = process.hrtime.bigint();
   let next = 0;
   await Promise.all(
@@ -48,8 +61,17 @@ async function createsPerSecond(concurrency, total) {
     }),
   );
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  loop.disable();
   await tracker.close();
-  return total / seconds;
+  latencies.sort((a, b) => a - b);
+  const quantile = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
+  return {
+    perSecond: total / seconds,
+    p50: quantile(0.5),
+    p99: quantile(0.99),
+    max: latencies.at(-1),
+    loopStallMs: loop.max / 1e6,
+  };
 }
 
 /** Inserts issues straight into the memory adapter, 1,000 a transaction, until `target` or the time budget. */
@@ -97,7 +119,7 @@ async function memoryInserts(target, budgetSeconds) {
   return { insertUs: checkpoints, loaded: n, rssMb: process.memoryUsage().rss / 2 ** 20 };
 }
 
-const serial = await createsPerSecond(1, 2000);
-const concurrent = await createsPerSecond(50, 5000);
+const serial = (await creates(1, 2000)).perSecond;
+const concurrent = await creates(50, 20_000);
 const memory = await memoryInserts(Number(process.env.BENCH_MEMORY_ROWS ?? 1_000_000), 90);
 process.send?.({ serial, concurrent, memory });

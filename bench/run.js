@@ -116,7 +116,13 @@ lines.push('');
 row('in process', 'figure');
 row('---', '---');
 row('handle() creates/s, SQLite file, 1 at a time', inProcess.serial.toFixed(0));
-row('handle() creates/s, SQLite file, 50 concurrent', inProcess.concurrent.toFixed(0));
+const c = inProcess.concurrent;
+row('handle() creates/s, SQLite file, 50 concurrent', c.perSecond.toFixed(0));
+row(
+  'create latency p50 / p99 / max, 50 concurrent (20,000 creates)',
+  `${c.p50.toFixed(1)} / ${c.p99.toFixed(1)} / ${c.max.toFixed(1)} ms`,
+);
+row('longest event-loop stall during those creates', `${c.loopStallMs.toFixed(1)} ms`);
 const m = inProcess.memory;
 for (const [n, cost] of Object.entries(m.insertUs)) {
   if (/^\d+$/.test(n)) row(`memory adapter insert at ${Number(n).toLocaleString('en')} issues`, us(cost));
