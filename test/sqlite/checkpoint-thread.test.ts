@@ -70,6 +70,12 @@ describe('checkpoints on the adapter’s thread', () => {
     expect(told).toEqual([true]);
   });
 
+  it('refuses a threshold that is not a positive whole number of pages', () => {
+    for (const checkpointPages of [0, -1, 1.5, Number.NaN]) {
+      expect(() => sqliteStorage({ filename: join(dir, 'refused.db'), checkpointPages })).toThrow(RangeError);
+    }
+  });
+
   it('leaves an in-memory database, which has no log, to SQLite', async () => {
     const storage = sqliteStorage({ filename: ':memory:' });
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -85,6 +85,10 @@ const searchIndexEveryCommits = 8;
  * half-way.
  */
 export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
+  const pages = options.checkpointPages ?? defaultCheckpointPages;
+  if (!Number.isSafeInteger(pages) || pages < 1) {
+    throw new RangeError(`checkpointPages must be a positive whole number of pages, not ${pages}`);
+  }
   const db = openDatabase(options.filename, options.onStatement);
   let created: boolean;
   try {
@@ -93,7 +97,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
     db.close();
     throw error;
   }
-  const pages = options.checkpointPages ?? defaultCheckpointPages;
+
   let checkpointsOnThread = false;
   const checkpointInCommit = (inCommit: boolean) => {
     checkpointsOnThread = !inCommit;
