@@ -19,7 +19,7 @@ export function openDatabase(filename: string, onStatement?: (sql: string) => vo
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   // The COMMIT that takes the WAL past this many pages copies them into the database (a
-  // checkpoint), unless the storage's checkpoint thread does it (see checkpointer.ts).
+  // checkpoint); the storage may set another threshold.
   db.pragma(`wal_autocheckpoint = ${defaultCheckpointPages}`);
   db.pragma('foreign_keys = ON');
   // Every request of a group commit runs in a SAVEPOINT, which keeps the prior content of each page

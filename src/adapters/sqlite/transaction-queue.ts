@@ -85,13 +85,8 @@ const maxWaitsForGroup = 4;
  *
  * `beforeCommit` runs inside the transaction right before each COMMIT (the batched search
  * index writes); when it fails, the transaction is rolled back as a failed COMMIT would be.
- * `afterCommit` runs after each write COMMIT that succeeded (the checkpointer looks at the log).
  */
-export function transactionQueue(
-  db: Database.Database,
-  beforeCommit: () => void = () => {},
-  afterCommit: () => void = () => {},
-) {
+export function transactionQueue(db: Database.Database, beforeCommit: () => void = () => {}) {
   const statements = {
     begin: { read: db.prepare('BEGIN'), write: db.prepare('BEGIN IMMEDIATE') },
     commit: db.prepare('COMMIT'),
@@ -117,7 +112,6 @@ export function transactionQueue(
       access.close();
       beforeCommit();
       statements.commit.run();
-      afterCommit();
       job.resolve(result);
     } catch (error) {
       access.close();
@@ -266,7 +260,6 @@ export function transactionQueue(
       abandon(done, error);
       return;
     }
-    afterCommit();
     for (const { job, value } of done) job.resolve(value);
   }
 
