@@ -6,7 +6,6 @@ import { maxBodyBytes, type Tracker, type TrackerRequest } from '../core/index.j
 /** Node's server puts the incoming request in Hono's env; other runtimes have no peer address here. */
 type NodeBindings = {
   incoming?: IncomingMessage;
-  outgoing?: { once(event: 'finish', listener: () => void): void };
 };
 
 /**
@@ -25,11 +24,11 @@ export function honoApp(tracker: Tracker): Hono<{ Bindings: NodeBindings }> {
       : await fromWebRequest(c.req.raw, c.env?.incoming?.socket?.remoteAddress);
     const response = await tracker.handle(request);
     if (response.status === 413 || (body !== null && body.byteLength > maxBodyBytes)) {
-      // The rest of an oversized body is still coming: never read it as the next request. Close
-      // the connection once the answer is out, as the Node host does.
+      // The rest of an oversized body is still coming: never read it as the next request. With
+      // `Connection: close` Node's server closes the connection once the answer is flushed, as for
+      // the Node host. Destroying the socket at 'finish' instead closed it with the client still
+      // sending, so the kernel reset the connection and the client could lose the 413.
       response.headers.Connection = 'close';
-      const socket = c.env?.incoming?.socket;
-      c.env?.outgoing?.once('finish', () => socket?.destroy());
     }
     const answer = response.stream ? toReadable(response.stream) : response.body;
     return new Response(answer, { status: response.status, headers: response.headers });
