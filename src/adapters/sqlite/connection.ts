@@ -3,14 +3,6 @@ import Database from 'better-sqlite3';
 export type Db = Database.Database;
 type Params = readonly unknown[];
 
-/**
- * How many pages the WAL holds before they are copied into the database (a checkpoint). A page
- * changed by many commits between two checkpoints is copied once, and the pages every create
- * changes (the ends of the indexes, the counts) are most of them: at 8,000 pages (32 MB of WAL)
- * rather than SQLite's 1,000 a create costs about a tenth less CPU.
- */
-export const defaultCheckpointPages = 8000;
-
 /** Opens the database file with the pragmas the adapter relies on. */
 export function openDatabase(filename: string, onStatement?: (sql: string) => void): Db {
   const db = new Database(filename, onStatement ? { verbose: (sql) => onStatement(String(sql)) } : {});
@@ -18,9 +10,6 @@ export function openDatabase(filename: string, onStatement?: (sql: string) => vo
   db.pragma('busy_timeout = 5000');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  // The COMMIT that takes the WAL past this many pages copies them into the database (a
-  // checkpoint); the storage may set another threshold.
-  db.pragma(`wal_autocheckpoint = ${defaultCheckpointPages}`);
   db.pragma('foreign_keys = ON');
   // Every request of a group commit runs in a SAVEPOINT, which keeps the prior content of each page
   // it changes in a sub-journal: a temporary file by default, written with a syscall per page (most

@@ -1,12 +1,6 @@
 import type { CollectionName, Storage, StorageTx } from '../../core/storage.js';
 import { sqliteCollection } from './collections.js';
-import {
-  type Conn,
-  defaultCheckpointPages,
-  openDatabase,
-  StatementCache,
-  transactionConn,
-} from './connection.js';
+import { type Conn, openDatabase, StatementCache, transactionConn } from './connection.js';
 import { sqliteDump } from './dump.js';
 import { migrate } from './migrate.js';
 import { sqliteCounters, sqliteIdempotency } from './records.js';
@@ -67,6 +61,15 @@ function sqliteTx(conn: Conn, writePendingSearch: () => void): StorageTx {
   };
 }
 
+/**
+ * How many pages the WAL holds before the COMMIT that passes them copies them into the database
+ * (a checkpoint), unless `checkpointPages` says otherwise. A page changed by many commits between
+ * two checkpoints is copied once, and the pages every create changes (the ends of the indexes,
+ * the counts) are most of them: at 8,000 pages (32 MB of WAL) rather than SQLite's 1,000 a create
+ * costs about a tenth less CPU.
+ */
+const defaultCheckpointPages = 8000;
+
 /** How many write COMMITs the noted search-index rows may wait for before they are written. */
 const searchIndexEveryCommits = 8;
 
@@ -84,6 +87,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
     throw new RangeError(`checkpointPages must be a positive whole number of pages, not ${pages}`);
   }
   const db = openDatabase(options.filename, options.onStatement);
+  db.pragma(`wal_autocheckpoint = ${pages}`);
   let created: boolean;
   try {
     created = migrate(db).some((migration) => migration.version === 1);
@@ -91,8 +95,6 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
     db.close();
     throw error;
   }
-  // The COMMIT that takes the log past this many pages copies them into the database.
-  db.pragma(`wal_autocheckpoint = ${pages}`);
   const cache = new StatementCache(db);
   const writePendingSearch = searchIndexWriter(db);
   let groupsSinceIndexing = 0;

@@ -4,7 +4,14 @@ import type { OperationContext } from '../../pipeline/context.js';
 import type { Page } from '../../pipeline/pagination.js';
 import type { StoredJson } from '../../storage.js';
 import { insertAndAnnounce } from '../shared/lifecycle.js';
-import { getForWrite, getOr404, listPage, present, saveNextVersion } from '../shared/operations.js';
+import {
+  getForWrite,
+  getOr404,
+  getStoredOr404,
+  listPage,
+  present,
+  saveNextVersion,
+} from '../shared/operations.js';
 import { outcomeOfProject, referenced, referencedMember } from '../shared/references.js';
 import { applyChanges } from '../shared/update.js';
 import { issueEvents } from './events.js';
@@ -85,9 +92,7 @@ export async function getIssueJson(ctx: OperationContext, idOrKey: string): Prom
     const issue = presentIssue(await findIssue(ctx, idOrKey, false));
     return { json: JSON.stringify(issue), version: issue.version };
   }
-  const stored = await ctx.tx.collections.issues.getJson(ctx.tenant.workspaceId, idOrKey);
-  if (!stored) throw notFound('issue');
-  return stored;
+  return getStoredOr404(ctx, 'issues', idOrKey, 'issue');
 }
 
 export async function listIssues(ctx: OperationContext, query: IssueListQuery): Promise<Page<IssueView>> {
