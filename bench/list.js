@@ -29,6 +29,8 @@ export async function listLatencies(server, info, samples = 60) {
     'projectId (10%)': `${base}&projectId=${info.smallProjectId}`,
     'page 21': cursorUrl,
     'status+severity': `${base}&status=open&severity=high`,
+    'projectId (90%)+status': `${base}&projectId=${info.projectId}&status=open`,
+    'updatedSince, none match': `${base}&updatedSince=2099-01-01T00:00:00.000Z`,
   };
   const result = {};
   for (const [name, url] of Object.entries(queries)) {

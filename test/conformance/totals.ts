@@ -109,6 +109,10 @@ function queries(workspaceId: string): ListQuery<'issues'>[] {
     { outcomeId: null },
     { status: 'open', projectId: 'prj_t1' },
     { status: 'open', assigneeId: null },
+    // Several filters: SQLite reads the index of the one that fewest rows match.
+    { status: 'in_progress', severity: 'high' },
+    { projectId: 'prj_t2', status: 'open', severity: 'high' },
+    ...assignees.map((assigneeId) => ({ assigneeId, projectId: 'prj_t1' })),
   ];
   return where.map((w) => ({ workspaceId, where: w, limit: 1 }));
 }

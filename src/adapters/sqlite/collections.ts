@@ -56,6 +56,28 @@ const countSql =
   'SELECT n FROM list_counts WHERE collection = ? AND workspace_id = ? AND field = ? AND value = ?';
 
 /**
+ * With equality filters on two or more counted columns, the list index of the one that the
+ * fewest rows match, as the maintained counts say (one lookup each), for `INDEXED BY`; else
+ * null. SQLite keeps no statistics here, so it cannot tell `project_id = ?` (90% of the rows,
+ * say) from `status = ?` (20%) and takes the first index that fits: a total then walks the
+ * larger run. Every counted column has a list index `<table>_by_<column>` (migrations 1, 7, 8).
+ */
+function narrowestIndex(conn: Conn, table: string, workspaceId: string, where: Where): string | null {
+  let narrowest: { column: string; rows: number } | null = null;
+  let filters = 0;
+  for (const [field, value] of Object.entries(where ?? {})) {
+    // `IS NULL` cannot read a partial index; no API filter asks for it.
+    if (value === undefined || value === null) continue;
+    const column = columnOf(field);
+    if (!countedColumns[table]?.includes(column)) continue;
+    filters++;
+    const rows = conn.value<number>(countSql, [table, workspaceId, column, String(value)]) ?? 0;
+    if (!narrowest || rows < narrowest.rows) narrowest = { column, rows };
+  }
+  return filters >= 2 && narrowest ? `${table}_by_${narrowest.column}` : null;
+}
+
+/**
  * What an insert writes besides the row (migration 6): one more in each count the row falls in,
  * and, for a searched table, a note that the search index lacks it. Statements of their own
  * rather than triggers, so that the row's INSERT needs no statement journal.
@@ -107,11 +129,17 @@ export function sqliteCollection<Name extends CollectionName>(
   const parse = (data: string) => JSON.parse(data) as Row;
   const bookkeeping = bookkeepingOf[name];
   /** The number of rows matching `where`: a maintained count when there is one, else COUNT(*). */
-  const countMatching = (workspaceId: string, where: Where): number => {
+  const countMatching = (workspaceId: string, where: Where, from?: string): number => {
     const counted = countKey(table, where);
     if (counted) return conn.value<number>(countSql, [table, workspaceId, counted.field, counted.value]) ?? 0;
     const { clauses, params } = matching(workspaceId, where);
-    return conn.value<number>(`SELECT COUNT(*) FROM ${table} WHERE ${clauses.join(' AND ')}`, params) ?? 0;
+    const read = from ?? source(workspaceId, where, false);
+    return conn.value<number>(`SELECT COUNT(*) FROM ${read} WHERE ${clauses.join(' AND ')}`, params) ?? 0;
+  };
+  /** The table, read through the narrowest filter's index where there are several (not with a search). */
+  const source = (workspaceId: string, where: Where, searching: boolean) => {
+    const index = searching ? null : narrowestIndex(conn, table, workspaceId, where);
+    return index ? `${table} INDEXED BY ${index}` : table;
   };
   const matching = (workspaceId: string, where: Where) => {
     const conditions = scoped(workspaceId);
@@ -197,11 +225,12 @@ export function sqliteCollection<Name extends CollectionName>(
         addSearch(shape, query.search, conditions);
       }
       const where = clauses.join(' AND ');
+      const from = source(query.workspaceId, query.where as Where, query.search !== undefined);
 
       const after = query.after;
       const rows = conn
         .values<string>(
-          `SELECT data FROM ${table} WHERE ${where}${after ? ' AND (created_at, id) < (?, ?)' : ''} ` +
+          `SELECT data FROM ${from} WHERE ${where}${after ? ' AND (created_at, id) < (?, ?)' : ''} ` +
             'ORDER BY created_at DESC, id DESC LIMIT ?',
           after ? [...params, after.createdAt, after.id, query.limit] : [...params, query.limit],
         )
@@ -220,10 +249,10 @@ export function sqliteCollection<Name extends CollectionName>(
         query.createdBefore === undefined &&
         query.updatedSince === undefined &&
         Object.values(query.range ?? {}).every((bounds) => bounds === undefined);
-      if (onlyEquality) return { rows, total: countMatching(query.workspaceId, query.where as Where) };
+      if (onlyEquality) return { rows, total: countMatching(query.workspaceId, query.where as Where, from) };
       const totals = conn.row<{ total: number; sum: number | null }>(
         `SELECT COUNT(*) AS total, ${sumField ? `COALESCE(SUM(${columnOf(sumField)}), 0)` : 'NULL'} AS sum ` +
-          `FROM ${table} WHERE ${where}`,
+          `FROM ${from} WHERE ${where}`,
         params,
       );
       const total = totals?.total ?? 0;

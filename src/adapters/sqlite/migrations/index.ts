@@ -5,6 +5,7 @@ import { deliveryLeases } from './004_delivery_leases.js';
 import { batchedSearch } from './005_batched_search.js';
 import { insertsCountedByTheAdapter } from './006_inserts_counted_by_the_adapter.js';
 import { partialIndexesOfOptionalReferences } from './007_partial_indexes_of_optional_references.js';
+import { issueIndexesCarryTheFilters } from './008_issue_indexes_carry_the_filters.js';
 
 /** One schema step. `version` is what `PRAGMA user_version` holds once it is applied. */
 export interface Migration {
@@ -22,6 +23,7 @@ export const migrations: readonly Migration[] = [
   { version: 5, name: 'batched search', sql: batchedSearch },
   { version: 6, name: 'inserts counted by the adapter', sql: insertsCountedByTheAdapter },
   { version: 7, name: 'partial indexes of optional references', sql: partialIndexesOfOptionalReferences },
+  { version: 8, name: 'issue indexes carry the filters', sql: issueIndexesCarryTheFilters },
 ];
 
 /** The schema version this code knows. */
