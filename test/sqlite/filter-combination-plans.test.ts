@@ -34,6 +34,13 @@ describe('lists over several filters on SQLite', () => {
         const severity = i % 20 === 0 ? ('critical' as const) : ('high' as const);
         await tx.collections.issues.insert(sampleRow('issues', workspaceId, { ...row, severity }));
       }
+      // One user's time on one outcome, a day at a time over 30 days.
+      for (let day = 1; day <= 30; day++) {
+        const date = `2026-11-${String(day).padStart(2, '0')}`;
+        await tx.collections.timeEntries.insert(
+          sampleRow('timeEntries', workspaceId, { outcomeId: 'out_1', userId: 'usr_1', date }),
+        );
+      }
     });
   });
   afterAll(async () => {
@@ -43,13 +50,17 @@ describe('lists over several filters on SQLite', () => {
 
   /** Lists `where` (a page of one, so that the total is counted) and returns each query's plan. */
   async function plans(query: Partial<ListQuery<'issues'>>) {
-    statements.length = 0;
-    const page = await storage.transaction((tx) =>
-      tx.collections.issues.list({ workspaceId, limit: 1, ...query }),
+    return plansOf('issues', () =>
+      storage.transaction((tx) => tx.collections.issues.list({ workspaceId, limit: 1, ...query })),
     );
+  }
+
+  async function plansOf(table: string, list: () => Promise<{ total: number }>) {
+    statements.length = 0;
+    const page = await list();
     const reader = new Database(filename, { readonly: true });
     const read = statements
-      .filter((sql) => /FROM issues\b/.test(sql))
+      .filter((sql) => new RegExp(`FROM ${table}\\b`).test(sql))
       .map((sql) => ({
         sql,
         plan: reader
@@ -81,8 +92,27 @@ describe('lists over several filters on SQLite', () => {
     const { total, read } = await plans({ updatedSince: '2000-01-01T00:00:00.000Z' });
     expect(total).toBe(48);
     const count = read.find(({ sql }) => sql.startsWith('SELECT COUNT(*)'));
-    // Every list index of issues holds updated_at: SQLite may take any of them.
-    expect(count?.plan).toMatch(/USING COVERING INDEX issues_\w+ \(workspace_id=\?\)/);
+    expect(count?.plan).toContain('USING COVERING INDEX issues_recent (workspace_id=?)');
+  });
+
+  it('leaves a range bound to its own index: a week of time entries is read by date', async () => {
+    const { total, read } = await plansOf('time_entries', () =>
+      storage.transaction((tx) =>
+        tx.collections.timeEntries.list({
+          workspaceId,
+          where: { outcomeId: 'out_1', userId: 'usr_1' },
+          range: { date: { gte: '2026-11-10', lte: '2026-11-16' } },
+          sum: 'minutes',
+          limit: 1,
+        }),
+      ),
+    );
+    expect(total).toBe(7);
+    expect(read.length).toBeGreaterThan(0);
+    for (const { sql, plan } of read) {
+      expect(sql).not.toContain('INDEXED BY');
+      expect(plan).toContain('time_entries_by_date');
+    }
   });
 
   it('has a list index named <table>_by_<column> for every counted column, as INDEXED BY needs', () => {

@@ -136,9 +136,13 @@ export function sqliteCollection<Name extends CollectionName>(
     const read = from ?? source(workspaceId, where, false);
     return conn.value<number>(`SELECT COUNT(*) FROM ${read} WHERE ${clauses.join(' AND ')}`, params) ?? 0;
   };
-  /** The table, read through the narrowest filter's index where there are several (not with a search). */
-  const source = (workspaceId: string, where: Where, searching: boolean) => {
-    const index = searching ? null : narrowestIndex(conn, table, workspaceId, where);
+  /**
+   * The table, read through the narrowest filter's index where there are several. Not with a
+   * search or a range bound (a time entry's `date`): the search index or the range's own index
+   * may match far fewer rows, and the counts cannot tell.
+   */
+  const source = (workspaceId: string, where: Where, otherBounds: boolean) => {
+    const index = otherBounds ? null : narrowestIndex(conn, table, workspaceId, where);
     return index ? `${table} INDEXED BY ${index}` : table;
   };
   const matching = (workspaceId: string, where: Where) => {
@@ -225,7 +229,8 @@ export function sqliteCollection<Name extends CollectionName>(
         addSearch(shape, query.search, conditions);
       }
       const where = clauses.join(' AND ');
-      const from = source(query.workspaceId, query.where as Where, query.search !== undefined);
+      const ranged = Object.values(query.range ?? {}).some((bounds) => bounds !== undefined);
+      const from = source(query.workspaceId, query.where as Where, query.search !== undefined || ranged);
 
       const after = query.after;
       const rows = conn
@@ -248,7 +253,7 @@ export function sqliteCollection<Name extends CollectionName>(
         query.createdAfter === undefined &&
         query.createdBefore === undefined &&
         query.updatedSince === undefined &&
-        Object.values(query.range ?? {}).every((bounds) => bounds === undefined);
+        !ranged;
       if (onlyEquality) return { rows, total: countMatching(query.workspaceId, query.where as Where, from) };
       const totals = conn.row<{ total: number; sum: number | null }>(
         `SELECT COUNT(*) AS total, ${sumField ? `COALESCE(SUM(${columnOf(sumField)}), 0)` : 'NULL'} AS sum ` +
