@@ -124,6 +124,28 @@ describe('search fairness on SQLite', () => {
     }
   });
 
+  it("reads a rare word's few matches by key, and walks the workspace newest first for a common one", async () => {
+    // 3,000 issues: a walk reads the workspace's index entries; reading a match by key costs a dozen.
+    const rare = await get('heavy', `/api/v1/issues?q=${encodeURIComponent('ISSUE 2999')}&limit=10`);
+    expect(rare.body.total).toBe(1);
+    const common = await get('heavy', `/api/v1/issues?q=${encodeURIComponent('login page')}&limit=10`);
+    expect(common.body.total).toBe(3000);
+    const reads = (result: { sql: string[] }) =>
+      collectionReads(result.sql).filter((sql) => /^SELECT (data|COUNT)/.test(sql));
+    expect(reads(rare).length).toBeGreaterThan(0);
+    for (const sql of reads(rare)) {
+      const steps = plan(sql).join('\n');
+      expect(steps).toContain('SEARCH issues USING INTEGER PRIMARY KEY (rowid=?)');
+      expect(steps).not.toContain('issues_recent');
+    }
+    expect(reads(common).length).toBeGreaterThan(0);
+    for (const sql of reads(common)) {
+      const steps = plan(sql).join('\n');
+      expect(steps).toMatch(/USING (COVERING )?INDEX issues_\w+ \(workspace_id=\?\)/);
+      expect(steps).not.toContain('INTEGER PRIMARY KEY');
+    }
+  });
+
   it("keeps another tenant's reads to its own index range while the first tenant searches", async () => {
     const quietAlone = await get('quiet', '/api/v1/issues?limit=10');
     for (let i = 0; i < 50; i++)

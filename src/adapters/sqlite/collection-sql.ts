@@ -120,20 +120,23 @@ export const ftsPhrase = (needle: string): string => `"${needle.replaceAll('"', 
 
 /**
  * Adds a case-insensitive substring match over the search fields. Needles of three characters
- * or more go to the trigram index; shorter ones (which have no trigram) to a LIKE scan.
+ * or more go to the trigram index (the phrase it was asked for is returned); shorter ones
+ * (which have no trigram) to a LIKE scan (null).
  */
-export function addSearch(shape: CollectionShape, needle: string, into: Conditions): void {
+export function addSearch(shape: CollectionShape, needle: string, into: Conditions): string | null {
   if (shape.search.length === 0) {
     into.clauses.push('FALSE');
-    return;
+    return null;
   }
   if ([...needle].length >= 3) {
+    const phrase = ftsPhrase(needle);
     into.clauses.push(`pk IN (SELECT rowid FROM ${shape.table}_search WHERE ${shape.table}_search MATCH ?)`);
-    into.params.push(ftsPhrase(needle));
-    return;
+    into.params.push(phrase);
+    return phrase;
   }
   const pattern = `%${escapeLike(needle.toLowerCase())}%`;
   const likes = shape.search.map((field) => `fold_case(json_extract(data, '$.${field}')) LIKE ? ESCAPE '\\'`);
   into.clauses.push(`(${likes.join(' OR ')})`);
   for (const _ of shape.search) into.params.push(pattern);
+  return null;
 }

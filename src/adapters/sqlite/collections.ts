@@ -55,6 +55,11 @@ function countKey(table: string, where: Where): { field: string; value: string }
 const countSql =
   'SELECT n FROM list_counts WHERE collection = ? AND workspace_id = ? AND field = ? AND value = ?';
 
+/** How many index entries a walk reads for the cost of reading one row by its key and sorting it. */
+const walkedEntriesPerKeyRead = 16;
+/** A search with more matches than this walks the workspace (see searchSource). */
+const maxMatchesCounted = 4096;
+
 /**
  * With equality filters on two or more counted columns, the list index of the one that the
  * fewest rows match, as the maintained counts say (one lookup each), for `INDEXED BY`; else
@@ -145,6 +150,27 @@ export function sqliteCollection<Name extends CollectionName>(
     const index = otherBounds ? null : narrowestIndex(conn, table, workspaceId, where);
     return index ? `${table} INDEXED BY ${index}` : table;
   };
+  /**
+   * What a search reads. SQLite walks the workspace's rows newest first and checks each key
+   * against the search index's matches, which ends early when matches are many, but goes through
+   * every row of the workspace for a rare word (about 150 ms at a million issues). When the index
+   * names far fewer rows than the workspace holds, the rows it names are read by key and sorted
+   * instead (`NOT INDEXED` leaves SQLite the primary key only). Reading a row by key costs about
+   * as much as walking a dozen index entries: hence the factor. The matches are counted only up
+   * to a bound, since the search itself then finds them all again: a common word costs at most
+   * that many more matches to decide.
+   */
+  const searchSource = (workspaceId: string, phrase: string) => {
+    const rows = conn.value<number>(countSql, [table, workspaceId, '', '']) ?? 0;
+    const cap = Math.min(Math.floor(rows / walkedEntriesPerKeyRead), maxMatchesCounted);
+    if (cap === 0) return table;
+    const matches =
+      conn.value<number>(
+        `SELECT COUNT(*) FROM (SELECT 1 FROM ${table}_search WHERE ${table}_search MATCH ? LIMIT ?)`,
+        [phrase, cap],
+      ) ?? 0;
+    return matches < cap ? `${table} NOT INDEXED` : table;
+  };
   const matching = (workspaceId: string, where: Where) => {
     const conditions = scoped(workspaceId);
     addEquality(shape, where, conditions);
@@ -224,13 +250,17 @@ export function sqliteCollection<Name extends CollectionName>(
         clauses.push('updated_at >= ?');
         params.push(query.updatedSince);
       }
+      let phrase: string | null = null;
       if (query.search !== undefined) {
         writePendingSearch();
-        addSearch(shape, query.search, conditions);
+        phrase = addSearch(shape, query.search, conditions);
       }
       const where = clauses.join(' AND ');
       const ranged = Object.values(query.range ?? {}).some((bounds) => bounds !== undefined);
-      const from = source(query.workspaceId, query.where as Where, query.search !== undefined || ranged);
+      const from =
+        phrase !== null
+          ? searchSource(query.workspaceId, phrase)
+          : source(query.workspaceId, query.where as Where, query.search !== undefined || ranged);
 
       const after = query.after;
       const rows = conn
