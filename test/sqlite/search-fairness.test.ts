@@ -125,7 +125,7 @@ describe('search fairness on SQLite', () => {
   });
 
   it("reads a rare word's few matches by key, and walks the workspace newest first for a common one", async () => {
-    // 3,000 issues: a walk reads the workspace's index entries; reading a match by key costs a dozen.
+    // 3,000 issues: a walk reads the workspace's index entries; reading a match by key costs sixteen.
     const rare = await get('heavy', `/api/v1/issues?q=${encodeURIComponent('ISSUE 2999')}&limit=10`);
     expect(rare.body.total).toBe(1);
     const common = await get('heavy', `/api/v1/issues?q=${encodeURIComponent('login page')}&limit=10`);
@@ -144,6 +144,31 @@ describe('search fairness on SQLite', () => {
       expect(steps).toMatch(/USING (COVERING )?INDEX issues_\w+ \(workspace_id=\?\)/);
       expect(steps).not.toContain('INTEGER PRIMARY KEY');
     }
+  });
+
+  it('pages through the matches read by key, newest first, each once, with the total counted the same way', async () => {
+    // "issue 29": heavy issues 29, 290–299 and 2900–2999, and quiet's issue 29 (another workspace).
+    const expected = ['29', ...Array.from({ length: 10 }, (_, i) => `29${i}`)]
+      .concat(Array.from({ length: 100 }, (_, i) => `29${String(i).padStart(2, '0')}`))
+      .map((n) => `heavy issue ${n} about the login page`);
+    const seen: { id: string; createdAt: string; title: string }[] = [];
+    let path = `/api/v1/issues?q=${encodeURIComponent('issue 29')}&limit=10`;
+    for (;;) {
+      const page = await get('heavy', path);
+      expect(page.status).toBe(200);
+      expect(page.body.total).toBe(111);
+      for (const sql of collectionReads(page.sql).filter((s) => /^SELECT (data|COUNT)/.test(s))) {
+        expect(plan(sql).join('\n')).toContain('SEARCH issues USING INTEGER PRIMARY KEY (rowid=?)');
+      }
+      seen.push(...page.body.data);
+      if (!page.body.nextCursor) break;
+      path = `/api/v1/issues?q=${encodeURIComponent('issue 29')}&limit=10&cursor=${page.body.nextCursor}`;
+    }
+    expect(seen.map((issue) => issue.title).sort()).toEqual([...expected].sort());
+    const newestFirst = [...seen].sort((a, b) =>
+      a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1,
+    );
+    expect(seen.map((issue) => issue.id)).toEqual(newestFirst.map((issue) => issue.id));
   });
 
   it("keeps another tenant's reads to its own index range while the first tenant searches", async () => {

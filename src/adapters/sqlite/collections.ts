@@ -155,8 +155,8 @@ export function sqliteCollection<Name extends CollectionName>(
    * against the search index's matches, which ends early when matches are many, but goes through
    * every row of the workspace for a rare word (about 150 ms at a million issues). When the index
    * names far fewer rows than the workspace holds, the rows it names are read by key and sorted
-   * instead (`NOT INDEXED` leaves SQLite the primary key only). Reading a row by key costs about
-   * as much as walking a dozen index entries: hence the factor. The matches are counted only up
+   * instead (`NOT INDEXED` leaves SQLite the primary key only). Reading a row by key and sorting
+   * it costs about as much as walking sixteen index entries: hence the factor. The matches are counted only up
    * to a bound, since the search itself then finds them all again: a common word costs at most
    * that many more matches to decide.
    */
