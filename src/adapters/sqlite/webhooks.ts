@@ -91,6 +91,22 @@ export function sqliteWebhooks(conn: Conn): WebhookStore {
   };
 }
 
+/**
+ * The keys of due deliveries, oldest due first, leaving out the subscriptions and accounts named
+ * (bound as JSON arrays: one statement shape whatever their number). A list that is empty is
+ * left out of the SQL: SQLite builds a filter for each NOT IN list, which doubled the cost of a
+ * claim's query even with nothing in it.
+ */
+function claimKeysSql(excludeSubscriptions: boolean, excludeAccounts: boolean): string {
+  return (
+    'SELECT rowid, subscription_id AS subscriptionId, account_id AS accountId FROM deliveries ' +
+    'WHERE next_attempt_at <= ? ' +
+    (excludeSubscriptions ? 'AND subscription_id NOT IN (SELECT value FROM json_each(?)) ' : '') +
+    (excludeAccounts ? 'AND account_id NOT IN (SELECT value FROM json_each(?)) ' : '') +
+    'ORDER BY next_attempt_at, rowid LIMIT ?'
+  );
+}
+
 /** Webhook deliveries: the transactional outbox, then the delivery log. */
 export function sqliteDeliveries(conn: Conn): DeliveryStore {
   // next_attempt_at holds when the row is claimable (see migration 003), not the model's field.
@@ -152,7 +168,7 @@ export function sqliteDeliveries(conn: Conn): DeliveryStore {
     async claimDue(claim) {
       // The transaction is serialized (one writer), so selecting and leasing cannot interleave
       // with another claim. Rows of subscriptions or accounts out of slots are left out by the
-      // query (bound as JSON arrays: one statement shape whatever their number); each round
+      // query (bound as JSON arrays, so the number of them does not shape the SQL); each round
       // either leases rows or leaves out one more, so the loop ends.
       const budget = claimBudget(claim);
       const claimed: WebhookDelivery[] = [];
@@ -161,18 +177,16 @@ export function sqliteDeliveries(conn: Conn): DeliveryStore {
         const want = claim.limit - claimed.length;
         if (want <= 0) break;
         // Keys first: a page's refused rows (a busy subscription's backlog) cost no payload read.
+        // A first-page claim reads the head of the queue as it is: left out, a busy
+        // subscription's backlog would make the query scan all of it to find nothing.
+        const subscriptions = claim.thorough === false ? [] : budget.fullSubscriptions();
+        const accounts = claim.thorough === false ? [] : budget.fullAccounts();
         const rows = conn.rows<{ rowid: number; subscriptionId: string; accountId: string }>(
-          'SELECT rowid, subscription_id AS subscriptionId, account_id AS accountId FROM deliveries ' +
-            'WHERE next_attempt_at <= ? ' +
-            'AND subscription_id NOT IN (SELECT value FROM json_each(?)) ' +
-            'AND account_id NOT IN (SELECT value FROM json_each(?)) ' +
-            'ORDER BY next_attempt_at, rowid LIMIT ?',
+          claimKeysSql(subscriptions.length > 0, accounts.length > 0),
           [
             claim.now,
-            // A first-page claim reads the head of the queue as it is: left out, a busy
-            // subscription's backlog would make the query scan all of it to find nothing.
-            JSON.stringify(claim.thorough === false ? [] : budget.fullSubscriptions()),
-            JSON.stringify(claim.thorough === false ? [] : budget.fullAccounts()),
+            ...(subscriptions.length > 0 ? [JSON.stringify(subscriptions)] : []),
+            ...(accounts.length > 0 ? [JSON.stringify(accounts)] : []),
             chunk,
           ],
         );
