@@ -103,6 +103,48 @@ export function signalTests(adapter: AdapterUnderTest): void {
       expect(next.sequence).toBeGreaterThan(highest);
     });
 
+    it('counts each account’s events, by type, as its log holds them after purges, restores and rollbacks', async () => {
+      const filters: (string[] | undefined)[] = [
+        undefined,
+        ['issue.created'],
+        ['project.created', 'issue.created'],
+        ['issue.created', 'issue.created'],
+        ['comment.created'],
+      ];
+      const expectCountsOfLog = async () => {
+        for (const accountId of ['acc_1', 'acc_2', 'acc_3']) {
+          const log = await tx((t) => t.signals.list({ accountId, limit: 1000 }));
+          for (const types of filters) {
+            const expected = log.filter((e) => !types || types.includes(e.type)).length;
+            const counted = await tx((t) => t.signals.count({ accountId, ...(types ? { types } : {}) }));
+            expect({ accountId, types, counted }).toEqual({ accountId, types, counted: expected });
+          }
+        }
+      };
+      const appended = await seed();
+      await expectCountsOfLog();
+      await tx((t) => t.signals.purge(at(2)));
+      await expectCountsOfLog();
+      await expect(
+        tx(async (t) => {
+          await t.signals.append(sampleSignal('acc_1', { type: 'issue.created' }));
+          throw new Error('abort');
+        }),
+      ).rejects.toThrow('abort');
+      await expectCountsOfLog();
+      const highest = (appended.at(-1) as SignalEvent).sequence;
+      await tx((t) =>
+        t.signals.restore({ ...sampleSignal('acc_3', { type: 'issue.created' }), sequence: highest + 10 }),
+      );
+      await tx((t) => t.signals.continueAfter(highest + 10));
+      await tx((t) =>
+        t.signals.append(sampleSignal('acc_3', { type: 'project.created', occurredAt: at(9) })),
+      );
+      await expectCountsOfLog();
+      await tx((t) => t.signals.purge(at(100)));
+      await expectCountsOfLog();
+    });
+
     it('leaves no event for a rolled-back append', async () => {
       const kept = await tx((t) => t.signals.append(sampleSignal('acc_1')));
       await expect(

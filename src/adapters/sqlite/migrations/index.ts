@@ -6,6 +6,7 @@ import { batchedSearch } from './005_batched_search.js';
 import { insertsCountedByTheAdapter } from './006_inserts_counted_by_the_adapter.js';
 import { partialIndexesOfOptionalReferences } from './007_partial_indexes_of_optional_references.js';
 import { issueIndexesCarryTheFilters } from './008_issue_indexes_carry_the_filters.js';
+import { signalCounts } from './009_signal_counts.js';
 
 /** One schema step. `version` is what `PRAGMA user_version` holds once it is applied. */
 export interface Migration {
@@ -24,6 +25,7 @@ export const migrations: readonly Migration[] = [
   { version: 6, name: 'inserts counted by the adapter', sql: insertsCountedByTheAdapter },
   { version: 7, name: 'partial indexes of optional references', sql: partialIndexesOfOptionalReferences },
   { version: 8, name: 'issue indexes carry the filters', sql: issueIndexesCarryTheFilters },
+  { version: 9, name: 'signal counts', sql: signalCounts },
 ];
 
 /** The schema version this code knows. */
