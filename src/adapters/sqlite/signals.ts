@@ -24,10 +24,16 @@ function conditions(query: Omit<SignalQuery, 'afterSequence' | 'limit'>) {
   return { clauses, params };
 }
 
-/** One more event of an account and type in the kept counts (migration 9); the purge's trigger takes them off. */
+/** One more event of an account and type in the kept counts (migration 9). */
 const countOneSql =
   'INSERT INTO signal_counts (account_id, type, n) VALUES (?, ?, 1) ' +
   'ON CONFLICT (account_id, type) DO UPDATE SET n = n + 1';
+
+/** Takes the events a purge is about to delete off the kept counts, one change per account and type. */
+const uncountPurgedSql =
+  'UPDATE signal_counts SET n = n - purged.deleted FROM (SELECT account_id, type, COUNT(*) AS deleted FROM signals ' +
+  'WHERE occurred_at < ? GROUP BY account_id, type) AS purged ' +
+  'WHERE signal_counts.account_id = purged.account_id AND signal_counts.type = purged.type';
 
 /**
  * The signal log. Sequences come from an AUTOINCREMENT key: transactions are serialized, so
@@ -110,6 +116,7 @@ export function sqliteSignals(conn: Conn): SignalStore {
       if (raised === 0) conn.run("INSERT INTO sqlite_sequence (name, seq) VALUES ('signals', ?)", [sequence]);
     },
     async purge(before) {
+      conn.run(uncountPurgedSql, [before]);
       return conn.run('DELETE FROM signals WHERE occurred_at < ?', [before]);
     },
   };
