@@ -1,27 +1,12 @@
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sqliteStorage } from '../../src/adapters/sqlite/index.js';
-import { migrate } from '../../src/adapters/sqlite/migrate.js';
-import { migrations } from '../../src/adapters/sqlite/migrations/index.js';
-import { tempDir } from '../support/adapters.js';
+import { earlierSchemaFile } from '../support/earlier-schema.js';
 
 describe('the members and token-expiry migration on a database made before it', () => {
-  let dir: string;
-  let filename: string;
-  beforeEach(() => {
-    dir = tempDir();
-    filename = join(dir, 'tracker.db');
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const file = earlierSchemaFile();
 
   it('keeps every membership, user and token, at version 1, never expiring', async () => {
-    const db = new Database(filename);
-    migrate(
-      db,
-      migrations.filter((m) => m.version === 1),
-    );
+    const db = file.migratedTo(1);
     db.prepare(
       "INSERT INTO users (id, email, email_key, created_at) VALUES ('usr_1', 'Ada@x.test', 'ada@x.test', '2026-01-01T00:00:00.000Z')",
     ).run();
@@ -33,7 +18,7 @@ describe('the members and token-expiry migration on a database made before it', 
     ).run();
     db.close();
 
-    const storage = sqliteStorage({ filename });
+    const storage = sqliteStorage({ filename: file.filename() });
     try {
       await storage.transaction(async (tx) => {
         expect(await tx.tenancy.getMembership('ws_1', 'usr_1')).toEqual({

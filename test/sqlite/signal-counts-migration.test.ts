@@ -1,28 +1,13 @@
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sqliteStorage } from '../../src/adapters/sqlite/index.js';
-import { migrate } from '../../src/adapters/sqlite/migrate.js';
-import { migrations } from '../../src/adapters/sqlite/migrations/index.js';
-import { tempDir } from '../support/adapters.js';
+import { earlierSchemaFile } from '../support/earlier-schema.js';
 
 /** Migration 9 counts the events a database already holds, so totals are right from the start. */
 describe('the signal-counts migration on a database made before it', () => {
-  let dir: string;
-  let filename: string;
-  beforeEach(() => {
-    dir = tempDir();
-    filename = join(dir, 'tracker.db');
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const file = earlierSchemaFile();
 
   it('counts every account’s events by type, and keeps counting from there', async () => {
-    const db = new Database(filename);
-    migrate(
-      db,
-      migrations.filter((m) => m.version <= 8),
-    );
+    const db = file.migratedTo(8);
     const insert = db.prepare(
       "INSERT INTO signals (id, account_id, type, resource_id, occurred_at, data) VALUES (?, ?, ?, 'iss_1', ?, '{}')",
     );
@@ -37,7 +22,7 @@ describe('the signal-counts migration on a database made before it', () => {
     }
     db.close();
 
-    const storage = sqliteStorage({ filename });
+    const storage = sqliteStorage({ filename: file.filename() });
     try {
       const counts = () =>
         storage.transaction(async (tx) => ({
