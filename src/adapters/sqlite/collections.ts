@@ -68,18 +68,19 @@ const maxMatchesCounted = 4096;
  * larger run. Every counted column has a list index `<table>_by_<column>` (migrations 1, 7, 8).
  */
 function narrowestIndex(conn: Conn, table: string, workspaceId: string, where: Where): string | null {
-  let narrowest: { column: string; rows: number } | null = null;
-  let filters = 0;
-  for (const [field, value] of Object.entries(where ?? {})) {
+  const filters = Object.entries(where ?? {})
     // `IS NULL` cannot read a partial index; no API filter asks for it.
-    if (value === undefined || value === null) continue;
-    const column = columnOf(field);
-    if (!countedColumns[table]?.includes(column)) continue;
-    filters++;
-    const rows = conn.value<number>(countSql, [table, workspaceId, column, String(value)]) ?? 0;
-    if (!narrowest || rows < narrowest.rows) narrowest = { column, rows };
+    .filter(([, value]) => value !== undefined && value !== null)
+    .map(([field, value]) => ({ column: columnOf(field), value: String(value) }))
+    .filter(({ column }) => countedColumns[table]?.includes(column));
+  // One filter: its own index is the only one SQLite can take, and no count is looked up.
+  if (filters.length < 2) return null;
+  let narrowest = { column: '', rows: Number.POSITIVE_INFINITY };
+  for (const { column, value } of filters) {
+    const rows = conn.value<number>(countSql, [table, workspaceId, column, value]) ?? 0;
+    if (rows < narrowest.rows) narrowest = { column, rows };
   }
-  return filters >= 2 && narrowest ? `${table}_by_${narrowest.column}` : null;
+  return `${table}_by_${narrowest.column}`;
 }
 
 /**
@@ -156,9 +157,9 @@ export function sqliteCollection<Name extends CollectionName>(
    * every row of the workspace for a rare word (about 150 ms at a million issues). When the index
    * names far fewer rows than the workspace holds, the rows it names are read by key and sorted
    * instead (`NOT INDEXED` leaves SQLite the primary key only). Reading a row by key and sorting
-   * it costs about as much as walking sixteen index entries: hence the factor. The matches are counted only up
-   * to a bound, since the search itself then finds them all again: a common word costs at most
-   * that many more matches to decide.
+   * it costs about as much as walking sixteen index entries: hence the factor. The matches are
+   * counted only up to a bound, since the search itself then finds them all again: a common word
+   * costs at most that many more matches to decide.
    */
   const searchSource = (workspaceId: string, phrase: string) => {
     const rows = conn.value<number>(countSql, [table, workspaceId, '', '']) ?? 0;
