@@ -9,13 +9,21 @@ export const toEvent = (row: { sequence: number; data: string }): SignalEvent =>
 });
 
 /** The account, types and resource conditions of a query. */
+/**
+ * The types a query asks for as one JSON array, whatever their number (one statement for every
+ * such query), or null when it asks for every type.
+ */
+function typesParam(types: readonly string[] | undefined): string | null {
+  return types && types.length > 0 ? JSON.stringify([...new Set(types)].sort()) : null;
+}
+
 function conditions(query: Omit<SignalQuery, 'afterSequence' | 'limit'>) {
   const clauses = ['account_id = ?'];
   const params: unknown[] = [query.accountId];
-  if (query.types && query.types.length > 0) {
-    // One JSON array, whatever the number of types: one statement for every such query.
+  const types = typesParam(query.types);
+  if (types !== null) {
     clauses.push('type IN (SELECT value FROM json_each(?))');
-    params.push(JSON.stringify([...new Set(query.types)].sort()));
+    params.push(types);
   }
   if (query.resourceId !== undefined) {
     clauses.push('resource_id = ?');
@@ -69,18 +77,11 @@ export function sqliteSignals(conn: Conn): SignalStore {
     async count(query) {
       // By resource: counted, a resource has few events. Otherwise the kept counts (migration 9).
       if (query.resourceId === undefined) {
-        const types = query.types && query.types.length > 0 ? [...new Set(query.types)].sort() : null;
-        return (
-          (types
-            ? conn.value<number>(
-                'SELECT COALESCE(SUM(n), 0) FROM signal_counts WHERE account_id = ? ' +
-                  'AND type IN (SELECT value FROM json_each(?))',
-                [query.accountId, JSON.stringify(types)],
-              )
-            : conn.value<number>('SELECT COALESCE(SUM(n), 0) FROM signal_counts WHERE account_id = ?', [
-                query.accountId,
-              ])) ?? 0
-        );
+        const types = typesParam(query.types);
+        const sql =
+          'SELECT COALESCE(SUM(n), 0) FROM signal_counts WHERE account_id = ?' +
+          (types === null ? '' : ' AND type IN (SELECT value FROM json_each(?))');
+        return conn.value<number>(sql, types === null ? [query.accountId] : [query.accountId, types]) ?? 0;
       }
       const { clauses, params } = conditions(query);
       return conn.value<number>(`SELECT COUNT(*) FROM signals WHERE ${clauses.join(' AND ')}`, params) ?? 0;
