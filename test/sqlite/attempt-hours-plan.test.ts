@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sqliteStorage } from '../../src/adapters/sqlite/index.js';
+import { queryPlan } from '../support/query-plan.js';
 
 /**
  * The webhook page's 24-hour chart on SQLite: counting a subscription's attempts per hour is one
@@ -25,10 +26,7 @@ describe('attempts per hour on SQLite', () => {
     expect(sql).toBeDefined();
     await storage.close();
     const reader = new Database(filename, { readonly: true });
-    const plan = reader
-      .prepare(`EXPLAIN QUERY PLAN ${sql}`)
-      .all()
-      .map((row) => (row as { detail: string }).detail);
+    const plan = queryPlan(reader, sql as string);
     reader.close();
     expect(plan.join('\n')).toMatch(
       /SEARCH delivery_attempts USING INDEX delivery_attempts_by_subscription \(subscription_id=\? AND started_at>\?\)/,

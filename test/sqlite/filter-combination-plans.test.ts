@@ -7,6 +7,7 @@ import { sqliteStorage } from '../../src/adapters/sqlite/index.js';
 import { countedColumns } from '../../src/adapters/sqlite/migrations/002_list_counts.js';
 import type { ListQuery, Storage } from '../../src/core/index.js';
 import { sampleRow } from '../conformance/fixtures.js';
+import { queryPlan } from '../support/query-plan.js';
 
 /**
  * A list over several filters reads the index of the filter that the fewest rows match (the
@@ -63,11 +64,7 @@ describe('lists over several filters on SQLite', () => {
       .filter((sql) => new RegExp(`FROM ${table}\\b`).test(sql))
       .map((sql) => ({
         sql,
-        plan: reader
-          .prepare(`EXPLAIN QUERY PLAN ${sql}`)
-          .all()
-          .map((row) => (row as { detail: string }).detail)
-          .join('\n'),
+        plan: queryPlan(reader, sql).join('\n'),
       }));
     reader.close();
     return { total: page.total, read };

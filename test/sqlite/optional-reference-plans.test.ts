@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sqliteStorage } from '../../src/adapters/sqlite/index.js';
 import type { CollectionName } from '../../src/core/index.js';
+import { queryPlan } from '../support/query-plan.js';
 
 /**
  * The list indexes of optional references leave out rows without one (migration 7), so that an
@@ -47,11 +48,7 @@ describe('lists filtered by an optional reference on SQLite', () => {
       .get(`${table}_by_${column}`) as string;
     expect(index).toMatch(new RegExp(`WHERE ${column} IS NOT NULL$`));
     for (const sql of listed) {
-      const plan = reader
-        .prepare(`EXPLAIN QUERY PLAN ${sql}`)
-        .all()
-        .map((row) => (row as { detail: string }).detail)
-        .join('\n');
+      const plan = queryPlan(reader, sql).join('\n');
       expect(plan).toContain(`USING INDEX ${table}_by_${column} (workspace_id=? AND ${column}=?`);
       expect(plan).not.toMatch(new RegExp(`SCAN ${table}\\b`));
     }

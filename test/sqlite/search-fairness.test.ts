@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sqliteStorage } from '../../src/adapters/sqlite/index.js';
 import { createTracker, projects, type Tracker, tenancy } from '../../src/core/index.js';
+import { queryPlan } from '../support/query-plan.js';
 
 /**
  * Fairness of search on SQLite: what one tenant's searches cost, counted in the statements and
@@ -35,12 +36,7 @@ describe('search fairness on SQLite', () => {
     };
   };
 
-  /** The query plan of a statement as run (parameters in place), one line per step. */
-  const plan = (sql: string) =>
-    reader
-      .prepare(`EXPLAIN QUERY PLAN ${sql}`)
-      .all()
-      .map((row) => (row as { detail: string }).detail);
+  const plan = (sql: string) => queryPlan(reader, sql);
   const collectionReads = (sql: string[]) => sql.filter((s) => /\bFROM (issues|outcomes|projects)\b/.test(s));
 
   beforeAll(async () => {
