@@ -85,8 +85,14 @@ const maxWaitsForGroup = 4;
  *
  * `beforeCommit` runs inside the transaction right before each COMMIT (the batched search
  * index writes); when it fails, the transaction is rolled back as a failed COMMIT would be.
+ * `betweenGroups` runs after each group, with no transaction open; a promise it returns holds
+ * the queue until it settles (the checkpoint thread copying the log's last frames).
  */
-export function transactionQueue(db: Database.Database, beforeCommit: () => void = () => {}) {
+export function transactionQueue(
+  db: Database.Database,
+  beforeCommit: () => void = () => {},
+  betweenGroups: () => Promise<void> | undefined = () => undefined,
+) {
   const statements = {
     begin: { read: db.prepare('BEGIN'), write: db.prepare('BEGIN IMMEDIATE') },
     commit: db.prepare('COMMIT'),
@@ -303,6 +309,8 @@ export function transactionQueue(db: Database.Database, beforeCommit: () => void
     while (jobs.length > 0) {
       if (jobs[0]?.mode === 'write') await runWriteGroup();
       else await runReadGroup();
+      const pause = betweenGroups();
+      if (pause) await pause;
     }
     pumping = null;
   }
