@@ -1,23 +1,37 @@
 import { execFile } from 'node:child_process';
-import { existsSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startCheckpointThread } from '../../src/adapters/sqlite/checkpoint-thread.js';
+import {
+  type CheckpointThread,
+  startCheckpointThread,
+  type ThreadNews,
+} from '../../src/adapters/sqlite/checkpoint-thread.js';
+import { startAfterWriteGroups } from '../../src/adapters/sqlite/checkpoints.js';
 import { type SqliteStorage, sqliteStorage } from '../../src/adapters/sqlite/index.js';
+import { transactionQueue } from '../../src/adapters/sqlite/transaction-queue.js';
 import { sampleRow } from '../conformance/fixtures.js';
 import { tempDir } from '../support/adapters.js';
 
 /** Frames the log file has room for: it is never shortened, so this is the most it ever held. */
-function walFrames(filename: string, pageSize: number): number {
+function walFrames(filename: string): number {
   const wal = `${filename}-wal`;
-  return existsSync(wal) ? Math.floor((statSync(wal).size - 32) / (pageSize + 24)) : 0;
+  if (!existsSync(wal)) return 0;
+  const header = Buffer.alloc(32);
+  const fd = openSync(wal, 'r');
+  try {
+    readSync(fd, header, 0, 32, 0);
+  } finally {
+    closeSync(fd);
+  }
+  return Math.floor((statSync(wal).size - 32) / (header.readUInt32BE(8) + 24));
 }
 
 async function until(condition: () => boolean): Promise<void> {
   for (let waited = 0; !condition(); waited += 5) {
-    if (waited > 10_000) throw new Error('gave up waiting');
+    if (waited > 15_000) throw new Error('gave up waiting');
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
@@ -28,6 +42,14 @@ const insertProject = (storage: SqliteStorage, i: number) => {
   return storage.transaction((tx) => tx.collections.projects.insert(project));
 };
 
+/** Writes until the storage has started its checkpoint thread. */
+async function startThread(storage: SqliteStorage, from: number): Promise<number> {
+  let i = from;
+  while (i < from + startAfterWriteGroups) await insertProject(storage, i++);
+  await until(() => storage.checkpointing().runIn === 'thread');
+  return i;
+}
+
 function countProjects(filename: string): number {
   const reader = new Database(filename, { readonly: true });
   try {
@@ -35,6 +57,40 @@ function countProjects(filename: string): number {
   } finally {
     reader.close();
   }
+}
+
+/**
+ * A bare connection with SQLite's own checkpoint off, its queue and a thread: the thread alone
+ * keeps the log in bounds here, with nothing behind it.
+ */
+async function threadAlone(filename: string, pages: number) {
+  const db = new Database(filename);
+  db.pragma('journal_mode = WAL');
+  db.pragma('wal_autocheckpoint = 0');
+  db.exec('CREATE TABLE t (x TEXT)');
+  const news: ThreadNews[] = [];
+  const thread: CheckpointThread = startCheckpointThread(filename, pages, (n) => news.push(n));
+  await until(() => news.length > 0);
+  expect(news).toEqual([{ ready: true }]);
+  const queue = transactionQueue(
+    db,
+    () => thread.wrote(),
+    () => thread.pauseForFinish(),
+  );
+  const insert = db.prepare('INSERT INTO t VALUES (?)');
+  /** One write transaction of about `rows` pages. */
+  const write = (rows: number) =>
+    queue.run(async (access) => {
+      access.beforeWrite();
+      for (let i = 0; i < rows; i++) insert.run('x'.repeat(3000));
+      access.wrote(rows);
+    }, 'write');
+  const close = async () => {
+    await queue.drained();
+    await thread.close();
+    db.close();
+  };
+  return { thread, write, close };
 }
 
 /**
@@ -47,62 +103,106 @@ describe('SQLite checkpoints', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('copies the log on its thread as it passes the threshold, and starts it over', async () => {
+    // A threshold well above what the log gains between two looks of the thread (every 25 ms),
+    // so that the thread, not SQLite's own checkpoint at twice the threshold, copies the log.
     const filename = join(dir, 'one-at-a-time.db');
-    const storage = sqliteStorage({ filename, checkpointPages: 64 });
-    await until(() => storage.checkpointing().runIn === 'thread');
-    const transactions = 300;
-    for (let i = 0; i < transactions; i++) {
+    const storage = sqliteStorage({ filename, checkpointPages: 400 });
+    let written = await startThread(storage, 0);
+    for (let i = 0; i < 300; i++) {
       // About 4,500 frames in all if the log were never copied and started over.
-      await insertProject(storage, i);
+      await insertProject(storage, written++);
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
+    expect(storage.checkpointing()).toMatchObject({ runIn: 'thread' });
     expect(storage.checkpointing().threadPasses).toBeGreaterThan(0);
-    expect(countProjects(filename)).toBe(transactions);
-    const pageSize = new Database(filename, { readonly: true }).pragma('page_size', {
-      simple: true,
-    }) as number;
-    expect(walFrames(filename, pageSize)).toBeGreaterThan(16);
-    expect(walFrames(filename, pageSize)).toBeLessThan(1000);
+    expect(countProjects(filename)).toBe(written);
+    expect(walFrames(filename)).toBeGreaterThan(400);
+    expect(walFrames(filename)).toBeLessThan(1200);
     await storage.close();
     // The adapter's own connection closes last: it copies the rest and removes the log.
     expect(existsSync(`${filename}-wal`)).toBe(false);
-    expect(countProjects(filename)).toBe(transactions);
+    expect(countProjects(filename)).toBe(written);
   });
 
-  it('starts the log over under a load that never lets the queue go idle', async () => {
+  it('starts the log over under a load that never lets the queue go idle, with nothing behind the thread', async () => {
     // Fifty writers at once: each COMMIT is followed at once by the next BEGIN, so the thread's
-    // passes alone never leave the whole log copied when a write begins. The storage holds its
-    // writes while the thread copies the last frames.
-    const filename = join(dir, 'under-load.db');
-    const storage = sqliteStorage({ filename, checkpointPages: 256 });
-    await until(() => storage.checkpointing().runIn === 'thread');
-    let next = 0;
+    // passes alone never leave the whole log copied when a write begins (the log then grows for
+    // good: SQLite's own checkpoint is off here). The queue holds its writes while the thread
+    // copies the last frames.
+    const pages = 512;
+    const { thread, write, close } = await threadAlone(join(dir, 'under-load.db'), pages);
+    let transactions = 0;
+    // Each row fills a page of its own: at least 24,000 frames, a log that never started over.
+    const total = 6000;
     await Promise.all(
       Array.from({ length: 50 }, async () => {
-        while (storage.checkpointing().threadFinishes < 2 && next < 5_000)
-          await insertProject(storage, next++);
+        while (transactions++ < total) await write(4);
       }),
     );
-    expect(storage.checkpointing().threadFinishes).toBeGreaterThanOrEqual(2);
+    expect(thread.done().finishes).toBeGreaterThanOrEqual(2);
+    expect(walFrames(join(dir, 'under-load.db'))).toBeLessThan((total * 4) / 2);
+    await close();
+  });
+
+  it('counts only the frames of the log since it last started over, not what the file still holds', async () => {
+    const filename = join(dir, 'restarted.db');
+    const pages = 256;
+    const { thread, write, close } = await threadAlone(filename, pages);
+    while (thread.done().finishes === 0) {
+      await write(20);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    await write(1); // starts the log over
+    expect(walFrames(filename)).toBeGreaterThan(pages);
+    const passes = thread.done().passes;
+    const checks = thread.done().checks;
+    await write(4);
+    await until(() => thread.done().checks > checks);
+    // The file still holds the earlier log's frames, far past the threshold: they do not count.
+    expect(thread.done().passes).toBe(passes);
+    await close();
+  });
+
+  it('starts no thread for a storage that writes a little', async () => {
+    const filename = join(dir, 'short-lived.db');
+    const storage = sqliteStorage({ filename, checkpointPages: 64 });
+    for (let i = 0; i < startAfterWriteGroups - 1; i++) await insertProject(storage, i);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(storage.checkpointing()).toEqual({ runIn: 'commit', threadPasses: 0, threadFinishes: 0 });
     await storage.close();
-    expect(countProjects(filename)).toBe(next);
+    expect(countProjects(filename)).toBe(startAfterWriteGroups - 1);
+  });
+
+  it('finds the log of a database opened through a symbolic link', async () => {
+    mkdirSync(join(dir, 'real'));
+    const filename = join(dir, 'real', 'tracker.db');
+    const link = join(dir, 'link.db');
+    new Database(filename).close();
+    symlinkSync(filename, link);
+    const storage = sqliteStorage({ filename: link, checkpointPages: 1000 });
+    let written = await startThread(storage, 0);
+    for (let i = 0; i < 150; i++) await insertProject(storage, written++);
+    await until(() => storage.checkpointing().threadPasses > 0);
+    await storage.close();
+    expect(countProjects(filename)).toBe(written);
   });
 
   it('keeps another storage on the same file whole when one closes', async () => {
     // Closing a descriptor of a file drops every POSIX lock the process holds on it: the thread
-    // opens neither the database nor its -shm file outside SQLite, so the survivor keeps its locks.
+    // reaches the database and its -shm file only through SQLite, so the survivor keeps its locks.
     const filename = join(dir, 'two-storages.db');
     const first = sqliteStorage({ filename, checkpointPages: 32 });
     const second = sqliteStorage({ filename, checkpointPages: 32 });
-    await until(() => first.checkpointing().runIn === 'thread' && second.checkpointing().runIn === 'thread');
-    for (let i = 0; i < 60; i++) await insertProject(i % 2 ? first : second, i);
+    let written = await startThread(first, 0);
+    written = await startThread(second, written);
+    for (let i = 0; i < 60; i++) await insertProject(i % 2 ? first : second, written++);
     await first.close();
-    for (let i = 60; i < 120; i++) await insertProject(second, i);
+    for (let i = 0; i < 60; i++) await insertProject(second, written++);
     await second.close();
     const reader = new Database(filename, { readonly: true });
     expect(reader.pragma('integrity_check', { simple: true })).toBe('ok');
     reader.close();
-    expect(countProjects(filename)).toBe(120);
+    expect(countProjects(filename)).toBe(written);
   });
 
   it('does not keep the process alive when the storage is never closed', async () => {
@@ -112,32 +212,36 @@ describe('SQLite checkpoints', () => {
     const script = `
       const { sqliteStorage } = await import(${JSON.stringify(module)});
       const storage = sqliteStorage({ filename: ${JSON.stringify(filename)}, checkpointPages: 16 });
+      for (let i = 0; i < ${startAfterWriteGroups}; i++) await storage.transaction((tx) => tx.counters.next('n'));
       while (storage.checkpointing().runIn !== 'thread') await new Promise((r) => setTimeout(r, 5));
       console.log('thread started');
     `;
     const { stdout } = await promisify(execFile)(
       process.execPath,
       ['--input-type=module', '--eval', script],
-      { timeout: 30_000 },
+      {
+        timeout: 30_000,
+      },
     );
     expect(stdout).toContain('thread started');
   });
 
-  it('hands checkpoints back to the COMMIT when its thread cannot run', async () => {
-    const told: string[] = [];
-    const thread = startCheckpointThread(join(dir, 'no-such-directory', 'tracker.db'), 64, (where) =>
-      told.push(where),
+  it('hands checkpoints back to the COMMIT, saying why, when its thread cannot run', async () => {
+    const told: ThreadNews[] = [];
+    const thread = startCheckpointThread(join(dir, 'no-such-directory', 'tracker.db'), 64, (news) =>
+      told.push(news),
     );
     await until(() => told.length > 0);
-    expect(told).toEqual(['commit']);
+    expect(told).toEqual([{ ready: false, failure: expect.stringContaining('directory does not exist') }]);
     thread.wrote();
     expect(thread.pauseForFinish()).toBeUndefined();
     await thread.close();
-    expect(told).toEqual(['commit']);
+    expect(told).toHaveLength(1);
   });
 
   it('leaves an in-memory database, which has no log, to SQLite', async () => {
     const storage = sqliteStorage({ filename: ':memory:' });
+    for (let i = 0; i < startAfterWriteGroups; i++) await insertProject(storage, i);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(storage.checkpointing().runIn).toBe('commit');
     await storage.close();

@@ -14,8 +14,10 @@ import { Worker } from 'node:worker_threads';
  * The log starts over from its beginning only when a write transaction begins with every frame
  * copied, and under load the storage begins the next write right after each COMMIT: the passes
  * alone never win that race, and the log would grow for good. So once a pass leaves at most
- * `tailPages` behind, the storage holds its queue after its next COMMIT (`pauseForFinish`) while
- * the thread copies those last few; the next write then starts the log over. That pause is
+ * `tailPages` behind, the storage holds its next write group (`pauseForFinish`) while
+ * the thread copies those last few; the next write then starts the log over. The pause holds
+ * writes (and what queued behind them), not reads before them, which cannot keep the log from
+ * starting over: the queue ends each read before it begins a write. That pause is
  * mostly the pass's two fsyncs (about 30 ms on a 2-core machine, whether 64 frames are left or
  * 512), and the event loop runs on meanwhile: requests wait (and then share one COMMIT), as they
  * would for the lock, where SQLite's own checkpoint stopped everything for the whole copy.
@@ -28,9 +30,12 @@ import { Worker } from 'node:worker_threads';
  *   so that its size would tell, made those COMMITs take 20 ms.
  * - The commit path only notes that the storage wrote; a check is sent at most every
  *   `checkEveryMs`, and a pause ends after `finishWithinMs` whatever the thread does.
- * - It cannot let the log grow without bound: the storage's connection keeps SQLite's automatic
- *   checkpoint at `backpressureFactor` times the threshold. Should the thread fall behind, the
- *   COMMIT that passes that mark copies what the thread has not, as SQLite always does.
+ * - It does not let the log grow without bound: the storage's connection keeps SQLite's automatic
+ *   checkpoint at twice the threshold (checkpoints.ts), so should the thread fall behind, a
+ *   COMMIT past that mark copies what the thread has not, as SQLite always does. That copy is
+ *   PASSIVE too, and skipped while the thread's pass holds the checkpoint lock, so the mark is a
+ *   soft one: a log of one process with small transactions stays within about three times the
+ *   threshold under full load (SQLite's own way: about twice).
  * - It does not keep the process alive: the worker is unref'd (after its listeners, which
  *   would ref it again), and close() refs it only while it waits for it to end.
  */
@@ -43,13 +48,23 @@ export interface CheckpointThread {
    */
   pauseForFinish(): Promise<void> | undefined;
   /** What the thread has done so far (a diagnostic: tests tell thread from COMMIT by it). */
-  done(): { passes: number; finishes: number };
+  done(): ThreadWork;
   /** Ends the thread after the pass under way and closes its connection. */
   close(): Promise<void>;
 }
 
 /** Where checkpoints run: 'thread' once the thread is ready, 'commit' before that and for good if it fails. */
 export type CheckpointsRunIn = 'thread' | 'commit';
+
+/** Checks answered, checkpoint passes run, and finishes (passes in a pause that left nothing behind). */
+export interface ThreadWork {
+  checks: number;
+  passes: number;
+  finishes: number;
+}
+
+/** What the thread tells its storage: it is ready, or it failed (and why) and has ended. */
+export type ThreadNews = { ready: true } | { ready: false; failure: string };
 
 /** The worker, as CommonJS source: it runs from the built package and from TypeScript sources alike. */
 const workerSource = `
@@ -130,20 +145,19 @@ const finishWithinMs = 100;
 const checkEveryMs = 25;
 
 /**
- * The storage's own automatic checkpoint stays on at this multiple of the threshold while the
- * thread runs: the bound on the log if the thread falls behind.
- */
-export const backpressureFactor = 2;
-
-/**
- * Starts the thread for the database `filename`, copying once `pages` frames wait. `runIn` is
- * told where checkpoints run from then on: 'thread' once the thread is ready, 'commit' if it
- * cannot start or fails later (the storage then checkpoints in the COMMIT, SQLite's own way).
+ * Starts the thread for the database at `path` (absolute, as SQLite resolved it), copying once
+ * `pages` frames wait. `told` hears once that it is ready, and once if it cannot start or fails
+ * later, with why (the storage then checkpoints in the COMMIT again, SQLite's own way).
+ *
+ * The thread's connection shares the process's locks on the database and -shm files only
+ * because it runs in the same loaded copy of SQLite as the storage's: the driver is resolved
+ * from this package, as the storage's own import of it is. A bundle that copies the native
+ * driver to a second place would break that; one without a resolvable driver gets no thread.
  */
 export function startCheckpointThread(
-  filename: string,
+  path: string,
   pages: number,
-  runIn: (where: CheckpointsRunIn) => void,
+  told: (news: ThreadNews) => void,
 ): CheckpointThread {
   let worker: Worker;
   try {
@@ -152,20 +166,20 @@ export function startCheckpointThread(
       // Not the process's flags: under --input-type=module the source would not run as CommonJS.
       execArgv: [],
       workerData: {
-        filename,
+        filename: path,
         pages,
         maxPasses,
         tailPages,
         driver: createRequire(import.meta.url).resolve('better-sqlite3'),
       },
     });
-  } catch {
+  } catch (error) {
     // No thread here (a runtime without worker threads, a bundle without the driver's path).
-    runIn('commit');
+    told({ ready: false, failure: `the thread cannot start: ${String(error)}` });
     return {
       wrote: () => {},
       pauseForFinish: () => undefined,
-      done: () => ({ passes: 0, finishes: 0 }),
+      done: () => ({ checks: 0, passes: 0, finishes: 0 }),
       close: async () => {},
     };
   }
@@ -173,6 +187,7 @@ export function startCheckpointThread(
   let wroteSinceCheck = false;
   let finishWanted = false;
   let finished: (() => void) | null = null;
+  let checks = 0;
   let passes = 0;
   let finishes = 0;
   let timer: NodeJS.Timeout | null = null;
@@ -186,22 +201,24 @@ export function startCheckpointThread(
   const checkSoon = () => {
     timer ??= setTimeout(check, checkEveryMs).unref();
   };
-  const fail = () => {
+  const fail = (failure: string) => {
     if (state === 'failed' || state === 'closed') return;
     state = 'failed';
     if (timer) clearTimeout(timer);
+    timer = null;
     finished?.();
-    runIn('commit');
+    told({ ready: false, failure });
     void worker.terminate();
   };
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-  worker.on('error', fail);
-  worker.once('exit', fail);
+  worker.on('error', (error) => fail(`the thread failed: ${String(error)}`));
+  worker.once('exit', (code) => fail(`the thread ended (exit code ${code})`));
   worker.on('message', (message: unknown) => {
     if (state === 'failed' || state === 'closed') return;
     if (message === 'ready') {
-      runIn('thread');
+      told({ ready: true });
     } else if (isReport(message)) {
+      if (state === 'checking') checks++;
       passes += message.passes;
       if (state === 'finishing' && message.behind === 0) finishes++;
       // After a check's passes, the last frames are copied in a pause; after the pause, not
@@ -210,7 +227,8 @@ export function startCheckpointThread(
         state === 'checking' && message.passes > 0 && message.behind >= 0 && message.behind <= tailPages;
       finished?.();
     } else {
-      fail();
+      const failed = (message as { failed?: unknown } | null)?.failed;
+      fail(`a checkpoint failed: ${typeof failed === 'string' ? failed : String(message)}`);
       return;
     }
     state = 'idle';
@@ -240,12 +258,13 @@ export function startCheckpointThread(
         };
       });
     },
-    done: () => ({ passes, finishes }),
+    done: () => ({ checks, passes, finishes }),
     async close() {
       if (state === 'closed') return;
       const running = state !== 'failed';
       state = 'closed';
       if (timer) clearTimeout(timer);
+      timer = null;
       finished?.();
       // A pending promise does not keep the process alive: the thread's handle must, until it ends.
       worker.ref();

@@ -1,5 +1,5 @@
 import type { CollectionName, Storage, StorageTx } from '../../core/storage.js';
-import { backpressureFactor, type CheckpointsRunIn, startCheckpointThread } from './checkpoint-thread.js';
+import { type Checkpointing, storageCheckpoints } from './checkpoints.js';
 import { sqliteCollection } from './collections.js';
 import { type Conn, openDatabase, StatementCache, transactionConn } from './connection.js';
 import { sqliteDump } from './dump.js';
@@ -21,26 +21,14 @@ export interface SqliteStorageOptions {
   onStatement?: (sql: string) => void;
   /**
    * How many pages the write-ahead log may hold before they are copied into the database file
-   * (default 8,000: 32 MB of 4 KB pages). The copy runs on a worker thread of the adapter, off
-   * the event loop (see checkpoint-thread.ts); should the thread fall behind, the COMMIT that
-   * takes the log to twice this copies the rest, as SQLite does by itself.
+   * (default 8,000: 32 MB of 4 KB pages). Once the storage has written a little, the copy runs
+   * on a worker thread of the adapter, off the event loop (see checkpoints.ts); should the thread
+   * fall behind, the COMMIT that takes the log to twice this copies the rest, as SQLite does.
    */
   checkpointPages?: number;
 }
 
-/** Where the log is copied into the database, and how often the adapter's thread has done it. */
-export interface Checkpointing {
-  /**
-   * 'thread': a worker thread of the adapter copies it. 'commit': the COMMIT that takes the log
-   * past the threshold does (SQLite's own way): before the thread is ready, for good if it
-   * failed, and for ':memory:', which has no log.
-   */
-  runIn: CheckpointsRunIn;
-  /** How many checkpoint passes the thread has run. */
-  threadPasses: number;
-  /** How many times the thread copied the log's last frames while the storage held its writes. */
-  threadFinishes: number;
-}
+export type { Checkpointing } from './checkpoints.js';
 
 /** The SQLite storage: the port, and what the adapter can tell about itself. */
 export interface SqliteStorage extends Storage {
@@ -105,13 +93,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
     throw new RangeError(`checkpointPages must be a positive whole number of pages, not ${pages}`);
   }
   const db = openDatabase(options.filename, options.onStatement);
-  let runIn: CheckpointsRunIn = 'commit';
-  const checkpointIn = (where: CheckpointsRunIn) => {
-    runIn = where;
-    if (!db.open) return;
-    db.pragma(`wal_autocheckpoint = ${where === 'thread' ? pages * backpressureFactor : pages}`);
-  };
-  checkpointIn('commit');
+  const checkpoints = storageCheckpoints(db, pages);
   let created: boolean;
   try {
     created = migrate(db).some((migration) => migration.version === 1);
@@ -119,7 +101,6 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
     db.close();
     throw error;
   }
-  const checkpoints = db.memory ? null : startCheckpointThread(db.name, pages, checkpointIn);
   const cache = new StatementCache(db);
   const writePendingSearch = searchIndexWriter(db);
   let groupsSinceIndexing = 0;
@@ -129,21 +110,18 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
       // The search index is written every few write COMMITs, not at each: FTS5 makes a segment
       // (and, now and then, merges segments) per write, and larger batches cost far less a row.
       // The noted rows wait durably in search_pending, and a search writes them first.
-      checkpoints?.wrote();
+      checkpoints.wrote();
       if (++groupsSinceIndexing < searchIndexEveryCommits) return;
       groupsSinceIndexing = 0;
       writePendingSearch();
     },
-    () => checkpoints?.pauseForFinish(),
+    () => checkpoints.beforeWriteGroup(),
   );
   let closed = false;
 
   return {
     statementCount: () => cache.size,
-    checkpointing: () => {
-      const done = checkpoints?.done() ?? { passes: 0, finishes: 0 };
-      return { runIn, threadPasses: done.passes, threadFinishes: done.finishes };
-    },
+    checkpointing: () => checkpoints.checkpointing(),
     created,
     transaction(fn, transactionOptions) {
       if (closed) return Promise.reject(new Error('storage is closed'));
@@ -167,7 +145,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
       await queue.drained();
       // The thread's connection closes first, so that this one is the last: closing, it copies
       // what is left of the log into the database and removes the log.
-      await checkpoints?.close();
+      await checkpoints.close();
       if (db.open) db.close();
     },
   };

@@ -85,13 +85,14 @@ const maxWaitsForGroup = 4;
  *
  * `beforeCommit` runs inside the transaction right before each COMMIT (the batched search
  * index writes); when it fails, the transaction is rolled back as a failed COMMIT would be.
- * `betweenGroups` runs after each group, with no transaction open; a promise it returns holds
- * the queue until it settles (the checkpoint thread copying the log's last frames).
+ * `beforeWriteGroup` runs before each write group, with no transaction open; a promise it
+ * returns holds the queue until it settles (the checkpoint thread copying the log's last frames),
+ * and a failure of it is ignored: it only ever delays.
  */
 export function transactionQueue(
   db: Database.Database,
   beforeCommit: () => void = () => {},
-  betweenGroups: () => Promise<void> | undefined = () => undefined,
+  beforeWriteGroup: () => Promise<void> | undefined = () => undefined,
 ) {
   const statements = {
     begin: { read: db.prepare('BEGIN'), write: db.prepare('BEGIN IMMEDIATE') },
@@ -305,12 +306,24 @@ export function transactionQueue(
     for (const { job } of done) job.reject(error);
   }
 
+  /** The hold's promise, if it holds; a hold only delays the queue, so a failed one is ignored. */
+  function heldBy(hold: () => Promise<void> | undefined): Promise<void> | undefined {
+    try {
+      return hold()?.catch(() => {});
+    } catch {
+      return undefined;
+    }
+  }
+
   async function pump(): Promise<void> {
     while (jobs.length > 0) {
-      if (jobs[0]?.mode === 'write') await runWriteGroup();
-      else await runReadGroup();
-      const pause = betweenGroups();
-      if (pause) await pause;
+      if (jobs[0]?.mode === 'write') {
+        const held = heldBy(beforeWriteGroup);
+        if (held) await held;
+        await runWriteGroup();
+      } else {
+        await runReadGroup();
+      }
     }
     pumping = null;
   }
