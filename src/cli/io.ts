@@ -22,7 +22,7 @@ export interface CliIo {
   readStdinLine(prompt: string): Promise<string>;
   env: Readonly<Record<string, string | undefined>>;
   /** Where `serve` writes its structured log; without one it goes through `err`, a line at a time. */
-  logDestination?(): { stream: DestinationStream; flush(): void };
+  logDestination?(): { stream: DestinationStream; flush(): Promise<void> };
   /** Opens (with `create`, creates when missing) the database: a SQLite file or a postgres:// URL. */
   openDatabase(filename: string, options: { create: boolean }): Promise<OpenedDatabase>;
 }

@@ -214,7 +214,7 @@ export const command = defineCommand({
       started = await start(input, io, log.logger);
     } catch (error) {
       stop.release();
-      log.flush();
+      await log.flush();
       throw error;
     }
     const { server, tracker, db, init } = started;
@@ -246,7 +246,7 @@ export const command = defineCommand({
     await purging;
     await tracker.close();
     log.logger.info('stopped');
-    log.flush();
+    await log.flush();
   },
 });
 

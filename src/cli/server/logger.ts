@@ -7,8 +7,8 @@ export type LogLevel = (typeof logLevels)[number];
 
 export interface ServeLogger {
   logger: Logger;
-  /** Writes out what the asynchronous destination still holds: call before the process exits. */
-  flush(): void;
+  /** Writes out what the asynchronous destination still holds, in order: the last thing it does. */
+  flush(): Promise<void>;
 }
 
 /**
@@ -29,28 +29,42 @@ export function serveLogger(io: CliIo, level: LogLevel): ServeLogger {
   }
   // Commands run in-process (tests) log through the io's error lines.
   const lines: DestinationStream = { write: (line: string) => io.err(line.trimEnd()) };
-  return { logger: pino(options, lines), flush: () => {} };
+  return { logger: pino(options, lines), flush: async () => {} };
 }
 
 /** Standard error as the log destination: pretty on a terminal when pino-pretty is installed, else async JSON. */
-export function stderrLogDestination(): { stream: DestinationStream; flush(): void } {
+export function stderrLogDestination(): { stream: DestinationStream; flush(): Promise<void> } {
   if (process.stderr.isTTY) {
     const pretty = loadPretty();
-    if (pretty) return { stream: pretty({ destination: 2, sync: true }), flush: () => {} };
+    if (pretty) return { stream: pretty({ destination: 2, sync: true }), flush: async () => {} };
   }
   // Asynchronous, written as soon as the event loop is free: a log reader sees lines promptly.
   const destination = pino.destination({ dest: 2, sync: false });
   return {
     stream: destination,
-    flush: () => {
-      try {
-        destination.flushSync();
-      } catch {
-        // Nothing buffered, or stderr already closed: nothing to save.
-      }
-    },
+    // Not flushSync(): with a write in flight it writes the lines behind that one first, so the
+    // last line ("stopped") could come out before the one in flight. end() waits for that write,
+    // writes the rest in order and leaves standard error open.
+    flush: () =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, endWithinMs);
+        destination.once('close', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        try {
+          destination.end();
+        } catch {
+          // Already ended, or standard error gone: nothing left to write.
+          clearTimeout(timer);
+          resolve();
+        }
+      }),
   };
 }
+
+/** How long the last log lines may take to be written before the process exits without them. */
+const endWithinMs = 2000;
 
 type PrettyFactory = (options: { destination: number; sync: boolean }) => DestinationStream;
 
