@@ -107,10 +107,10 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   const queue = transactionQueue(
     db,
     () => {
+      checkpoints.wrote();
       // The search index is written every few write COMMITs, not at each: FTS5 makes a segment
       // (and, now and then, merges segments) per write, and larger batches cost far less a row.
       // The noted rows wait durably in search_pending, and a search writes them first.
-      checkpoints.wrote();
       if (++groupsSinceIndexing < searchIndexEveryCommits) return;
       groupsSinceIndexing = 0;
       writePendingSearch();

@@ -8,7 +8,6 @@ export const toEvent = (row: { sequence: number; data: string }): SignalEvent =>
   sequence: row.sequence,
 });
 
-/** The account, types and resource conditions of a query. */
 /**
  * The types a query asks for as one JSON array, whatever their number (one statement for every
  * such query), or null when it asks for every type.
@@ -17,6 +16,7 @@ function typesParam(types: readonly string[] | undefined): string | null {
   return types && types.length > 0 ? JSON.stringify([...new Set(types)].sort()) : null;
 }
 
+/** The account, types and resource conditions of a query. */
 function conditions(query: Omit<SignalQuery, 'afterSequence' | 'limit'>) {
   const clauses = ['account_id = ?'];
   const params: unknown[] = [query.accountId];
