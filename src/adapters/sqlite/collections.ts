@@ -162,7 +162,7 @@ export function sqliteCollection<Name extends CollectionName>(
    * costs at most that many more matches to decide.
    */
   const searchSource = (workspaceId: string, phrase: string) => {
-    const rows = conn.value<number>(countSql, [table, workspaceId, '', '']) ?? 0;
+    const rows = countMatching(workspaceId, undefined);
     const cap = Math.min(Math.floor(rows / walkedEntriesPerKeyRead), maxMatchesCounted);
     if (cap === 0) return table;
     const matches =
