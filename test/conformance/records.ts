@@ -89,5 +89,23 @@ export function recordTests(adapter: AdapterUnderTest): void {
       );
       expect([...values].sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
     });
+
+    it('takes back the values of concurrent transactions that throw: the committed ones leave no gap', async () => {
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 40 }, (_, i) =>
+          tx(async (t) => {
+            const first = await t.counters.next('gapless');
+            await macrotask();
+            const second = await t.counters.next('gapless');
+            if (i % 3 === 1) throw new Error(`transaction ${i} fails after taking ${first} and ${second}`);
+            return [first, second];
+          }),
+        ),
+      );
+      const committed = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? outcome.value : []));
+      expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toHaveLength(13);
+      expect(committed.sort((a, b) => a - b)).toEqual(Array.from({ length: 54 }, (_, i) => i + 1));
+      expect(await tx((t) => t.counters.next('gapless'))).toBe(55);
+    });
   });
 }

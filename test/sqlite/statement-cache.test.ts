@@ -102,7 +102,7 @@ describe('StatementCache', () => {
     expect(cache.size).toBe(10);
     expect(cache.valuesOf('SELECT 1000')).toBe(cache.valuesOf('SELECT 1000'));
     const dropped = cache.valuesOf('SELECT 1');
-    expect(dropped.get()).toBe(1);
+    expect(dropped.statement.get()).toBe(1);
     expect(cache.size).toBe(10);
     db.close();
   });

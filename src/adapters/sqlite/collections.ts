@@ -84,9 +84,10 @@ function narrowestIndex(conn: Conn, table: string, workspaceId: string, where: W
 }
 
 /**
- * What an insert writes besides the row (migration 6): one more in each count the row falls in,
- * and, for a searched table, a note that the search index lacks it. Statements of their own
- * rather than triggers, so that the row's INSERT needs no statement journal.
+ * What an insert adds besides the row (migration 6): one more in each count the row falls in,
+ * and, for a searched table, a note that the search index lacks it. Not triggers, so that the
+ * row's INSERT needs no statement journal; and kept for the end of the write group (see
+ * deferred-bookkeeping.ts), where thirty creates add to the same few counts once.
  */
 function insertBookkeeping(shape: CollectionShape) {
   const { table } = shape;
@@ -95,22 +96,18 @@ function insertBookkeeping(shape: CollectionShape) {
     if (!field) throw new Error(`${table}.${column} is counted but not a column of the collection`);
     return { column, field };
   });
-  const keys = ["(?, ?, '', '', 1)", ...counted.map(({ column }) => `(?, ?, '${column}', ?, 1)`)];
-  const countSql =
-    `INSERT INTO list_counts (collection, workspace_id, field, value, n) VALUES ${keys.join(', ')} ` +
-    'ON CONFLICT (collection, workspace_id, field, value) DO UPDATE SET n = n + 1';
-  const noteSql =
-    table in searchedFields ? `INSERT OR IGNORE INTO search_pending (tbl, pk) VALUES ('${table}', ?)` : null;
-  return (conn: Conn, row: Record<string, unknown> & { workspaceId: string }, pk: number) => {
-    const params: unknown[] = [table, row.workspaceId];
-    for (const { field } of counted) {
-      const value = row[field];
-      // As the counting triggers key it: NULL is char(0).
-      params.push(table, row.workspaceId, value === null || value === undefined ? '\u0000' : String(value));
-    }
-    conn.run(countSql, params);
-    if (noteSql) conn.run(noteSql, [pk]);
-  };
+  const columns = counted.map(({ column }) => column);
+  const searched = table in searchedFields;
+  return (conn: Conn, row: Record<string, unknown> & { workspaceId: string }, pk: number) =>
+    conn.defer((bookkeeping) => {
+      const values = counted.map(({ field }) => {
+        const value = row[field];
+        // As the counting triggers key it: NULL is char(0).
+        return value === null || value === undefined ? '\u0000' : String(value);
+      });
+      bookkeeping.countListedRow({ collection: table, workspaceId: row.workspaceId, columns, values });
+      if (searched) bookkeeping.noteSearch(table, pk);
+    });
 }
 
 const scoped = (workspaceId: string): Conditions => ({

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import type { DeferredBookkeeping } from './deferred-bookkeeping.js';
 
 export type Db = Database.Database;
 type Params = readonly unknown[];
@@ -26,9 +27,14 @@ export function openDatabase(filename: string, onStatement?: (sql: string) => vo
 /** How many prepared statements a connection keeps: far more than the adapter's fixed queries. */
 export const statementCacheSize = 500;
 
-/** A cached statement, and whether it was used since the sweep for a victim last passed it. */
-interface CachedStatement {
+/** A prepared statement, and whether it may run while bookkeeping waits (deferred-bookkeeping.ts). */
+export interface Prepared {
   statement: Database.Statement;
+  commutes: boolean;
+}
+
+/** A cached statement, and whether it was used since the sweep for a victim last passed it. */
+interface CachedStatement extends Prepared {
   used: boolean;
 }
 
@@ -53,6 +59,8 @@ export class StatementCache {
   constructor(
     readonly db: Db,
     private readonly capacity = statementCacheSize,
+    /** Judges once per statement text whether it may run while bookkeeping waits. */
+    private readonly commutes: (sql: string, statement: Database.Statement) => boolean = () => false,
   ) {}
 
   /** How many statements are cached now. */
@@ -61,29 +69,30 @@ export class StatementCache {
   }
 
   /** A statement returning rows as objects. */
-  rowsOf(sql: string): Database.Statement {
+  rowsOf(sql: string): Prepared {
     return this.lookup(this.statements, sql, false);
   }
 
   /** A statement returning the first column of each row. */
-  valuesOf(sql: string): Database.Statement {
+  valuesOf(sql: string): Prepared {
     return this.lookup(this.plucked, sql, true);
   }
 
   // Keyed by the SQL text itself (two maps rather than a prefixed key): a string built anew for
   // each lookup would be hashed anew each time, and the callers' SQL is mostly constant.
-  private lookup(map: Map<string, CachedStatement>, sql: string, pluck: boolean): Database.Statement {
+  private lookup(map: Map<string, CachedStatement>, sql: string, pluck: boolean): Prepared {
     const cached = map.get(sql);
     if (cached) {
       cached.used = true;
-      return cached.statement;
+      return cached;
     }
     const statement = pluck ? this.db.prepare(sql).pluck(true) : this.db.prepare(sql);
     if (this.size >= this.capacity) {
       evictOne(this.statements.size >= this.plucked.size ? this.statements : this.plucked);
     }
-    map.set(sql, { statement, used: false });
-    return statement;
+    const entry = { statement, commutes: this.commutes(sql, statement), used: false };
+    map.set(sql, entry);
+    return entry;
   }
 }
 
@@ -116,6 +125,11 @@ export interface Conn {
   /** The first column of the first row, or undefined. */
   value<T>(sql: string, params?: Params): T | undefined;
   values<T>(sql: string, params?: Params): T[];
+  /**
+   * Adds to the bookkeeping written at the end of the write group (deferred-bookkeeping.ts):
+   * a write of this transaction, refused where it may not write.
+   */
+  defer<T>(add: (bookkeeping: DeferredBookkeeping) => T): T;
 }
 
 /** What a transaction's stores may do with the connection, as its queue decides (transaction-queue.ts). */
@@ -128,11 +142,19 @@ export interface TransactionAccess {
   wrote(changes: number): void;
 }
 
-/** A Conn of one transaction: every statement checks that the transaction is open, and may write. */
-export function transactionConn(cache: StatementCache, access: TransactionAccess): Conn {
-  const checked = (statement: Database.Statement) => {
+/**
+ * A Conn of one transaction: every statement checks that the transaction is open, and may write,
+ * and meets the bookkeeping tables as written when it could see them.
+ */
+export function transactionConn(
+  cache: StatementCache,
+  access: TransactionAccess,
+  bookkeeping: DeferredBookkeeping,
+): Conn {
+  const checked = ({ statement, commutes }: Prepared) => {
     if (!access.isOpen()) throw new Error('transaction already finished');
     if (!statement.readonly) access.beforeWrite();
+    if (!commutes) bookkeeping.flush();
     return statement;
   };
   return {
@@ -157,6 +179,13 @@ export function transactionConn(cache: StatementCache, access: TransactionAccess
     },
     values<T>(sql: string, params: Params = []) {
       return checked(cache.valuesOf(sql)).all(...params) as T[];
+    },
+    defer(add) {
+      if (!access.isOpen()) throw new Error('transaction already finished');
+      access.beforeWrite();
+      const result = add(bookkeeping);
+      access.wrote(1);
+      return result;
     },
   };
 }

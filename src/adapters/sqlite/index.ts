@@ -2,6 +2,7 @@ import type { CollectionName, Storage, StorageTx } from '../../core/storage.js';
 import { type Checkpointing, storageCheckpoints } from './checkpoints.js';
 import { sqliteCollection } from './collections.js';
 import { type Conn, openDatabase, StatementCache, transactionConn } from './connection.js';
+import { commutesWithBookkeeping, DeferredBookkeeping } from './deferred-bookkeeping.js';
 import { sqliteDump } from './dump.js';
 import { migrate } from './migrate.js';
 import { sqliteCounters, sqliteIdempotency } from './records.js';
@@ -101,12 +102,13 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
     db.close();
     throw error;
   }
-  const cache = new StatementCache(db);
-  const writePendingSearch = searchIndexWriter(db);
+  const bookkeeping = new DeferredBookkeeping(db);
+  const cache = new StatementCache(db, undefined, commutesWithBookkeeping(db));
+  const writePendingSearch = searchIndexWriter(db, bookkeeping);
   let groupsSinceIndexing = 0;
-  const queue = transactionQueue(
-    db,
-    () => {
+  const queue = transactionQueue(db, {
+    beforeCommit: () => {
+      bookkeeping.flush();
       checkpoints.wrote();
       // The search index is written every few write COMMITs, not at each: FTS5 makes a segment
       // (and, now and then, merges segments) per write, and larger batches cost far less a row.
@@ -115,8 +117,10 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
       groupsSinceIndexing = 0;
       writePendingSearch();
     },
-    () => checkpoints.beforeWriteGroup(),
-  );
+    beforeRelease: () => bookkeeping.flush(),
+    afterRollback: () => bookkeeping.discard(),
+    beforeWriteGroup: () => checkpoints.beforeWriteGroup(),
+  });
   let closed = false;
 
   return {
@@ -128,7 +132,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
       return queue.run(
         (access) =>
           fn(
-            sqliteTx(transactionConn(cache, access), () => {
+            sqliteTx(transactionConn(cache, access, bookkeeping), () => {
               if (!access.isOpen()) throw new Error('transaction already finished');
               writePendingSearch(() => {
                 access.beforeWrite();

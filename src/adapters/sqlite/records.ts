@@ -49,15 +49,8 @@ export function sqliteIdempotency(conn: Conn): IdempotencyStore {
 export function sqliteCounters(conn: Conn): CounterStore {
   return {
     async next(name) {
-      // An UPDATE and a read cost less than an upsert with RETURNING; the transaction holds the
-      // write lock, so nothing comes between them. A counter's first use inserts it.
-      if (conn.run('UPDATE counters SET value = value + 1 WHERE name = ?', [name]) === 0) {
-        conn.run('INSERT INTO counters (name, value) VALUES (?, 1)', [name]);
-        return 1;
-      }
-      const value = conn.value<number>('SELECT value FROM counters WHERE name = ?', [name]);
-      if (value === undefined) throw new Error(`counter ${name} has no value`);
-      return value;
+      // Read once a write group, counted up in memory, written at its end (deferred-bookkeeping.ts).
+      return conn.defer((bookkeeping) => bookkeeping.nextCounter(name));
     },
     async set(name, value) {
       conn.run(

@@ -32,11 +32,6 @@ function conditions(query: Omit<SignalQuery, 'afterSequence' | 'limit'>) {
   return { clauses, params };
 }
 
-/** One more event of an account and type in the kept counts (migration 9). */
-const countOneSql =
-  'INSERT INTO signal_counts (account_id, type, n) VALUES (?, ?, 1) ' +
-  'ON CONFLICT (account_id, type) DO UPDATE SET n = n + 1';
-
 /** Takes the events a purge is about to delete off the kept counts, one change per account and type. */
 const uncountPurgedSql =
   'UPDATE signal_counts SET n = n - purged.deleted FROM (SELECT account_id, type, COUNT(*) AS deleted FROM signals ' +
@@ -57,7 +52,8 @@ export function sqliteSignals(conn: Conn): SignalStore {
         'INSERT INTO signals (id, account_id, type, resource_id, occurred_at, data) VALUES (?, ?, ?, ?, ?, ?)',
         [id, accountId, type, resource.id, occurredAt, data],
       );
-      conn.run(countOneSql, [accountId, type]);
+      // One more of its account and type in the kept counts (migration 9), at the group's end.
+      conn.defer((bookkeeping) => bookkeeping.countSignal(accountId, type));
       // The event as stored, without parsing back what was just serialized.
       return { ...event, sequence };
     },
@@ -107,7 +103,7 @@ export function sqliteSignals(conn: Conn): SignalStore {
           [sequence, id, accountId, type, resource.id, occurredAt, JSON.stringify(stored)],
         ),
       );
-      conn.run(countOneSql, [accountId, type]);
+      conn.defer((bookkeeping) => bookkeeping.countSignal(accountId, type));
     },
     async continueAfter(sequence) {
       // AUTOINCREMENT hands out max(seq in sqlite_sequence, largest key) + 1: raising seq is enough.

@@ -64,6 +64,28 @@ function sharedReadAccess(): TransactionAccess & { close(): void; wanted: boolea
   return access;
 }
 
+/** What the storage does at the edges of the queue's transactions. */
+export interface QueueHooks {
+  /**
+   * Runs inside the transaction right before each COMMIT (the bookkeeping and the batched search
+   * index writes); when it fails, the transaction is rolled back as a failed COMMIT would be.
+   */
+  beforeCommit?: () => void;
+  /**
+   * Runs inside a member's savepoint right before its RELEASE (the member's bookkeeping); when
+   * it fails, the member fails and its savepoint is rolled back.
+   */
+  beforeRelease?: () => void;
+  /** Runs after a ROLLBACK, or a ROLLBACK TO a member's savepoint (or an attempt at one). */
+  afterRollback?: () => void;
+  /**
+   * Runs before each write group, with no transaction open; a promise it returns holds the queue
+   * until it settles (the checkpoint thread copying the log's last frames), and a failure of it
+   * is ignored: it only ever delays.
+   */
+  beforeWriteGroup?: () => Promise<void> | undefined;
+}
+
 /** How many write transactions one COMMIT may carry: bounds the wait of the first of them. */
 const maxGroupSize = 32;
 
@@ -83,17 +105,15 @@ const maxWaitsForGroup = 4;
  * changing rows takes the group back (see runWriteGroup). Read transactions queued together
  * share one snapshot in the same way (see runReadGroup).
  *
- * `beforeCommit` runs inside the transaction right before each COMMIT (the batched search
- * index writes); when it fails, the transaction is rolled back as a failed COMMIT would be.
- * `beforeWriteGroup` runs before each write group, with no transaction open; a promise it
- * returns holds the queue until it settles (the checkpoint thread copying the log's last frames),
- * and a failure of it is ignored: it only ever delays.
+ * The hooks let the storage finish a transaction's writes (see QueueHooks).
  */
-export function transactionQueue(
-  db: Database.Database,
-  beforeCommit: () => void = () => {},
-  beforeWriteGroup: () => Promise<void> | undefined = () => undefined,
-) {
+export function transactionQueue(db: Database.Database, hooks: QueueHooks = {}) {
+  const {
+    beforeCommit = () => {},
+    beforeRelease = () => {},
+    afterRollback = () => {},
+    beforeWriteGroup = () => undefined,
+  } = hooks;
   const statements = {
     begin: { read: db.prepare('BEGIN'), write: db.prepare('BEGIN IMMEDIATE') },
     commit: db.prepare('COMMIT'),
@@ -122,7 +142,11 @@ export function transactionQueue(
       job.resolve(result);
     } catch (error) {
       access.close();
-      if (db.inTransaction) statements.rollback.run();
+      try {
+        if (db.inTransaction) statements.rollback.run();
+      } finally {
+        afterRollback();
+      }
       job.reject(error);
     }
   }
@@ -170,6 +194,7 @@ export function transactionQueue(
       } catch {
         // Nothing was written to undo.
       }
+      afterRollback();
     }
     for (const { job, value } of finished) job.resolve(value);
     for (const job of again) await runAlone(job);
@@ -224,7 +249,10 @@ export function transactionQueue(
         }
         const value = await job.work(access);
         access.close();
-        if (inSavepoint) statements.release.run();
+        if (inSavepoint) {
+          beforeRelease();
+          statements.release.run();
+        }
         done.push({ job, value });
       } catch (error) {
         access.close();
@@ -279,9 +307,11 @@ export function transactionQueue(
     try {
       statements.rollback.run();
     } catch (error) {
+      afterRollback();
       for (const member of members) member.reject(error);
       return;
     }
+    afterRollback();
     jobs.unshift(...members.map((member) => ({ ...member, isolated: true })));
   }
 
@@ -293,6 +323,8 @@ export function transactionQueue(
       return true;
     } catch {
       return false;
+    } finally {
+      afterRollback();
     }
   }
 
@@ -303,6 +335,7 @@ export function transactionQueue(
     } catch {
       // Nothing more can be undone; the callers below still hear of the failure.
     }
+    afterRollback();
     for (const { job } of done) job.reject(error);
   }
 

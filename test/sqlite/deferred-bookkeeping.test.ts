@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/adapters/sqlite/connection.js';
+import {
+  commutesWithBookkeeping,
+  DeferredBookkeeping,
+} from '../../src/adapters/sqlite/deferred-bookkeeping.js';
+import { sqliteStorage } from '../../src/adapters/sqlite/index.js';
+import { migrate } from '../../src/adapters/sqlite/migrate.js';
+import { sampleRow } from '../conformance/fixtures.js';
+
+/** The statements the adapter runs with bookkeeping pending, and those it flushes before. */
+describe('which statements may run while bookkeeping waits', () => {
+  const db = openDatabase(':memory:');
+  migrate(db);
+  db.exec('CREATE TABLE with_insert_trigger (x TEXT); CREATE TABLE log (x TEXT);');
+  db.exec(
+    'CREATE TRIGGER logs_inserts AFTER INSERT ON with_insert_trigger BEGIN INSERT INTO log VALUES (new.x); END;',
+  );
+  const commutes = commutesWithBookkeeping(db);
+  const judge = (sql: string) => commutes(sql, db.prepare(sql));
+
+  it.each([
+    'SELECT data FROM issues WHERE id = ? AND workspace_id = ?',
+    'INSERT INTO issues (id, workspace_id, created_at, updated_at, version, project_id, outcome_id, status, severity, assignee_id, number, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO signals (id, account_id, type, resource_id, occurred_at, data) VALUES (?, ?, ?, ?, ?, ?)',
+    'INSERT INTO idempotency_keys (workspace_id, key, created_at, data) VALUES (?, ?, ?, ?) ON CONFLICT (workspace_id, key) DO UPDATE SET data = excluded.data',
+    "SELECT seq FROM sqlite_sequence WHERE name = 'signals'",
+  ])('runs with it pending: %s', (sql) => {
+    expect(judge(sql)).toBe(true);
+  });
+
+  it.each([
+    // Reads and writes of the bookkeeping tables themselves.
+    'SELECT n FROM list_counts WHERE collection = ? AND workspace_id = ? AND field = ? AND value = ?',
+    'SELECT COALESCE(SUM(n), 0) FROM signal_counts WHERE account_id = ?',
+    'SELECT EXISTS (SELECT 1 FROM search_pending)',
+    'SELECT value FROM counters WHERE name = ?',
+    'INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+    // Updates and deletes of counted rows: their triggers take rows off the totals.
+    'UPDATE issues SET status = ? WHERE id = ?',
+    'DELETE FROM issues WHERE id = ?',
+    'DELETE FROM idempotency_keys WHERE created_at < ?',
+    // An insert that fires a trigger; an upsert that may fire update triggers.
+    'INSERT INTO with_insert_trigger VALUES (?)',
+    'INSERT INTO issues (id, workspace_id, created_at, updated_at, version, project_id, outcome_id, status, severity, assignee_id, number, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET status = excluded.status',
+    'REPLACE INTO issues (id, workspace_id, created_at, updated_at, version, project_id, outcome_id, status, severity, assignee_id, number, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  ])('flushes it first: %s', (sql) => {
+    expect(judge(sql)).toBe(false);
+  });
+});
+
+describe('bookkeeping kept for the end of a write group', () => {
+  it('adds thirty inserts of one transaction to each total once, and a read in the transaction sees them', async () => {
+    const statements: string[] = [];
+    const storage = sqliteStorage({ filename: ':memory:', onStatement: (sql) => statements.push(sql) });
+    // What the migrations ran is not the transaction's.
+    statements.length = 0;
+    await storage.transaction(async (tx) => {
+      for (let i = 0; i < 30; i++) {
+        await tx.collections.issues.insert(sampleRow('issues', 'wsp_1', { status: 'open' }));
+      }
+      const page = await tx.collections.issues.list({
+        workspaceId: 'wsp_1',
+        where: { status: 'open' },
+        limit: 5,
+      });
+      expect(page.total).toBe(30);
+    });
+    const countWrites = statements.filter((sql) => sql.startsWith('INSERT INTO list_counts'));
+    console.log(statements.slice(0, 30).join('\n'));
+    // The workspace's total and one per counted column (project, outcome, status, severity, assignee).
+    expect(countWrites).toHaveLength(6);
+    expect(statements.filter((sql) => sql.startsWith('INSERT OR IGNORE INTO search_pending'))).toHaveLength(
+      1,
+    );
+    await storage.close();
+  });
+
+  it('forgets what it holds on discard, and writes nothing when empty', () => {
+    const db = openDatabase(':memory:');
+    migrate(db);
+    const bookkeeping = new DeferredBookkeeping(db);
+    db.exec('BEGIN');
+    bookkeeping.countListedRow({ collection: 'projects', workspaceId: 'wsp_1', columns: [], values: [] });
+    expect(bookkeeping.nextCounter('c')).toBe(1);
+    expect(bookkeeping.isEmpty).toBe(false);
+    bookkeeping.discard();
+    expect(bookkeeping.isEmpty).toBe(true);
+    bookkeeping.flush();
+    expect(db.prepare('SELECT COUNT(*) FROM list_counts').pluck().get()).toBe(0);
+    expect(bookkeeping.nextCounter('c')).toBe(1);
+    expect(bookkeeping.nextCounter('c')).toBe(2);
+    bookkeeping.flush();
+    expect(db.prepare("SELECT value FROM counters WHERE name = 'c'").pluck().get()).toBe(2);
+    // Read again after a flush: the table holds what was counted.
+    expect(bookkeeping.nextCounter('c')).toBe(3);
+    db.exec('COMMIT');
+    db.close();
+  });
+});
