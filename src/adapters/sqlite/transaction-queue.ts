@@ -86,8 +86,14 @@ export interface QueueHooks {
   beforeWriteGroup?: () => Promise<void> | undefined;
 }
 
-/** How many write transactions one COMMIT may carry: bounds the wait of the first of them. */
-const maxGroupSize = 32;
+/**
+ * How many transactions one group may carry: bounds the wait of the first of them (a create's
+ * work is about 0.1 ms, so at most about 7 ms). A COMMIT writes each page its group changed once,
+ * and the pages every create changes (the ends of the indexes, the totals) are most of a create's
+ * writes: fifty creates at once cost each about a tenth less CPU in one group of fifty than in
+ * groups of thirty-one (the bound was 32).
+ */
+const maxGroupSize = 64;
 
 /** How many event-loop turns a write group may wait for more transactions to join it. */
 const maxWaitsForGroup = 4;
@@ -209,7 +215,7 @@ export function transactionQueue(db: Database.Database, hooks: QueueHooks = {}) 
 
   /** The next job to join a write group of `size` jobs, if one is queued and there is room. */
   const nextOfGroup = (size: number): Job | undefined =>
-    size + 1 < maxGroupSize && jobs[0]?.mode === 'write' ? jobs.shift() : undefined;
+    size < maxGroupSize && jobs[0]?.mode === 'write' ? jobs.shift() : undefined;
 
   /**
    * Runs the write jobs at the head of the queue under one COMMIT.
