@@ -1,6 +1,6 @@
 // `npm run bench`: every performance figure of the tracker, printed as one table. CPU time of the
 // server process per request (from /proc) is the steady figure on a shared machine; requests/s
-// and latencies are printed next to it. Environment: BENCH_ROUNDS (default 3), BENCH_REQUESTS
+// and latencies are printed next to it. Environment: BENCH_ROUNDS (default 5), BENCH_REQUESTS
 // (GETs per round, default 10,000), BENCH_LARGE (issues in the large database, default 1,000,000),
 // BENCH_DIR (where seeded databases are kept between runs), BENCH_WEBHOOK_EVENTS (default 5,000).
 import { fork } from 'node:child_process';
@@ -12,7 +12,7 @@ import { compareServers, issueRequests, withServers } from './http-cpu.js';
 import { listLatencies } from './list.js';
 import { seedDatabase, workingCopy } from './seed.js';
 
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const amount = Number(process.env.BENCH_REQUESTS ?? 10000);
 const large = Number(process.env.BENCH_LARGE ?? 1_000_000);
 // Seeded files are reused while the schema (every migration) is unchanged.
