@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/adapters/sqlite/connection.js';
 import {
@@ -96,5 +100,46 @@ describe('bookkeeping kept for the end of a write group', () => {
     expect(bookkeeping.nextCounter('c')).toBe(3);
     db.exec('COMMIT');
     db.close();
+  });
+
+  it('takes the group back when a flush fails in the middle of a member, so no total loses a row', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ot-bookkeeping-'));
+    const filename = join(dir, 'tracker.db');
+    await sqliteStorage({ filename }).close();
+    // A total that cannot be written: the flush that reaches it fails after writing the others.
+    const other = new Database(filename);
+    other.exec(
+      "CREATE TRIGGER refuse_total BEFORE INSERT ON list_counts WHEN new.workspace_id = 'wsp_refused' " +
+        "BEGIN SELECT RAISE(ABORT, 'this total cannot be written'); END;",
+    );
+    other.close();
+    const storage = sqliteStorage({ filename });
+    const insertInto = (workspaceId: string) =>
+      storage.transaction((tx) => tx.collections.issues.insert(sampleRow('issues', workspaceId)));
+    // Queued together: one group. The third only reads a total, which flushes the first two's
+    // bookkeeping; the second's fails there, after the first's was written.
+    const outcomes = await Promise.allSettled([
+      insertInto('wsp_counted'),
+      insertInto('wsp_refused'),
+      storage.transaction((tx) => tx.collections.issues.list({ workspaceId: 'wsp_counted', limit: 1 })),
+    ]);
+    // The reader meets the failure and fails with it (as it would meet a full disk); the others
+    // run again, each in a savepoint: the first commits, the second fails at its own flush.
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
+    const check = new Database(filename, { readonly: true });
+    const rows = (workspaceId: string) =>
+      check.prepare('SELECT COUNT(*) FROM issues WHERE workspace_id = ?').pluck().get(workspaceId);
+    const total = (workspaceId: string) =>
+      check
+        .prepare("SELECT n FROM list_counts WHERE collection = 'issues' AND workspace_id = ? AND field = ''")
+        .pluck()
+        .get(workspaceId);
+    // The refused row went with its bookkeeping; the counted one is counted once.
+    expect(rows('wsp_refused')).toBe(0);
+    expect(rows('wsp_counted')).toBe(1);
+    expect(total('wsp_counted')).toBe(1);
+    check.close();
+    await storage.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -1,7 +1,7 @@
 import type { CollectionName, Storage, StorageTx } from '../../core/storage.js';
 import { type Checkpointing, storageCheckpoints } from './checkpoints.js';
 import { sqliteCollection } from './collections.js';
-import { type Conn, openDatabase, StatementCache, transactionConn } from './connection.js';
+import { type Conn, flushBookkeeping, openDatabase, StatementCache, transactionConn } from './connection.js';
 import { commutesWithBookkeeping, DeferredBookkeeping } from './deferred-bookkeeping.js';
 import { sqliteDump } from './dump.js';
 import { migrate } from './migrate.js';
@@ -104,7 +104,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   }
   const bookkeeping = new DeferredBookkeeping(db);
   const cache = new StatementCache(db, undefined, commutesWithBookkeeping(db));
-  const writePendingSearch = searchIndexWriter(db, bookkeeping);
+  const writePendingSearch = searchIndexWriter(db);
   let groupsSinceIndexing = 0;
   const queue = transactionQueue(db, {
     beforeCommit: () => {
@@ -134,6 +134,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
           fn(
             sqliteTx(transactionConn(cache, access, bookkeeping), () => {
               if (!access.isOpen()) throw new Error('transaction already finished');
+              flushBookkeeping(bookkeeping, access);
               writePendingSearch(() => {
                 access.beforeWrite();
                 access.wrote(1);
