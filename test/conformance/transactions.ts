@@ -141,6 +141,29 @@ export function transactionTests(adapter: AdapterUnderTest): void {
       });
     });
 
+    it('undoes the deleteWhere of a concurrent transaction that throws after it, and keeps the others', async () => {
+      const kept = Array.from({ length: 4 }, () => sampleRow('issues', 'wsp_del', { status: 'closed' }));
+      await tx(async (t) => {
+        for (const issue of kept) await t.collections.issues.insert(issue);
+      });
+      const outcomes = await Promise.allSettled([
+        tx((t) => t.collections.issues.insert(sampleRow('issues', 'wsp_del', { status: 'open' }))),
+        tx(async (t) => {
+          // Deletes through RETURNING, which reports no changed rows of its own.
+          expect(await t.collections.issues.deleteWhere('wsp_del', { status: 'closed' })).toHaveLength(4);
+          await macrotask();
+          throw new Error('fails after deleting');
+        }),
+        tx((t) => t.collections.issues.insert(sampleRow('issues', 'wsp_del', { status: 'open' }))),
+      ]);
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      await tx(async (t) => {
+        for (const issue of kept) expect(await t.collections.issues.get('wsp_del', issue.id)).not.toBeNull();
+        expect(await t.collections.issues.count('wsp_del', {})).toBe(6);
+        expect(await t.collections.issues.count('wsp_del', { status: 'closed' })).toBe(4);
+      });
+    });
+
     it('does not start a second transaction while the first awaits, nor show it uncommitted writes', async () => {
       const steps: string[] = [];
       let release: () => void = () => {};

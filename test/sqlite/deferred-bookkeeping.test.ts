@@ -10,7 +10,7 @@ import {
 } from '../../src/adapters/sqlite/deferred-bookkeeping.js';
 import { sqliteStorage } from '../../src/adapters/sqlite/index.js';
 import { migrate } from '../../src/adapters/sqlite/migrate.js';
-import { sampleRow } from '../conformance/fixtures.js';
+import { sampleRow, sampleSignal } from '../conformance/fixtures.js';
 
 /** The statements the adapter runs with bookkeeping pending, and those it flushes before. */
 describe('which statements may run while bookkeeping waits', () => {
@@ -29,6 +29,7 @@ describe('which statements may run while bookkeeping waits', () => {
     'INSERT INTO signals (id, account_id, type, resource_id, occurred_at, data) VALUES (?, ?, ?, ?, ?, ?)',
     'INSERT INTO idempotency_keys (workspace_id, key, created_at, data) VALUES (?, ?, ?, ?) ON CONFLICT (workspace_id, key) DO UPDATE SET data = excluded.data',
     "SELECT seq FROM sqlite_sequence WHERE name = 'signals'",
+    'INSERT INTO main.signals (id, account_id, type, resource_id, occurred_at, data) VALUES (?, ?, ?, ?, ?, ?)',
   ])('runs with it pending: %s', (sql) => {
     expect(judge(sql)).toBe(true);
   });
@@ -46,6 +47,10 @@ describe('which statements may run while bookkeeping waits', () => {
     'DELETE FROM idempotency_keys WHERE created_at < ?',
     // An insert that fires a trigger; an upsert that may fire update triggers.
     'INSERT INTO with_insert_trigger VALUES (?)',
+    'INSERT INTO main.with_insert_trigger VALUES (?)',
+    'INSERT INTO "main"."with_insert_trigger" VALUES (?)',
+    'INSERT INTO main.issues (id, workspace_id, created_at, updated_at, version, project_id, outcome_id, status, severity, assignee_id, number, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET status = excluded.status',
+    'SELECT n FROM main.list_counts',
     'INSERT INTO issues (id, workspace_id, created_at, updated_at, version, project_id, outcome_id, status, severity, assignee_id, number, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET status = excluded.status',
     'REPLACE INTO issues (id, workspace_id, created_at, updated_at, version, project_id, outcome_id, status, severity, assignee_id, number, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   ])('flushes it first: %s', (sql) => {
@@ -71,12 +76,57 @@ describe('bookkeeping kept for the end of a write group', () => {
       expect(page.total).toBe(30);
     });
     const countWrites = statements.filter((sql) => sql.startsWith('INSERT INTO list_counts'));
-    console.log(statements.slice(0, 30).join('\n'));
     // The workspace's total and one per counted column (project, outcome, status, severity, assignee).
     expect(countWrites).toHaveLength(6);
     expect(statements.filter((sql) => sql.startsWith('INSERT OR IGNORE INTO search_pending'))).toHaveLength(
       1,
     );
+    await storage.close();
+  });
+
+  it('keeps rows apart whatever characters their counted values hold', async () => {
+    const storage = sqliteStorage({ filename: ':memory:' });
+    await storage.transaction(async (tx) => {
+      const issues = tx.collections.issues;
+      await issues.insert(
+        sampleRow('issues', 'wsp_1', { projectId: 'prj_a\u0001prj_b', outcomeId: 'out_c' }),
+      );
+      await issues.insert(
+        sampleRow('issues', 'wsp_1', { projectId: 'prj_a', outcomeId: 'prj_b\u0001out_c' }),
+      );
+      expect(await issues.count('wsp_1', { projectId: 'prj_a' })).toBe(1);
+      expect(await issues.count('wsp_1', { projectId: 'prj_a\u0001prj_b' })).toBe(1);
+      expect(await issues.count('wsp_1', { outcomeId: 'out_c' })).toBe(1);
+    });
+    await storage.close();
+  });
+
+  it("counts a transaction's own signals in its reads of the kept counts", async () => {
+    const storage = sqliteStorage({ filename: ':memory:' });
+    await storage.transaction(async (tx) => {
+      for (let i = 0; i < 3; i++) await tx.signals.append(sampleSignal('acc_1', { type: 'issue.created' }));
+      await tx.signals.append(sampleSignal('acc_1', { type: 'issue.updated' }));
+      expect(await tx.signals.count({ accountId: 'acc_1' })).toBe(4);
+      expect(await tx.signals.count({ accountId: 'acc_1', types: ['issue.created'] })).toBe(3);
+    });
+    await storage.close();
+  });
+
+  it('carries up to 64 concurrent write transactions in one COMMIT', async () => {
+    const statements: string[] = [];
+    const storage = sqliteStorage({ filename: ':memory:', onStatement: (sql) => statements.push(sql) });
+    const writes = (n: number) =>
+      Promise.all(
+        Array.from({ length: n }, () =>
+          storage.transaction((tx) => tx.collections.issues.insert(sampleRow('issues', 'wsp_1'))),
+        ),
+      );
+    statements.length = 0;
+    await writes(64);
+    expect(statements.filter((sql) => sql === 'BEGIN IMMEDIATE')).toHaveLength(1);
+    statements.length = 0;
+    await writes(65);
+    expect(statements.filter((sql) => sql === 'BEGIN IMMEDIATE')).toHaveLength(2);
     await storage.close();
   });
 

@@ -172,6 +172,16 @@ export function transactionConn(
     if (!commutes) flushBookkeeping(bookkeeping, access);
     return statement;
   };
+  /**
+   * Rows of a read, or of a write with RETURNING (`DELETE … RETURNING`), which SQLite does not
+   * count for the caller: such a write counts as one, so that work failing after it takes its
+   * group back instead of committing it.
+   */
+  const returned = <R>(prepared: Prepared, read: (statement: Database.Statement) => R): R => {
+    const result = read(checked(prepared));
+    if (!prepared.statement.readonly) access.wrote(1);
+    return result;
+  };
   return {
     run(sql, params = []) {
       const { changes } = checked(cache.rowsOf(sql)).run(...params);
@@ -184,16 +194,16 @@ export function transactionConn(
       return Number(lastInsertRowid);
     },
     row<T>(sql: string, params: Params = []) {
-      return checked(cache.rowsOf(sql)).get(...params) as T | undefined;
+      return returned(cache.rowsOf(sql), (statement) => statement.get(...params)) as T | undefined;
     },
     rows<T>(sql: string, params: Params = []) {
-      return checked(cache.rowsOf(sql)).all(...params) as T[];
+      return returned(cache.rowsOf(sql), (statement) => statement.all(...params)) as T[];
     },
     value<T>(sql: string, params: Params = []) {
-      return checked(cache.valuesOf(sql)).get(...params) as T | undefined;
+      return returned(cache.valuesOf(sql), (statement) => statement.get(...params)) as T | undefined;
     },
     values<T>(sql: string, params: Params = []) {
-      return checked(cache.valuesOf(sql)).all(...params) as T[];
+      return returned(cache.valuesOf(sql), (statement) => statement.all(...params)) as T[];
     },
     defer(add) {
       if (!access.isOpen()) throw new Error('transaction already finished');

@@ -43,8 +43,9 @@ export class DeferredBookkeeping {
    * for the value the row holds (`values`, in the order of `columns`; a NULL is char(0)).
    */
   countListedRow(row: ListedRow): void {
-    // One key for the whole row: thirty rows alike are one entry, expanded at the flush.
-    const id = `${row.collection}\u0001${row.workspaceId}\u0001${row.values.join('\u0001')}`;
+    // One key for the whole row: thirty rows alike are one entry, expanded at the flush. JSON,
+    // not a separator: no value can make two different rows one key.
+    const id = JSON.stringify([row.collection, row.workspaceId, ...row.values]);
     const entry = this.listedRows.get(id);
     if (entry) entry.n++;
     else this.listedRows.set(id, { row, n: 1 });
@@ -53,7 +54,7 @@ export class DeferredBookkeeping {
 
   /** One more event of the account and type. */
   countSignal(accountId: string, type: string): void {
-    const id = `${accountId}\u0001${type}`;
+    const id = JSON.stringify([accountId, type]);
     const entry = this.signalCounts.get(id);
     if (entry) entry.n++;
     else this.signalCounts.set(id, { accountId, type, n: 1 });
@@ -124,7 +125,7 @@ export interface ListedRow {
 function listCountChanges(rows: Iterable<{ row: ListedRow; n: number }>) {
   const changes = new Map<string, { key: readonly string[]; n: number }>();
   const add = (key: readonly string[], n: number) => {
-    const id = key.join('\u0001');
+    const id = JSON.stringify(key);
     const change = changes.get(id);
     if (change) change.n += n;
     else changes.set(id, { key, n });
@@ -191,7 +192,11 @@ export function commutesWithBookkeeping(db: Db): (sql: string, statement: Databa
   return (sql, statement) => {
     if (bookkeepingTables.test(sql)) return false;
     if (statement.readonly) return true;
-    const insert = /^\s*(?:(REPLACE)|INSERT(?:\s+OR\s+(\w+))?)\s+INTO\s+["'`[]?(\w+)/i.exec(sql);
+    // The target, after any schema name (`main.issues`).
+    const insert =
+      /^\s*(?:(REPLACE)|INSERT(?:\s+OR\s+(\w+))?)\s+INTO\s+(?:["'`[]?\w+["'`\]]?\s*\.\s*)?["'`[]?(\w+)/i.exec(
+        sql,
+      );
     if (!insert) return false;
     const events = fired.get((insert[3] as string).toLowerCase());
     if (!events) return true;

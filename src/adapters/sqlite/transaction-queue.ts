@@ -150,9 +150,11 @@ export function transactionQueue(db: Database.Database, hooks: QueueHooks = {}) 
       access.close();
       try {
         if (db.inTransaction) statements.rollback.run();
-      } finally {
-        afterRollback();
+      } catch {
+        // Nothing more can be undone; the caller still hears of the failure, and the queue goes
+        // on (an exception here would stop it for good).
       }
+      afterRollback();
       job.reject(error);
     }
   }
