@@ -24,8 +24,8 @@ export class DeferredBookkeeping {
   private readonly listedRows = new Map<string, { row: ListedRow; n: number }>();
   private readonly signalCounts = new Map<string, { accountId: string; type: string; n: number }>();
   private readonly searchNotes = new Map<string, number[]>();
-  /** Counters read in this transaction, with the value they hold now (written or not). */
-  private readonly counters = new Map<string, { value: number; changed: boolean }>();
+  /** Counters taken in this transaction since the last flush, by name: the value each holds now. */
+  private readonly counters = new Map<string, number>();
   private readonly statements: ReturnType<typeof prepare>;
   private pending = false;
 
@@ -71,15 +71,11 @@ export class DeferredBookkeeping {
 
   /** The counter's next value (1 for a counter never used), counted up in memory after its first read. */
   nextCounter(name: string): number {
-    let counter = this.counters.get(name);
-    if (!counter) {
-      counter = { value: (this.statements.counter.get(name) as number | undefined) ?? 0, changed: false };
-      this.counters.set(name, counter);
-    }
-    counter.value++;
-    counter.changed = true;
+    const value =
+      (this.counters.get(name) ?? (this.statements.counter.get(name) as number | undefined) ?? 0) + 1;
+    this.counters.set(name, value);
     this.pending = true;
-    return counter.value;
+    return value;
   }
 
   /** Writes what waits, one statement per row it changes, and forgets it. */
@@ -89,14 +85,14 @@ export class DeferredBookkeeping {
     // Forgotten first: should a statement fail, the transaction is rolled back (and this
     // discarded) by the caller, and nothing here may be written twice.
     const work = {
-      counters: [...counters].filter(([, counter]) => counter.changed),
+      counters: [...counters],
       listCounts: listCountChanges(listedRows.values()),
       signalCounts: [...signalCounts.values()],
       searchNotes: [...searchNotes],
     };
     this.discard();
     const s = this.statements;
-    for (const [name, { value }] of work.counters) s.setCounter.run(name, value);
+    for (const [name, value] of work.counters) s.setCounter.run(name, value);
     for (const { key, n } of work.listCounts) s.addToListCount.run(...key, n);
     for (const { accountId, type, n } of work.signalCounts) s.addToSignalCount.run(accountId, type, n);
     for (const [table, pks] of work.searchNotes) s.noteSearch.run(table, JSON.stringify(pks));
