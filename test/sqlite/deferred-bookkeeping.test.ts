@@ -152,11 +152,14 @@ describe('bookkeeping kept for the end of a write group', () => {
     db.close();
   });
 
-  it('takes the group back when a flush fails in the middle of a member, so no total loses a row', async () => {
+  /**
+   * A storage whose totals for workspace `wsp_refused` cannot be written (a trigger refuses
+   * them): a flush that reaches one fails after writing what came before it.
+   */
+  async function refusingStorage() {
     const dir = mkdtempSync(join(tmpdir(), 'ot-bookkeeping-'));
     const filename = join(dir, 'tracker.db');
     await sqliteStorage({ filename }).close();
-    // A total that cannot be written: the flush that reaches it fails after writing the others.
     const other = new Database(filename);
     other.exec(
       "CREATE TRIGGER refuse_total BEFORE INSERT ON list_counts WHEN new.workspace_id = 'wsp_refused' " +
@@ -166,6 +169,31 @@ describe('bookkeeping kept for the end of a write group', () => {
     const storage = sqliteStorage({ filename });
     const insertInto = (workspaceId: string) =>
       storage.transaction((tx) => tx.collections.issues.insert(sampleRow('issues', workspaceId)));
+    /** Rows and the workspace total, as a separate connection sees them once it is closed. */
+    const settled = async () => {
+      await storage.close();
+      const check = new Database(filename, { readonly: true });
+      const count = (sql: string, workspaceId: string) => check.prepare(sql).pluck().get(workspaceId);
+      const of = (workspaceId: string) => ({
+        rows: count('SELECT COUNT(*) FROM issues WHERE workspace_id = ?', workspaceId),
+        total:
+          count(
+            "SELECT n FROM list_counts WHERE collection = 'issues' AND workspace_id = ? AND field = ''",
+            workspaceId,
+          ) ?? 0,
+      });
+      const result = { counted: of('wsp_counted'), refused: of('wsp_refused') };
+      check.close();
+      rmSync(dir, { recursive: true, force: true });
+      return result;
+    };
+    return { storage, insertInto, settled };
+  }
+
+  const statuses = (outcomes: PromiseSettledResult<unknown>[]) => outcomes.map((outcome) => outcome.status);
+
+  it('runs a group again, each member alone, when a flush in the middle of a member fails: only the culprit fails', async () => {
+    const { storage, insertInto, settled } = await refusingStorage();
     // Queued together: one group. The third only reads a total, which flushes the first two's
     // bookkeeping; the second's fails there, after the first's was written.
     const outcomes = await Promise.allSettled([
@@ -173,23 +201,38 @@ describe('bookkeeping kept for the end of a write group', () => {
       insertInto('wsp_refused'),
       storage.transaction((tx) => tx.collections.issues.list({ workspaceId: 'wsp_counted', limit: 1 })),
     ]);
-    // The reader meets the failure and fails with it (as it would meet a full disk); the others
-    // run again, each in a savepoint: the first commits, the second fails at its own flush.
-    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
-    const check = new Database(filename, { readonly: true });
-    const rows = (workspaceId: string) =>
-      check.prepare('SELECT COUNT(*) FROM issues WHERE workspace_id = ?').pluck().get(workspaceId);
-    const total = (workspaceId: string) =>
-      check
-        .prepare("SELECT n FROM list_counts WHERE collection = 'issues' AND workspace_id = ? AND field = ''")
-        .pluck()
-        .get(workspaceId);
-    // The refused row went with its bookkeeping; the counted one is counted once.
-    expect(rows('wsp_refused')).toBe(0);
-    expect(rows('wsp_counted')).toBe(1);
-    expect(total('wsp_counted')).toBe(1);
-    check.close();
-    await storage.close();
-    rmSync(dir, { recursive: true, force: true });
+    // The reader meets a failure that is not its own: all three run again, each in a savepoint,
+    // where the second fails at its own flush and the others commit.
+    expect(statuses(outcomes)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({
+      message: expect.stringContaining('this total cannot be written'),
+    });
+    expect(await settled()).toEqual({ counted: { rows: 1, total: 1 }, refused: { rows: 0, total: 0 } });
+  });
+
+  it('runs a group again when its flush before COMMIT fails, and commits the members that did nothing wrong', async () => {
+    const { insertInto, settled } = await refusingStorage();
+    const outcomes = await Promise.allSettled([
+      insertInto('wsp_counted'),
+      insertInto('wsp_refused'),
+      insertInto('wsp_counted'),
+    ]);
+    expect(statuses(outcomes)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(await settled()).toEqual({ counted: { rows: 2, total: 2 }, refused: { rows: 0, total: 0 } });
+  });
+
+  it('commits nothing half-counted when a member swallows the failure of a flush', async () => {
+    const { storage, insertInto, settled } = await refusingStorage();
+    const outcomes = await Promise.allSettled([
+      insertInto('wsp_counted'),
+      insertInto('wsp_refused'),
+      storage.transaction(async (tx) => {
+        await tx.collections.issues.count('wsp_counted', {}).catch(() => 'swallowed');
+        await tx.collections.issues.insert(sampleRow('issues', 'wsp_counted'));
+      }),
+    ]);
+    // The failure stays with the group until it is rolled back: the reader cannot hide it.
+    expect(statuses(outcomes)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(await settled()).toEqual({ counted: { rows: 2, total: 2 }, refused: { rows: 0, total: 0 } });
   });
 });

@@ -143,21 +143,6 @@ export interface TransactionAccess {
 }
 
 /**
- * Writes the pending bookkeeping in the middle of a transaction's work. A flush that fails may
- * have written part of it, and what it held is gone: the work is then told it wrote, so that its
- * queue takes the whole group back rather than commit the rest of it (as it would after work
- * that failed having written nothing).
- */
-export function flushBookkeeping(bookkeeping: DeferredBookkeeping, access: TransactionAccess): void {
-  try {
-    bookkeeping.flush();
-  } catch (error) {
-    access.wrote(1);
-    throw error;
-  }
-}
-
-/**
  * A Conn of one transaction: every statement checks that the transaction is open, and may write,
  * and meets the bookkeeping tables as written when it could see them.
  */
@@ -169,7 +154,7 @@ export function transactionConn(
   const checked = ({ statement, commutes }: Prepared) => {
     if (!access.isOpen()) throw new Error('transaction already finished');
     if (!statement.readonly) access.beforeWrite();
-    if (!commutes) flushBookkeeping(bookkeeping, access);
+    if (!commutes) bookkeeping.flush();
     return statement;
   };
   /**

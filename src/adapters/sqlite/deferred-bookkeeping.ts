@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Db } from './connection.js';
+import { GroupWorkFailed } from './transaction-queue.js';
 
 /** The tables DeferredBookkeeping writes: a statement that names one sees them only after a flush. */
 const bookkeepingTables = /\b(?:list_counts|signal_counts|search_pending|counters)\b/i;
@@ -28,6 +29,11 @@ export class DeferredBookkeeping {
   private readonly counters = new Map<string, number>();
   private readonly statements: ReturnType<typeof prepare>;
   private pending = false;
+  /**
+   * Set when a flush failed: it may have written part of what waited, and the rest is gone, so
+   * no flush may succeed (and no COMMIT follow) until a rollback discards the transaction.
+   */
+  private failure: GroupWorkFailed | undefined;
 
   constructor(db: Db) {
     this.statements = prepare(db);
@@ -78,8 +84,12 @@ export class DeferredBookkeeping {
     return value;
   }
 
-  /** Writes what waits, one statement per row it changes, and forgets it. */
+  /**
+   * Writes what waits, one statement per row it changes, and forgets it. A failure is the group's
+   * (GroupWorkFailed), and every later flush fails with it until `discard`.
+   */
   flush(): void {
+    if (this.failure) throw this.failure;
     if (!this.pending) return;
     const { counters, listedRows, signalCounts, searchNotes } = this;
     // Forgotten first: should a statement fail, the transaction is rolled back (and this
@@ -92,10 +102,15 @@ export class DeferredBookkeeping {
     };
     this.discard();
     const s = this.statements;
-    for (const [name, value] of work.counters) s.setCounter.run(name, value);
-    for (const { key, n } of work.listCounts) s.addToListCount.run(...key, n);
-    for (const { accountId, type, n } of work.signalCounts) s.addToSignalCount.run(accountId, type, n);
-    for (const [table, pks] of work.searchNotes) s.noteSearch.run(table, JSON.stringify(pks));
+    try {
+      for (const [name, value] of work.counters) s.setCounter.run(name, value);
+      for (const { key, n } of work.listCounts) s.addToListCount.run(...key, n);
+      for (const { accountId, type, n } of work.signalCounts) s.addToSignalCount.run(accountId, type, n);
+      for (const [table, pks] of work.searchNotes) s.noteSearch.run(table, JSON.stringify(pks));
+    } catch (error) {
+      this.failure = new GroupWorkFailed(error);
+      throw this.failure;
+    }
   }
 
   /** Forgets what waits: its transaction or savepoint was rolled back. */
@@ -105,6 +120,7 @@ export class DeferredBookkeeping {
     this.searchNotes.clear();
     this.counters.clear();
     this.pending = false;
+    this.failure = undefined;
   }
 }
 

@@ -1,7 +1,7 @@
 import type { CollectionName, Storage, StorageTx } from '../../core/storage.js';
 import { type Checkpointing, storageCheckpoints } from './checkpoints.js';
 import { sqliteCollection } from './collections.js';
-import { type Conn, flushBookkeeping, openDatabase, StatementCache, transactionConn } from './connection.js';
+import { type Conn, openDatabase, StatementCache, transactionConn } from './connection.js';
 import { commutesWithBookkeeping, DeferredBookkeeping } from './deferred-bookkeeping.js';
 import { sqliteDump } from './dump.js';
 import { migrate } from './migrate.js';
@@ -134,7 +134,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
           fn(
             sqliteTx(transactionConn(cache, access, bookkeeping), () => {
               if (!access.isOpen()) throw new Error('transaction already finished');
-              flushBookkeeping(bookkeeping, access);
+              bookkeeping.flush();
               writePendingSearch(() => {
                 access.beforeWrite();
                 access.wrote(1);

@@ -64,6 +64,21 @@ function sharedReadAccess(): TransactionAccess & { close(): void; wanted: boolea
   return access;
 }
 
+/**
+ * A failure of work the whole group shares (the bookkeeping its members left to be written at its
+ * end), met by whichever member or hook ran next: it says nothing of that member. The queue takes
+ * the group back and runs each member again in a savepoint of its own, where a failure belongs to
+ * the member that meets it; `cause` is what failed.
+ */
+export class GroupWorkFailed extends Error {
+  constructor(override readonly cause: unknown) {
+    super(`the write group's shared work failed: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+}
+
+/** What a caller hears: the failure itself, not the wrapper that routed it. */
+const reason = (error: unknown) => (error instanceof GroupWorkFailed ? error.cause : error);
+
 /** What the storage does at the edges of the queue's transactions. */
 export interface QueueHooks {
   /**
@@ -155,7 +170,7 @@ export function transactionQueue(db: Database.Database, hooks: QueueHooks = {}) 
         // on (an exception here would stop it for good).
       }
       afterRollback();
-      job.reject(error);
+      job.reject(reason(error));
     }
   }
 
@@ -262,13 +277,19 @@ export function transactionQueue(db: Database.Database, hooks: QueueHooks = {}) 
           statements.release.run();
         }
         done.push({ job, value });
-      } catch (error) {
+      } catch (thrown) {
         access.close();
+        const error = reason(thrown);
         if (!db.inTransaction) {
           // SQLite gave the transaction up (an I/O error, a full disk): the group's earlier
           // work went with it, and no later member may join it.
           job.reject(error);
           abandon(done, error);
+          return;
+        }
+        if (thrown instanceof GroupWorkFailed && !inSavepoint) {
+          // Not this member's failure: it runs again with the others, each in a savepoint.
+          runAgainIsolated([...done.map((member) => member.job), job]);
           return;
         }
         if (inSavepoint) {
@@ -300,7 +321,11 @@ export function transactionQueue(db: Database.Database, hooks: QueueHooks = {}) 
       beforeCommit();
       statements.commit.run();
     } catch (error) {
-      abandon(done, error);
+      if (error instanceof GroupWorkFailed && !isolated && db.inTransaction) {
+        runAgainIsolated(done.map((member) => member.job));
+        return;
+      }
+      abandon(done, reason(error));
       return;
     }
     for (const { job, value } of done) job.resolve(value);
