@@ -30,8 +30,9 @@ export function issueRequests(info, amount) {
 
 /**
  * Measures each request on each server for `rounds` rounds, alternating the servers' order, and
- * returns the medians by "<server> <request>": { cpuUs, rps }. A server may carry its own
- * `requests` (another database's ids); the others get `requests`.
+ * returns the medians by "<server> <request>": { cpuUs, rps, rounds } (`rounds`: each round's CPU
+ * per request, in order, for pairedRatio). A server may carry its own `requests` (another
+ * database's ids); the others get `requests`.
  */
 export async function compareServers(servers, requests, rounds) {
   const samples = {};
@@ -47,7 +48,11 @@ export async function compareServers(servers, requests, rounds) {
   }
   const result = {};
   for (const [key, list] of Object.entries(samples)) {
-    result[key] = { cpuUs: median(list.map((s) => s.cpuUs)), rps: median(list.map((s) => s.rps)) };
+    result[key] = {
+      cpuUs: median(list.map((s) => s.cpuUs)),
+      rps: median(list.map((s) => s.rps)),
+      rounds: list.map((s) => s.cpuUs),
+    };
   }
   return result;
 }
@@ -71,3 +76,10 @@ export async function withServers(variants, fn) {
     for (const server of servers) await stopServer(server);
   }
 }
+
+/**
+ * The median over rounds of `a`'s CPU per request divided by `b`'s in the same round. Within a
+ * round the two run back to back, so a machine that slows down for a while (a shared one does, by
+ * a third at times) slows both: the ratio of each round is steadier than the ratio of the medians.
+ */
+export const pairedRatio = (a, b) => median(a.rounds.map((cpuUs, i) => cpuUs / b.rounds[i]));

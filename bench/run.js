@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compareServers, issueRequests, withServers } from './http-cpu.js';
+import { compareServers, issueRequests, pairedRatio, withServers } from './http-cpu.js';
 import { listLatencies } from './list.js';
 import { seedDatabase, workingCopy } from './seed.js';
 
@@ -67,10 +67,10 @@ for (const name of ['GET', 'POST', 'PATCH']) {
     `${name} /issues${name === 'POST' ? '' : '/{id}'}`,
     us(raw.cpuUs),
     us(node.cpuUs),
-    (raw.cpuUs / node.cpuUs).toFixed(3),
+    pairedRatio(raw, node).toFixed(3),
     `${(node.rps / raw.rps).toFixed(3)} (${node.rps.toFixed(0)}/${raw.rps.toFixed(0)})`,
     us(hono.cpuUs),
-    (hono.cpuUs / node.cpuUs).toFixed(2),
+    pairedRatio(hono, node).toFixed(2),
     hono.rps.toFixed(0),
   );
 }
@@ -99,7 +99,7 @@ lines.push('');
 row(`growth (Node host)`, 'CPU/req at 10k', `CPU/req at ${large}`, 'ratio');
 row('---', '---', '---', '---');
 for (const [name, { small: s, large: l }] of Object.entries(growth.figures)) {
-  row(name, us(s.cpuUs), us(l.cpuUs), (l.cpuUs / s.cpuUs).toFixed(2));
+  row(name, us(s.cpuUs), us(l.cpuUs), pairedRatio(l, s).toFixed(2));
 }
 lines.push('');
 row(`GET /issues?limit=50 at ${large} issues`, 'p50', 'total');
@@ -150,7 +150,10 @@ row('storage transactions per delivery', webhooks.transactionsPerDelivery.toFixe
 row('TCP connections opened', webhooks.connections);
 row('transactions/s of an idle started dispatcher', webhooks.idleTransactionsPerSecond.toFixed(2));
 
-console.log(`\nrounds=${rounds}, ${amount} GETs and ${amount / 2} writes a round\n`);
+console.log(
+  `\nrounds=${rounds}, ${amount} GETs and ${amount / 2} writes a round; CPU/req: medians of the rounds; ` +
+    'ratios: medians of the ratios within each round (servers measured back to back)\n',
+);
 console.log(aligned(lines).join('\n'));
 
 /** The tables with each column padded to its widest cell, so they read in a terminal too. */
