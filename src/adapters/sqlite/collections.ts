@@ -37,6 +37,10 @@ function columnValues(
   ];
 }
 
+/** A value as the counts key it (the counting triggers too): NULL is char(0), which no filter value holds. */
+const countedValue = (value: unknown): string =>
+  value === null || value === undefined ? '\u0000' : String(value);
+
 /**
  * The key of the maintained count equal to the number of rows matching `where` (at most one
  * equality, on a counted column), or null when the rows must be counted.
@@ -48,8 +52,7 @@ function countKey(table: string, where: Where): { field: string; value: string }
   if (entries.length > 1 || !entry) return null;
   const column = columnOf(entry[0]);
   if (!countedColumns[table]?.includes(column)) return null;
-  // As the counting triggers key it: NULL is char(0).
-  return { field: column, value: entry[1] === null ? '\u0000' : String(entry[1]) };
+  return { field: column, value: countedValue(entry[1]) };
 }
 
 const countSql =
@@ -100,11 +103,7 @@ function insertBookkeeping(shape: CollectionShape) {
   const searched = table in searchedFields;
   return (conn: Conn, row: Record<string, unknown> & { workspaceId: string }, pk: number) =>
     conn.defer((bookkeeping) => {
-      const values = counted.map(({ field }) => {
-        const value = row[field];
-        // As the counting triggers key it: NULL is char(0).
-        return value === null || value === undefined ? '\u0000' : String(value);
-      });
+      const values = counted.map(({ field }) => countedValue(row[field]));
       bookkeeping.countListedRow({ collection: table, workspaceId: row.workspaceId, columns, values });
       if (searched) bookkeeping.noteSearch(table, pk);
     });
