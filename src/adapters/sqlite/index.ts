@@ -104,7 +104,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
   }
   const bookkeeping = new DeferredBookkeeping(db);
   const cache = new StatementCache(db, undefined, commutesWithBookkeeping(db));
-  const writePendingSearch = searchIndexWriter(db);
+  const writePendingSearch = searchIndexWriter(db, bookkeeping);
   let groupsSinceIndexing = 0;
   const queue = transactionQueue(db, {
     beforeCommit: () => {
@@ -134,7 +134,6 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
           fn(
             sqliteTx(transactionConn(cache, access, bookkeeping), () => {
               if (!access.isOpen()) throw new Error('transaction already finished');
-              bookkeeping.flush();
               writePendingSearch(() => {
                 access.beforeWrite();
                 access.wrote(1);

@@ -1,4 +1,5 @@
 import type { Db } from './connection.js';
+import type { DeferredBookkeeping } from './deferred-bookkeeping.js';
 import { searchedFields } from './migrations/005_batched_search.js';
 
 /**
@@ -7,9 +8,9 @@ import { searchedFields } from './migrations/005_batched_search.js';
  * COMMIT of every few write transactions (index.ts), so that one FTS5 write serves many group
  * commits, and before any search, so that a search sees every committed row. Noted rows wait in
  * the database, so a process that stops leaves them for the next write or search of any process.
- * Callers flush the bookkeeping first: the notes of the transaction's own inserts wait there.
+ * The notes of the transaction's own inserts may still wait in the bookkeeping: it is flushed first.
  */
-export function searchIndexWriter(db: Db) {
+export function searchIndexWriter(db: Db, bookkeeping: DeferredBookkeeping) {
   const anyPending = db.prepare('SELECT EXISTS (SELECT 1 FROM search_pending)').pluck(true);
   const perTable = Object.entries(searchedFields).map(([table, fields]) => {
     const pending = `SELECT pk FROM search_pending WHERE tbl = '${table}'`;
@@ -25,6 +26,7 @@ export function searchIndexWriter(db: Db) {
 
   /** `beforeWrite` is told when there are rows to write, before any is written. */
   return function writePendingSearch(beforeWrite: () => void = () => {}): void {
+    bookkeeping.flush();
     if (!anyPending.get()) return;
     beforeWrite();
     for (const statements of perTable) for (const statement of statements) statement.run();
