@@ -168,6 +168,7 @@ export function createTracker(options: TrackerOptions): Tracker {
     }),
     publicRoutes: publicRoutes(edge.mount),
     admin: createAdminArea({ clock, ids, services }),
+    signalsOutliveKeys: (options.signalRetentionMs ?? defaultSignalRetentionMs) >= idempotencyRetentionMs,
   };
   // Commits of other processes on a shared database wake this process's event streams too, and
   // its dispatcher: their signals may have queued deliveries (a slow safety poll catches any

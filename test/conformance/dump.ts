@@ -105,7 +105,10 @@ async function seedEveryTable(tx: StorageTx): Promise<{ [Table in DumpTable]: Du
     await tx.signals.append(sampleSignal('acc_2', { occurredAt: at(2) })),
     await tx.signals.append(sampleSignal('acc_1', { occurredAt: at(3), type: 'issue.updated' })),
   ];
-  const idempotency = [sampleIdempotency('wsp_1', 'k1', at(1)), sampleIdempotency('wsp_2', 'k2', at(2))];
+  const idempotency = [
+    sampleIdempotency('wsp_1', 'k1', at(1)),
+    { ...sampleIdempotency('wsp_2', 'k2', at(2)), body: { signalId: 'sig_2' } },
+  ];
   for (const r of idempotency) await tx.idempotency.put(r, at(0));
   const webhooks = [sampleWebhook('acc_1', { secret: 'whsec_a' }), sampleWebhook('acc_2')];
   for (const w of webhooks) await tx.webhooks.insert(w);

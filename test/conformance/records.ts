@@ -15,6 +15,12 @@ export function recordTests(adapter: AdapterUnderTest): void {
       expect(await tx((t) => t.idempotency.get('wsp_1', 'k2'))).toBeNull();
     });
 
+    it('stores a record whose body is kept by a signal as that reference', async () => {
+      const record = { ...sampleIdempotency('wsp_1', 'k3', at(0)), body: { signalId: 'sig_1' } };
+      await tx((t) => t.idempotency.put(record, at(-3600)));
+      expect(await tx((t) => t.idempotency.get('wsp_1', 'k3'))).toEqual(record);
+    });
+
     it("refuses a live key with UniqueViolation('idempotency.key') and keeps the first record", async () => {
       const first = sampleIdempotency('wsp_1', 'k1', at(0));
       await tx((t) => t.idempotency.put(first, at(-3600)));

@@ -61,6 +61,7 @@ export interface ServerOptions {
   onError?: (error: unknown, requestId: string) => void;
   /** Passed to createTracker (a real sender and private targets, for pages that send webhooks). */
   webhooks?: TrackerOptions['webhooks'];
+  signalRetentionMs?: number;
 }
 
 export interface ApiOptions {
@@ -237,6 +238,7 @@ export async function startServer(host: Host, options: ServerOptions = {}): Prom
     onError: options.onError ?? (() => {}),
     ...(options.onRequest ? { onRequest: options.onRequest } : {}),
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
+    ...(options.signalRetentionMs !== undefined ? { signalRetentionMs: options.signalRetentionMs } : {}),
   });
   const ids = tracker.ids;
   const ws = await seedWorkspace(tracker, storage, ids, clock.now(), 'acme', 'admin@acme.test');

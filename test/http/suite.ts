@@ -283,6 +283,45 @@ export function runHttpSuite(host: Host, adapter?: AdapterUnderTest): void {
         expect((await signals()).filter((e) => e.type === 'issue.created')).toHaveLength(1);
       });
 
+      it('replays the answer as first sent after the issue changed, and after its signals were purged when kept shorter than keys', async () => {
+        const replayAfterChange = async (t: TestServer) => {
+          const key = newKey();
+          const body = { projectId: t.ws.projectId, title: 'First title' };
+          const first = await t.api('POST', '/api/v1/issues', {
+            token: t.tokens.admin,
+            headers: { 'Idempotency-Key': key },
+            body,
+          });
+          const created = expectJson(first, 201);
+          const patched = await t.api('PATCH', `/api/v1/issues/${created.id}`, {
+            token: t.tokens.admin,
+            headers: { 'If-Match': '"1"' },
+            body: { title: 'Second title' },
+          });
+          expectJson(patched, 200);
+          t.clock.advance(2 * 60 * 60 * 1000);
+          await t.tracker.purgeExpired();
+          const replay = await t.api('POST', '/api/v1/issues', {
+            token: t.tokens.admin,
+            headers: { 'Idempotency-Key': key },
+            body,
+          });
+          expectJson(replay, 200);
+          expect(replay.text).toBe(first.text);
+          expect(replay.headers.get('location')).toBe(first.headers.get('location'));
+          return t.storage.transaction((tx) => tx.idempotency.get(t.ws.workspaceId, key));
+        };
+        // Signals kept 30 days: the key refers to the issue.created signal for its answer.
+        const referred = await replayAfterChange(s);
+        const createdSignal = (await signals()).find((e) => e.type === 'issue.created');
+        expect(referred?.body).toEqual({ signalId: createdSignal?.id });
+        // Signals kept an hour, gone by the replay: the key keeps the answer itself.
+        const short = await startExtra({ signalRetentionMs: 60 * 60 * 1000 });
+        const inline = await replayAfterChange(short);
+        expect(typeof inline?.body).toBe('string');
+        expect((await signals(short)).filter((e) => e.type === 'issue.created')).toHaveLength(0);
+      });
+
       it('ignores the fields the service owns in a create body', async () => {
         const issue = await createIssue({
           status: 'closed',

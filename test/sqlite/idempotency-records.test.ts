@@ -10,7 +10,7 @@ describe('SQLite idempotency records', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ot-idempotency-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  const record: IdempotencyRecord = {
+  const record: IdempotencyRecord & { body: string } = {
     workspaceId: 'wsp_1',
     key: '0b7f5c1e-4a7e-4c57-9d0e-2f1f3b7f6a01',
     fingerprint: 'f'.repeat(64),

@@ -4,16 +4,21 @@ import type { Conn } from './connection.js';
 
 /**
  * A record as stored: its answer's body (JSON already) is embedded as the value `replay`, not as a
- * string, which JSON would escape and the next read unescape again.
+ * string, which JSON would escape and the next read unescape again. A body kept by its signal
+ * stays the reference `body`.
  */
 function storedRecord(record: IdempotencyRecord): string {
   const { body, ...rest } = record;
+  if (typeof body !== 'string') return JSON.stringify(record);
   return `${JSON.stringify(rest).slice(0, -1)},"replay":${body}}`;
 }
 
 /** A record stored by storedRecord, or (written before it) with its body as a string. */
 export function fromStoredRecord(data: string): IdempotencyRecord {
-  const stored = JSON.parse(data) as Omit<IdempotencyRecord, 'body'> & { body?: string; replay?: unknown };
+  const stored = JSON.parse(data) as Omit<IdempotencyRecord, 'body'> & {
+    body?: IdempotencyRecord['body'];
+    replay?: unknown;
+  };
   if (stored.body !== undefined) return stored as IdempotencyRecord;
   const { replay, ...rest } = stored;
   return { ...rest, body: JSON.stringify(replay) };

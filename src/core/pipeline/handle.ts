@@ -6,7 +6,7 @@ import { allowedMethods, decodePathParams, optionsReply } from './allow.js';
 import { authenticate, authorize, type Principal } from './auth.js';
 import { checkBodySize, parseJsonBody } from './body.js';
 import { noneMatchHits, parseIfMatch } from './conditional.js';
-import { operationContext, type Services, tenantOf } from './context.js';
+import { type OperationContext, operationContext, type Services, tenantOf } from './context.js';
 import {
   fingerprint,
   idempotencyRetentionMs,
@@ -15,6 +15,7 @@ import {
   keyReused,
   readIdempotencyKey,
   remember,
+  replayedBody,
 } from './idempotency.js';
 import { needsPreparation, prepareServices } from './prepare.js';
 import { rateKeys } from './rate-key.js';
@@ -274,7 +275,7 @@ async function runRoute(
     if (outcome.kind === 'replay') {
       return {
         status: route.kind === 'create' ? 200 : outcome.record.status,
-        body: JSON.parse(outcome.record.body),
+        body: await replayedBody(tx, principal.accountId, outcome.record.body),
         headers: { ...outcome.record.headers, 'Idempotent-Replayed': 'true' },
       };
     }
@@ -285,19 +286,25 @@ async function runRoute(
     route.query || !isEmpty(rawQuery) ? parseInput(route.query ?? noQuery, { ...rawQuery }, 'query') : {};
   const body = route.body ? parseInput(route.body, rawBody, 'body') : rejectBody(rawBody);
 
-  const ctx = operationContext(tx, now, rt.ids, tenantOf(principal), precondition, services);
+  const plain = operationContext(tx, now, rt.ids, tenantOf(principal), precondition, services);
+  // The last signal the request wrote and the object it carries: a create answers with that object.
+  let announced: { id: string; object: unknown } | null = null;
+  const ctx: OperationContext = {
+    ...plain,
+    async emit(signal) {
+      const event = await plain.emit(signal);
+      announced = { id: event.id, object: signal.data.object };
+      return event;
+    },
+  };
   const reply = withLocation(
     await route.handle(ctx, { params, query, body, headers: req.headers }),
     req.path,
   );
 
   if (key && print) {
-    return remember(tx, reply, {
-      workspaceId: principal.workspaceId,
-      key,
-      fingerprint: print,
-      createdAt: now,
-    });
+    const use = { workspaceId: principal.workspaceId, key, fingerprint: print, createdAt: now };
+    return remember(tx, reply, use, rt.signalsOutliveKeys ? bodySignalOf(reply, announced) : null);
   }
   if (effectiveMethod(req) === 'GET' && reply.status === 200 && reply.headers?.ETag) {
     const noneMatch = req.headers['if-none-match'];
@@ -307,6 +314,15 @@ async function runRoute(
     }
   }
   return reply;
+}
+
+/**
+ * The signal whose object is the answer's body, if any: the same object (not an equal one; views
+ * are not changed once announced), and the answer shows it as it is (no `replayBody`).
+ */
+function bodySignalOf(reply: Reply, announced: { id: string; object: unknown } | null): string | null {
+  if (announced === null || reply.replayBody !== undefined || reply.body === undefined) return null;
+  return reply.body === announced.object ? announced.id : null;
 }
 
 /** A 201 names what it created: `Location` is the new resource's path (a replay keeps it). */

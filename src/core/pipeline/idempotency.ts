@@ -62,6 +62,18 @@ export function judge(
   return record.status === pendingStatus ? { kind: 'pending' } : { kind: 'replay', record };
 }
 
+/**
+ * The body a replay answers: the stored text, or the object of the signal the record refers to.
+ * A live record's signal is kept (see IdempotencyRecord.body); one found missing means signals
+ * were purged sooner than keys (another process with a shorter retention), a failure of ours.
+ */
+export async function replayedBody(tx: StorageTx, accountId: string, body: IdempotencyRecord['body']) {
+  if (typeof body === 'string') return JSON.parse(body) as unknown;
+  const signal = await tx.signals.get(accountId, body.signalId);
+  if (!signal) throw new Error(`the signal ${body.signalId} holding an idempotent answer is gone`);
+  return signal.data.object;
+}
+
 export const keyReused = (): ApiError =>
   new ApiError(
     422,
@@ -89,10 +101,16 @@ const isSuccess = (reply: Reply) => reply.status >= 200 && reply.status < 300;
  * commit (the send of a test delivery) cannot be: its key is held by a pending record in this
  * transaction, so concurrent requests with the key get 409 instead of sending again, and a second
  * transaction stores the answer once it exists (or gives the key back when the work failed).
+ * `bodySignal`: the signal whose object is this answer's body (a create's), kept instead of the body.
  */
-export async function remember(tx: StorageTx, reply: Reply, use: KeyUse): Promise<Reply> {
+export async function remember(
+  tx: StorageTx,
+  reply: Reply,
+  use: KeyUse,
+  bodySignal: string | null = null,
+): Promise<Reply> {
   const expiredBefore = isoTime(Date.parse(use.createdAt) - idempotencyRetentionMs);
-  const recordOf = (answer: Reply): IdempotencyRecord => ({
+  const recordOf = (answer: Reply): IdempotencyRecord & { body: string } => ({
     ...use,
     status: answer.status,
     body: JSON.stringify(answer.replayBody ?? answer.body ?? null),
@@ -101,6 +119,14 @@ export async function remember(tx: StorageTx, reply: Reply, use: KeyUse): Promis
   const after = reply.after;
   if (!after) {
     if (!isSuccess(reply)) return reply;
+    if (bodySignal !== null) {
+      const headers = reply.headers ?? {};
+      await tx.idempotency.put(
+        { ...use, status: reply.status, body: { signalId: bodySignal }, headers },
+        expiredBefore,
+      );
+      return reply;
+    }
     const record = recordOf(reply);
     await tx.idempotency.put(record, expiredBefore);
     // The answer shows what is stored: it is sent as that text rather than serialized again.
