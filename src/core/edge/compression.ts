@@ -92,9 +92,11 @@ export function createCompressor(): Compressor {
         Vary: appendVary(response.headers.Vary, 'Accept-Encoding'),
       };
       const body = response.body;
-      const size = typeof body === 'string' ? Buffer.byteLength(body) : (body?.byteLength ?? 0);
       const coding = negotiateEncoding(acceptEncoding);
-      if (body === null || coding === null || size < minCompressBytes) return { ...response, headers };
+      if (body === null || coding === null) return { ...response, headers };
+      // Measured only when it may be compressed: counting a string's UTF-8 bytes walks all of it.
+      const size = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+      if (size < minCompressBytes) return { ...response, headers };
       const bytes = await compressed(coding, body, response.headers);
       headers['Content-Encoding'] = coding;
       return { ...response, headers, body: bytes };

@@ -200,7 +200,7 @@ async function handleOnce(
       const params = decodePathParams(match.params);
       const denied = authorize(principal, route.access, method);
       if (denied) throw denied;
-      return runRoute(rt, req, route, principal, params, query, isoTime(nowMs), tx, services);
+      return runRoute(rt, req, route, principal, params, query, nowMs, tx, services);
     },
     { mode },
   );
@@ -241,7 +241,7 @@ async function runRoute(
   principal: Principal,
   params: Record<string, string>,
   rawQuery: Record<string, string | string[]>,
-  now: string,
+  nowMs: number,
   tx: StorageTx,
   services: Services,
 ): Promise<Reply> {
@@ -264,11 +264,12 @@ async function runRoute(
   // Request cannot carry it): ignored, so every host answers a GET alike.
   const rawBody = route.kind === 'read' ? undefined : readJsonBody(req);
 
+  const now = isoTime(nowMs);
   // The key is judged before the body is validated: a key already used for another request is
   // 422 whatever this body is, and a replay answers as the first request did.
   const print = key ? fingerprint(route.method, req.path, rawBody) : null;
+  const expiredBefore = isoTime(nowMs - idempotencyRetentionMs);
   if (key && print) {
-    const expiredBefore = isoTime(Date.parse(now) - idempotencyRetentionMs);
     const outcome = judge(await tx.idempotency.get(principal.workspaceId, key), print, expiredBefore);
     if (outcome.kind === 'mismatch') throw keyReused();
     if (outcome.kind === 'pending') throw keyInUse();
@@ -304,7 +305,8 @@ async function runRoute(
 
   if (key && print) {
     const use = { workspaceId: principal.workspaceId, key, fingerprint: print, createdAt: now };
-    return remember(tx, reply, use, rt.signalsOutliveKeys ? bodySignalOf(reply, announced) : null);
+    const bodySignal = rt.signalsOutliveKeys ? bodySignalOf(reply, announced) : null;
+    return remember(tx, reply, use, { expiredBefore, bodySignal });
   }
   if (effectiveMethod(req) === 'GET' && reply.status === 200 && reply.headers?.ETag) {
     const noneMatch = req.headers['if-none-match'];

@@ -101,15 +101,15 @@ const isSuccess = (reply: Reply) => reply.status >= 200 && reply.status < 300;
  * commit (the send of a test delivery) cannot be: its key is held by a pending record in this
  * transaction, so concurrent requests with the key get 409 instead of sending again, and a second
  * transaction stores the answer once it exists (or gives the key back when the work failed).
- * `bodySignal`: the signal whose object is this answer's body (a create's), kept instead of the body.
+ * `expiredBefore`: records dated before are expired (replaced); `bodySignal`: the signal whose
+ * object is this answer's body (a create's), kept instead of the body.
  */
 export async function remember(
   tx: StorageTx,
   reply: Reply,
   use: KeyUse,
-  bodySignal: string | null = null,
+  { expiredBefore, bodySignal }: { expiredBefore: string; bodySignal: string | null },
 ): Promise<Reply> {
-  const expiredBefore = isoTime(Date.parse(use.createdAt) - idempotencyRetentionMs);
   const recordOf = (answer: Reply): IdempotencyRecord & { body: string } => ({
     ...use,
     status: answer.status,
