@@ -23,7 +23,7 @@ import { type RateLimitDecision, rateLimitHeaders } from './rate-limit.js';
 import type { AfterCommitDeps, Reply } from './reply.js';
 import type { ParsedRequest, TrackerResponse } from './request.js';
 import type { Route } from './route.js';
-import { apiBase, methodNotAllowed, unknownPath } from './router.js';
+import { apiBase, methodNotAllowed, type RouteMatch, unknownPath } from './router.js';
 import { type PublicRoute, type TrackerRuntime, waitForChange } from './runtime.js';
 import { parseInput } from './validate.js';
 
@@ -174,7 +174,9 @@ async function handleOnce(
   const readsOnly =
     method === 'GET' || (!needsToken && !open && !isApi && rt.admin.readsOnly(method, req.path));
   const mode = readsOnly ? 'read' : 'write';
-  const services = method === 'GET' || !needsToken ? rt.services : await servicesFor(rt, req, method);
+  // Routing is pure: done once, before the transaction, which may run more than once.
+  const match = needsToken ? await rt.route(method, req.url) : null;
+  const services = match === null || method === 'GET' ? rt.services : await servicesFor(rt, req, match);
   // Who the request acts as: known once its transaction has authenticated it.
   let principal: Principal | null = null;
   const reply = await rt.storage.transaction(
@@ -191,7 +193,7 @@ async function handleOnce(
       if (authenticated instanceof ApiError) throw authenticated;
       principal = authenticated;
 
-      const match = await rt.route(method, req.url);
+      if (match === null) throw unknownPath(req.path);
       if (match.kind === 'not_found') throw unknownPath(req.path);
       if (match.kind === 'method_not_allowed') {
         throw methodNotAllowed(req.method, allowedMethods(match.allow));
@@ -225,13 +227,13 @@ async function handleOnce(
  * routes have such work: only for those is the token resolved ahead, in a read of its own (the
  * transaction authenticates it again).
  */
-async function servicesFor(rt: TrackerRuntime, req: ParsedRequest, method: string): Promise<Services> {
-  if (!(await needsPreparation(rt, req, method))) return rt.services;
+async function servicesFor(rt: TrackerRuntime, req: ParsedRequest, match: RouteMatch): Promise<Services> {
+  if (!needsPreparation(match)) return rt.services;
   const principal = await rt.storage.transaction(
     (tx) => authenticate(tx, req.headers.authorization, rt.clock.now()),
     { mode: 'read' },
   );
-  return principal instanceof ApiError ? rt.services : prepareServices(rt, req, method);
+  return principal instanceof ApiError ? rt.services : prepareServices(rt, req, match);
 }
 
 async function runRoute(

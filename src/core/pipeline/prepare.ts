@@ -1,7 +1,8 @@
 import { checkBodySize, parseJsonBody } from './body.js';
 import type { Services } from './context.js';
 import type { ParsedRequest } from './request.js';
-import { apiBase } from './router.js';
+import type { Route } from './route.js';
+import type { RouteMatch } from './router.js';
 import type { TrackerRuntime } from './runtime.js';
 
 /**
@@ -13,11 +14,9 @@ import type { TrackerRuntime } from './runtime.js';
 export async function prepareServices(
   rt: TrackerRuntime,
   req: ParsedRequest,
-  method: string,
+  match: RouteMatch,
 ): Promise<Services> {
-  if (!req.path.startsWith(`${apiBase}/`)) return rt.services;
-  const match = await rt.route(method, req.url);
-  if (match.kind !== 'route' || !match.route.prepare) return rt.services;
+  if (!needsPreparation(match)) return rt.services;
   let body: unknown;
   try {
     checkBodySize(req.headers, req.body);
@@ -29,12 +28,8 @@ export async function prepareServices(
 }
 
 /** Whether the request's route has a `prepare` step (so its token must be known beforehand). */
-export async function needsPreparation(
-  rt: TrackerRuntime,
-  req: ParsedRequest,
-  method: string,
-): Promise<boolean> {
-  if (!req.path.startsWith(`${apiBase}/`)) return false;
-  const match = await rt.route(method, req.url);
+export function needsPreparation(
+  match: RouteMatch,
+): match is Extract<RouteMatch, { kind: 'route' }> & { route: { prepare: NonNullable<Route['prepare']> } } {
   return match.kind === 'route' && match.route.prepare !== undefined;
 }
