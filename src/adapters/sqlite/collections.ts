@@ -118,6 +118,22 @@ const bookkeepingOf = Object.fromEntries(
   Object.entries(shapes).map(([name, shape]) => [name, insertBookkeeping(shape)]),
 ) as Record<CollectionName, ReturnType<typeof insertBookkeeping>>;
 
+/**
+ * The statements by key of each table, made once: a statement text built anew at each call is a
+ * new string, which the statement cache hashes anew at each lookup.
+ */
+const byKeySqlOf = Object.fromEntries(
+  Object.entries(shapes).map(([name, { table }]) => [
+    name,
+    {
+      get: `SELECT data FROM ${table} WHERE id = ? AND workspace_id = ?`,
+      getJson: `SELECT json_remove(data, '$.workspaceId') AS json, version FROM ${table} WHERE id = ? AND workspace_id = ?`,
+      version: `SELECT version FROM ${table} WHERE id = ? AND workspace_id = ?`,
+      delete: `DELETE FROM ${table} WHERE id = ? AND workspace_id = ?`,
+    },
+  ]),
+) as Record<CollectionName, { get: string; getJson: string; version: string; delete: string }>;
+
 /** One collection over its table: the record as JSON, its filter, range and sum fields as columns. */
 export function sqliteCollection<Name extends CollectionName>(
   name: Name,
@@ -130,6 +146,7 @@ export function sqliteCollection<Name extends CollectionName>(
   const { table } = shape;
   const parse = (data: string) => JSON.parse(data) as Row;
   const bookkeeping = bookkeepingOf[name];
+  const sql = byKeySqlOf[name];
   /** The number of rows matching `where`: a maintained count when there is one, else COUNT(*). */
   const countMatching = (workspaceId: string, where: Where, from?: string): number => {
     const counted = countKey(table, where);
@@ -182,19 +199,13 @@ export function sqliteCollection<Name extends CollectionName>(
       bookkeeping(conn, row as unknown as Record<string, unknown> & { workspaceId: string }, pk);
     },
     async get(workspaceId, id) {
-      const data = conn.value<string>(`SELECT data FROM ${table} WHERE id = ? AND workspace_id = ?`, [
-        id,
-        workspaceId,
-      ]);
+      const data = conn.value<string>(sql.get, [id, workspaceId]);
       return data === undefined ? null : parse(data);
     },
     async getJson(workspaceId, id) {
       // json_remove copies the rest of the stored text as it is: the stored text was made by
       // JSON.stringify, so the result is what JSON.stringify makes of the row without the key.
-      const row = conn.row<{ json: string; version: number }>(
-        `SELECT json_remove(data, '$.workspaceId') AS json, version FROM ${table} WHERE id = ? AND workspace_id = ?`,
-        [id, workspaceId],
-      );
+      const row = conn.row<{ json: string; version: number }>(sql.getJson, [id, workspaceId]);
       return row ?? null;
     },
     async findOne(workspaceId, where) {
@@ -210,14 +221,11 @@ export function sqliteCollection<Name extends CollectionName>(
         conn.run(shape.updateSql, [...columnValues(shape, row), row.id, row.workspaceId, expectedVersion]),
       );
       if (changed === 1) return;
-      const current = conn.value<number>(`SELECT version FROM ${table} WHERE id = ? AND workspace_id = ?`, [
-        row.id,
-        row.workspaceId,
-      ]);
+      const current = conn.value<number>(sql.version, [row.id, row.workspaceId]);
       throw new VersionMismatch(current ?? null);
     },
     async delete(workspaceId, id) {
-      return conn.run(`DELETE FROM ${table} WHERE id = ? AND workspace_id = ?`, [id, workspaceId]) > 0;
+      return conn.run(sql.delete, [id, workspaceId]) > 0;
     },
     async deleteWhere(workspaceId, where) {
       const { clauses, params } = matching(workspaceId, where);
