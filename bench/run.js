@@ -36,15 +36,16 @@ log(`seeding ${large} issues (first run only)`);
 const largeSeed = join(dir, `seeded-${large}-${schema}.db`);
 const big = await seedDatabase(largeSeed, large);
 log('copying the seeded files for this run');
-let smallFile = workingCopy(smallSeed);
+const nodeFile = workingCopy(smallSeed, 'node');
+const honoFile = workingCopy(smallSeed, 'hono');
 const largeFile = workingCopy(largeSeed);
 
 log('HTTP: raw vs Node host vs Hono host');
 const hosts = await withServers(
   [
-    ['raw', 'raw', smallFile, small],
-    ['node', 'node', smallFile, small],
-    ['hono', 'hono', smallFile, small],
+    ['raw', 'raw', nodeFile, small],
+    ['node', 'node', nodeFile, small],
+    ['hono', 'hono', honoFile, small],
   ],
   (servers) => compareServers(servers, issueRequests(small, amount), rounds),
 );
@@ -76,7 +77,7 @@ for (const name of ['GET', 'POST', 'PATCH']) {
 }
 
 // The host comparison created tens of thousands of issues: growth starts from 10k again.
-smallFile = workingCopy(smallSeed);
+const smallFile = workingCopy(smallSeed);
 log(`growth: 10k vs ${large} issues`);
 const growth = await withServers(
   [

@@ -120,11 +120,13 @@ export async function seedDatabase(file, count) {
 }
 
 /**
- * A fresh copy of a seeded file for one run to write to (`<seeded>.run.db`), made anew each time;
- * the seeded file itself is never served.
+ * A fresh copy of a seeded file for one run to write to (`<seeded>.<label>.db`), made anew each
+ * time; the seeded file itself is never served. Servers compared with each other get a copy each
+ * (a label each): two processes on one file would share its write lock and log, and each would
+ * find its page cache stale after the other's writes.
  */
-export function workingCopy(seeded) {
-  const copy = seeded.replace(/\.db$/, '.run.db');
+export function workingCopy(seeded, label = 'run') {
+  const copy = seeded.replace(/\.db$/, `.${label}.db`);
   for (const suffix of ['', '-wal', '-shm']) rmSync(copy + suffix, { force: true });
   copyFileSync(seeded, copy);
   return copy;

@@ -10,6 +10,7 @@ import {
 } from '../../src/adapters/sqlite/deferred-bookkeeping.js';
 import { sqliteStorage } from '../../src/adapters/sqlite/index.js';
 import { migrate } from '../../src/adapters/sqlite/migrate.js';
+import { statementEffects } from '../../src/adapters/sqlite/statement-effects.js';
 import { sampleRow, sampleSignal } from '../conformance/fixtures.js';
 
 /** The statements the adapter runs with bookkeeping pending, and those it flushes before. */
@@ -20,8 +21,8 @@ describe('which statements may run while bookkeeping waits', () => {
   db.exec(
     'CREATE TRIGGER logs_inserts AFTER INSERT ON with_insert_trigger BEGIN INSERT INTO log VALUES (new.x); END;',
   );
-  const commutes = commutesWithBookkeeping(db);
-  const judge = (sql: string) => commutes(sql, db.prepare(sql));
+  const effectOf = statementEffects(db);
+  const judge = (sql: string) => commutesWithBookkeeping(sql, effectOf(sql, db.prepare(sql)));
 
   it.each([
     'SELECT data FROM issues WHERE id = ? AND workspace_id = ?',

@@ -147,6 +147,7 @@ export function sqliteCollection<Name extends CollectionName>(
   const parse = (data: string) => JSON.parse(data) as Row;
   const bookkeeping = bookkeepingOf[name];
   const sql = byKeySqlOf[name];
+  const tables = [table];
   /** The number of rows matching `where`: a maintained count when there is one, else COUNT(*). */
   const countMatching = (workspaceId: string, where: Where, from?: string): number => {
     const counted = countKey(table, where);
@@ -199,7 +200,8 @@ export function sqliteCollection<Name extends CollectionName>(
       bookkeeping(conn, row as unknown as Record<string, unknown> & { workspaceId: string }, pk);
     },
     async get(workspaceId, id) {
-      const data = conn.value<string>(sql.get, [id, workspaceId]);
+      // Kept for the rest of the transaction (read-cache.ts): a group's creates name few projects.
+      const data = conn.keptValue<string>(tables, sql.get, [id, workspaceId]);
       return data === undefined ? null : parse(data);
     },
     async getJson(workspaceId, id) {

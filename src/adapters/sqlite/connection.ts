@@ -1,5 +1,7 @@
 import Database from 'better-sqlite3';
 import type { DeferredBookkeeping } from './deferred-bookkeeping.js';
+import { missing, type ReadCache } from './read-cache.js';
+import type { StatementEffect } from './statement-effects.js';
 
 export type Db = Database.Database;
 type Params = readonly unknown[];
@@ -27,11 +29,18 @@ export function openDatabase(filename: string, onStatement?: (sql: string) => vo
 /** How many prepared statements a connection keeps: far more than the adapter's fixed queries. */
 export const statementCacheSize = 500;
 
-/** A prepared statement, and whether it may run while bookkeeping waits (deferred-bookkeeping.ts). */
+/**
+ * A prepared statement, what it may change (statement-effects.ts), and whether it may run while
+ * bookkeeping waits (deferred-bookkeeping.ts).
+ */
 export interface Prepared {
   statement: Database.Statement;
+  effect: StatementEffect;
   commutes: boolean;
 }
+
+/** Without a judge: any statement may change anything, and none runs while bookkeeping waits. */
+const unknownEffect: Omit<Prepared, 'statement'> = { effect: { kind: 'write' }, commutes: false };
 
 /** A cached statement, and whether it was used since the sweep for a victim last passed it. */
 interface CachedStatement extends Prepared {
@@ -59,8 +68,11 @@ export class StatementCache {
   constructor(
     readonly db: Db,
     private readonly capacity = statementCacheSize,
-    /** Judges once per statement text whether it may run while bookkeeping waits. */
-    private readonly commutes: (sql: string, statement: Database.Statement) => boolean = () => false,
+    /** Judges once per statement text what it may change and whether it may run while bookkeeping waits. */
+    private readonly judge: (
+      sql: string,
+      statement: Database.Statement,
+    ) => Omit<Prepared, 'statement'> = () => unknownEffect,
   ) {}
 
   /** How many statements are cached now. */
@@ -90,7 +102,7 @@ export class StatementCache {
     if (this.size >= this.capacity) {
       evictOne(this.statements.size >= this.plucked.size ? this.statements : this.plucked);
     }
-    const entry = { statement, commutes: this.commutes(sql, statement), used: false };
+    const entry = { statement, ...this.judge(sql, statement), used: false };
     map.set(sql, entry);
     return entry;
   }
@@ -126,6 +138,13 @@ export interface Conn {
   value<T>(sql: string, params?: Params): T | undefined;
   values<T>(sql: string, params?: Params): T[];
   /**
+   * `value` or `values` of a read, kept for the rest of the transaction (read-cache.ts), to be
+   * read and not changed; `tables`: every table the query reads (none of them sqlite_sequence,
+   * which an insert into an AUTOINCREMENT table changes too).
+   */
+  keptValue<T>(tables: readonly string[], sql: string, params: Params): T | undefined;
+  keptValues<T>(tables: readonly string[], sql: string, params: Params): readonly T[];
+  /**
    * Adds to the bookkeeping written at the end of the write group (deferred-bookkeeping.ts):
    * a write of this transaction, refused where it may not write.
    */
@@ -150,10 +169,14 @@ export function transactionConn(
   cache: StatementCache,
   access: TransactionAccess,
   bookkeeping: DeferredBookkeeping,
+  reads: ReadCache,
 ): Conn {
-  const checked = ({ statement, commutes }: Prepared) => {
+  const checked = ({ statement, effect, commutes }: Prepared) => {
     if (!access.isOpen()) throw new Error('transaction already finished');
-    if (!statement.readonly) access.beforeWrite();
+    if (!statement.readonly) {
+      access.beforeWrite();
+      reads.writing(effect);
+    }
     if (!commutes) bookkeeping.flush();
     return statement;
   };
@@ -166,6 +189,21 @@ export function transactionConn(
     const result = read(checked(prepared));
     if (!prepared.statement.readonly) access.wrote(1);
     return result;
+  };
+  const kept = (
+    tables: readonly string[],
+    sql: string,
+    params: Params,
+    read: (statement: Database.Statement) => unknown,
+  ) => {
+    if (!access.isOpen()) throw new Error('transaction already finished');
+    const found = reads.find(sql, params);
+    if (found !== missing) return found;
+    const prepared = cache.valuesOf(sql);
+    if (!prepared.statement.readonly) throw new Error(`only a read is kept: ${sql}`);
+    const value = read(checked(prepared));
+    reads.keep(tables, sql, params, value);
+    return value;
   };
   return {
     run(sql, params = []) {
@@ -189,6 +227,12 @@ export function transactionConn(
     },
     values<T>(sql: string, params: Params = []) {
       return returned(cache.valuesOf(sql), (statement) => statement.all(...params)) as T[];
+    },
+    keptValue<T>(tables: readonly string[], sql: string, params: Params) {
+      return kept(tables, sql, params, (statement) => statement.get(...params)) as T | undefined;
+    },
+    keptValues<T>(tables: readonly string[], sql: string, params: Params) {
+      return kept(tables, sql, params, (statement) => statement.all(...params)) as readonly T[];
     },
     defer(add) {
       if (!access.isOpen()) throw new Error('transaction already finished');

@@ -1,5 +1,5 @@
-import type Database from 'better-sqlite3';
 import type { Db } from './connection.js';
+import type { StatementEffect } from './statement-effects.js';
 import { GroupWorkFailed } from './transaction-queue.js';
 
 /** The tables DeferredBookkeeping writes: a statement that names one sees them only after a flush. */
@@ -171,52 +171,11 @@ function prepare(db: Db) {
   };
 }
 
-type TriggerEvent = 'INSERT' | 'UPDATE' | 'DELETE';
-
-/** The events that fire a trigger, by table (lower case), as the schema holds them now. */
-function triggerEvents(db: Db): Map<string, Set<TriggerEvent>> {
-  const events = new Map<string, Set<TriggerEvent>>();
-  const triggers = db.prepare("SELECT tbl_name, sql FROM sqlite_master WHERE type = 'trigger'").all() as {
-    tbl_name: string;
-    sql: string;
-  }[];
-  for (const { tbl_name: table, sql } of triggers) {
-    const event = /\b(INSERT|UPDATE|DELETE)\b(?:\s+OF\b[\s\S]*?)?\s+ON\s/i.exec(sql)?.[1];
-    const name = table.toLowerCase();
-    const set = events.get(name) ?? new Set<TriggerEvent>();
-    // A trigger whose event cannot be read is taken to fire on everything.
-    if (event) set.add(event.toUpperCase() as TriggerEvent);
-    else for (const each of ['INSERT', 'UPDATE', 'DELETE'] as const) set.add(each);
-    events.set(name, set);
-  }
-  return events;
-}
-
 /**
- * Whether a statement may run while bookkeeping is pending, judged once per statement text: it
- * names none of the bookkeeping tables and either only reads, or inserts into a table none of
- * whose triggers it can fire (an upsert's DO UPDATE fires update triggers, REPLACE delete ones).
- * Any other statement (an update or delete of a counted row, whose triggers change the totals;
- * a read of a total) runs after a flush. Reads the schema's triggers once, after migration.
+ * Whether a statement may run while bookkeeping is pending: it names none of the bookkeeping
+ * tables and either only reads or only inserts (see StatementEffect: no trigger fires, so no
+ * total changes). Any other statement (an update or delete of a counted row, whose triggers
+ * change the totals; a read of a total) runs after a flush.
  */
-export function commutesWithBookkeeping(db: Db): (sql: string, statement: Database.Statement) => boolean {
-  const fired = triggerEvents(db);
-  return (sql, statement) => {
-    if (bookkeepingTables.test(sql)) return false;
-    if (statement.readonly) return true;
-    // The target, after any schema name (`main.issues`).
-    const insert =
-      /^\s*(?:(REPLACE)|INSERT(?:\s+OR\s+(\w+))?)\s+INTO\s+(?:["'`[]?\w+["'`\]]?\s*\.\s*)?["'`[]?(\w+)/i.exec(
-        sql,
-      );
-    if (!insert) return false;
-    const events = fired.get((insert[3] as string).toLowerCase());
-    if (!events) return true;
-    const replaces = insert[1] !== undefined || insert[2]?.toUpperCase() === 'REPLACE';
-    return (
-      !events.has('INSERT') &&
-      !(/\bDO\s+UPDATE\b/i.test(sql) && events.has('UPDATE')) &&
-      !(replaces && events.has('DELETE'))
-    );
-  };
-}
+export const commutesWithBookkeeping = (sql: string, effect: StatementEffect): boolean =>
+  effect.kind !== 'write' && !bookkeepingTables.test(sql);

@@ -5,10 +5,12 @@ import { type Conn, openDatabase, StatementCache, transactionConn } from './conn
 import { commutesWithBookkeeping, DeferredBookkeeping } from './deferred-bookkeeping.js';
 import { sqliteDump } from './dump.js';
 import { migrate } from './migrate.js';
+import { ReadCache } from './read-cache.js';
 import { sqliteCounters, sqliteIdempotency } from './records.js';
 import { searchIndexWriter } from './search-index.js';
 import { sqliteSessions } from './sessions.js';
 import { sqliteSignals } from './signals.js';
+import { statementEffects } from './statement-effects.js';
 import { sqliteTenancy, sqliteTokens } from './tenancy.js';
 import { transactionQueue } from './transaction-queue.js';
 import { sqliteDeliveries, sqliteWebhooks } from './webhooks.js';
@@ -103,7 +105,12 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
     throw error;
   }
   const bookkeeping = new DeferredBookkeeping(db);
-  const cache = new StatementCache(db, undefined, commutesWithBookkeeping(db));
+  const reads = new ReadCache();
+  const effectOf = statementEffects(db);
+  const cache = new StatementCache(db, undefined, (sql, statement) => {
+    const effect = effectOf(sql, statement);
+    return { effect, commutes: commutesWithBookkeeping(sql, effect) };
+  });
   const writePendingSearch = searchIndexWriter(db, bookkeeping);
   let groupsSinceIndexing = 0;
   const queue = transactionQueue(db, {
@@ -118,7 +125,11 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
       writePendingSearch();
     },
     beforeRelease: () => bookkeeping.flush(),
-    afterRollback: () => bookkeeping.discard(),
+    afterRollback: () => {
+      bookkeeping.discard();
+      reads.clear();
+    },
+    afterBegin: () => reads.clear(),
     beforeWriteGroup: () => checkpoints.beforeWriteGroup(),
   });
   let closed = false;
@@ -132,7 +143,7 @@ export function sqliteStorage(options: SqliteStorageOptions): SqliteStorage {
       return queue.run(
         (access) =>
           fn(
-            sqliteTx(transactionConn(cache, access, bookkeeping), () => {
+            sqliteTx(transactionConn(cache, access, bookkeeping, reads), () => {
               if (!access.isOpen()) throw new Error('transaction already finished');
               writePendingSearch(() => {
                 access.beforeWrite();

@@ -25,6 +25,9 @@ const tokenGrantJsonSql =
   'SELECT json_array(t.id, t.workspace_id, t.user_id, t.scope, t.last_used_at, t.revoked_at, ' +
   `t.expires_at, m.role, w.account_id) ${tokenGrantFrom('?')}`;
 
+/** The tables the grant is read from (tokenGrantFrom): a write to one drops a kept grant. */
+const grantTables = ['tokens', 'memberships', 'workspaces'];
+
 type GrantTuple = [
   id: string,
   workspaceId: string,
@@ -210,7 +213,8 @@ export function sqliteTokens(conn: Conn): TokenStore {
       return maybe(conn.row<TokenRow>('SELECT * FROM tokens WHERE hash = ?', [hash]), toToken);
     },
     async grantOf(hash) {
-      return maybe(conn.value<string>(tokenGrantJsonSql, [hash]), grantOfTuple);
+      // Every request reads it: kept for the rest of the transaction (read-cache.ts).
+      return maybe(conn.keptValue<string>(grantTables, tokenGrantJsonSql, [hash]), grantOfTuple);
     },
     async get(id) {
       return byId(id);

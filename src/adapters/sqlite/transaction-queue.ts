@@ -93,6 +93,8 @@ export interface QueueHooks {
   beforeRelease?: () => void;
   /** Runs after a ROLLBACK, or a ROLLBACK TO a member's savepoint (or an attempt at one). */
   afterRollback?: () => void;
+  /** Runs right after each BEGIN, read or write: a new transaction, which may see others' commits. */
+  afterBegin?: () => void;
   /**
    * Runs before each write group, with no transaction open; a promise it returns holds the queue
    * until it settles (the checkpoint thread copying the log's last frames), and a failure of it
@@ -133,6 +135,7 @@ export function transactionQueue(db: Database.Database, hooks: QueueHooks = {}) 
     beforeCommit = () => {},
     beforeRelease = () => {},
     afterRollback = () => {},
+    afterBegin = () => {},
     beforeWriteGroup = () => undefined,
   } = hooks;
   const statements = {
@@ -155,6 +158,7 @@ export function transactionQueue(db: Database.Database, hooks: QueueHooks = {}) 
       job.reject(error);
       return;
     }
+    afterBegin();
     try {
       const result = await job.work(access);
       access.close();
@@ -195,7 +199,10 @@ export function transactionQueue(db: Database.Database, hooks: QueueHooks = {}) 
     for (const job of members) {
       const access = sharedReadAccess();
       try {
-        if (!db.inTransaction) statements.begin.read.run();
+        if (!db.inTransaction) {
+          statements.begin.read.run();
+          afterBegin();
+        }
         const value = await job.work(access);
         access.close();
         // Work that swallowed the refusal of its write did not do what it meant to.
@@ -259,6 +266,7 @@ export function transactionQueue(db: Database.Database, hooks: QueueHooks = {}) 
       first.reject(error);
       return;
     }
+    afterBegin();
     const done: { job: Job; value: unknown }[] = [];
     let job: Job | undefined = first;
     let waits = 0;

@@ -80,8 +80,10 @@ export function sqliteWebhooks(conn: Conn): WebhookStore {
       return deleted;
     },
     async activeFor(accountId, eventType) {
+      // Every write asks this: kept for the rest of the transaction (read-cache.ts).
       return conn
-        .values<string>(
+        .keptValues<string>(
+          ['webhooks'],
           "SELECT data FROM webhooks WHERE account_id = ? AND status = 'active' AND EXISTS " +
             "(SELECT 1 FROM json_each(webhooks.data, '$.eventTypes') WHERE value IN (?, '*')) ORDER BY rowid",
           [accountId, eventType],
