@@ -9,7 +9,13 @@ import {
   startCheckpointThread,
   type ThreadNews,
 } from '../../src/adapters/sqlite/checkpoint-thread.js';
-import { startAfterWriteGroups } from '../../src/adapters/sqlite/checkpoints.js';
+import {
+  backpressureFactor,
+  type CheckpointDeps,
+  firstRestartDelayMs,
+  startAfterWriteGroups,
+  storageCheckpoints,
+} from '../../src/adapters/sqlite/checkpoints.js';
 import { type SqliteStorage, sqliteStorage } from '../../src/adapters/sqlite/index.js';
 import { transactionQueue } from '../../src/adapters/sqlite/transaction-queue.js';
 import { sampleRow } from '../conformance/fixtures.js';
@@ -170,7 +176,12 @@ describe('SQLite checkpoints', () => {
     const storage = sqliteStorage({ filename, checkpointPages: 64 });
     for (let i = 0; i < startAfterWriteGroups - 1; i++) await insertProject(storage, i);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(storage.checkpointing()).toEqual({ runIn: 'commit', threadPasses: 0, threadFinishes: 0 });
+    expect(storage.checkpointing()).toEqual({
+      runIn: 'commit',
+      threadStarts: 0,
+      threadPasses: 0,
+      threadFinishes: 0,
+    });
     await storage.close();
     expect(countProjects(filename)).toBe(startAfterWriteGroups - 1);
   });
@@ -239,6 +250,73 @@ describe('SQLite checkpoints', () => {
     expect(thread.pauseForFinish()).toBeUndefined();
     await thread.close();
     expect(told).toHaveLength(1);
+  });
+
+  it('starts a new thread on a write after one failed, waiting longer at each failure in a row', async () => {
+    const db = new Database(join(dir, 'restarts.db'));
+    db.pragma('journal_mode = WAL');
+    let clock = 0;
+    /** What each start's thread is told to say: at once, or when the test says. */
+    const plans: ('fail at once' | 'ready')[] = ['fail at once', 'ready', 'fail at once'];
+    const tell: ((news: ThreadNews) => void)[] = [];
+    const closed: number[] = [];
+    const startThread: CheckpointDeps['startThread'] = (_path, _pages, told) => {
+      const number = tell.length;
+      tell.push(told);
+      const plan = plans[number] ?? 'ready';
+      if (plan === 'fail at once') told({ ready: false, failure: `start ${number} failed` });
+      else queueMicrotask(() => told({ ready: true }));
+      return {
+        wrote: () => {},
+        pauseForFinish: () => undefined,
+        done: () => ({ checks: 0, passes: number, finishes: 0 }),
+        close: async () => {
+          closed.push(number);
+        },
+      };
+    };
+    const checkpoints = storageCheckpoints(db, 64, { startThread, now: () => clock });
+    const autocheckpoint = () => db.pragma('wal_autocheckpoint', { simple: true });
+    for (let i = 0; i < startAfterWriteGroups; i++) checkpoints.wrote();
+    expect(checkpoints.checkpointing()).toEqual({
+      runIn: 'commit',
+      threadStarts: 1,
+      threadPasses: 0,
+      threadFinishes: 0,
+      threadFailure: 'start 0 failed',
+    });
+    expect(autocheckpoint()).toBe(64);
+    // Not before the delay has passed.
+    clock = firstRestartDelayMs - 1;
+    checkpoints.wrote();
+    expect(checkpoints.checkpointing().threadStarts).toBe(1);
+    clock = firstRestartDelayMs;
+    checkpoints.wrote();
+    await Promise.resolve();
+    expect(checkpoints.checkpointing()).toMatchObject({ runIn: 'thread', threadStarts: 2, threadPasses: 1 });
+    expect(autocheckpoint()).toBe(64 * backpressureFactor);
+    // The running thread fails later: the next start waits the first delay again, then it fails
+    // at once too, and the one after waits twice as long.
+    clock = 50_000;
+    tell[1]?.({ ready: false, failure: 'a checkpoint failed: SQLITE_FULL' });
+    expect(checkpoints.checkpointing()).toMatchObject({
+      runIn: 'commit',
+      threadFailure: 'a checkpoint failed: SQLITE_FULL',
+    });
+    expect(autocheckpoint()).toBe(64);
+    clock = 50_000 + firstRestartDelayMs;
+    checkpoints.wrote();
+    expect(checkpoints.checkpointing()).toMatchObject({ threadStarts: 3, threadFailure: 'start 2 failed' });
+    clock += 2 * firstRestartDelayMs - 1;
+    checkpoints.wrote();
+    expect(checkpoints.checkpointing().threadStarts).toBe(3);
+    clock += 1;
+    checkpoints.wrote();
+    await Promise.resolve();
+    expect(checkpoints.checkpointing()).toMatchObject({ runIn: 'thread', threadStarts: 4 });
+    await checkpoints.close();
+    expect(closed.sort()).toEqual([0, 1, 2, 3]);
+    db.close();
   });
 
   it('leaves an in-memory database, which has no log, to SQLite', async () => {

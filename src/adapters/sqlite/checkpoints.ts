@@ -15,14 +15,17 @@ export interface Checkpointing {
   /**
    * 'thread': a worker thread of the adapter copies it. 'commit': the COMMIT that takes the log
    * past the threshold does (SQLite's own way): until the storage has written enough to start
-   * the thread, for good if the thread failed, and for ':memory:', which has no log.
+   * the thread, after the thread failed until a new one has started, and for ':memory:', which
+   * has no log.
    */
   runIn: CheckpointsRunIn;
+  /** How many threads the storage has started: the first, and one after each failure. */
+  threadStarts: number;
   /** How many checkpoint passes the thread has run. */
   threadPasses: number;
   /** How many times the thread copied the log's last frames while the storage held its writes. */
   threadFinishes: number;
-  /** Why the thread stopped, when it did. */
+  /** Why the last thread that stopped did. */
   threadFailure?: string;
 }
 
@@ -51,14 +54,40 @@ export const backpressureFactor = 2;
 export const startAfterWriteGroups = 64;
 
 /**
- * Checkpoints of the storage's connection `db` at `pages` frames: in the COMMIT (SQLite's own
- * way) until the storage has written `startAfterWriteGroups` groups, then on the thread.
+ * After a thread fails, the storage starts another on a write this long after (doubled at each
+ * failure in a row, up to `maxRestartDelayMs`): a failure that lasts (no worker threads, a
+ * driver the thread cannot load) costs a thread's start a minute, and a passing one (a full
+ * disk, a checkpoint that met an I/O error) does not leave the COMMIT copying the log for good.
  */
-export function storageCheckpoints(db: Connection, pages: number): Checkpoints {
+export const firstRestartDelayMs = 1000;
+export const maxRestartDelayMs = 60_000;
+
+/** What storageCheckpoints starts threads with, and reads the time from (tests replace them). */
+export interface CheckpointDeps {
+  startThread: typeof startCheckpointThread;
+  now: () => number;
+}
+
+/**
+ * Checkpoints of the storage's connection `db` at `pages` frames: in the COMMIT (SQLite's own
+ * way) until the storage has written `startAfterWriteGroups` groups, then on the thread; after a
+ * thread fails, in the COMMIT again until a write starts the next one (see firstRestartDelayMs).
+ */
+export function storageCheckpoints(
+  db: Connection,
+  pages: number,
+  { startThread, now }: CheckpointDeps = { startThread: startCheckpointThread, now: Date.now },
+): Checkpoints {
   let runIn: CheckpointsRunIn = 'commit';
   let thread: CheckpointThread | null = null;
+  /** Threads that failed: closed with the storage. */
+  const failed: CheckpointThread[] = [];
   let failure: string | undefined;
   let writeGroups = 0;
+  let starts = 0;
+  let failuresInARow = 0;
+  /** When a write may start the next thread, after a failure. */
+  let restartAt: number | null = null;
   const checkpointIn = (where: CheckpointsRunIn) => {
     runIn = where;
     if (!db.open) return;
@@ -74,30 +103,48 @@ export function storageCheckpoints(db: Connection, pages: number): Checkpoints {
       (entry) => entry.name === 'main',
     )?.file;
     if (!path) return;
-    thread = startCheckpointThread(path, pages, (news) => {
+    starts++;
+    // This start's thread, once startThread has returned it; `stopped` once it has failed, which
+    // a thread that cannot start at all says before it returns.
+    let self: CheckpointThread | null = null;
+    let stopped = false;
+    self = startThread(path, pages, (news) => {
+      if (stopped) return;
       if (news.ready) {
+        failuresInARow = 0;
         checkpointIn('thread');
-      } else {
-        failure = news.failure;
-        checkpointIn('commit');
+        return;
       }
+      stopped = true;
+      failure = news.failure;
+      failuresInARow++;
+      restartAt = now() + Math.min(firstRestartDelayMs * 2 ** (failuresInARow - 1), maxRestartDelayMs);
+      if (self) failed.push(self);
+      if (thread === self) thread = null;
+      checkpointIn('commit');
     });
+    if (stopped) failed.push(self);
+    else thread = self;
   };
   return {
     wrote() {
       if (thread) thread.wrote();
-      else if (!db.memory && ++writeGroups === startAfterWriteGroups) start();
+      else if (db.memory) return;
+      else if (restartAt === null ? ++writeGroups === startAfterWriteGroups : now() >= restartAt) start();
     },
     beforeWriteGroup: () => thread?.pauseForFinish(),
     checkpointing() {
       const done = thread?.done() ?? { checks: 0, passes: 0, finishes: 0 };
       return {
         runIn,
+        threadStarts: starts,
         threadPasses: done.passes,
         threadFinishes: done.finishes,
         ...(failure === undefined ? {} : { threadFailure: failure }),
       };
     },
-    close: async () => thread?.close(),
+    close: async () => {
+      await Promise.all([thread, ...failed].map((each) => each?.close()));
+    },
   };
 }
