@@ -125,8 +125,8 @@ export interface IdempotencyRecord {
   /**
    * The response body exactly as first sent (JSON text), or where it is kept: a create's answer
    * is the object its signal carries (`data.object` of the signal `signalId`), which is not
-   * stored a second time. Such a reference is made only while signals are kept at least as long
-   * as keys (handle.ts), so a live record always finds its signal.
+   * stored a second time. Signals are kept longer than keys (minSignalRetentionMs), so a live
+   * record finds its signal.
    */
   body: string | { signalId: string };
   headers: Record<string, string>;

@@ -58,7 +58,10 @@ export interface TrackerOptions {
    * process. A feed that also hears other processes' writes makes streams follow them at once.
    */
   changes?: ChangeFeed;
-  /** How long signals are kept; default 30 days. */
+  /**
+   * How long signals are kept; default 30 days, and never less than `minSignalRetentionMs`: a
+   * create's idempotency key refers to its signal for the answer a retry replays.
+   */
   signalRetentionMs?: number;
   webhooks?: {
     /** How deliveries go out; without one, deliveries queue up and webhook tests report an error. */
@@ -78,6 +81,16 @@ export interface TrackerOptions {
 }
 
 export const defaultSignalRetentionMs = 30 * 24 * 60 * 60 * 1000;
+
+/**
+ * Signals outlive the idempotency keys that refer to them (IdempotencyRecord.body) by an hour:
+ * every process purges by its own clock, and the margin covers clocks that disagree.
+ */
+export const minSignalRetentionMs = idempotencyRetentionMs + 60 * 60 * 1000;
+
+/** How long signals are kept under a configured retention (see minSignalRetentionMs). */
+export const signalsKeptMs = (configured: number | undefined): number =>
+  Math.max(configured ?? defaultSignalRetentionMs, minSignalRetentionMs);
 
 export interface RequestLogEntry {
   method: string;
@@ -168,7 +181,6 @@ export function createTracker(options: TrackerOptions): Tracker {
     }),
     publicRoutes: publicRoutes(edge.mount),
     admin: createAdminArea({ clock, ids, services }),
-    signalsOutliveKeys: (options.signalRetentionMs ?? defaultSignalRetentionMs) >= idempotencyRetentionMs,
   };
   // Commits of other processes on a shared database wake this process's event streams too, and
   // its dispatcher: their signals may have queued deliveries (a slow safety poll catches any
@@ -249,9 +261,7 @@ export function createTracker(options: TrackerOptions): Tracker {
       const now = clock.now();
       return options.storage.transaction(async (tx) => ({
         idempotencyKeys: await tx.idempotency.purge(isoTime(now - idempotencyRetentionMs)),
-        signals: await tx.signals.purge(
-          isoTime(now - (options.signalRetentionMs ?? defaultSignalRetentionMs)),
-        ),
+        signals: await tx.signals.purge(isoTime(now - signalsKeptMs(options.signalRetentionMs))),
       }));
     },
     storage: options.storage,

@@ -307,8 +307,7 @@ async function runRoute(
 
   if (key && print) {
     const use = { workspaceId: principal.workspaceId, key, fingerprint: print, createdAt: now };
-    const bodySignal = rt.signalsOutliveKeys ? bodySignalOf(reply, announced) : null;
-    return remember(tx, reply, use, { expiredBefore, bodySignal });
+    return remember(tx, reply, use, { expiredBefore, bodySignal: bodySignalOf(reply, announced) });
   }
   if (effectiveMethod(req) === 'GET' && reply.status === 200 && reply.headers?.ETag) {
     const noneMatch = req.headers['if-none-match'];

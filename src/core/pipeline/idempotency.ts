@@ -64,8 +64,8 @@ export function judge(
 
 /**
  * The body a replay answers: the stored text, or the object of the signal the record refers to.
- * A live record's signal is kept (see IdempotencyRecord.body); one found missing means signals
- * were purged sooner than keys (another process with a shorter retention), a failure of ours.
+ * A live record's signal is kept (see IdempotencyRecord.body): one found missing was deleted from
+ * outside (or purged by an older version, which kept signals as briefly as configured).
  */
 export async function replayedBody(tx: StorageTx, accountId: string, body: IdempotencyRecord['body']) {
   if (typeof body === 'string') return JSON.parse(body) as unknown;

@@ -22,11 +22,6 @@ export interface TrackerRuntime {
   publicRoutes: Readonly<Record<string, PublicRoute>>;
   /** The admin web pages (sign-in, API tokens), answered as HTML. */
   admin: AdminArea;
-  /**
-   * Signals are kept at least as long as idempotency keys: a create's key may then refer to its
-   * signal for the answer instead of storing it again (IdempotencyRecord.body).
-   */
-  signalsOutliveKeys: boolean;
 }
 
 /** An endpoint that needs no token; it sees the request for its query and conditional headers. */
