@@ -3,6 +3,7 @@ import { rateLimitDecisions } from './002_rate_limit_decisions.js';
 import { membersAndTokenExpiry } from './003_members_and_token_expiry.js';
 import { deliveryLeases } from './004_delivery_leases.js';
 import { partialIndexesOfOptionalReferences } from './005_partial_indexes_of_optional_references.js';
+import { idempotencyAnswersInSignals } from './006_idempotency_answers_in_signals.js';
 
 /** One schema step, recorded in `schema_migrations` once applied. */
 export interface Migration {
@@ -18,6 +19,7 @@ export const migrations: readonly Migration[] = [
   { version: 3, name: 'members and token expiry', sql: membersAndTokenExpiry },
   { version: 4, name: 'delivery leases', sql: deliveryLeases },
   { version: 5, name: 'partial indexes of optional references', sql: partialIndexesOfOptionalReferences },
+  { version: 6, name: 'idempotency answers in signals', sql: idempotencyAnswersInSignals },
 ];
 
 /** The schema version this code knows. */

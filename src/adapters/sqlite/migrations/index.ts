@@ -7,6 +7,7 @@ import { insertsCountedByTheAdapter } from './006_inserts_counted_by_the_adapter
 import { partialIndexesOfOptionalReferences } from './007_partial_indexes_of_optional_references.js';
 import { issueIndexesCarryTheFilters } from './008_issue_indexes_carry_the_filters.js';
 import { signalCounts } from './009_signal_counts.js';
+import { idempotencyAnswersInSignals } from './010_idempotency_answers_in_signals.js';
 
 /** One schema step. `version` is what `PRAGMA user_version` holds once it is applied. */
 export interface Migration {
@@ -26,6 +27,7 @@ export const migrations: readonly Migration[] = [
   { version: 7, name: 'partial indexes of optional references', sql: partialIndexesOfOptionalReferences },
   { version: 8, name: 'issue indexes carry the filters', sql: issueIndexesCarryTheFilters },
   { version: 9, name: 'signal counts', sql: signalCounts },
+  { version: 10, name: 'idempotency answers in signals', sql: idempotencyAnswersInSignals },
 ];
 
 /** The schema version this code knows. */
