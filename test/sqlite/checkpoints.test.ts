@@ -319,6 +319,47 @@ describe('SQLite checkpoints', () => {
     db.close();
   });
 
+  it('waits longer for each thread that fails before it has copied anything, at most a minute', async () => {
+    const db = new Database(join(dir, 'lasting-failure.db'));
+    db.pragma('journal_mode = WAL');
+    let clock = 0;
+    const tell: ((news: ThreadNews) => void)[] = [];
+    let closes = 0;
+    // Each thread starts (the file opens), then fails at its first checkpoint: a full disk.
+    const startThread: CheckpointDeps['startThread'] = (_path, _pages, told) => {
+      tell.push(told);
+      told({ ready: true });
+      return {
+        wrote: () => {},
+        pauseForFinish: () => undefined,
+        done: () => ({ checks: 1, passes: 0, finishes: 0 }),
+        close: async () => {
+          closes++;
+        },
+      };
+    };
+    const checkpoints = storageCheckpoints(db, 64, { startThread, now: () => clock });
+    for (let i = 0; i < startAfterWriteGroups; i++) checkpoints.wrote();
+    const delays: number[] = [];
+    for (let failure = 0; failure < 9; failure++) {
+      tell.at(-1)?.({ ready: false, failure: 'a checkpoint failed: SQLITE_FULL' });
+      const failedAt = clock;
+      const starts = checkpoints.checkpointing().threadStarts;
+      while (checkpoints.checkpointing().threadStarts === starts) {
+        clock += 250;
+        checkpoints.wrote();
+      }
+      delays.push(clock - failedAt);
+    }
+    expect(delays).toEqual([1000, 2000, 4000, 8000, 16_000, 32_000, 60_000, 60_000, 60_000]);
+    await Promise.resolve();
+    // Each failed thread was closed when it failed, not kept until the storage closes.
+    expect(closes).toBe(9);
+    await checkpoints.close();
+    expect(closes).toBe(10);
+    db.close();
+  });
+
   it('leaves an in-memory database, which has no log, to SQLite', async () => {
     const storage = sqliteStorage({ filename: ':memory:' });
     for (let i = 0; i < startAfterWriteGroups; i++) await insertProject(storage, i);

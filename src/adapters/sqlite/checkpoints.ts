@@ -54,10 +54,11 @@ export const backpressureFactor = 2;
 export const startAfterWriteGroups = 64;
 
 /**
- * After a thread fails, the storage starts another on a write this long after (doubled at each
- * failure in a row, up to `maxRestartDelayMs`): a failure that lasts (no worker threads, a
- * driver the thread cannot load) costs a thread's start a minute, and a passing one (a full
- * disk, a checkpoint that met an I/O error) does not leave the COMMIT copying the log for good.
+ * After a thread fails, the storage starts another on a write this long after, doubled at each
+ * failure in a row (a thread that fails before it has copied anything counts as in a row), up to
+ * `maxRestartDelayMs`: a failure that lasts (no worker threads, a driver the thread cannot load,
+ * a disk that stays full) costs a thread's start a minute, and a passing one does not leave the
+ * COMMIT copying the log for good.
  */
 export const firstRestartDelayMs = 1000;
 export const maxRestartDelayMs = 60_000;
@@ -76,12 +77,12 @@ export interface CheckpointDeps {
 export function storageCheckpoints(
   db: Connection,
   pages: number,
-  { startThread, now }: CheckpointDeps = { startThread: startCheckpointThread, now: Date.now },
+  { startThread, now }: CheckpointDeps = { startThread: startCheckpointThread, now: () => performance.now() },
 ): Checkpoints {
   let runIn: CheckpointsRunIn = 'commit';
   let thread: CheckpointThread | null = null;
-  /** Threads that failed: closed with the storage. */
-  const failed: CheckpointThread[] = [];
+  /** Failed threads still closing: the storage's close waits for them. */
+  const closing = new Set<Promise<void>>();
   let failure: string | undefined;
   let writeGroups = 0;
   let starts = 0;
@@ -111,20 +112,24 @@ export function storageCheckpoints(
     self = startThread(path, pages, (news) => {
       if (stopped) return;
       if (news.ready) {
-        failuresInARow = 0;
         checkpointIn('thread');
         return;
       }
       stopped = true;
       failure = news.failure;
-      failuresInARow++;
+      // A thread that copied something ends a run of failures; one that failed before did not.
+      failuresInARow = (self?.done().passes ?? 0) > 0 ? 1 : failuresInARow + 1;
       restartAt = now() + Math.min(firstRestartDelayMs * 2 ** (failuresInARow - 1), maxRestartDelayMs);
-      if (self) failed.push(self);
+      if (self) retire(self);
       if (thread === self) thread = null;
       checkpointIn('commit');
     });
-    if (stopped) failed.push(self);
+    if (stopped) retire(self);
     else thread = self;
+  };
+  const retire = (failed: CheckpointThread) => {
+    const closed = failed.close().finally(() => closing.delete(closed));
+    closing.add(closed);
   };
   return {
     wrote() {
@@ -144,7 +149,7 @@ export function storageCheckpoints(
       };
     },
     close: async () => {
-      await Promise.all([thread, ...failed].map((each) => each?.close()));
+      await Promise.all([thread?.close(), ...closing]);
     },
   };
 }
