@@ -9,7 +9,12 @@ export interface Announcement<Row, View> {
   present: (row: Row) => View;
 }
 
-/** Inserts a new row and writes its `*.created` signal in the same transaction; returns its view. */
+/**
+ * Inserts a new row and writes its `*.created` signal in the same transaction; returns its view,
+ * the very object the signal carries. A create answers with it unchanged: its idempotency key
+ * replays the signal's copy (handle.ts, bodySignalOf), so a change made to it afterwards would
+ * show in the first answer and not in a replay.
+ */
 export async function insertAndAnnounce<Name extends CollectionName, View>(
   ctx: OperationContext,
   name: Name,
