@@ -54,7 +54,7 @@ async function seeded(filename = ':memory:') {
   return { storage, token, admin, group, ran };
 }
 
-const valueOf = <T>(result: PromiseSettledResult<T> | undefined): T => {
+const fulfilledValue = <T>(result: PromiseSettledResult<T> | undefined): T => {
   if (result?.status !== 'fulfilled') throw new Error(`expected a result, got ${String(result?.status)}`);
   return result.value;
 };
@@ -82,8 +82,8 @@ describe('reads the SQLite adapter keeps for the rest of a transaction', () => {
       },
     ]);
     expect(ran(/^COMMIT/)).toBe(1);
-    expect(results.map((r) => valueOf(r)?.role)).toEqual(['admin', 'admin', 'viewer', 'viewer']);
-    expect(valueOf(results[3])?.token.revokedAt).toBe(at(5));
+    expect(results.map((r) => fulfilledValue(r)?.role)).toEqual(['admin', 'admin', 'viewer', 'viewer']);
+    expect(fulfilledValue(results[3])?.token.revokedAt).toBe(at(5));
     // Read for the first, the third and the fourth; the second found it kept.
     expect(ran(grantSql)).toBe(3);
     await storage.close();
@@ -105,8 +105,8 @@ describe('reads the SQLite adapter keeps for the rest of a transaction', () => {
       (tx) => tx.tokens.grantOf(token.hash),
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
-    expect(valueOf(results[0])?.role).toBe('admin');
-    expect(valueOf(results[3])?.role).toBe('admin');
+    expect(fulfilledValue(results[0])?.role).toBe('admin');
+    expect(fulfilledValue(results[3])?.role).toBe('admin');
     expect(ran(/^SAVEPOINT/)).toBeGreaterThan(0);
     expect(ran(grantSql)).toBeGreaterThanOrEqual(3);
     await storage.close();
@@ -128,7 +128,7 @@ describe('reads the SQLite adapter keeps for the rest of a transaction', () => {
         return (await tx.collections.projects.get('wsp_k', 'prj_k'))?.id ?? null;
       },
     ]);
-    expect(results.map(valueOf)).toEqual([0, 0, 1, 'prj_k', 'prj_k', null]);
+    expect(results.map(fulfilledValue)).toEqual([0, 0, 1, 'prj_k', 'prj_k', null]);
     expect(ran(activeWebhooksSql)).toBe(2);
     expect(ran(projectSql)).toBe(2);
     await storage.close();
