@@ -34,7 +34,7 @@ export const systemClock: Clock = { now: () => Date.now() };
 
 const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/** Unpredictable ids that sort by creation time (see time-ordered-ids.ts). */
+/** Ids that sort by creation time, random from one millisecond to the next (see time-ordered-ids.ts). */
 export const randomIds: Ids = {
   id: (prefix) => `${prefix}_${timeOrderedIdBody(Date.now())}`,
   uuid: () => uuidV7(Date.now()),

@@ -18,13 +18,33 @@ function timeDigits(ms: number): string {
   return digits;
 }
 
+/** The id body made last: the next one of the same millisecond follows it. */
+let last = { ms: -1, random: '' };
+
+/** `random` plus one, as a base62 number of its length; null when it is all 'z'. */
+function nextRandom(random: string): string | null {
+  for (let i = random.length - 1; i >= 0; i--) {
+    const digit = base62.indexOf(random[i] as string);
+    if (digit < 61) return random.slice(0, i) + base62[digit + 1] + '0'.repeat(random.length - i - 1);
+  }
+  return null;
+}
+
 /**
  * A 20-character base62 id body that begins with its creation time: ids made later sort later,
  * so a new row's key lands at the right edge of each B-tree instead of on a random page, which
  * keeps an insert's writes to a page or two. The 12 random characters (about 71 bits) keep ids
- * made in the same millisecond apart.
+ * made in the same millisecond apart, and within one process those follow each other: the
+ * random part of the previous id plus one. So resources created one after another in the same
+ * millisecond (a fast client, a group commit) list newest first, as `createdAt desc, id desc`
+ * promises.
  */
-export const timeOrderedIdBody = (nowMs: number): string => timeDigits(nowMs) + randomChars();
+export function timeOrderedIdBody(nowMs: number): string {
+  const ms = Math.max(0, Math.floor(nowMs));
+  const following = ms === last.ms ? nextRandom(last.random) : null;
+  last = { ms, random: following ?? randomChars() };
+  return timeDigits(ms) + last.random;
+}
 
 /** Random bytes are fetched 4 kB at a time: a system call per UUID would cost more than the rest. */
 const pool = new Uint8Array(4096);

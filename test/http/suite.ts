@@ -1283,6 +1283,16 @@ export function runHttpSuite(host: Host, adapter?: AdapterUnderTest): void {
         expect(late.createdAt).toBe(iso(startTime + 60_000));
       });
 
+      it('lists issues created within one millisecond newest first, as they were created', async () => {
+        // The fake clock stands still: every createdAt is the same, and the ids decide. Sent at
+        // once, the creates run one after another within a millisecond or two.
+        await Promise.all(Array.from({ length: 12 }, (_, i) => createIssue({ title: `Same moment ${i}` })));
+        const page = await listIssues('?limit=100');
+        expect(page.data.map((issue: { key: string }) => issue.key)).toEqual(
+          Array.from({ length: 12 }, (_, i) => `APO-${12 - i}`),
+        );
+      });
+
       it('pages with nextCursor to the end, newest first, every item once, with a constant total', async () => {
         const created: string[] = [];
         for (let i = 0; i < 7; i++) {

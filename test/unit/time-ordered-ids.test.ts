@@ -12,9 +12,11 @@ describe('time-ordered ids', () => {
     expect(randomIds.id('iss')).toMatch(/^iss_[0-9A-Za-z]{20}$/);
   });
 
-  it('differ within one millisecond', () => {
-    const ids = new Set(Array.from({ length: 1_000 }, () => timeOrderedIdBody(1_700_000_000_000)));
-    expect(ids.size).toBe(1_000);
+  it('differ within one millisecond, and follow each other in the order they were made', () => {
+    const bodies = Array.from({ length: 1_000 }, () => timeOrderedIdBody(1_700_000_000_000));
+    expect(new Set(bodies).size).toBe(1_000);
+    expect([...bodies].sort()).toEqual(bodies);
+    expect(timeOrderedIdBody(1_700_000_000_001) > (bodies.at(-1) as string)).toBe(true);
   });
 
   it('make version 7 UUIDs that sort by time and carry it in their first 48 bits', () => {
