@@ -59,8 +59,8 @@ export interface TrackerOptions {
    */
   changes?: ChangeFeed;
   /**
-   * How long signals are kept; default 30 days, and never less than `minSignalRetentionMs`: a
-   * create's idempotency key refers to its signal for the answer a retry replays.
+   * How long signals are kept; default 30 days, and never less than 25 hours: a create's
+   * idempotency key (kept 24 hours) refers to its signal for the answer a retry replays.
    */
   signalRetentionMs?: number;
   webhooks?: {
