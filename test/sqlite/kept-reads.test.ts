@@ -89,6 +89,22 @@ describe('reads the SQLite adapter keeps for the rest of a transaction', () => {
     await storage.close();
   });
 
+  it('keep a read that found nothing, until an insert into its table', async () => {
+    const { storage, group, ran } = await seeded();
+    const unknown = sampleToken('wsp_k', { userId: 'usr_k' });
+    const results = await group([
+      (tx) => tx.tokens.grantOf(unknown.hash),
+      (tx) => tx.tokens.grantOf(unknown.hash),
+      async (tx) => {
+        await tx.tokens.insert(unknown);
+        return tx.tokens.grantOf(unknown.hash);
+      },
+    ]);
+    expect(results.map((r) => fulfilledValue(r)?.token.id ?? null)).toEqual([null, null, unknown.id]);
+    expect(ran(grantSql)).toBe(2);
+    await storage.close();
+  });
+
   it('forget what a member read when its writes roll back, with the group or with its savepoint', async () => {
     const { storage, token, admin, group, ran } = await seeded();
     const demoteAndFail = async (tx: StorageTx) => {

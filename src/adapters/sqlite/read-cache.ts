@@ -20,10 +20,10 @@ function keyOf(params: readonly unknown[]): string {
 /** More entries than a transaction needs: a full cache starts over rather than grow. */
 const maxEntries = 256;
 
+/** The kept results of one statement: the tables it reads, and its results by parameters. */
 interface Kept {
-  value: unknown;
-  /** Every table the read reads. */
   tables: readonly string[];
+  results: Map<string, unknown>;
 }
 
 /**
@@ -38,24 +38,26 @@ interface Kept {
  * the file meanwhile: a write transaction holds the write lock, a read one its snapshot.
  */
 export class ReadCache {
-  /** By statement text (constant strings, whose hash V8 keeps), then by parameters. */
-  private readonly entries = new Map<string, Map<string, Kept>>();
+  /** By statement text (constant strings, whose hash V8 keeps). */
+  private readonly entries = new Map<string, Kept>();
   private size = 0;
 
-  /** The kept result of the read `sql` with `params`, or `missing`. */
+  /** The kept result of the read `sql` with `params` (undefined when it found nothing), or `missing`. */
   find(sql: string, params: readonly unknown[]): unknown {
-    return this.entries.get(sql)?.get(keyOf(params))?.value ?? missing;
+    const results = this.entries.get(sql)?.results;
+    const key = keyOf(params);
+    return results?.has(key) ? results.get(key) : missing;
   }
 
   /** Keeps the result of the read `sql` with `params`; `tables`: every table it reads. */
   keep(tables: readonly string[], sql: string, params: readonly unknown[], value: unknown): void {
     if (this.size >= maxEntries) this.clear();
-    let bySql = this.entries.get(sql);
-    if (!bySql) {
-      bySql = new Map();
-      this.entries.set(sql, bySql);
+    let kept = this.entries.get(sql);
+    if (!kept) {
+      kept = { tables, results: new Map() };
+      this.entries.set(sql, kept);
     }
-    bySql.set(keyOf(params), { value, tables });
+    kept.results.set(keyOf(params), value);
     this.size++;
   }
 
@@ -66,13 +68,10 @@ export class ReadCache {
       this.clear();
       return;
     }
-    for (const [sql, bySql] of this.entries) {
-      // Every entry of one statement reads the same tables.
-      const { tables } = bySql.values().next().value as Kept;
-      if (tables.includes(effect.table)) {
-        this.size -= bySql.size;
-        this.entries.delete(sql);
-      }
+    for (const [sql, kept] of this.entries) {
+      if (!kept.tables.includes(effect.table)) continue;
+      this.size -= kept.results.size;
+      this.entries.delete(sql);
     }
   }
 
