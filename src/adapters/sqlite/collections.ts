@@ -4,6 +4,7 @@ import {
   type CollectionRows,
   type FilterValue,
   type ListQuery,
+  type ListResult,
   VersionMismatch,
 } from '../../core/storage.js';
 import {
@@ -134,171 +135,226 @@ const byKeySqlOf = Object.fromEntries(
   ]),
 ) as Record<CollectionName, { get: string; getJson: string; version: string; delete: string }>;
 
-/** One collection over its table: the record as JSON, its filter, range and sum fields as columns. */
+/**
+ * What a collection's methods read through `this`. A transaction builds one collection object per
+ * collection, so the methods are shared functions rather than closures made anew for each: a
+ * create's transaction made about ninety of them, a seventh of what a request allocates.
+ */
+interface CollectionState {
+  readonly name: CollectionName;
+  readonly shape: CollectionShape;
+  readonly conn: Conn;
+  /** Writes the rows this transaction changed to the search index, so that a search sees them. */
+  readonly writePendingSearch: () => void;
+}
+
+type Row = CollectionRows[CollectionName];
+
+const parse = (data: string) => JSON.parse(data) as Row;
+
+/** The number of rows matching `where`: a maintained count when there is one, else COUNT(*). */
+function countMatching(state: CollectionState, workspaceId: string, where: Where, from?: string): number {
+  const { conn, shape } = state;
+  const counted = countKey(shape.table, where);
+  if (counted) {
+    return conn.value<number>(countSql, [shape.table, workspaceId, counted.field, counted.value]) ?? 0;
+  }
+  const { clauses, params } = matching(shape, workspaceId, where);
+  const read = from ?? source(state, workspaceId, where, false);
+  return conn.value<number>(`SELECT COUNT(*) FROM ${read} WHERE ${clauses.join(' AND ')}`, params) ?? 0;
+}
+
+/**
+ * The table, read through the narrowest filter's index where there are several. Not with a
+ * search or a range bound (a time entry's `date`): the search index or the range's own index
+ * may match far fewer rows, and the counts cannot tell.
+ */
+function source({ conn, shape }: CollectionState, workspaceId: string, where: Where, otherBounds: boolean) {
+  const index = otherBounds ? null : narrowestIndex(conn, shape.table, workspaceId, where);
+  return index ? `${shape.table} INDEXED BY ${index}` : shape.table;
+}
+
+/**
+ * What a search reads. SQLite walks the workspace's rows newest first and checks each key
+ * against the search index's matches, which ends early when matches are many, but goes through
+ * every row of the workspace for a rare word (about 150 ms at a million issues). When the index
+ * names far fewer rows than the workspace holds, the rows it names are read by key and sorted
+ * instead (`NOT INDEXED` leaves SQLite the primary key only). Reading a row by key and sorting
+ * it costs about as much as walking sixteen index entries: hence the factor. The matches are
+ * counted only up to a bound, since the search itself then finds them all again: a common word
+ * costs at most that many more matches to decide.
+ */
+function searchSource(state: CollectionState, workspaceId: string, phrase: string) {
+  const { table } = state.shape;
+  const rows = countMatching(state, workspaceId, undefined);
+  const cap = Math.min(Math.floor(rows / walkedEntriesPerKeyRead), maxMatchesCounted);
+  if (cap === 0) return table;
+  const matches =
+    state.conn.value<number>(
+      `SELECT COUNT(*) FROM (SELECT 1 FROM ${table}_search WHERE ${table}_search MATCH ? LIMIT ?)`,
+      [phrase, cap],
+    ) ?? 0;
+  return matches < cap ? `${table} NOT INDEXED` : table;
+}
+
+function matching(shape: CollectionShape, workspaceId: string, where: Where) {
+  const conditions = scoped(workspaceId);
+  addEquality(shape, where, conditions);
+  return conditions;
+}
+
+async function insert(this: CollectionState, row: Row): Promise<void> {
+  const { conn, shape } = this;
+  const pk = withUniqueRules(shape.uniqueRules, () =>
+    conn.insert(shape.insertSql, [row.id, row.workspaceId, ...columnValues(shape, row)]),
+  );
+  bookkeepingOf[this.name](conn, row as unknown as Record<string, unknown> & { workspaceId: string }, pk);
+}
+
+async function get(this: CollectionState, workspaceId: string, id: string): Promise<Row | null> {
+  // Kept for the rest of the transaction (read-cache.ts): a group's creates name few projects.
+  const data = this.conn.keptValue<string>(tablesOf[this.name], byKeySqlOf[this.name].get, [id, workspaceId]);
+  return data === undefined ? null : parse(data);
+}
+
+async function getJson(this: CollectionState, workspaceId: string, id: string) {
+  // json_remove copies the rest of the stored text as it is: the stored text was made by
+  // JSON.stringify, so the result is what JSON.stringify makes of the row without the key.
+  const row = this.conn.row<{ json: string; version: number }>(byKeySqlOf[this.name].getJson, [
+    id,
+    workspaceId,
+  ]);
+  return row ?? null;
+}
+
+async function findOne(this: CollectionState, workspaceId: string, where: Where): Promise<Row | null> {
+  const { clauses, params } = matching(this.shape, workspaceId, where);
+  const data = this.conn.value<string>(
+    `SELECT data FROM ${this.shape.table} WHERE ${clauses.join(' AND ')} ORDER BY pk LIMIT 1`,
+    params,
+  );
+  return data === undefined ? null : parse(data);
+}
+
+async function update(this: CollectionState, row: Row, expectedVersion: number): Promise<void> {
+  const { conn, shape } = this;
+  const changed = withUniqueRules(shape.uniqueRules, () =>
+    conn.run(shape.updateSql, [...columnValues(shape, row), row.id, row.workspaceId, expectedVersion]),
+  );
+  if (changed === 1) return;
+  const current = conn.value<number>(byKeySqlOf[this.name].version, [row.id, row.workspaceId]);
+  throw new VersionMismatch(current ?? null);
+}
+
+async function remove(this: CollectionState, workspaceId: string, id: string): Promise<boolean> {
+  return this.conn.run(byKeySqlOf[this.name].delete, [id, workspaceId]) > 0;
+}
+
+async function deleteWhere(this: CollectionState, workspaceId: string, where: Where): Promise<Row[]> {
+  const { clauses, params } = matching(this.shape, workspaceId, where);
+  const deleted = this.conn.rows<{ pk: number; data: string }>(
+    `DELETE FROM ${this.shape.table} WHERE ${clauses.join(' AND ')} RETURNING pk, data`,
+    params,
+  );
+  // RETURNING order is unspecified: give them back in insertion order.
+  return deleted.sort((a, b) => a.pk - b.pk).map((row) => parse(row.data));
+}
+
+async function count(this: CollectionState, workspaceId: string, where: Where): Promise<number> {
+  return countMatching(this, workspaceId, where);
+}
+
+async function list(this: CollectionState, query: ListQuery<CollectionName>): Promise<ListResult<Row>> {
+  const { conn, shape, name } = this;
+  const conditions = matching(shape, query.workspaceId, query.where as Where);
+  addRanges(shape, query.range, conditions);
+  const { clauses, params } = conditions;
+  if (query.createdAfter !== undefined) {
+    clauses.push('created_at >= ?');
+    params.push(query.createdAfter);
+  }
+  if (query.createdBefore !== undefined) {
+    clauses.push('created_at < ?');
+    params.push(query.createdBefore);
+  }
+  if (query.updatedSince !== undefined) {
+    clauses.push('updated_at >= ?');
+    params.push(query.updatedSince);
+  }
+  let phrase: string | null = null;
+  if (query.search !== undefined) {
+    this.writePendingSearch();
+    phrase = addSearch(shape, query.search, conditions);
+  }
+  const where = clauses.join(' AND ');
+  const ranged = Object.values(query.range ?? {}).some((bounds) => bounds !== undefined);
+  const from =
+    phrase !== null
+      ? searchSource(this, query.workspaceId, phrase)
+      : source(this, query.workspaceId, query.where as Where, query.search !== undefined || ranged);
+
+  const after = query.after;
+  const rows = conn
+    .values<string>(
+      `SELECT data FROM ${from} WHERE ${where}${after ? ' AND (created_at, id) < (?, ?)' : ''} ` +
+        'ORDER BY created_at DESC, id DESC LIMIT ?',
+      after ? [...params, after.createdAt, after.id, query.limit] : [...params, query.limit],
+    )
+    .map(parse);
+
+  const sumField = query.sum as string | undefined;
+  if (sumField !== undefined && !shape.sums.has(sumField)) {
+    throw new Error(`${name}: "${sumField}" is not a sum field`);
+  }
+  // A first page shorter than the limit already holds every match.
+  if (!after && sumField === undefined && rows.length < query.limit) return { rows, total: rows.length };
+  const onlyEquality =
+    sumField === undefined &&
+    query.search === undefined &&
+    query.createdAfter === undefined &&
+    query.createdBefore === undefined &&
+    query.updatedSince === undefined &&
+    !ranged;
+  if (onlyEquality)
+    return { rows, total: countMatching(this, query.workspaceId, query.where as Where, from) };
+  const totals = conn.row<{ total: number; sum: number | null }>(
+    `SELECT COUNT(*) AS total, ${sumField ? `COALESCE(SUM(${columnOf(sumField)}), 0)` : 'NULL'} AS sum ` +
+      `FROM ${from} WHERE ${where}`,
+    params,
+  );
+  const total = totals?.total ?? 0;
+  return sumField === undefined ? { rows, total } : { rows, total, sum: totals?.sum ?? 0 };
+}
+
+/** The tables a collection's kept reads depend on (read-cache.ts), one array per collection. */
+const tablesOf = Object.fromEntries(
+  Object.entries(shapes).map(([name, { table }]) => [name, [table]]),
+) as unknown as Record<CollectionName, readonly string[]>;
+
+/**
+ * One collection over its table: the record as JSON, its filter, range and sum fields as columns.
+ * Its methods find the connection through `this` (a copy made by spreading it works too; a
+ * method taken off it and called bare does not).
+ */
 export function sqliteCollection<Name extends CollectionName>(
   name: Name,
   conn: Conn,
-  /** Writes the rows this transaction changed to the search index, so that a search sees them. */
   writePendingSearch: () => void = () => {},
 ): Collection<Name> {
-  type Row = CollectionRows[Name];
-  const shape = shapes[name];
-  const { table } = shape;
-  const parse = (data: string) => JSON.parse(data) as Row;
-  const bookkeeping = bookkeepingOf[name];
-  const sql = byKeySqlOf[name];
-  const tables = [table];
-  /** The number of rows matching `where`: a maintained count when there is one, else COUNT(*). */
-  const countMatching = (workspaceId: string, where: Where, from?: string): number => {
-    const counted = countKey(table, where);
-    if (counted) return conn.value<number>(countSql, [table, workspaceId, counted.field, counted.value]) ?? 0;
-    const { clauses, params } = matching(workspaceId, where);
-    const read = from ?? source(workspaceId, where, false);
-    return conn.value<number>(`SELECT COUNT(*) FROM ${read} WHERE ${clauses.join(' AND ')}`, params) ?? 0;
+  const collection = {
+    name,
+    shape: shapes[name],
+    conn,
+    writePendingSearch,
+    insert,
+    get,
+    getJson,
+    findOne,
+    update,
+    delete: remove,
+    deleteWhere,
+    count,
+    list,
   };
-  /**
-   * The table, read through the narrowest filter's index where there are several. Not with a
-   * search or a range bound (a time entry's `date`): the search index or the range's own index
-   * may match far fewer rows, and the counts cannot tell.
-   */
-  const source = (workspaceId: string, where: Where, otherBounds: boolean) => {
-    const index = otherBounds ? null : narrowestIndex(conn, table, workspaceId, where);
-    return index ? `${table} INDEXED BY ${index}` : table;
-  };
-  /**
-   * What a search reads. SQLite walks the workspace's rows newest first and checks each key
-   * against the search index's matches, which ends early when matches are many, but goes through
-   * every row of the workspace for a rare word (about 150 ms at a million issues). When the index
-   * names far fewer rows than the workspace holds, the rows it names are read by key and sorted
-   * instead (`NOT INDEXED` leaves SQLite the primary key only). Reading a row by key and sorting
-   * it costs about as much as walking sixteen index entries: hence the factor. The matches are
-   * counted only up to a bound, since the search itself then finds them all again: a common word
-   * costs at most that many more matches to decide.
-   */
-  const searchSource = (workspaceId: string, phrase: string) => {
-    const rows = countMatching(workspaceId, undefined);
-    const cap = Math.min(Math.floor(rows / walkedEntriesPerKeyRead), maxMatchesCounted);
-    if (cap === 0) return table;
-    const matches =
-      conn.value<number>(
-        `SELECT COUNT(*) FROM (SELECT 1 FROM ${table}_search WHERE ${table}_search MATCH ? LIMIT ?)`,
-        [phrase, cap],
-      ) ?? 0;
-    return matches < cap ? `${table} NOT INDEXED` : table;
-  };
-  const matching = (workspaceId: string, where: Where) => {
-    const conditions = scoped(workspaceId);
-    addEquality(shape, where, conditions);
-    return conditions;
-  };
-
-  return {
-    async insert(row) {
-      const pk = withUniqueRules(shape.uniqueRules, () =>
-        conn.insert(shape.insertSql, [row.id, row.workspaceId, ...columnValues(shape, row)]),
-      );
-      bookkeeping(conn, row as unknown as Record<string, unknown> & { workspaceId: string }, pk);
-    },
-    async get(workspaceId, id) {
-      // Kept for the rest of the transaction (read-cache.ts): a group's creates name few projects.
-      const data = conn.keptValue<string>(tables, sql.get, [id, workspaceId]);
-      return data === undefined ? null : parse(data);
-    },
-    async getJson(workspaceId, id) {
-      // json_remove copies the rest of the stored text as it is: the stored text was made by
-      // JSON.stringify, so the result is what JSON.stringify makes of the row without the key.
-      const row = conn.row<{ json: string; version: number }>(sql.getJson, [id, workspaceId]);
-      return row ?? null;
-    },
-    async findOne(workspaceId, where) {
-      const { clauses, params } = matching(workspaceId, where);
-      const data = conn.value<string>(
-        `SELECT data FROM ${table} WHERE ${clauses.join(' AND ')} ORDER BY pk LIMIT 1`,
-        params,
-      );
-      return data === undefined ? null : parse(data);
-    },
-    async update(row, expectedVersion) {
-      const changed = withUniqueRules(shape.uniqueRules, () =>
-        conn.run(shape.updateSql, [...columnValues(shape, row), row.id, row.workspaceId, expectedVersion]),
-      );
-      if (changed === 1) return;
-      const current = conn.value<number>(sql.version, [row.id, row.workspaceId]);
-      throw new VersionMismatch(current ?? null);
-    },
-    async delete(workspaceId, id) {
-      return conn.run(sql.delete, [id, workspaceId]) > 0;
-    },
-    async deleteWhere(workspaceId, where) {
-      const { clauses, params } = matching(workspaceId, where);
-      const deleted = conn.rows<{ pk: number; data: string }>(
-        `DELETE FROM ${table} WHERE ${clauses.join(' AND ')} RETURNING pk, data`,
-        params,
-      );
-      // RETURNING order is unspecified: give them back in insertion order.
-      return deleted.sort((a, b) => a.pk - b.pk).map((row) => parse(row.data));
-    },
-    async count(workspaceId, where) {
-      return countMatching(workspaceId, where);
-    },
-    async list(query: ListQuery<Name>) {
-      const conditions = matching(query.workspaceId, query.where as Where);
-      addRanges(shape, query.range, conditions);
-      const { clauses, params } = conditions;
-      if (query.createdAfter !== undefined) {
-        clauses.push('created_at >= ?');
-        params.push(query.createdAfter);
-      }
-      if (query.createdBefore !== undefined) {
-        clauses.push('created_at < ?');
-        params.push(query.createdBefore);
-      }
-      if (query.updatedSince !== undefined) {
-        clauses.push('updated_at >= ?');
-        params.push(query.updatedSince);
-      }
-      let phrase: string | null = null;
-      if (query.search !== undefined) {
-        writePendingSearch();
-        phrase = addSearch(shape, query.search, conditions);
-      }
-      const where = clauses.join(' AND ');
-      const ranged = Object.values(query.range ?? {}).some((bounds) => bounds !== undefined);
-      const from =
-        phrase !== null
-          ? searchSource(query.workspaceId, phrase)
-          : source(query.workspaceId, query.where as Where, query.search !== undefined || ranged);
-
-      const after = query.after;
-      const rows = conn
-        .values<string>(
-          `SELECT data FROM ${from} WHERE ${where}${after ? ' AND (created_at, id) < (?, ?)' : ''} ` +
-            'ORDER BY created_at DESC, id DESC LIMIT ?',
-          after ? [...params, after.createdAt, after.id, query.limit] : [...params, query.limit],
-        )
-        .map(parse);
-
-      const sumField = query.sum as string | undefined;
-      if (sumField !== undefined && !shape.sums.has(sumField)) {
-        throw new Error(`${name}: "${sumField}" is not a sum field`);
-      }
-      // A first page shorter than the limit already holds every match.
-      if (!after && sumField === undefined && rows.length < query.limit) return { rows, total: rows.length };
-      const onlyEquality =
-        sumField === undefined &&
-        query.search === undefined &&
-        query.createdAfter === undefined &&
-        query.createdBefore === undefined &&
-        query.updatedSince === undefined &&
-        !ranged;
-      if (onlyEquality) return { rows, total: countMatching(query.workspaceId, query.where as Where, from) };
-      const totals = conn.row<{ total: number; sum: number | null }>(
-        `SELECT COUNT(*) AS total, ${sumField ? `COALESCE(SUM(${columnOf(sumField)}), 0)` : 'NULL'} AS sum ` +
-          `FROM ${from} WHERE ${where}`,
-        params,
-      );
-      const total = totals?.total ?? 0;
-      return sumField === undefined ? { rows, total } : { rows, total, sum: totals?.sum ?? 0 };
-    },
-  };
+  return collection as CollectionState as unknown as Collection<Name>;
 }

@@ -120,6 +120,17 @@ function evictOne(map: Map<string, CachedStatement>): void {
 }
 
 /**
+ * What a store's methods find through `this`: the connection of the transaction the store was
+ * made for. A transaction makes one object per store, holding this and the methods (functions
+ * made once, not closures made per transaction: a request then allocates a fraction of what it
+ * did). A copy made by spreading a store works as the store; a method taken off it and called
+ * bare does not.
+ */
+export interface TransactionBound {
+  readonly conn: Conn;
+}
+
+/**
  * What the stores of one transaction use to reach the database. Every call checks that the
  * transaction is still open, so a store kept past its transaction cannot write outside one.
  */

@@ -10,7 +10,7 @@ import {
   type WorkspaceRow,
 } from '../shared/tenancy-rows.js';
 import { shapes } from './collection-sql.js';
-import type { Conn } from './connection.js';
+import type { Conn, TransactionBound } from './connection.js';
 import { fromStoredRecord } from './records.js';
 import { type SessionRow, toSession } from './sessions.js';
 import { toEvent } from './signals.js';
@@ -45,23 +45,28 @@ const sources: { [Table in DumpTable]: { table: string; toRecord: (row: Row) => 
   deliveryAttempts: { table: 'delivery_attempts', toRecord: (r) => JSON.parse(r.data as string) },
 };
 
+const sqliteDumpMethods: DumpStore & ThisType<TransactionBound> = {
+  async page(table, after, limit) {
+    const { conn } = this;
+    const { table: name, toRecord } = sources[table];
+    const rows = conn.rows<Row & { dump_rowid: number }>(
+      `SELECT rowid AS dump_rowid, * FROM ${name} WHERE rowid > ? ORDER BY rowid LIMIT ?`,
+      [after === null ? 0 : Number(after), limit],
+    );
+    const last = rows.at(-1);
+    return {
+      rows: rows.map((row) => toRecord(row) as DumpRows[typeof table]),
+      next: rows.length === limit && last ? String(last.dump_rowid) : null,
+    };
+  },
+};
+
 /**
  * Reads tables in rowid order, which is insertion order: a copy inserted in this order lists
  * ties (memberships, subscriptions, due deliveries) as the source did. The cursor is the rowid.
  */
 export function sqliteDump(conn: Conn): DumpStore {
-  return {
-    async page(table, after, limit) {
-      const { table: name, toRecord } = sources[table];
-      const rows = conn.rows<Row & { dump_rowid: number }>(
-        `SELECT rowid AS dump_rowid, * FROM ${name} WHERE rowid > ? ORDER BY rowid LIMIT ?`,
-        [after === null ? 0 : Number(after), limit],
-      );
-      const last = rows.at(-1);
-      return {
-        rows: rows.map((row) => toRecord(row) as DumpRows[typeof table]),
-        next: rows.length === limit && last ? String(last.dump_rowid) : null,
-      };
-    },
-  };
+  const m = sqliteDumpMethods;
+  const store = { conn, page: m.page };
+  return store;
 }

@@ -1,6 +1,6 @@
 import type { IdempotencyRecord } from '../../core/model.js';
 import { type CounterStore, type IdempotencyStore, UniqueViolation } from '../../core/storage.js';
-import type { Conn } from './connection.js';
+import type { Conn, TransactionBound } from './connection.js';
 
 /**
  * A record as stored: its answer's body (JSON already) is embedded as the value `replay`, not as a
@@ -24,44 +24,57 @@ export function fromStoredRecord(data: string): IdempotencyRecord {
   return { ...rest, body: JSON.stringify(replay) };
 }
 
+const sqliteIdempotencyMethods: IdempotencyStore & ThisType<TransactionBound> = {
+  async get(workspaceId, key) {
+    const { conn } = this;
+    const data = conn.value<string>('SELECT data FROM idempotency_keys WHERE workspace_id = ? AND key = ?', [
+      workspaceId,
+      key,
+    ]);
+    return data === undefined ? null : fromStoredRecord(data);
+  },
+  async put(record, replaceIfBefore) {
+    const { conn } = this;
+    // Inserts, or replaces an expired record; a live one makes the upsert change nothing.
+    const changed = conn.run(
+      'INSERT INTO idempotency_keys (workspace_id, key, created_at, data) VALUES (?, ?, ?, ?) ' +
+        'ON CONFLICT (workspace_id, key) DO UPDATE SET created_at = excluded.created_at, data = excluded.data ' +
+        'WHERE idempotency_keys.created_at < ?',
+      [record.workspaceId, record.key, record.createdAt, storedRecord(record), replaceIfBefore],
+    );
+    if (changed === 0) throw new UniqueViolation('idempotency.key');
+  },
+  async purge(before) {
+    const { conn } = this;
+    return conn.run('DELETE FROM idempotency_keys WHERE created_at < ?', [before]);
+  },
+};
+
 /** Stored create responses, by (workspace, Idempotency-Key). */
 export function sqliteIdempotency(conn: Conn): IdempotencyStore {
-  return {
-    async get(workspaceId, key) {
-      const data = conn.value<string>(
-        'SELECT data FROM idempotency_keys WHERE workspace_id = ? AND key = ?',
-        [workspaceId, key],
-      );
-      return data === undefined ? null : fromStoredRecord(data);
-    },
-    async put(record, replaceIfBefore) {
-      // Inserts, or replaces an expired record; a live one makes the upsert change nothing.
-      const changed = conn.run(
-        'INSERT INTO idempotency_keys (workspace_id, key, created_at, data) VALUES (?, ?, ?, ?) ' +
-          'ON CONFLICT (workspace_id, key) DO UPDATE SET created_at = excluded.created_at, data = excluded.data ' +
-          'WHERE idempotency_keys.created_at < ?',
-        [record.workspaceId, record.key, record.createdAt, storedRecord(record), replaceIfBefore],
-      );
-      if (changed === 0) throw new UniqueViolation('idempotency.key');
-    },
-    async purge(before) {
-      return conn.run('DELETE FROM idempotency_keys WHERE created_at < ?', [before]);
-    },
-  };
+  const m = sqliteIdempotencyMethods;
+  const store = { conn, get: m.get, put: m.put, purge: m.purge };
+  return store;
 }
+
+const sqliteCountersMethods: CounterStore & ThisType<TransactionBound> = {
+  async next(name) {
+    const { conn } = this;
+    // Read once a write group, counted up in memory, written at its end (deferred-bookkeeping.ts).
+    return conn.defer((bookkeeping) => bookkeeping.nextCounter(name));
+  },
+  async set(name, value) {
+    const { conn } = this;
+    conn.run(
+      'INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+      [name, value],
+    );
+  },
+};
 
 /** Named counters (issue numbers per project). */
 export function sqliteCounters(conn: Conn): CounterStore {
-  return {
-    async next(name) {
-      // Read once a write group, counted up in memory, written at its end (deferred-bookkeeping.ts).
-      return conn.defer((bookkeeping) => bookkeeping.nextCounter(name));
-    },
-    async set(name, value) {
-      conn.run(
-        'INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
-        [name, value],
-      );
-    },
-  };
+  const m = sqliteCountersMethods;
+  const store = { conn, next: m.next, set: m.set };
+  return store;
 }

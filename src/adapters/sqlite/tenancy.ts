@@ -12,7 +12,7 @@ import {
   type UserRow,
   type WorkspaceRow,
 } from '../shared/tenancy-rows.js';
-import type { Conn } from './connection.js';
+import type { Conn, TransactionBound } from './connection.js';
 import { withUniqueRules } from './errors.js';
 
 const userRules = { 'users.id': 'user.id', 'users.email_key': 'user.email' };
@@ -47,205 +47,254 @@ function grantOfTuple(json: string): TokenGrant {
   return { token: { id, workspaceId, userId, scope, lastUsedAt, revokedAt, expiresAt }, role, accountId };
 }
 
+const sqliteTenancyMethods: TenancyStore & ThisType<TransactionBound> = {
+  async insertAccount(account) {
+    const { conn } = this;
+    withUniqueRules({ 'accounts.id': 'account.id' }, () =>
+      conn.run('INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)', [
+        account.id,
+        account.name,
+        account.createdAt,
+      ]),
+    );
+  },
+  async getAccount(id) {
+    const { conn } = this;
+    const row = conn.row<{ id: string; name: string; created_at: string }>(
+      'SELECT id, name, created_at FROM accounts WHERE id = ?',
+      [id],
+    );
+    return maybe(row, (r): Account => ({ id: r.id, name: r.name, createdAt: r.created_at }));
+  },
+  async insertWorkspace(w) {
+    const { conn } = this;
+    withUniqueRules({ 'workspaces.slug': 'workspace.slug', 'workspaces.id': 'workspace.id' }, () =>
+      conn.run('INSERT INTO workspaces (id, account_id, slug, name, created_at) VALUES (?, ?, ?, ?, ?)', [
+        w.id,
+        w.accountId,
+        w.slug,
+        w.name,
+        w.createdAt,
+      ]),
+    );
+  },
+  async getWorkspace(id) {
+    const { conn } = this;
+    return maybe(conn.row<WorkspaceRow>('SELECT * FROM workspaces WHERE id = ?', [id]), toWorkspace);
+  },
+  async getWorkspaceBySlug(slug) {
+    const { conn } = this;
+    return maybe(conn.row<WorkspaceRow>('SELECT * FROM workspaces WHERE slug = ?', [slug]), toWorkspace);
+  },
+  async listWorkspaces() {
+    const { conn } = this;
+    return conn.rows<WorkspaceRow>('SELECT * FROM workspaces ORDER BY created_at, id').map(toWorkspace);
+  },
+  async insertUser(user) {
+    const { conn } = this;
+    withUniqueRules(userRules, () =>
+      conn.run(
+        'INSERT INTO users (id, email, email_key, password_hash, created_at, last_sign_in_at) ' +
+          'VALUES (?, ?, ?, ?, ?, ?)',
+        [user.id, user.email, user.email.toLowerCase(), user.passwordHash, user.createdAt, user.lastSignInAt],
+      ),
+    );
+  },
+  async getUser(id) {
+    const { conn } = this;
+    return maybe(conn.row<UserRow>('SELECT * FROM users WHERE id = ?', [id]), toUser);
+  },
+  async getUserByEmail(email) {
+    const { conn } = this;
+    const row = conn.row<UserRow>('SELECT * FROM users WHERE email_key = ?', [email.toLowerCase()]);
+    return maybe(row, toUser);
+  },
+  async updateUser(user) {
+    const { conn } = this;
+    withUniqueRules(userRules, () =>
+      conn.run(
+        'UPDATE users SET email = ?, email_key = ?, password_hash = ?, created_at = ?, last_sign_in_at = ? ' +
+          'WHERE id = ?',
+        [user.email, user.email.toLowerCase(), user.passwordHash, user.createdAt, user.lastSignInAt, user.id],
+      ),
+    );
+  },
+  async putMembership(m) {
+    const { conn } = this;
+    conn.run(
+      'INSERT INTO memberships (workspace_id, user_id, role, created_at, updated_at, version) ' +
+        'VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (workspace_id, user_id) DO UPDATE SET role = excluded.role, ' +
+        'created_at = excluded.created_at, updated_at = excluded.updated_at, version = excluded.version',
+      [m.workspaceId, m.userId, m.role, m.createdAt, m.updatedAt, m.version],
+    );
+  },
+  async getMembership(workspaceId, userId) {
+    const { conn } = this;
+    const row = conn.row<MembershipRow>('SELECT * FROM memberships WHERE workspace_id = ? AND user_id = ?', [
+      workspaceId,
+      userId,
+    ]);
+    return maybe(row, toMembership);
+  },
+  async updateMembership(m, expectedVersion) {
+    const { conn } = this;
+    const changed = conn.run(
+      'UPDATE memberships SET role = ?, created_at = ?, updated_at = ?, version = ? ' +
+        'WHERE workspace_id = ? AND user_id = ? AND version = ?',
+      [m.role, m.createdAt, m.updatedAt, m.version, m.workspaceId, m.userId, expectedVersion],
+    );
+    if (changed === 0) {
+      const current = conn.value<number>(
+        'SELECT version FROM memberships WHERE workspace_id = ? AND user_id = ?',
+        [m.workspaceId, m.userId],
+      );
+      throw new VersionMismatch(current ?? null);
+    }
+  },
+  async listMembers(query) {
+    const { conn } = this;
+    const clauses = ['workspace_id = ?'];
+    const params: unknown[] = [query.workspaceId];
+    if (query.role !== undefined) {
+      clauses.push('role = ?');
+      params.push(query.role);
+    }
+    const condition = clauses.join(' AND ');
+    const after = query.after;
+    const rows = conn.rows<MembershipRow>(
+      `SELECT * FROM memberships WHERE ${condition}${after ? ' AND (created_at, user_id) < (?, ?)' : ''} ` +
+        'ORDER BY created_at DESC, user_id DESC LIMIT ?',
+      after ? [...params, after.createdAt, after.id, query.limit] : [...params, query.limit],
+    );
+    const total = conn.value<number>(`SELECT COUNT(*) FROM memberships WHERE ${condition}`, params) ?? 0;
+    return { rows: rows.map(toMembership), total };
+  },
+  async removeMembership(workspaceId, userId) {
+    const { conn } = this;
+    return (
+      conn.run('DELETE FROM memberships WHERE workspace_id = ? AND user_id = ?', [workspaceId, userId]) > 0
+    );
+  },
+  async listMemberships(workspaceId) {
+    const { conn } = this;
+    return conn
+      .rows<MembershipRow>('SELECT * FROM memberships WHERE workspace_id = ? ORDER BY rowid', [workspaceId])
+      .map(toMembership);
+  },
+};
+
 /** Accounts, workspaces, users and memberships. */
 export function sqliteTenancy(conn: Conn): TenancyStore {
-  return {
-    async insertAccount(account) {
-      withUniqueRules({ 'accounts.id': 'account.id' }, () =>
-        conn.run('INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)', [
-          account.id,
-          account.name,
-          account.createdAt,
-        ]),
-      );
-    },
-    async getAccount(id) {
-      const row = conn.row<{ id: string; name: string; created_at: string }>(
-        'SELECT id, name, created_at FROM accounts WHERE id = ?',
-        [id],
-      );
-      return maybe(row, (r): Account => ({ id: r.id, name: r.name, createdAt: r.created_at }));
-    },
-    async insertWorkspace(w) {
-      withUniqueRules({ 'workspaces.slug': 'workspace.slug', 'workspaces.id': 'workspace.id' }, () =>
-        conn.run('INSERT INTO workspaces (id, account_id, slug, name, created_at) VALUES (?, ?, ?, ?, ?)', [
-          w.id,
-          w.accountId,
-          w.slug,
-          w.name,
-          w.createdAt,
-        ]),
-      );
-    },
-    async getWorkspace(id) {
-      return maybe(conn.row<WorkspaceRow>('SELECT * FROM workspaces WHERE id = ?', [id]), toWorkspace);
-    },
-    async getWorkspaceBySlug(slug) {
-      return maybe(conn.row<WorkspaceRow>('SELECT * FROM workspaces WHERE slug = ?', [slug]), toWorkspace);
-    },
-    async listWorkspaces() {
-      return conn.rows<WorkspaceRow>('SELECT * FROM workspaces ORDER BY created_at, id').map(toWorkspace);
-    },
-    async insertUser(user) {
-      withUniqueRules(userRules, () =>
-        conn.run(
-          'INSERT INTO users (id, email, email_key, password_hash, created_at, last_sign_in_at) ' +
-            'VALUES (?, ?, ?, ?, ?, ?)',
-          [
-            user.id,
-            user.email,
-            user.email.toLowerCase(),
-            user.passwordHash,
-            user.createdAt,
-            user.lastSignInAt,
-          ],
-        ),
-      );
-    },
-    async getUser(id) {
-      return maybe(conn.row<UserRow>('SELECT * FROM users WHERE id = ?', [id]), toUser);
-    },
-    async getUserByEmail(email) {
-      const row = conn.row<UserRow>('SELECT * FROM users WHERE email_key = ?', [email.toLowerCase()]);
-      return maybe(row, toUser);
-    },
-    async updateUser(user) {
-      withUniqueRules(userRules, () =>
-        conn.run(
-          'UPDATE users SET email = ?, email_key = ?, password_hash = ?, created_at = ?, last_sign_in_at = ? ' +
-            'WHERE id = ?',
-          [
-            user.email,
-            user.email.toLowerCase(),
-            user.passwordHash,
-            user.createdAt,
-            user.lastSignInAt,
-            user.id,
-          ],
-        ),
-      );
-    },
-    async putMembership(m) {
-      conn.run(
-        'INSERT INTO memberships (workspace_id, user_id, role, created_at, updated_at, version) ' +
-          'VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (workspace_id, user_id) DO UPDATE SET role = excluded.role, ' +
-          'created_at = excluded.created_at, updated_at = excluded.updated_at, version = excluded.version',
-        [m.workspaceId, m.userId, m.role, m.createdAt, m.updatedAt, m.version],
-      );
-    },
-    async getMembership(workspaceId, userId) {
-      const row = conn.row<MembershipRow>(
-        'SELECT * FROM memberships WHERE workspace_id = ? AND user_id = ?',
-        [workspaceId, userId],
-      );
-      return maybe(row, toMembership);
-    },
-    async updateMembership(m, expectedVersion) {
-      const changed = conn.run(
-        'UPDATE memberships SET role = ?, created_at = ?, updated_at = ?, version = ? ' +
-          'WHERE workspace_id = ? AND user_id = ? AND version = ?',
-        [m.role, m.createdAt, m.updatedAt, m.version, m.workspaceId, m.userId, expectedVersion],
-      );
-      if (changed === 0) {
-        const current = conn.value<number>(
-          'SELECT version FROM memberships WHERE workspace_id = ? AND user_id = ?',
-          [m.workspaceId, m.userId],
-        );
-        throw new VersionMismatch(current ?? null);
-      }
-    },
-    async listMembers(query) {
-      const clauses = ['workspace_id = ?'];
-      const params: unknown[] = [query.workspaceId];
-      if (query.role !== undefined) {
-        clauses.push('role = ?');
-        params.push(query.role);
-      }
-      const condition = clauses.join(' AND ');
-      const after = query.after;
-      const rows = conn.rows<MembershipRow>(
-        `SELECT * FROM memberships WHERE ${condition}${after ? ' AND (created_at, user_id) < (?, ?)' : ''} ` +
-          'ORDER BY created_at DESC, user_id DESC LIMIT ?',
-        after ? [...params, after.createdAt, after.id, query.limit] : [...params, query.limit],
-      );
-      const total = conn.value<number>(`SELECT COUNT(*) FROM memberships WHERE ${condition}`, params) ?? 0;
-      return { rows: rows.map(toMembership), total };
-    },
-    async removeMembership(workspaceId, userId) {
-      return (
-        conn.run('DELETE FROM memberships WHERE workspace_id = ? AND user_id = ?', [workspaceId, userId]) > 0
-      );
-    },
-    async listMemberships(workspaceId) {
-      return conn
-        .rows<MembershipRow>('SELECT * FROM memberships WHERE workspace_id = ? ORDER BY rowid', [workspaceId])
-        .map(toMembership);
-    },
+  const m = sqliteTenancyMethods;
+  const store = {
+    conn,
+    insertAccount: m.insertAccount,
+    getAccount: m.getAccount,
+    insertWorkspace: m.insertWorkspace,
+    getWorkspace: m.getWorkspace,
+    getWorkspaceBySlug: m.getWorkspaceBySlug,
+    listWorkspaces: m.listWorkspaces,
+    insertUser: m.insertUser,
+    getUser: m.getUser,
+    getUserByEmail: m.getUserByEmail,
+    updateUser: m.updateUser,
+    putMembership: m.putMembership,
+    getMembership: m.getMembership,
+    updateMembership: m.updateMembership,
+    listMembers: m.listMembers,
+    removeMembership: m.removeMembership,
+    listMemberships: m.listMemberships,
   };
+  return store;
 }
+
+const tokenById = (conn: Conn, id: string) =>
+  maybe(conn.row<TokenRow>('SELECT * FROM tokens WHERE id = ?', [id]), toToken);
+
+const sqliteTokensMethods: TokenStore & ThisType<TransactionBound> = {
+  async insert(t) {
+    const { conn } = this;
+    withUniqueRules({ 'tokens.id': 'token', 'tokens.hash': 'token' }, () =>
+      conn.run(
+        'INSERT INTO tokens (id, workspace_id, user_id, name, scope, hash, last_four, created_at, ' +
+          'last_used_at, revoked_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        [
+          t.id,
+          t.workspaceId,
+          t.userId,
+          t.name,
+          t.scope,
+          t.hash,
+          t.lastFour,
+          t.createdAt,
+          t.lastUsedAt,
+          t.revokedAt,
+          t.expiresAt,
+        ],
+      ),
+    );
+  },
+  async getByHash(hash) {
+    const { conn } = this;
+    return maybe(conn.row<TokenRow>('SELECT * FROM tokens WHERE hash = ?', [hash]), toToken);
+  },
+  async grantOf(hash) {
+    const { conn } = this;
+    // Every request reads it: kept for the rest of the transaction (read-cache.ts).
+    return maybe(conn.keptValue<string>(grantTables, tokenGrantJsonSql, [hash]), grantOfTuple);
+  },
+  async get(id) {
+    return tokenById(this.conn, id);
+  },
+  async list(workspaceId) {
+    const { conn } = this;
+    return conn
+      .rows<TokenRow>('SELECT * FROM tokens WHERE workspace_id = ? ORDER BY created_at DESC, id DESC', [
+        workspaceId,
+      ])
+      .map(toToken);
+  },
+  async listForUser(workspaceId, userId) {
+    const { conn } = this;
+    return conn
+      .rows<TokenRow>(
+        'SELECT * FROM tokens WHERE workspace_id = ? AND user_id = ? ORDER BY created_at DESC, id DESC',
+        [workspaceId, userId],
+      )
+      .map(toToken);
+  },
+  async revokeForUser(workspaceId, userId, at) {
+    const { conn } = this;
+    return conn.run(
+      'UPDATE tokens SET revoked_at = ? WHERE workspace_id = ? AND user_id = ? AND revoked_at IS NULL',
+      [at, workspaceId, userId],
+    );
+  },
+  async revoke(id, at) {
+    const { conn } = this;
+    conn.run('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [at, id]);
+    return tokenById(this.conn, id);
+  },
+  async touch(id, at) {
+    const { conn } = this;
+    conn.run('UPDATE tokens SET last_used_at = ? WHERE id = ?', [at, id]);
+  },
+};
 
 /** API tokens, found by the hash of the plain token. */
 export function sqliteTokens(conn: Conn): TokenStore {
-  const byId = (id: string) => maybe(conn.row<TokenRow>('SELECT * FROM tokens WHERE id = ?', [id]), toToken);
-  return {
-    async insert(t) {
-      withUniqueRules({ 'tokens.id': 'token', 'tokens.hash': 'token' }, () =>
-        conn.run(
-          'INSERT INTO tokens (id, workspace_id, user_id, name, scope, hash, last_four, created_at, ' +
-            'last_used_at, revoked_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-          [
-            t.id,
-            t.workspaceId,
-            t.userId,
-            t.name,
-            t.scope,
-            t.hash,
-            t.lastFour,
-            t.createdAt,
-            t.lastUsedAt,
-            t.revokedAt,
-            t.expiresAt,
-          ],
-        ),
-      );
-    },
-    async getByHash(hash) {
-      return maybe(conn.row<TokenRow>('SELECT * FROM tokens WHERE hash = ?', [hash]), toToken);
-    },
-    async grantOf(hash) {
-      // Every request reads it: kept for the rest of the transaction (read-cache.ts).
-      return maybe(conn.keptValue<string>(grantTables, tokenGrantJsonSql, [hash]), grantOfTuple);
-    },
-    async get(id) {
-      return byId(id);
-    },
-    async list(workspaceId) {
-      return conn
-        .rows<TokenRow>('SELECT * FROM tokens WHERE workspace_id = ? ORDER BY created_at DESC, id DESC', [
-          workspaceId,
-        ])
-        .map(toToken);
-    },
-    async listForUser(workspaceId, userId) {
-      return conn
-        .rows<TokenRow>(
-          'SELECT * FROM tokens WHERE workspace_id = ? AND user_id = ? ORDER BY created_at DESC, id DESC',
-          [workspaceId, userId],
-        )
-        .map(toToken);
-    },
-    async revokeForUser(workspaceId, userId, at) {
-      return conn.run(
-        'UPDATE tokens SET revoked_at = ? WHERE workspace_id = ? AND user_id = ? AND revoked_at IS NULL',
-        [at, workspaceId, userId],
-      );
-    },
-    async revoke(id, at) {
-      conn.run('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [at, id]);
-      return byId(id);
-    },
-    async touch(id, at) {
-      conn.run('UPDATE tokens SET last_used_at = ? WHERE id = ?', [at, id]);
-    },
+  const m = sqliteTokensMethods;
+  const store = {
+    conn,
+    insert: m.insert,
+    getByHash: m.getByHash,
+    grantOf: m.grantOf,
+    get: m.get,
+    list: m.list,
+    listForUser: m.listForUser,
+    revokeForUser: m.revokeForUser,
+    revoke: m.revoke,
+    touch: m.touch,
   };
+  return store;
 }

@@ -6,7 +6,7 @@ import {
   type WebhookStore,
 } from '../../core/storage.js';
 import { claimableAt, claimBudget, leased } from '../shared/claim-budget.js';
-import type { Conn } from './connection.js';
+import type { Conn, TransactionBound } from './connection.js';
 import { withUniqueRules } from './errors.js';
 
 /** One keyset page (createdAt desc, id desc) of a table's JSON rows, and the count of all matches. */
@@ -32,65 +32,83 @@ function keysetPage<Row>(
 const parseSubscription = (data: string) => JSON.parse(data) as WebhookSubscription;
 const parseDelivery = (data: string) => JSON.parse(data) as WebhookDelivery;
 
+const sqliteWebhooksMethods: WebhookStore & ThisType<TransactionBound> = {
+  async insert(s) {
+    const { conn } = this;
+    withUniqueRules({ 'webhooks.id': 'webhook.id' }, () =>
+      conn.run(
+        'INSERT INTO webhooks (id, account_id, status, created_at, version, data) VALUES (?, ?, ?, ?, ?, ?)',
+        [s.id, s.accountId, s.status, s.createdAt, s.version, JSON.stringify(s)],
+      ),
+    );
+  },
+  async get(accountId, id) {
+    const { conn } = this;
+    const data = conn.value<string>('SELECT data FROM webhooks WHERE id = ? AND account_id = ?', [
+      id,
+      accountId,
+    ]);
+    return data === undefined ? null : parseSubscription(data);
+  },
+  async list(query) {
+    const { conn } = this;
+    const where = { clauses: ['account_id = ?'], params: [query.accountId] as unknown[] };
+    if (query.status !== undefined) {
+      where.clauses.push('status = ?');
+      where.params.push(query.status);
+    }
+    return keysetPage<WebhookSubscription>(conn, 'webhooks', where, query.after, query.limit);
+  },
+  async update(s, expectedVersion) {
+    const { conn } = this;
+    const changed = conn.run(
+      'UPDATE webhooks SET status = ?, created_at = ?, version = ?, data = ? ' +
+        'WHERE id = ? AND account_id = ? AND version = ?',
+      [s.status, s.createdAt, s.version, JSON.stringify(s), s.id, s.accountId, expectedVersion],
+    );
+    if (changed === 1) return;
+    const current = conn.value<number>('SELECT version FROM webhooks WHERE id = ? AND account_id = ?', [
+      s.id,
+      s.accountId,
+    ]);
+    throw new VersionMismatch(current ?? null);
+  },
+  async delete(accountId, id) {
+    const { conn } = this;
+    const deleted = conn.run('DELETE FROM webhooks WHERE id = ? AND account_id = ?', [id, accountId]) > 0;
+    if (deleted) {
+      conn.run('DELETE FROM deliveries WHERE subscription_id = ?', [id]);
+      conn.run('DELETE FROM delivery_attempts WHERE subscription_id = ?', [id]);
+    }
+    return deleted;
+  },
+  async activeFor(accountId, eventType) {
+    const { conn } = this;
+    // Every write asks this: kept for the rest of the transaction (read-cache.ts).
+    return conn
+      .keptValues<string>(
+        ['webhooks'],
+        "SELECT data FROM webhooks WHERE account_id = ? AND status = 'active' AND EXISTS " +
+          "(SELECT 1 FROM json_each(webhooks.data, '$.eventTypes') WHERE value IN (?, '*')) ORDER BY rowid",
+        [accountId, eventType],
+      )
+      .map(parseSubscription);
+  },
+};
+
 /** An account's webhook subscriptions. */
 export function sqliteWebhooks(conn: Conn): WebhookStore {
-  return {
-    async insert(s) {
-      withUniqueRules({ 'webhooks.id': 'webhook.id' }, () =>
-        conn.run(
-          'INSERT INTO webhooks (id, account_id, status, created_at, version, data) VALUES (?, ?, ?, ?, ?, ?)',
-          [s.id, s.accountId, s.status, s.createdAt, s.version, JSON.stringify(s)],
-        ),
-      );
-    },
-    async get(accountId, id) {
-      const data = conn.value<string>('SELECT data FROM webhooks WHERE id = ? AND account_id = ?', [
-        id,
-        accountId,
-      ]);
-      return data === undefined ? null : parseSubscription(data);
-    },
-    async list(query) {
-      const where = { clauses: ['account_id = ?'], params: [query.accountId] as unknown[] };
-      if (query.status !== undefined) {
-        where.clauses.push('status = ?');
-        where.params.push(query.status);
-      }
-      return keysetPage<WebhookSubscription>(conn, 'webhooks', where, query.after, query.limit);
-    },
-    async update(s, expectedVersion) {
-      const changed = conn.run(
-        'UPDATE webhooks SET status = ?, created_at = ?, version = ?, data = ? ' +
-          'WHERE id = ? AND account_id = ? AND version = ?',
-        [s.status, s.createdAt, s.version, JSON.stringify(s), s.id, s.accountId, expectedVersion],
-      );
-      if (changed === 1) return;
-      const current = conn.value<number>('SELECT version FROM webhooks WHERE id = ? AND account_id = ?', [
-        s.id,
-        s.accountId,
-      ]);
-      throw new VersionMismatch(current ?? null);
-    },
-    async delete(accountId, id) {
-      const deleted = conn.run('DELETE FROM webhooks WHERE id = ? AND account_id = ?', [id, accountId]) > 0;
-      if (deleted) {
-        conn.run('DELETE FROM deliveries WHERE subscription_id = ?', [id]);
-        conn.run('DELETE FROM delivery_attempts WHERE subscription_id = ?', [id]);
-      }
-      return deleted;
-    },
-    async activeFor(accountId, eventType) {
-      // Every write asks this: kept for the rest of the transaction (read-cache.ts).
-      return conn
-        .keptValues<string>(
-          ['webhooks'],
-          "SELECT data FROM webhooks WHERE account_id = ? AND status = 'active' AND EXISTS " +
-            "(SELECT 1 FROM json_each(webhooks.data, '$.eventTypes') WHERE value IN (?, '*')) ORDER BY rowid",
-          [accountId, eventType],
-        )
-        .map(parseSubscription);
-    },
+  const m = sqliteWebhooksMethods;
+  const store = {
+    conn,
+    insert: m.insert,
+    get: m.get,
+    list: m.list,
+    update: m.update,
+    delete: m.delete,
+    activeFor: m.activeFor,
   };
+  return store;
 }
 
 /**
@@ -109,141 +127,171 @@ function claimKeysSql(excludeSubscriptions: boolean, excludeAccounts: boolean): 
   );
 }
 
-/** Webhook deliveries: the transactional outbox, then the delivery log. */
-export function sqliteDeliveries(conn: Conn): DeliveryStore {
-  // next_attempt_at holds when the row is claimable (see migration 003), not the model's field.
-  const write = (d: WebhookDelivery) => [d.status, claimableAt(d), d.leaseId, JSON.stringify(d), d.id];
-  const update = 'UPDATE deliveries SET status = ?, next_attempt_at = ?, lease_id = ?, data = ? WHERE id = ?';
-  const insertAttempt = (attempt: DeliveryAttempt) =>
-    withUniqueRules({ 'delivery_attempts.id': 'delivery_attempt.id' }, () =>
+// next_attempt_at holds when the row is claimable (see migration 003), not the model's field.
+const deliveryWrite = (d: WebhookDelivery) => [d.status, claimableAt(d), d.leaseId, JSON.stringify(d), d.id];
+const deliveryUpdate =
+  'UPDATE deliveries SET status = ?, next_attempt_at = ?, lease_id = ?, data = ? WHERE id = ?';
+const insertAttempt = (conn: Conn, attempt: DeliveryAttempt) =>
+  withUniqueRules({ 'delivery_attempts.id': 'delivery_attempt.id' }, () =>
+    conn.run(
+      'INSERT INTO delivery_attempts (id, account_id, subscription_id, delivery_id, number, started_at, succeeded, data) ' +
+        'VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      [
+        attempt.id,
+        attempt.accountId,
+        attempt.subscriptionId,
+        attempt.deliveryId,
+        attempt.number,
+        attempt.startedAt,
+        attempt.succeeded ? 1 : 0,
+        JSON.stringify(attempt),
+      ],
+    ),
+  );
+
+const sqliteDeliveriesMethods: DeliveryStore & ThisType<TransactionBound> = {
+  async insert(d) {
+    const { conn } = this;
+    withUniqueRules({ 'deliveries.id': 'delivery.id' }, () =>
       conn.run(
-        'INSERT INTO delivery_attempts (id, account_id, subscription_id, delivery_id, number, started_at, succeeded, data) ' +
+        'INSERT INTO deliveries (id, account_id, subscription_id, status, next_attempt_at, lease_id, created_at, data) ' +
           'VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
         [
-          attempt.id,
-          attempt.accountId,
-          attempt.subscriptionId,
-          attempt.deliveryId,
-          attempt.number,
-          attempt.startedAt,
-          attempt.succeeded ? 1 : 0,
-          JSON.stringify(attempt),
+          d.id,
+          d.accountId,
+          d.subscriptionId,
+          d.status,
+          claimableAt(d),
+          d.leaseId,
+          d.createdAt,
+          JSON.stringify(d),
         ],
       ),
     );
-  return {
-    async insert(d) {
-      withUniqueRules({ 'deliveries.id': 'delivery.id' }, () =>
-        conn.run(
-          'INSERT INTO deliveries (id, account_id, subscription_id, status, next_attempt_at, lease_id, created_at, data) ' +
-            'VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-          [
-            d.id,
-            d.accountId,
-            d.subscriptionId,
-            d.status,
-            claimableAt(d),
-            d.leaseId,
-            d.createdAt,
-            JSON.stringify(d),
-          ],
-        ),
+  },
+  async get(accountId, id) {
+    const { conn } = this;
+    const data = conn.value<string>('SELECT data FROM deliveries WHERE id = ? AND account_id = ?', [
+      id,
+      accountId,
+    ]);
+    return data === undefined ? null : parseDelivery(data);
+  },
+  async update(d) {
+    const { conn } = this;
+    conn.run(deliveryUpdate, deliveryWrite(d));
+  },
+  async list(query) {
+    const { conn } = this;
+    const where = {
+      clauses: ['subscription_id = ?', 'account_id = ?'],
+      params: [query.subscriptionId, query.accountId] as unknown[],
+    };
+    return keysetPage<WebhookDelivery>(conn, 'deliveries', where, query.after, query.limit);
+  },
+  async claimDue(claim) {
+    const { conn } = this;
+    // The transaction is serialized (one writer), so selecting and leasing cannot interleave
+    // with another claim. Rows of subscriptions or accounts out of slots are left out by the
+    // query (bound as JSON arrays, so the number of them does not shape the SQL); each round
+    // either leases rows or leaves out one more, so the loop ends.
+    const budget = claimBudget(claim);
+    const claimed: WebhookDelivery[] = [];
+    const chunk = Math.max(claim.limit, 16);
+    for (;;) {
+      const want = claim.limit - claimed.length;
+      if (want <= 0) break;
+      // Keys first: a page's refused rows (a busy subscription's backlog) cost no payload read.
+      // A first-page claim reads the head of the queue as it is: left out, a busy
+      // subscription's backlog would make the query scan all of it to find nothing.
+      const subscriptions = claim.thorough === false ? [] : budget.fullSubscriptions();
+      const accounts = claim.thorough === false ? [] : budget.fullAccounts();
+      const rows = conn.rows<{ rowid: number; subscriptionId: string; accountId: string }>(
+        claimKeysSql(subscriptions.length > 0, accounts.length > 0),
+        [
+          claim.now,
+          ...(subscriptions.length > 0 ? [JSON.stringify(subscriptions)] : []),
+          ...(accounts.length > 0 ? [JSON.stringify(accounts)] : []),
+          chunk,
+        ],
       );
-    },
-    async get(accountId, id) {
-      const data = conn.value<string>('SELECT data FROM deliveries WHERE id = ? AND account_id = ?', [
-        id,
-        accountId,
-      ]);
-      return data === undefined ? null : parseDelivery(data);
-    },
-    async update(d) {
-      conn.run(update, write(d));
-    },
-    async list(query) {
-      const where = {
-        clauses: ['subscription_id = ?', 'account_id = ?'],
-        params: [query.subscriptionId, query.accountId] as unknown[],
-      };
-      return keysetPage<WebhookDelivery>(conn, 'deliveries', where, query.after, query.limit);
-    },
-    async claimDue(claim) {
-      // The transaction is serialized (one writer), so selecting and leasing cannot interleave
-      // with another claim. Rows of subscriptions or accounts out of slots are left out by the
-      // query (bound as JSON arrays, so the number of them does not shape the SQL); each round
-      // either leases rows or leaves out one more, so the loop ends.
-      const budget = claimBudget(claim);
-      const claimed: WebhookDelivery[] = [];
-      const chunk = Math.max(claim.limit, 16);
-      for (;;) {
-        const want = claim.limit - claimed.length;
-        if (want <= 0) break;
-        // Keys first: a page's refused rows (a busy subscription's backlog) cost no payload read.
-        // A first-page claim reads the head of the queue as it is: left out, a busy
-        // subscription's backlog would make the query scan all of it to find nothing.
-        const subscriptions = claim.thorough === false ? [] : budget.fullSubscriptions();
-        const accounts = claim.thorough === false ? [] : budget.fullAccounts();
-        const rows = conn.rows<{ rowid: number; subscriptionId: string; accountId: string }>(
-          claimKeysSql(subscriptions.length > 0, accounts.length > 0),
-          [
-            claim.now,
-            ...(subscriptions.length > 0 ? [JSON.stringify(subscriptions)] : []),
-            ...(accounts.length > 0 ? [JSON.stringify(accounts)] : []),
-            chunk,
-          ],
-        );
-        for (const row of rows) {
-          if (claimed.length >= claim.limit) break;
-          if (!budget.admit(row)) continue;
-          const data = conn.value<string>('SELECT data FROM deliveries WHERE rowid = ?', [row.rowid]);
-          if (data === undefined) continue;
-          const next = leased(parseDelivery(data), claim);
-          conn.run(update, write(next));
-          claimed.push(next);
-        }
-        // A short page was everything due. After a full one, leased rows are no longer due and
-        // refused ones' subscriptions or accounts are now excluded: the next page is new rows,
-        // unless the caller asked for the first page only.
-        if (rows.length < chunk || claim.thorough === false) break;
+      for (const row of rows) {
+        if (claimed.length >= claim.limit) break;
+        if (!budget.admit(row)) continue;
+        const data = conn.value<string>('SELECT data FROM deliveries WHERE rowid = ?', [row.rowid]);
+        if (data === undefined) continue;
+        const next = leased(parseDelivery(data), claim);
+        conn.run(deliveryUpdate, deliveryWrite(next));
+        claimed.push(next);
       }
-      return claimed;
-    },
-    async recordAttempts(records) {
-      return records.map(({ delivery, leaseId, attempt }) => {
-        const applied =
-          conn.run(`${update} AND status = 'sending' AND lease_id = ?`, [...write(delivery), leaseId]) === 1;
-        if (applied && attempt) insertAttempt(attempt);
-        return applied;
-      });
-    },
-    async insertAttempt(attempt) {
-      insertAttempt(attempt);
-    },
-    async attempts(accountId, deliveryId, limit) {
-      return conn
-        .values<string>(
-          'SELECT data FROM (SELECT data, number FROM delivery_attempts WHERE delivery_id = ? AND account_id = ? ' +
-            'ORDER BY number DESC LIMIT ?) ORDER BY number',
-          [deliveryId, accountId, limit],
-        )
-        .map((data) => JSON.parse(data) as DeliveryAttempt);
-    },
-    async attemptsPerHour(accountId, subscriptionId, since) {
-      return conn
-        .rows<{ hour: string; succeeded: number; failed: number }>(
-          "SELECT substr(started_at, 1, 13) || ':00:00.000Z' AS hour, SUM(succeeded) AS succeeded, " +
-            'SUM(1 - succeeded) AS failed FROM delivery_attempts ' +
-            'WHERE subscription_id = ? AND account_id = ? AND started_at >= ? GROUP BY hour ORDER BY hour',
-          [subscriptionId, accountId, since],
-        )
-        .map((row) => ({ hour: row.hour, succeeded: row.succeeded, failed: row.failed }));
-    },
-    async nextClaimableAt() {
-      return (
-        conn.value<string | null>(
-          'SELECT next_attempt_at FROM deliveries WHERE next_attempt_at IS NOT NULL ORDER BY next_attempt_at LIMIT 1',
-        ) ?? null
-      );
-    },
+      // A short page was everything due. After a full one, leased rows are no longer due and
+      // refused ones' subscriptions or accounts are now excluded: the next page is new rows,
+      // unless the caller asked for the first page only.
+      if (rows.length < chunk || claim.thorough === false) break;
+    }
+    return claimed;
+  },
+  async recordAttempts(records) {
+    const { conn } = this;
+    return records.map(({ delivery, leaseId, attempt }) => {
+      const applied =
+        conn.run(`${deliveryUpdate} AND status = 'sending' AND lease_id = ?`, [
+          ...deliveryWrite(delivery),
+          leaseId,
+        ]) === 1;
+      if (applied && attempt) insertAttempt(conn, attempt);
+      return applied;
+    });
+  },
+  async insertAttempt(attempt) {
+    insertAttempt(this.conn, attempt);
+  },
+  async attempts(accountId, deliveryId, limit) {
+    const { conn } = this;
+    return conn
+      .values<string>(
+        'SELECT data FROM (SELECT data, number FROM delivery_attempts WHERE delivery_id = ? AND account_id = ? ' +
+          'ORDER BY number DESC LIMIT ?) ORDER BY number',
+        [deliveryId, accountId, limit],
+      )
+      .map((data) => JSON.parse(data) as DeliveryAttempt);
+  },
+  async attemptsPerHour(accountId, subscriptionId, since) {
+    const { conn } = this;
+    return conn
+      .rows<{ hour: string; succeeded: number; failed: number }>(
+        "SELECT substr(started_at, 1, 13) || ':00:00.000Z' AS hour, SUM(succeeded) AS succeeded, " +
+          'SUM(1 - succeeded) AS failed FROM delivery_attempts ' +
+          'WHERE subscription_id = ? AND account_id = ? AND started_at >= ? GROUP BY hour ORDER BY hour',
+        [subscriptionId, accountId, since],
+      )
+      .map((row) => ({ hour: row.hour, succeeded: row.succeeded, failed: row.failed }));
+  },
+  async nextClaimableAt() {
+    const { conn } = this;
+    return (
+      conn.value<string | null>(
+        'SELECT next_attempt_at FROM deliveries WHERE next_attempt_at IS NOT NULL ORDER BY next_attempt_at LIMIT 1',
+      ) ?? null
+    );
+  },
+};
+
+/** Webhook deliveries: the transactional outbox, then the delivery log. */
+export function sqliteDeliveries(conn: Conn): DeliveryStore {
+  const m = sqliteDeliveriesMethods;
+  const store = {
+    conn,
+    insert: m.insert,
+    get: m.get,
+    update: m.update,
+    list: m.list,
+    claimDue: m.claimDue,
+    recordAttempts: m.recordAttempts,
+    insertAttempt: m.insertAttempt,
+    attempts: m.attempts,
+    attemptsPerHour: m.attemptsPerHour,
+    nextClaimableAt: m.nextClaimableAt,
   };
+  return store;
 }
