@@ -261,6 +261,20 @@ export function transactionTests(adapter: AdapterUnderTest): void {
       expect(await tx((t) => t.counters.next('late'))).toBe(1);
     });
 
+    it('answers through spread copies of the transaction and its stores, as wrappers make them', async () => {
+      const result = await tx(async (t) => {
+        const copy: StorageTx = {
+          ...t,
+          counters: { ...t.counters },
+          collections: { ...t.collections, projects: { ...t.collections.projects } },
+        };
+        await copy.counters.next('spread');
+        const missing = await copy.collections.projects.get('ws_none', 'prj_none');
+        return { next: await copy.counters.next('spread'), missing };
+      });
+      expect(result).toEqual({ next: 2, missing: null });
+    });
+
     it('rejects transactions started after close', async () => {
       await store().close();
       await expect(store().transaction(async () => 'ran')).rejects.toThrow();
