@@ -6,6 +6,7 @@ import {
   type TokenGrantRow,
   type TokenRow,
   tokenGrantSql,
+  tokenValues,
   toMembership,
   toToken,
   toTokenGrant,
@@ -205,19 +206,7 @@ export function postgresTokens(conn: Conn): TokenStore {
       await insertUnique(
         conn,
         `INSERT INTO tokens (${tokenColumns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        [
-          t.id,
-          t.workspaceId,
-          t.userId,
-          t.name,
-          t.scope,
-          t.hash,
-          t.lastFour,
-          t.createdAt,
-          t.lastUsedAt,
-          t.revokedAt,
-          t.expiresAt,
-        ],
+        tokenValues(t),
         [{ what: 'token', sql: 'SELECT 1', params: [] }],
       );
     },

@@ -6,7 +6,8 @@ import {
   VersionMismatch,
   type WebhookStore,
 } from '../../core/storage.js';
-import { claimableAt, claimBudget, leased } from '../shared/claim-budget.js';
+import { claimBudget, leased } from '../shared/claim-budget.js';
+import { deliveryColumns, deliveryUpdateValues, deliveryValues } from '../shared/delivery-rows.js';
 import type { Conn } from './connection.js';
 import { Conditions } from './sql.js';
 
@@ -113,10 +114,10 @@ export function postgresWebhooks(conn: Conn): WebhookStore {
 
 const parseDelivery = (data: string) => JSON.parse(data) as WebhookDelivery;
 
+const insertDeliverySql = `INSERT INTO deliveries (${deliveryColumns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`;
+
 /** Webhook deliveries: the transactional outbox, then the delivery log. */
 export function postgresDeliveries(conn: Conn): DeliveryStore {
-  // next_attempt_at holds when the row is claimable (see migration 003), not the model's field.
-  const write = (d: WebhookDelivery) => [d.status, claimableAt(d), d.leaseId, JSON.stringify(d), d.id];
   const update =
     'UPDATE deliveries SET status = $1, next_attempt_at = $2, lease_id = $3, data = $4 WHERE id = $5';
   const insertAttempt = async (a: DeliveryAttempt) => {
@@ -138,20 +139,7 @@ export function postgresDeliveries(conn: Conn): DeliveryStore {
   };
   return {
     async insert(d) {
-      const inserted = await conn.run(
-        'INSERT INTO deliveries (id, account_id, subscription_id, status, next_attempt_at, lease_id, created_at, data) ' +
-          'VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING',
-        [
-          d.id,
-          d.accountId,
-          d.subscriptionId,
-          d.status,
-          claimableAt(d),
-          d.leaseId,
-          d.createdAt,
-          JSON.stringify(d),
-        ],
-      );
+      const inserted = await conn.run(insertDeliverySql, deliveryValues(d));
       if (inserted === 0) throw new UniqueViolation('delivery.id');
     },
     async get(accountId, id) {
@@ -162,7 +150,7 @@ export function postgresDeliveries(conn: Conn): DeliveryStore {
       return data === undefined ? null : parseDelivery(data);
     },
     async update(d) {
-      await conn.run(update, write(d));
+      await conn.run(update, deliveryUpdateValues(d));
     },
     async list(query) {
       const where = new Conditions()
@@ -200,7 +188,7 @@ export function postgresDeliveries(conn: Conn): DeliveryStore {
           const delivery = parseDelivery(data);
           if (!budget.admit(delivery)) continue;
           const next = leased(delivery, claim);
-          await conn.run(update, write(next));
+          await conn.run(update, deliveryUpdateValues(next));
           claimed.push(next);
         }
         if (rows.length < chunk || claim.thorough === false) break;
@@ -211,7 +199,7 @@ export function postgresDeliveries(conn: Conn): DeliveryStore {
       const applied: boolean[] = [];
       for (const { delivery, leaseId, attempt } of records) {
         const changed = await conn.run(`${update} AND status = 'sending' AND lease_id = $6`, [
-          ...write(delivery),
+          ...deliveryUpdateValues(delivery),
           leaseId,
         ]);
         if (changed === 1 && attempt) await insertAttempt(attempt);

@@ -73,6 +73,23 @@ export const toToken = (r: TokenRow): ApiToken => ({
   revokedAt: r.revoked_at,
   expiresAt: r.expires_at,
 });
+/**
+ * A token's values in the order both adapters' inserts name its columns (id, workspace_id,
+ * user_id, name, scope, hash, last_four, created_at, last_used_at, revoked_at, expires_at).
+ */
+export const tokenValues = (t: ApiToken): unknown[] => [
+  t.id,
+  t.workspaceId,
+  t.userId,
+  t.name,
+  t.scope,
+  t.hash,
+  t.lastFour,
+  t.createdAt,
+  t.lastUsedAt,
+  t.revokedAt,
+  t.expiresAt,
+];
 /** `to(row)`, or null when there is no row. */
 export const maybe = <R, T>(row: R | undefined, to: (row: R) => T): T | null =>
   row === undefined ? null : to(row);

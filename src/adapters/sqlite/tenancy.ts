@@ -5,6 +5,7 @@ import {
   maybe,
   type TokenRow,
   tokenGrantFrom,
+  tokenValues,
   toMembership,
   toToken,
   toUser,
@@ -218,19 +219,7 @@ const sqliteTokensMethods: TokenStore & ThisType<TransactionBound> = {
       conn.run(
         'INSERT INTO tokens (id, workspace_id, user_id, name, scope, hash, last_four, created_at, ' +
           'last_used_at, revoked_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-        [
-          t.id,
-          t.workspaceId,
-          t.userId,
-          t.name,
-          t.scope,
-          t.hash,
-          t.lastFour,
-          t.createdAt,
-          t.lastUsedAt,
-          t.revokedAt,
-          t.expiresAt,
-        ],
+        tokenValues(t),
       ),
     );
   },

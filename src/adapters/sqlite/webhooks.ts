@@ -5,7 +5,8 @@ import {
   VersionMismatch,
   type WebhookStore,
 } from '../../core/storage.js';
-import { claimableAt, claimBudget, leased } from '../shared/claim-budget.js';
+import { claimBudget, leased } from '../shared/claim-budget.js';
+import { deliveryColumns, deliveryUpdateValues, deliveryValues } from '../shared/delivery-rows.js';
 import type { Conn, TransactionBound } from './connection.js';
 import { withUniqueRules } from './errors.js';
 
@@ -127,8 +128,6 @@ function claimKeysSql(excludeSubscriptions: boolean, excludeAccounts: boolean): 
   );
 }
 
-// next_attempt_at holds when the row is claimable (see migration 003), not the model's field.
-const deliveryWrite = (d: WebhookDelivery) => [d.status, claimableAt(d), d.leaseId, JSON.stringify(d), d.id];
 const deliveryUpdate =
   'UPDATE deliveries SET status = ?, next_attempt_at = ?, lease_id = ?, data = ? WHERE id = ?';
 const insertAttempt = (conn: Conn, attempt: DeliveryAttempt) =>
@@ -149,25 +148,13 @@ const insertAttempt = (conn: Conn, attempt: DeliveryAttempt) =>
     ),
   );
 
+/** Made once: a statement text built at each call would be hashed anew by the statement cache. */
+const insertDeliverySql = `INSERT INTO deliveries (${deliveryColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
+
 const sqliteDeliveriesMethods: DeliveryStore & ThisType<TransactionBound> = {
   async insert(d) {
     const { conn } = this;
-    withUniqueRules({ 'deliveries.id': 'delivery.id' }, () =>
-      conn.run(
-        'INSERT INTO deliveries (id, account_id, subscription_id, status, next_attempt_at, lease_id, created_at, data) ' +
-          'VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-        [
-          d.id,
-          d.accountId,
-          d.subscriptionId,
-          d.status,
-          claimableAt(d),
-          d.leaseId,
-          d.createdAt,
-          JSON.stringify(d),
-        ],
-      ),
-    );
+    withUniqueRules({ 'deliveries.id': 'delivery.id' }, () => conn.run(insertDeliverySql, deliveryValues(d)));
   },
   async get(accountId, id) {
     const { conn } = this;
@@ -179,7 +166,7 @@ const sqliteDeliveriesMethods: DeliveryStore & ThisType<TransactionBound> = {
   },
   async update(d) {
     const { conn } = this;
-    conn.run(deliveryUpdate, deliveryWrite(d));
+    conn.run(deliveryUpdate, deliveryUpdateValues(d));
   },
   async list(query) {
     const { conn } = this;
@@ -221,7 +208,7 @@ const sqliteDeliveriesMethods: DeliveryStore & ThisType<TransactionBound> = {
         const data = conn.value<string>('SELECT data FROM deliveries WHERE rowid = ?', [row.rowid]);
         if (data === undefined) continue;
         const next = leased(parseDelivery(data), claim);
-        conn.run(deliveryUpdate, deliveryWrite(next));
+        conn.run(deliveryUpdate, deliveryUpdateValues(next));
         claimed.push(next);
       }
       // A short page was everything due. After a full one, leased rows are no longer due and
@@ -236,7 +223,7 @@ const sqliteDeliveriesMethods: DeliveryStore & ThisType<TransactionBound> = {
     return records.map(({ delivery, leaseId, attempt }) => {
       const applied =
         conn.run(`${deliveryUpdate} AND status = 'sending' AND lease_id = ?`, [
-          ...deliveryWrite(delivery),
+          ...deliveryUpdateValues(delivery),
           leaseId,
         ]) === 1;
       if (applied && attempt) insertAttempt(conn, attempt);
