@@ -5,7 +5,7 @@ import {
   VersionMismatch,
   type WebhookStore,
 } from '../../core/storage.js';
-import { claimBudget, leased } from '../shared/claim-budget.js';
+import { claimBudget } from '../shared/claim-budget.js';
 import { deliveryColumns, deliveryUpdateValues, deliveryValues } from '../shared/delivery-rows.js';
 import type { Conn, TransactionBound } from './connection.js';
 import { withUniqueRules } from './errors.js';
@@ -130,6 +130,12 @@ function claimKeysSql(excludeSubscriptions: boolean, excludeAccounts: boolean): 
 
 const deliveryUpdate =
   'UPDATE deliveries SET status = ?, next_attempt_at = ?, lease_id = ?, data = ? WHERE id = ?';
+
+/** A claim's lease of one delivery (see leased, claim-budget.ts): claimable again when the lease ends. */
+const leaseSql =
+  "UPDATE deliveries SET status = 'sending', next_attempt_at = ?, lease_id = ?, " +
+  "data = json_set(data, '$.status', 'sending', '$.leaseId', ?, '$.leaseExpiresAt', ?) " +
+  'WHERE rowid = ? RETURNING data';
 const insertAttempt = (conn: Conn, attempt: DeliveryAttempt) =>
   withUniqueRules({ 'delivery_attempts.id': 'delivery_attempt.id' }, () =>
     conn.run(
@@ -205,11 +211,17 @@ const sqliteDeliveriesMethods: DeliveryStore & ThisType<TransactionBound> = {
       for (const row of rows) {
         if (claimed.length >= claim.limit) break;
         if (!budget.admit(row)) continue;
-        const data = conn.value<string>('SELECT data FROM deliveries WHERE rowid = ?', [row.rowid]);
+        // Leased in one statement: SQLite sets the three fields in the stored text as they are
+        // (json_set keeps the rest as it was, the payload included) and hands back the result.
+        const data = conn.value<string>(leaseSql, [
+          claim.leaseUntil,
+          claim.leaseId,
+          claim.leaseId,
+          claim.leaseUntil,
+          row.rowid,
+        ]);
         if (data === undefined) continue;
-        const next = leased(parseDelivery(data), claim);
-        conn.run(deliveryUpdate, deliveryUpdateValues(next));
-        claimed.push(next);
+        claimed.push(parseDelivery(data));
       }
       // A short page was everything due. After a full one, leased rows are no longer due and
       // refused ones' subscriptions or accounts are now excluded: the next page is new rows,
