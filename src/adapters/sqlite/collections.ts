@@ -56,6 +56,21 @@ function countKey(table: string, where: Where): { field: string; value: string }
   return { field: column, value: countedValue(entry[1]) };
 }
 
+/**
+ * For `updatedSince`, the index by update time of a table that has one (migration 11), and its
+ * index in creation order that carries the update time (migration 8).
+ */
+const updatedIndexes: Partial<Record<string, { updated: string; ordered: string }>> = {
+  issues: { updated: 'issues_updated', ordered: 'issues_recent' },
+};
+
+/**
+ * At most this many rows changed since `updatedSince`: they are counted, read and sorted from the
+ * index by update time (a few milliseconds at most). Beyond, rows are walked in creation order
+ * until the page is full (the fewer steps the more rows match) and counted as before migration 11.
+ */
+const sortedUpdatesAtMost = 2_000;
+
 const countSql =
   'SELECT n FROM list_counts WHERE collection = ? AND workspace_id = ? AND field = ? AND value = ?';
 
@@ -85,6 +100,21 @@ function narrowestIndex(conn: Conn, table: string, workspaceId: string, where: W
     if (rows < narrowest.rows) narrowest = { column, rows };
   }
   return `${table}_by_${narrowest.column}`;
+}
+
+/**
+ * The index a list changed since a time walks when many rows changed, where `source` left the
+ * choice to SQLite: the one filter's own index, or with none the index in creation order. The
+ * table as it is (SQLite chooses) for a filter without an index of its own.
+ */
+function walkedInCreationOrder(table: string, where: Where, byUpdate: { ordered: string }): string {
+  const filters = Object.entries(where ?? {}).filter(([, value]) => value !== undefined);
+  if (filters.length === 0) return `${table} INDEXED BY ${byUpdate.ordered}`;
+  const [only] = filters;
+  const column = only && filters.length === 1 && only[1] !== null ? columnOf(only[0]) : null;
+  return column !== null && countedColumns[table]?.includes(column)
+    ? `${table} INDEXED BY ${table}_by_${column}`
+    : table;
 }
 
 /**
@@ -288,24 +318,54 @@ async function list(this: CollectionState, query: ListQuery<CollectionName>): Pr
   }
   const where = clauses.join(' AND ');
   const ranged = Object.values(query.range ?? {}).some((bounds) => bounds !== undefined);
-  const from =
-    phrase !== null
-      ? searchSource(this, query.workspaceId, phrase)
-      : source(this, query.workspaceId, query.where as Where, query.search !== undefined || ranged);
-
-  const after = query.after;
-  const rows = conn
-    .values<string>(
-      `SELECT data FROM ${from} WHERE ${where}${after ? ' AND (created_at, id) < (?, ?)' : ''} ` +
-        'ORDER BY created_at DESC, id DESC LIMIT ?',
-      after ? [...params, after.createdAt, after.id, query.limit] : [...params, query.limit],
-    )
-    .map(parse);
-
   const sumField = query.sum as string | undefined;
   if (sumField !== undefined && !shape.sums.has(sumField)) {
     throw new Error(`${name}: "${sumField}" is not a sum field`);
   }
+  const after = query.after;
+  const page = (from: string) =>
+    conn
+      .values<string>(
+        `SELECT data FROM ${from} WHERE ${where}${after ? ' AND (created_at, id) < (?, ?)' : ''} ` +
+          'ORDER BY created_at DESC, id DESC LIMIT ?',
+        after ? [...params, after.createdAt, after.id, query.limit] : [...params, query.limit],
+      )
+      .map(parse);
+  const counted = (from: string) => {
+    const totals = conn.row<{ total: number; sum: number | null }>(
+      `SELECT COUNT(*) AS total, ${sumField ? `COALESCE(SUM(${columnOf(sumField)}), 0)` : 'NULL'} AS sum ` +
+        `FROM ${from} WHERE ${where}`,
+      params,
+    );
+    const total = totals?.total ?? 0;
+    return sumField === undefined ? { total } : { total, sum: totals?.sum ?? 0 };
+  };
+
+  const byUpdate =
+    query.updatedSince !== undefined && query.search === undefined && updatedIndexes[shape.table];
+  if (byUpdate) {
+    // Rows changed since: a bounded look into the index by update time says whether they are few.
+    const changed = conn.value<number>(
+      `SELECT COUNT(*) FROM (SELECT 1 FROM ${shape.table} INDEXED BY ${byUpdate.updated} ` +
+        'WHERE workspace_id = ? AND updated_at >= ? LIMIT ?)',
+      [query.workspaceId, query.updatedSince, sortedUpdatesAtMost + 1],
+    );
+    if ((changed ?? 0) <= sortedUpdatesAtMost) {
+      // Few: read, counted and sorted from that index, whatever the workspace holds.
+      const updated = `${shape.table} INDEXED BY ${byUpdate.updated}`;
+      return { rows: page(updated), ...counted(updated) };
+    }
+  }
+
+  let from =
+    phrase !== null
+      ? searchSource(this, query.workspaceId, phrase)
+      : source(this, query.workspaceId, query.where as Where, query.search !== undefined || ranged);
+  // Many changed rows: walked in creation order, where a page fills the sooner the more match.
+  // Left to itself, SQLite may read them all through the index by update time and sort them.
+  if (byUpdate && from === shape.table)
+    from = walkedInCreationOrder(shape.table, query.where as Where, byUpdate);
+  const rows = page(from);
   // A first page shorter than the limit already holds every match.
   if (!after && sumField === undefined && rows.length < query.limit) return { rows, total: rows.length };
   const onlyEquality =
@@ -317,13 +377,7 @@ async function list(this: CollectionState, query: ListQuery<CollectionName>): Pr
     !ranged;
   if (onlyEquality)
     return { rows, total: countMatching(this, query.workspaceId, query.where as Where, from) };
-  const totals = conn.row<{ total: number; sum: number | null }>(
-    `SELECT COUNT(*) AS total, ${sumField ? `COALESCE(SUM(${columnOf(sumField)}), 0)` : 'NULL'} AS sum ` +
-      `FROM ${from} WHERE ${where}`,
-    params,
-  );
-  const total = totals?.total ?? 0;
-  return sumField === undefined ? { rows, total } : { rows, total, sum: totals?.sum ?? 0 };
+  return { rows, ...counted(from) };
 }
 
 /** The tables a collection's kept reads depend on (read-cache.ts), one array per collection. */

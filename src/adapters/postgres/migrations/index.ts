@@ -4,6 +4,7 @@ import { membersAndTokenExpiry } from './003_members_and_token_expiry.js';
 import { deliveryLeases } from './004_delivery_leases.js';
 import { partialIndexesOfOptionalReferences } from './005_partial_indexes_of_optional_references.js';
 import { idempotencyAnswersInSignals } from './006_idempotency_answers_in_signals.js';
+import { issuesByUpdateTime } from './007_issues_by_update_time.js';
 
 /** One schema step, recorded in `schema_migrations` once applied. */
 export interface Migration {
@@ -20,6 +21,7 @@ export const migrations: readonly Migration[] = [
   { version: 4, name: 'delivery leases', sql: deliveryLeases },
   { version: 5, name: 'partial indexes of optional references', sql: partialIndexesOfOptionalReferences },
   { version: 6, name: 'idempotency answers in signals', sql: idempotencyAnswersInSignals },
+  { version: 7, name: 'issues by update time', sql: issuesByUpdateTime },
 ];
 
 /** The schema version this code knows. */

@@ -8,6 +8,7 @@ import { partialIndexesOfOptionalReferences } from './007_partial_indexes_of_opt
 import { issueIndexesCarryTheFilters } from './008_issue_indexes_carry_the_filters.js';
 import { signalCounts } from './009_signal_counts.js';
 import { idempotencyAnswersInSignals } from './010_idempotency_answers_in_signals.js';
+import { issuesByUpdateTime } from './011_issues_by_update_time.js';
 
 /** One schema step. `version` is what `PRAGMA user_version` holds once it is applied. */
 export interface Migration {
@@ -28,6 +29,7 @@ export const migrations: readonly Migration[] = [
   { version: 8, name: 'issue indexes carry the filters', sql: issueIndexesCarryTheFilters },
   { version: 9, name: 'signal counts', sql: signalCounts },
   { version: 10, name: 'idempotency answers in signals', sql: idempotencyAnswersInSignals },
+  { version: 11, name: 'issues by update time', sql: issuesByUpdateTime },
 ];
 
 /** The schema version this code knows. */
