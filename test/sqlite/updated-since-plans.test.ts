@@ -121,4 +121,22 @@ describe('lists of issues changed since a time, on SQLite', () => {
     expect(plans.join('\n')).toContain('issues_by_status');
     expect(plans.join('\n')).not.toContain('issues_updated');
   });
+
+  it('searches the few changed issues in the index by update time too', async () => {
+    const since = at(100_000);
+    const { page, plans } = await listed({ updatedSince: since, search: 'login' });
+    // Every sample issue is titled "Login fails".
+    expect({ rows: page.rows.map((r) => r.id), total: page.total }).toEqual(expected(since));
+    expect(plans.join('\n')).toContain('USING INDEX issues_updated');
+  });
+
+  it('walks many changed issues in creation order with a search, or a filter with no index of its own', async () => {
+    const since = at(0);
+    for (const query of [{ search: 'login' }, { where: { assigneeId: null } }] as const) {
+      const { page, plans } = await listed({ updatedSince: since, ...query });
+      expect({ rows: page.rows.map((r) => r.id), total: page.total }).toEqual(expected(since));
+      expect(plans.join('\n')).not.toContain('issues_updated');
+      expect(plans.join('\n')).not.toContain('TEMP B-TREE');
+    }
+  });
 });

@@ -103,18 +103,17 @@ function narrowestIndex(conn: Conn, table: string, workspaceId: string, where: W
 }
 
 /**
- * The index a list changed since a time walks when many rows changed, where `source` left the
- * choice to SQLite: the one filter's own index, or with none the index in creation order. The
- * table as it is (SQLite chooses) for a filter without an index of its own.
+ * The index a list changed since a time walks when many rows changed, where `source` (or a search
+ * matching many rows) left the choice to SQLite: the index of the one counted filter (the others
+ * are checked in each row), or else the index in creation order.
  */
 function walkedInCreationOrder(table: string, where: Where, byUpdate: { ordered: string }): string {
-  const filters = Object.entries(where ?? {}).filter(([, value]) => value !== undefined);
-  if (filters.length === 0) return `${table} INDEXED BY ${byUpdate.ordered}`;
-  const [only] = filters;
-  const column = only && filters.length === 1 && only[1] !== null ? columnOf(only[0]) : null;
-  return column !== null && countedColumns[table]?.includes(column)
-    ? `${table} INDEXED BY ${table}_by_${column}`
-    : table;
+  const indexed = Object.entries(where ?? {})
+    .filter(([, value]) => value !== undefined && value !== null)
+    .map(([field]) => columnOf(field))
+    .filter((column) => countedColumns[table]?.includes(column));
+  const [only] = indexed;
+  return `${table} INDEXED BY ${only !== undefined && indexed.length === 1 ? `${table}_by_${only}` : byUpdate.ordered}`;
 }
 
 /**
@@ -341,8 +340,7 @@ async function list(this: CollectionState, query: ListQuery<CollectionName>): Pr
     return sumField === undefined ? { total } : { total, sum: totals?.sum ?? 0 };
   };
 
-  const byUpdate =
-    query.updatedSince !== undefined && query.search === undefined && updatedIndexes[shape.table];
+  const byUpdate = query.updatedSince !== undefined && updatedIndexes[shape.table];
   if (byUpdate) {
     // Rows changed since: a bounded look into the index by update time says whether they are few.
     const changed = conn.value<number>(
