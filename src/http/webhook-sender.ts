@@ -79,7 +79,8 @@ export function nodeWebhookSender(options: NodeWebhookSenderOptions = {}): Webho
       });
       const target = targets.of(request.url);
       if (target === null) return finish(noAnswer('invalid URL'));
-      if (!target.client || (target.url.protocol === 'http:' && !request.allowPrivateTargets)) {
+      const { client } = target;
+      if (!client || (target.url.protocol === 'http:' && !request.allowPrivateTargets)) {
         return finish(noAnswer('only https URLs are delivered to'));
       }
       // Node does not look up IP literals, so the lookup guard never sees them: check here.
@@ -88,11 +89,11 @@ export function nodeWebhookSender(options: NodeWebhookSenderOptions = {}): Webho
       }
       const deadline = started + request.timeoutMs;
       const agent = agents.for(target.url, !request.allowPrivateTargets);
-      let answer = await post(target, agent, request, deadline);
+      let answer = await post(client, target, agent, request, deadline);
       // A kept-alive socket the receiver closed as we reused it: once more on a new connection
       // (delivery is at least once, and the receiver saw no complete request on that socket).
       if (answer.staleSocket && performance.now() < deadline) {
-        answer = await post(target, agent, request, deadline);
+        answer = await post(client, target, agent, request, deadline);
       }
       const { staleSocket: _, ...result } = answer;
       return finish(result);
@@ -159,6 +160,7 @@ const noAnswer = (error: string): Answer => ({ status: null, retryAfter: null, e
 
 /** One POST through `agent`, given up on at `deadline` (a performance.now() time). */
 function post(
+  client: typeof http | typeof https,
   target: Target,
   agent: http.Agent,
   request: WebhookRequest,
@@ -175,7 +177,6 @@ function post(
       if (connectTimer) clearTimeout(connectTimer);
       resolve(answer);
     };
-    const client = target.client as typeof http | typeof https;
     const req = client.request({
       ...target.options,
       method: 'POST',

@@ -5,8 +5,9 @@
  * most of those lists match a few issues or none. Without this index the list walked the `recent`
  * index (which holds the update time since migration 8) over every issue of the workspace to
  * find them: about 180 ms at a million issues with none to find, holding the connection every
- * other request waits for. With it, the matches are counted in this index first; a few are read
- * and sorted from it (collections.ts), many are paged through `recent` as before.
+ * other request waits for. With it, a bounded look into this index tells whether few changed: a
+ * few are counted, read and sorted from it (collections.ts); many are paged in creation order as
+ * before.
  *
  * What it costs: one more index entry a create writes (at the end of its workspace's run, like
  * `recent`): 2.56 → 2.65 pages of log a create at 50 creates a COMMIT; and one rewritten by any
