@@ -119,6 +119,7 @@ row('---', '---');
 row('handle() creates/s, SQLite file, 1 at a time (median of 3 runs)', inProcess.serial.toFixed(0));
 const c = inProcess.concurrent;
 row('handle() creates/s, SQLite file, 50 concurrent (median of 3 runs)', c.perSecond.toFixed(0));
+row('process CPU per create in that run (all threads)', us(c.cpuUsPerCreate));
 row(
   'create latency p50 / p99 / max, 50 concurrent (20,000 creates)',
   `${c.p50.toFixed(1)} / ${c.p99.toFixed(1)} / ${c.max.toFixed(1)} ms`,
