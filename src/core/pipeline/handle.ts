@@ -269,11 +269,18 @@ async function runRoute(
   const now = isoTime(nowMs);
   // The key is judged before the body is validated: a key already used for another request is
   // 422 whatever this body is, and a replay answers as the first request did.
-  const print = key ? fingerprint(route.method, req.path, rawBody) : null;
-  // Keys dated before are expired; isoTime formats a millisecond once (remember asks again).
-  const expiredBefore = () => isoTime(nowMs - idempotencyRetentionMs);
-  if (key && print) {
-    const outcome = judge(await tx.idempotency.get(principal.workspaceId, key), print, expiredBefore());
+  // With its key: the request's fingerprint, and the time before which keys are expired (dated
+  // here, for requests that carry a key only).
+  const keyed = key
+    ? {
+        key,
+        print: fingerprint(route.method, req.path, rawBody),
+        expiredBefore: isoTime(nowMs - idempotencyRetentionMs),
+      }
+    : null;
+  if (keyed) {
+    const { key, print, expiredBefore } = keyed;
+    const outcome = judge(await tx.idempotency.get(principal.workspaceId, key), print, expiredBefore);
     if (outcome.kind === 'mismatch') throw keyReused();
     if (outcome.kind === 'pending') throw keyInUse();
     if (outcome.kind === 'replay') {
@@ -306,12 +313,10 @@ async function runRoute(
     req.path,
   );
 
-  if (key && print) {
+  if (keyed) {
+    const { key, print, expiredBefore } = keyed;
     const use = { workspaceId: principal.workspaceId, key, fingerprint: print, createdAt: now };
-    return remember(tx, reply, use, {
-      expiredBefore: expiredBefore(),
-      bodySignal: bodySignalOf(reply, announced),
-    });
+    return remember(tx, reply, use, { expiredBefore, bodySignal: bodySignalOf(reply, announced) });
   }
   if (effectiveMethod(req) === 'GET' && reply.status === 200 && reply.headers?.ETag) {
     const noneMatch = req.headers['if-none-match'];
