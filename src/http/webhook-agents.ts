@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { RecentlyUsed } from './recently-used.js';
 
 /** Sockets one receiver origin may have open at once: the dispatcher's per-subscription caps keep it lower. */
 const socketsPerOrigin = 16;
@@ -18,7 +19,7 @@ const originsKept = 256;
  * sockets close after `idleSocketMs` and it is collected.
  */
 export class ReceiverAgents {
-  private readonly agents = new Map<string, http.Agent>();
+  private readonly agents = new RecentlyUsed<string, http.Agent>(originsKept);
 
   constructor(private readonly lookups: { guarded: LookupFunction; open: LookupFunction }) {}
 
@@ -26,12 +27,7 @@ export class ReceiverAgents {
   for(url: URL, guarded: boolean): http.Agent {
     const key = `${guarded ? 'g' : 'o'} ${url.protocol}//${url.host}`;
     const known = this.agents.get(key);
-    if (known) {
-      // Most recently used last, so the first key is the one to let go.
-      this.agents.delete(key);
-      this.agents.set(key, known);
-      return known;
-    }
+    if (known) return known;
     const options = {
       keepAlive: true,
       maxSockets: socketsPerOrigin,
@@ -42,10 +38,6 @@ export class ReceiverAgents {
     };
     const agent = url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
     this.agents.set(key, agent);
-    if (this.agents.size > originsKept) {
-      const oldest = this.agents.keys().next().value;
-      if (oldest !== undefined) this.agents.delete(oldest);
-    }
     return agent;
   }
 

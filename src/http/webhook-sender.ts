@@ -12,6 +12,7 @@ import {
   type WebhookSender,
 } from '../core/webhooks/sender.js';
 import { isForbiddenAddress } from '../core/webhooks/ssrf.js';
+import { RecentlyUsed } from './recently-used.js';
 import { ReceiverAgents } from './webhook-agents.js';
 
 /** One address a host name resolves to. */
@@ -123,23 +124,14 @@ const targetsKept = 256;
  * it anew (and node:http turning it into options) was about a twentieth of a send's CPU.
  */
 class Targets {
-  private readonly known = new Map<string, Target | null>();
+  private readonly known = new RecentlyUsed<string, Target | null>(targetsKept);
 
   /** The target of `text`, or null when it is not a URL. */
   of(text: string): Target | null {
     const known = this.known.get(text);
-    if (known !== undefined) {
-      // Most recently used last, so the first key is the one to let go.
-      this.known.delete(text);
-      this.known.set(text, known);
-      return known;
-    }
+    if (known !== undefined) return known;
     const target = parseTarget(text);
     this.known.set(text, target);
-    if (this.known.size > targetsKept) {
-      const oldest = this.known.keys().next().value;
-      if (oldest !== undefined) this.known.delete(oldest);
-    }
     return target;
   }
 }
