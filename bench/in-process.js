@@ -10,6 +10,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { memoryStorage } from '../dist/adapters/memory/index.js';
 import { sqliteStorage } from '../dist/adapters/sqlite/index.js';
 import { createTracker, projects, tenancy } from '../dist/core/index.js';
+import { medianRun } from './support.js';
 
 async function setUp(storage) {
   const tracker = createTracker({ storage, rateLimit: false });
@@ -128,7 +129,6 @@ async function memoryInserts(target, budgetSeconds) {
 
 // The creates' rates swing with the machine's other load: each figure is the median of three
 // runs (each on a fresh file), and the concurrent run reported whole is the one with that median.
-const medianRun = (runs) => [...runs].sort((a, b) => a.perSecond - b.perSecond)[Math.floor(runs.length / 2)];
 const runs = async (n, concurrency, total) => {
   const out = [];
   for (let i = 0; i < n; i++) out.push(await creates(concurrency, total));

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { compareServers, issueRequests, pairedRatio, withServers } from './http-cpu.js';
 import { listLatencies } from './list.js';
 import { seedDatabase, workingCopy } from './seed.js';
+import { medianRun } from './support.js';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const amount = Number(process.env.BENCH_REQUESTS ?? 10000);
@@ -151,7 +152,7 @@ for (let run = 0; run < 3; run++) {
   );
 }
 // The run with the median rate, reported whole: its figures belong together.
-const webhooks = [...webhookRuns].sort((a, b) => a.deliveriesPerSecond - b.deliveriesPerSecond)[1];
+const webhooks = medianRun(webhookRuns, (run) => run.deliveriesPerSecond);
 lines.push('');
 row(
   `webhooks (${webhooks.events.toLocaleString('en')} events, SQLite file, one receiver; median run of ${webhookRuns.length})`,

@@ -62,6 +62,10 @@ export async function measure(server, { amount, connections = 50, ...options }) 
   return { cpuUs: cpu / requests, rps: requests / seconds };
 }
 
+/** Of several runs, the one whose `perSecond` is the median (its other figures go with it). */
+export const medianRun = (runs, rate = (run) => run.perSecond) =>
+  [...runs].sort((a, b) => rate(a) - rate(b))[Math.floor(runs.length / 2)];
+
 export const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);

@@ -92,7 +92,8 @@ function narrowestIndex(conn: Conn, table: string, workspaceId: string, where: W
     .filter(([, value]) => value !== undefined && value !== null)
     .map(([field, value]) => ({ column: columnOf(field), value: String(value) }))
     .filter(({ column }) => countedColumns[table]?.includes(column));
-  // One filter: its own index is the only one SQLite can take, and no count is looked up.
+  // One filter: SQLite takes its own index (with `updatedSince` it may take the index by update
+  // time instead, which list() rules on: walkedInCreationOrder), and no count is looked up.
   if (filters.length < 2) return null;
   let narrowest = { column: '', rows: Number.POSITIVE_INFINITY };
   for (const { column, value } of filters) {
