@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'already_member'
   | 'last_admin'
   | 'delivery_in_flight'
+  | 'subscription_limit_reached'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'idempotency_key_reused'
@@ -51,6 +52,7 @@ const titles: Record<ErrorCode, string> = {
   already_member: 'Already a member',
   last_admin: 'Last admin',
   delivery_in_flight: 'Delivery in flight',
+  subscription_limit_reached: 'Subscription limit reached',
   payload_too_large: 'Payload too large',
   unsupported_media_type: 'Unsupported media type',
   idempotency_key_reused: 'Idempotency key reused',

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { maxSubscriptionsPerAccount } from '../../src/core/families/webhooks/operations.js';
 import {
   type SignalEvent,
   tenancy,
@@ -113,6 +114,27 @@ describe('webhook subscriptions', () => {
     }
     const noUrl = await fixture.api('POST', '/webhooks', { body: { eventTypes: ['*'] } });
     expect(noUrl.status).toBe(400);
+  });
+
+  it('number at most 100 an account, disabled ones included: the 101st is a 409 until one is deleted', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < maxSubscriptionsPerAccount; i++) ids.push((await fixture.subscribe(url)).id);
+    // A disabled subscription still counts: PATCHing it back to active would pass the limit.
+    const disabled = await fixture.api('PATCH', `/webhooks/${ids[0]}`, {
+      body: { status: 'disabled' },
+      headers: { 'if-match': '"1"' },
+    });
+    expect(disabled.status).toBe(200);
+
+    const refused = await fixture.api('POST', '/webhooks', { body: { url, eventTypes: ['*'] } });
+    expect(refused.status).toBe(409);
+    expect(refused.json).toMatchObject({ error: 'subscription_limit_reached', limit: 100 });
+    expect((await fixture.api('GET', '/webhooks?limit=1')).json.total).toBe(100);
+    // Another account's limit is its own.
+    await fixture.subscribe(url, ['*'], fixture.other);
+
+    expect((await fixture.api('DELETE', `/webhooks/${ids[1]}`)).status).toBe(204);
+    expect((await fixture.api('POST', '/webhooks', { body: { url, eventTypes: ['*'] } })).status).toBe(201);
   });
 
   it('never show the secret again: not in GET, list, PATCH, rotate signals, delete, signals or deliveries', async () => {

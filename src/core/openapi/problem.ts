@@ -38,7 +38,13 @@ export const problemSchema = z.strictObject({
   currentVersion: z.number().int().min(1).optional().describe('version_conflict: the current version'),
   allow: z.array(z.string()).optional().describe('method_not_allowed: the methods this path answers'),
   retryAfter: z.number().int().min(0).optional().describe('rate_limited: seconds until a request fits'),
-  limit: z.number().int().optional().describe('payload_too_large: the largest body accepted, in bytes'),
+  limit: z
+    .number()
+    .int()
+    .optional()
+    .describe(
+      'payload_too_large: the largest body accepted, in bytes; subscription_limit_reached: the most webhook subscriptions an account may have',
+    ),
   received: z.string().nullable().optional().describe('The header value that was refused'),
   requiredScope: z.enum(['read_write']).optional().describe('insufficient_scope: the scope needed'),
   requiredRole: z.enum(['member', 'admin']).optional().describe('forbidden: the role needed'),

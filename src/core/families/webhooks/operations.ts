@@ -22,6 +22,14 @@ import type { DeliveryListQuery, WebhookCreate, WebhookListQuery, WebhookPatch }
 /** Receivers get 24 hours to move to a rotated secret, during which both sign every delivery. */
 export const rotationOverlapMs = 24 * 60 * 60 * 1000;
 
+/**
+ * The most subscriptions an account may have, whatever their status (a disabled one can be
+ * PATCHed back to active). Every signal becomes a delivery row per subscription that wants it,
+ * in the transaction that writes the signal: this bounds what one write of a tenant costs the
+ * shared writer (GitHub allows 20 hooks per event, Stripe 16 endpoints).
+ */
+export const maxSubscriptionsPerAccount = 100;
+
 export type { DeliveryDetailView, DeliveryView, WebhookView };
 
 const resourceOf = (w: WebhookSubscription) => ({ type: 'webhook', id: w.id });
@@ -105,6 +113,17 @@ export async function createWebhook(
   input: WebhookCreate,
 ): Promise<WebhookView & { secret: string }> {
   await checkTarget(ctx, input.url);
+  // Counted in the transaction that inserts: on PostgreSQL (SERIALIZABLE writes) two creates
+  // racing for the last place cannot both take it.
+  const { total } = await ctx.tx.webhooks.list({ accountId: ctx.tenant.accountId, limit: 1 });
+  if (total >= maxSubscriptionsPerAccount) {
+    throw new ApiError(
+      409,
+      'subscription_limit_reached',
+      `An account has at most ${maxSubscriptionsPerAccount} webhook subscriptions; delete one it no longer needs first.`,
+      { limit: maxSubscriptionsPerAccount },
+    );
+  }
   const webhook: WebhookSubscription = {
     id: ctx.ids.id('wh'),
     accountId: ctx.tenant.accountId,
