@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AttemptRecord, DeliveryClaim, WebhookDelivery } from '../../src/core/index.js';
 import type { AdapterUnderTest } from '../support/adapters.js';
@@ -391,6 +392,70 @@ export function webhookTests(adapter: AdapterUnderTest): void {
       expect(quick.length).toBeGreaterThanOrEqual(1);
       expect(quick.every((d) => d.subscriptionId === 'whk_busy')).toBe(true);
       expect(quick.length).toBeLessThanOrEqual(2);
+    });
+
+    it('claims, whatever the budget and the full ones named, what walking the due queue in order would admit', async () => {
+      // The model: every due delivery oldest due first (ties in insertion order), each admitted
+      // while its subscription and account have a slot left, up to the limit. Adapters may find
+      // them another way (SQLite takes the heads of the other subscriptions' queues once some are
+      // left out), but must claim exactly these.
+      const subscriptions = ['whk_a', 'whk_b', 'whk_c', 'whk_d', 'whk_e'];
+      const accountOf = (s: string) =>
+        s === 'whk_a' || s === 'whk_b' ? 'acc_1' : s === 'whk_c' ? 'acc_2' : 'acc_3';
+      let window = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(
+            fc.record({ s: fc.constantFrom(...subscriptions), due: fc.integer({ min: 0, max: 12 }) }),
+            {
+              maxLength: 40,
+            },
+          ),
+          fc.dictionary(fc.constantFrom(...subscriptions), fc.integer({ min: 0, max: 5 })),
+          fc.dictionary(fc.constantFrom('acc_1', 'acc_2', 'acc_3'), fc.integer({ min: 0, max: 8 })),
+          fc.subarray(subscriptions),
+          fc.subarray(['acc_1', 'acc_2', 'acc_3']),
+          fc.integer({ min: 1, max: 12 }),
+          async (queued, subscriptionSlots, accountSlots, fullSubscriptions, fullAccounts, limit) => {
+            // Each run in a time window of its own, after the last run's rows were all leased away.
+            const start = (window += 100);
+            const rows = queued.map(({ s, due }) => ({
+              delivery: sampleDelivery(accountOf(s), s, { nextAttemptAt: at(start + due) }),
+              dueAt: at(start + due),
+            }));
+            await tx(async (t) => {
+              for (const { delivery } of rows) await t.deliveries.insert(delivery);
+            });
+            const now = at(start + 10);
+            const subLeft = new Map(fullSubscriptions.map((id) => [id, 0]));
+            const accountLeft = new Map(fullAccounts.map((id) => [id, 0]));
+            const expected: string[] = [];
+            const dueRows = rows
+              .map((row, order) => ({ ...row, order }))
+              .filter(({ dueAt }) => dueAt <= now)
+              .sort((a, b) => a.dueAt.localeCompare(b.dueAt) || a.order - b.order);
+            for (const { delivery: row } of dueRows) {
+              if (expected.length >= limit) break;
+              const sub = subLeft.get(row.subscriptionId) ?? subscriptionSlots[row.subscriptionId] ?? 99;
+              const acct = accountLeft.get(row.accountId) ?? accountSlots[row.accountId] ?? 99;
+              if (sub <= 0 || acct <= 0) continue;
+              subLeft.set(row.subscriptionId, sub - 1);
+              accountLeft.set(row.accountId, acct - 1);
+              expected.push(row.id);
+            }
+            const claimed = await claim(now, at(start + 1_000_000), limit, {
+              subscriptionSlots: (id) => subscriptionSlots[id] ?? 99,
+              accountSlots: (id) => accountSlots[id] ?? 99,
+              fullSubscriptions,
+              fullAccounts,
+            });
+            expect(claimed.map((d) => d.id).sort()).toEqual([...expected].sort());
+            // What is left is leased far away, out of the next run's window.
+            await claim(at(start + 99), at(start + 1_000_000), 1000);
+          },
+        ),
+        { numRuns: 40 },
+      );
     });
 
     it('never hands the same delivery to two concurrent claims', async () => {

@@ -6,10 +6,58 @@ import {
   VersionMismatch,
   type WebhookStore,
 } from '../../core/storage.js';
-import { claimBudget, leased } from '../shared/claim-budget.js';
+import { type ClaimBudget, claimBudget, leased } from '../shared/claim-budget.js';
 import { deliveryColumns, deliveryUpdateValues, deliveryValues } from '../shared/delivery-rows.js';
 import type { Conn } from './connection.js';
 import { Conditions } from './sql.js';
+
+/**
+ * Every subscription with deliveries still to send (pending or leased, due or not), found by
+ * skipping from one to the next in `deliveries_due_by_subscription` (migration 8): a few index
+ * steps each, however long its queue.
+ */
+const queuedSubscriptionsSql =
+  'WITH RECURSIVE queued(id) AS (' +
+  '(SELECT subscription_id FROM deliveries WHERE next_attempt_at IS NOT NULL ORDER BY subscription_id LIMIT 1) ' +
+  'UNION ALL SELECT (SELECT d.subscription_id FROM deliveries d ' +
+  'WHERE d.next_attempt_at IS NOT NULL AND d.subscription_id > queued.id ORDER BY d.subscription_id LIMIT 1) ' +
+  'FROM queued WHERE queued.id IS NOT NULL' +
+  ') SELECT id FROM queued WHERE id IS NOT NULL';
+
+/** The first `take` due deliveries of each subscription named, locked, merged oldest due first. */
+const queueHeadsSql =
+  'SELECT head.data FROM unnest($2::text[], $3::int[]) AS queued(id, take) CROSS JOIN LATERAL (' +
+  'SELECT data, next_attempt_at, pk FROM deliveries ' +
+  'WHERE subscription_id = queued.id AND next_attempt_at <= $1 AND NOT (account_id = ANY($4::text[])) ' +
+  'ORDER BY next_attempt_at, pk LIMIT queued.take FOR UPDATE SKIP LOCKED) AS head ' +
+  'ORDER BY head.next_attempt_at, head.pk';
+
+/**
+ * The due deliveries a claim could admit, leaving out the subscriptions and accounts with no
+ * slot: the first `min(want, room)` due rows of every other subscription with work queued,
+ * merged oldest due first. Admitted in this order, they give what walking the whole queue in due
+ * order would (a subscription's rows past its head could not be admitted), without walking the
+ * rows left out. Only the rows of the heads are locked.
+ */
+async function queueHeads(
+  conn: Conn,
+  now: string,
+  budget: ClaimBudget,
+  fullSubscriptions: ReadonlySet<string>,
+  fullAccounts: string[],
+  want: number,
+): Promise<string[]> {
+  const ids: string[] = [];
+  const takes: number[] = [];
+  for (const id of await conn.values<string>(queuedSubscriptionsSql)) {
+    const take = fullSubscriptions.has(id) ? 0 : Math.min(want, budget.room(id));
+    if (take <= 0) continue;
+    ids.push(id);
+    takes.push(take);
+  }
+  if (ids.length === 0) return [];
+  return conn.values<string>(queueHeadsSql, [now, ids, takes, fullAccounts]);
+}
 
 /** One keyset page (createdAt desc, id desc) of a table's rows, and the count of all matches. */
 async function keysetPage<Row>(
@@ -168,21 +216,26 @@ export function postgresDeliveries(conn: Conn): DeliveryStore {
     },
     async claimDue(claim) {
       // FOR UPDATE SKIP LOCKED: a row another claimer holds right now is passed over, not waited
-      // for; once leased (next_attempt_at moved to the lease's end) it is not due for anyone. Rows
-      // of subscriptions or accounts out of slots are left out by the query; each round either
-      // leases rows or leaves out one more, so the loop ends.
+      // for; once leased (next_attempt_at moved to the lease's end) it is not due for anyone. A
+      // first page in due order; when that leaves subscriptions or accounts out of slots and more
+      // is wanted, the heads of the other subscriptions' queues (one round, see queueHeads).
       const budget = claimBudget(claim);
       const claimed: WebhookDelivery[] = [];
       for (;;) {
         // Lock no more rows than still wanted: a locked row is skipped by concurrent claimers.
         const chunk = claim.limit - claimed.length;
         if (chunk <= 0) break;
-        const rows = await conn.values<string>(
-          'SELECT data FROM deliveries WHERE next_attempt_at <= $1 ' +
-            'AND NOT (subscription_id = ANY($2::text[])) AND NOT (account_id = ANY($3::text[])) ' +
-            'ORDER BY next_attempt_at, pk LIMIT $4 FOR UPDATE SKIP LOCKED',
-          [claim.now, budget.fullSubscriptions(), budget.fullAccounts(), chunk],
-        );
+        const subscriptions = budget.fullSubscriptions();
+        const accounts = budget.fullAccounts();
+        // A first-page claim reads the head of the queue as it is (see DeliveryClaim.thorough).
+        const byHeads = claim.thorough !== false && (subscriptions.length > 0 || accounts.length > 0);
+        const rows = byHeads
+          ? await queueHeads(conn, claim.now, budget, new Set(subscriptions), accounts, chunk)
+          : await conn.values<string>(
+              'SELECT data FROM deliveries WHERE next_attempt_at <= $1 ' +
+                'ORDER BY next_attempt_at, pk LIMIT $2 FOR UPDATE SKIP LOCKED',
+              [claim.now, chunk],
+            );
         for (const data of rows) {
           if (claimed.length >= claim.limit) break;
           const delivery = parseDelivery(data);
@@ -191,7 +244,9 @@ export function postgresDeliveries(conn: Conn): DeliveryStore {
           await conn.run(update, deliveryUpdateValues(next));
           claimed.push(next);
         }
-        if (rows.length < chunk || claim.thorough === false) break;
+        // The heads held everything the budget could admit; a short page was everything due
+        // (but for rows locked by others); a first-page claim stops after its first page.
+        if (byHeads || rows.length < chunk || claim.thorough === false) break;
       }
       return claimed;
     },

@@ -8,6 +8,11 @@ import type { DeliveryClaim } from '../../core/storage.js';
 export interface ClaimBudget {
   /** Whether this delivery fits; when it does, its slots are taken. */
   admit(row: { subscriptionId: string; accountId: string }): boolean;
+  /**
+   * How many more deliveries of this subscription could be admitted now (its account's slots
+   * aside): the most of its queue a claim need look at.
+   */
+  room(subscriptionId: string): number;
   /** Subscriptions known to have no slot left. */
   fullSubscriptions(): string[];
   fullAccounts(): string[];
@@ -38,6 +43,7 @@ export function claimBudget(claim: DeliveryClaim): ClaimBudget {
       accountLeft.set(accountId, acct - 1);
       return true;
     },
+    room: (subscriptionId) => subscriptionLeft.get(subscriptionId) ?? slotsOfSubscription(subscriptionId),
     fullSubscriptions: () => full(subscriptionLeft),
     fullAccounts: () => full(accountLeft),
   };

@@ -5,7 +5,7 @@ import {
   VersionMismatch,
   type WebhookStore,
 } from '../../core/storage.js';
-import { claimBudget } from '../shared/claim-budget.js';
+import { type ClaimBudget, claimBudget } from '../shared/claim-budget.js';
 import { deliveryColumns, deliveryUpdateValues, deliveryValues } from '../shared/delivery-rows.js';
 import type { Conn, TransactionBound } from './connection.js';
 import { withUniqueRules } from './errors.js';
@@ -112,19 +112,68 @@ export function sqliteWebhooks(conn: Conn): WebhookStore {
   return store;
 }
 
+/** A due delivery's key: which row, and whose slots it takes. */
+interface ClaimKey {
+  rowid: number;
+  subscriptionId: string;
+  accountId: string;
+  nextAttemptAt: string;
+}
+
+/** The keys of due deliveries, oldest due first (ties in insertion order). */
+const claimKeysSql =
+  'SELECT rowid, subscription_id AS subscriptionId, account_id AS accountId, next_attempt_at AS nextAttemptAt ' +
+  'FROM deliveries WHERE next_attempt_at <= ? ORDER BY next_attempt_at, rowid LIMIT ?';
+
 /**
- * The keys of due deliveries, oldest due first, leaving out the subscriptions and accounts named
- * (bound as JSON arrays: one statement shape whatever their number). A list that is empty is
- * left out of the SQL: SQLite builds a filter for each NOT IN list, which doubled the cost of a
- * claim's query even with nothing in it.
+ * Every subscription with deliveries still to send (pending or leased, due or not), found by
+ * skipping from one to the next in `deliveries_due_by_subscription` (migration 12): a few index
+ * steps each, however long its queue. Both queries name the index: with another plan (the
+ * subscription's listing index, say) a head would walk the subscription's whole history.
  */
-function claimKeysSql(excludeSubscriptions: boolean, excludeAccounts: boolean): string {
-  return (
-    'SELECT rowid, subscription_id AS subscriptionId, account_id AS accountId FROM deliveries ' +
-    'WHERE next_attempt_at <= ? ' +
-    (excludeSubscriptions ? 'AND subscription_id NOT IN (SELECT value FROM json_each(?)) ' : '') +
-    (excludeAccounts ? 'AND account_id NOT IN (SELECT value FROM json_each(?)) ' : '') +
-    'ORDER BY next_attempt_at, rowid LIMIT ?'
+const queuedSubscriptionsSql =
+  'WITH RECURSIVE queued(id) AS (' +
+  'SELECT min(subscription_id) FROM deliveries INDEXED BY deliveries_due_by_subscription ' +
+  'WHERE next_attempt_at IS NOT NULL ' +
+  'UNION ALL SELECT (SELECT min(subscription_id) FROM deliveries INDEXED BY deliveries_due_by_subscription ' +
+  'WHERE next_attempt_at IS NOT NULL AND subscription_id > queued.id) FROM queued WHERE queued.id IS NOT NULL' +
+  ') SELECT id FROM queued WHERE id IS NOT NULL';
+
+/** The first due deliveries of one subscription, oldest due first. */
+const queueHeadSql =
+  'SELECT rowid, subscription_id AS subscriptionId, account_id AS accountId, next_attempt_at AS nextAttemptAt ' +
+  'FROM deliveries INDEXED BY deliveries_due_by_subscription ' +
+  'WHERE subscription_id = ? AND next_attempt_at <= ? ORDER BY next_attempt_at, rowid LIMIT ?';
+
+/**
+ * The due deliveries a claim could admit, oldest due first, leaving out the subscriptions and
+ * accounts with no slot: the first `min(want, room)` due rows of every other subscription with
+ * work queued, merged. Admitted in this order, they give what walking the whole queue in due
+ * order would (a subscription's rows past its head could not be admitted: its slots or the
+ * claim's want run out first), without walking the rows left out: a busy subscription's backlog
+ * costs one skip instead of a step per row.
+ */
+function queueHeads(
+  conn: Conn,
+  now: string,
+  budget: ClaimBudget,
+  fullSubscriptions: ReadonlySet<string>,
+  fullAccounts: ReadonlySet<string>,
+  want: number,
+): ClaimKey[] {
+  const heads: ClaimKey[] = [];
+  for (const subscriptionId of conn.values<string>(queuedSubscriptionsSql)) {
+    if (fullSubscriptions.has(subscriptionId)) continue;
+    const take = Math.min(want, budget.room(subscriptionId));
+    if (take <= 0) continue;
+    for (const row of conn.rows<ClaimKey>(queueHeadSql, [subscriptionId, now, take])) {
+      // A subscription's rows are all of one account.
+      if (fullAccounts.has(row.accountId)) break;
+      heads.push(row);
+    }
+  }
+  return heads.sort((a, b) =>
+    a.nextAttemptAt < b.nextAttemptAt ? -1 : a.nextAttemptAt > b.nextAttemptAt ? 1 : a.rowid - b.rowid,
   );
 }
 
@@ -185,29 +234,22 @@ const sqliteDeliveriesMethods: DeliveryStore & ThisType<TransactionBound> = {
   async claimDue(claim) {
     const { conn } = this;
     // The transaction is serialized (one writer), so selecting and leasing cannot interleave
-    // with another claim. Rows of subscriptions or accounts out of slots are left out by the
-    // query (bound as JSON arrays, so the number of them does not shape the SQL); each round
-    // either leases rows or leaves out one more, so the loop ends.
+    // with another claim. A first page in due order; when that leaves subscriptions or accounts
+    // out of slots and more is wanted, the heads of the other subscriptions' queues (one round,
+    // see queueHeads); each round leases rows or ends the claim.
     const budget = claimBudget(claim);
     const claimed: WebhookDelivery[] = [];
     const chunk = Math.max(claim.limit, 16);
     for (;;) {
       const want = claim.limit - claimed.length;
       if (want <= 0) break;
-      // Keys first: a page's refused rows (a busy subscription's backlog) cost no payload read.
-      // A first-page claim reads the head of the queue as it is: left out, a busy
-      // subscription's backlog would make the query scan all of it to find nothing.
-      const subscriptions = claim.thorough === false ? [] : budget.fullSubscriptions();
-      const accounts = claim.thorough === false ? [] : budget.fullAccounts();
-      const rows = conn.rows<{ rowid: number; subscriptionId: string; accountId: string }>(
-        claimKeysSql(subscriptions.length > 0, accounts.length > 0),
-        [
-          claim.now,
-          ...(subscriptions.length > 0 ? [JSON.stringify(subscriptions)] : []),
-          ...(accounts.length > 0 ? [JSON.stringify(accounts)] : []),
-          chunk,
-        ],
-      );
+      const subscriptions = budget.fullSubscriptions();
+      const accounts = budget.fullAccounts();
+      // A first-page claim reads the head of the queue as it is (see DeliveryClaim.thorough).
+      const byHeads = claim.thorough !== false && (subscriptions.length > 0 || accounts.length > 0);
+      const rows = byHeads
+        ? queueHeads(conn, claim.now, budget, new Set(subscriptions), new Set(accounts), want)
+        : conn.rows<ClaimKey>(claimKeysSql, [claim.now, chunk]);
       for (const row of rows) {
         if (claimed.length >= claim.limit) break;
         if (!budget.admit(row)) continue;
@@ -223,10 +265,10 @@ const sqliteDeliveriesMethods: DeliveryStore & ThisType<TransactionBound> = {
         if (data === undefined) continue;
         claimed.push(parseDelivery(data));
       }
-      // A short page was everything due. After a full one, leased rows are no longer due and
-      // refused ones' subscriptions or accounts are now excluded: the next page is new rows,
-      // unless the caller asked for the first page only.
-      if (rows.length < chunk || claim.thorough === false) break;
+      // The heads held everything the budget could admit; a short page was everything due; and
+      // a first-page claim stops after its first page. After a full page, leased rows are no
+      // longer due and refused ones' subscriptions or accounts are now left out: look again.
+      if (byHeads || rows.length < chunk || claim.thorough === false) break;
     }
     return claimed;
   },

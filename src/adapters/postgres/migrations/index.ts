@@ -5,6 +5,7 @@ import { deliveryLeases } from './004_delivery_leases.js';
 import { partialIndexesOfOptionalReferences } from './005_partial_indexes_of_optional_references.js';
 import { idempotencyAnswersInSignals } from './006_idempotency_answers_in_signals.js';
 import { issuesByUpdateTime } from './007_issues_by_update_time.js';
+import { dueDeliveriesBySubscription } from './008_due_deliveries_by_subscription.js';
 
 /** One schema step, recorded in `schema_migrations` once applied. */
 export interface Migration {
@@ -22,6 +23,7 @@ export const migrations: readonly Migration[] = [
   { version: 5, name: 'partial indexes of optional references', sql: partialIndexesOfOptionalReferences },
   { version: 6, name: 'idempotency answers in signals', sql: idempotencyAnswersInSignals },
   { version: 7, name: 'issues by update time', sql: issuesByUpdateTime },
+  { version: 8, name: 'due deliveries by subscription', sql: dueDeliveriesBySubscription },
 ];
 
 /** The schema version this code knows. */
