@@ -1,8 +1,8 @@
 // Webhook delivery throughput: signed deliveries per second from one in-process tracker (SQLite
 // file) to one loopback receiver running in a child process, over BENCH_WEBHOOK_EVENTS events
 // (default 5,000); with the storage transactions and TCP connections it took, and how many
-// transactions an idle started dispatcher runs per second. Run alone (`node bench/webhooks.js`)
-// it prints JSON; `bench/run.js` puts the figures in its table.
+// transactions a started dispatcher with nothing to do runs per second. Run alone
+// (`node bench/webhooks.js`) it prints JSON; `bench/run.js` puts the figures in its table.
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -99,11 +99,13 @@ async function webhookThroughput(events) {
     const { requests, connections } = await receiverCounts(receiver);
     if (requests !== events) throw new Error(`the receiver got ${requests} of ${events}`);
 
-    // Idle: started, nothing due; count the transactions of 3 s.
-    transactions = 0;
+    // Idle: started, nothing due; once its first claim is done, count the transactions of 10 s
+    // (two idle polls of 5 s, unless it polls more than it should).
     tracker.webhooks.start();
-    await new Promise((resolve) => setTimeout(resolve, 3000));
-    const idleTransactionsPerSecond = transactions / 3;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    transactions = 0;
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
+    const idleTransactionsPerSecond = transactions / 10;
     return {
       events,
       deliveriesPerSecond: events / seconds,

@@ -1,7 +1,10 @@
 import { createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { memoryStorage } from '../../src/adapters/memory/index.js';
+import { sqliteStorage } from '../../src/adapters/sqlite/index.js';
 import {
   createTracker,
   issues,
@@ -241,6 +244,45 @@ describe('the dispatcher', () => {
     await until(() => hook.received.length === 1);
     await fixture.createIssue('Committed here');
     await until(() => hook.received.length === 2);
+  });
+
+  it('claims once when started after dispatchDue, then sleeps until woken or its poll', async () => {
+    // On SQLite, whose transactions end in a later turn of the event loop than they start.
+    const dir = mkdtempSync(join(tmpdir(), 'ot-dispatcher-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const inner = sqliteStorage({ filename: join(dir, 'tracker.db') });
+    let transactions = 0;
+    const storage: Storage = {
+      transaction: (fn, options) => {
+        transactions++;
+        return inner.transaction(fn, options);
+      },
+      close: () => inner.close(),
+    };
+    // Receivers that answer at once: slots free while dispatchDue is still claiming.
+    let sent = 0;
+    const sender: WebhookSender = {
+      resolve: async () => ['93.184.215.14'],
+      send: async () => {
+        sent++;
+        return { status: 204, retryAfter: null, error: null, durationMs: 1 };
+      },
+    };
+    fixture = await webhookFixture({ storage, webhooks: { sender } });
+    await fixture.subscribe('https://hooks.example.com/at-once');
+    await fixture.tracker.run({ workspaceSlug: fixture.main.slug }, async (ctx) => {
+      for (let i = 0; i < 100; i++) {
+        await issues.create(ctx, { projectId: fixture.main.projectId, title: `Sent by dispatchDue ${i}` });
+      }
+    });
+    expect(await fixture.tracker.webhooks.dispatchDue()).toBe(100);
+    // Those freed slots leave the started loop nothing to claim again at once.
+    transactions = 0;
+    fixture.tracker.webhooks.start(60_000);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(transactions).toBe(1);
+    await fixture.createIssue('Wakes it');
+    await until(() => sent === 101);
   });
 
   it('runs on its own once started, and stop() waits for the attempt in flight', async () => {

@@ -427,6 +427,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     start(idlePollMs = 5000) {
       if (!stopped) return;
       stopped = false;
+      // The first claim is thorough and sees whatever was committed before it: a nudge left over
+      // from earlier (slots freed by dispatchDue) would only make the loop claim again at once.
+      dirty = false;
       unexhaust();
       loop = run(idlePollMs);
     },
