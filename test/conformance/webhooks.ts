@@ -418,7 +418,8 @@ export function webhookTests(adapter: AdapterUnderTest): void {
           fc.integer({ min: 1, max: 12 }),
           async (queued, subscriptionSlots, accountSlots, fullSubscriptions, fullAccounts, limit) => {
             // Each run in a time window of its own, after the last run's rows were all leased away.
-            const start = (window += 100);
+            window += 100;
+            const start = window;
             const rows = queued.map(({ s, due }) => ({
               delivery: sampleDelivery(accountOf(s), s, { nextAttemptAt: at(start + due) }),
               dueAt: at(start + due),

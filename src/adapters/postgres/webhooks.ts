@@ -12,32 +12,41 @@ import type { Conn } from './connection.js';
 import { Conditions } from './sql.js';
 
 /**
- * Every subscription with deliveries still to send (pending or leased, due or not), found by
- * skipping from one to the next in `deliveries_due_by_subscription` (migration 8): a few index
- * steps each, however long its queue.
+ * The subscriptions with a delivery due (pending, or leased with its lease run out), found by
+ * skipping from one subscription with deliveries still to send to the next in
+ * `deliveries_due_by_subscription` (migration 8) and looking at the first of each: two index
+ * seeks a subscription, however long its queue.
  */
-const queuedSubscriptionsSql =
+const dueSubscriptionsSql =
   'WITH RECURSIVE queued(id) AS (' +
   '(SELECT subscription_id FROM deliveries WHERE next_attempt_at IS NOT NULL ORDER BY subscription_id LIMIT 1) ' +
   'UNION ALL SELECT (SELECT d.subscription_id FROM deliveries d ' +
   'WHERE d.next_attempt_at IS NOT NULL AND d.subscription_id > queued.id ORDER BY d.subscription_id LIMIT 1) ' +
   'FROM queued WHERE queued.id IS NOT NULL' +
-  ') SELECT id FROM queued WHERE id IS NOT NULL';
-
-/** The first `take` due deliveries of each subscription named, locked, merged oldest due first. */
-const queueHeadsSql =
-  'SELECT head.data FROM unnest($2::text[], $3::int[]) AS queued(id, take) CROSS JOIN LATERAL (' +
-  'SELECT data, next_attempt_at, pk FROM deliveries ' +
-  'WHERE subscription_id = queued.id AND next_attempt_at <= $1 AND NOT (account_id = ANY($4::text[])) ' +
-  'ORDER BY next_attempt_at, pk LIMIT queued.take FOR UPDATE SKIP LOCKED) AS head ' +
-  'ORDER BY head.next_attempt_at, head.pk';
+  ') SELECT id FROM queued WHERE id IS NOT NULL AND (SELECT d.next_attempt_at FROM deliveries d ' +
+  'WHERE d.subscription_id = queued.id AND d.next_attempt_at IS NOT NULL ORDER BY d.next_attempt_at LIMIT 1) <= $1';
 
 /**
- * The due deliveries a claim could admit, leaving out the subscriptions and accounts with no
- * slot: the first `min(want, room)` due rows of every other subscription with work queued,
- * merged oldest due first. Admitted in this order, they give what walking the whole queue in due
- * order would (a subscription's rows past its head could not be admitted), without walking the
- * rows left out. Only the rows of the heads are locked.
+ * Of the first `take` due deliveries of each subscription named, the `limit` due first, locked.
+ * Only those are locked: the heads are read without, so that a claim holds no more rows than it
+ * may take (a row another claimer holds is passed over).
+ */
+const queueHeadsSql =
+  'SELECT data FROM deliveries WHERE pk IN (' +
+  'SELECT head.pk FROM unnest($2::text[], $3::int[]) AS queued(id, take) CROSS JOIN LATERAL (' +
+  'SELECT pk, next_attempt_at FROM deliveries ' +
+  'WHERE subscription_id = queued.id AND next_attempt_at <= $1 AND NOT (account_id = ANY($4::text[])) ' +
+  'ORDER BY next_attempt_at, pk LIMIT queued.take) AS head ' +
+  'ORDER BY head.next_attempt_at, head.pk LIMIT $5' +
+  ') AND next_attempt_at <= $1 ORDER BY next_attempt_at, pk FOR UPDATE SKIP LOCKED';
+
+/**
+ * The due deliveries a claim may take, leaving out the subscriptions and accounts with no slot:
+ * of the first `min(want, room)` due rows of every other subscription with a delivery due, the
+ * `want` due first. A subscription's rows past its head could not be admitted, so these are
+ * what walking the whole queue in due order would find, without walking the rows left out. The
+ * cost grows with the number of subscriptions with deliveries queued, not with how many
+ * deliveries they have.
  */
 async function queueHeads(
   conn: Conn,
@@ -49,14 +58,14 @@ async function queueHeads(
 ): Promise<string[]> {
   const ids: string[] = [];
   const takes: number[] = [];
-  for (const id of await conn.values<string>(queuedSubscriptionsSql)) {
+  for (const id of await conn.values<string>(dueSubscriptionsSql, [now])) {
     const take = fullSubscriptions.has(id) ? 0 : Math.min(want, budget.room(id));
     if (take <= 0) continue;
     ids.push(id);
     takes.push(take);
   }
   if (ids.length === 0) return [];
-  return conn.values<string>(queueHeadsSql, [now, ids, takes, fullAccounts]);
+  return conn.values<string>(queueHeadsSql, [now, ids, takes, fullAccounts, want]);
 }
 
 /** One keyset page (createdAt desc, id desc) of a table's rows, and the count of all matches. */
@@ -217,8 +226,9 @@ export function postgresDeliveries(conn: Conn): DeliveryStore {
     async claimDue(claim) {
       // FOR UPDATE SKIP LOCKED: a row another claimer holds right now is passed over, not waited
       // for; once leased (next_attempt_at moved to the lease's end) it is not due for anyone. A
-      // first page in due order; when that leaves subscriptions or accounts out of slots and more
-      // is wanted, the heads of the other subscriptions' queues (one round, see queueHeads).
+      // page in due order; once subscriptions or accounts are known out of slots, the heads of
+      // the other subscriptions' queues (see queueHeads). Each round leases rows or leaves out
+      // one more subscription or account, so the loop ends.
       const budget = claimBudget(claim);
       const claimed: WebhookDelivery[] = [];
       for (;;) {
@@ -244,9 +254,10 @@ export function postgresDeliveries(conn: Conn): DeliveryStore {
           await conn.run(update, deliveryUpdateValues(next));
           claimed.push(next);
         }
-        // The heads held everything the budget could admit; a short page was everything due
-        // (but for rows locked by others); a first-page claim stops after its first page.
-        if (byHeads || rows.length < chunk || claim.thorough === false) break;
+        // A short page was everything due (but for rows other claimers hold); a first-page claim
+        // stops after its first page. After a full one, leased rows are no longer due and refused
+        // ones' subscriptions or accounts are now left out: look again.
+        if (rows.length < chunk || claim.thorough === false) break;
       }
       return claimed;
     },

@@ -126,18 +126,20 @@ const claimKeysSql =
   'FROM deliveries WHERE next_attempt_at <= ? ORDER BY next_attempt_at, rowid LIMIT ?';
 
 /**
- * Every subscription with deliveries still to send (pending or leased, due or not), found by
- * skipping from one to the next in `deliveries_due_by_subscription` (migration 12): a few index
- * steps each, however long its queue. Both queries name the index: with another plan (the
- * subscription's listing index, say) a head would walk the subscription's whole history.
+ * The subscriptions with a delivery due (pending, or leased with its lease run out), found by
+ * skipping from one subscription with deliveries still to send to the next in
+ * `deliveries_due_by_subscription` (migration 12) and looking at the first of each: two index
+ * seeks a subscription, however long its queue. Both queries name the index: with another plan
+ * (the subscription's listing index, say) a look would walk the subscription's whole history.
  */
-const queuedSubscriptionsSql =
+const dueSubscriptionsSql =
   'WITH RECURSIVE queued(id) AS (' +
   'SELECT min(subscription_id) FROM deliveries INDEXED BY deliveries_due_by_subscription ' +
   'WHERE next_attempt_at IS NOT NULL ' +
   'UNION ALL SELECT (SELECT min(subscription_id) FROM deliveries INDEXED BY deliveries_due_by_subscription ' +
   'WHERE next_attempt_at IS NOT NULL AND subscription_id > queued.id) FROM queued WHERE queued.id IS NOT NULL' +
-  ') SELECT id FROM queued WHERE id IS NOT NULL';
+  ') SELECT id FROM queued WHERE id IS NOT NULL AND (SELECT min(next_attempt_at) FROM deliveries ' +
+  'INDEXED BY deliveries_due_by_subscription WHERE subscription_id = queued.id AND next_attempt_at IS NOT NULL) <= ?';
 
 /** The first due deliveries of one subscription, oldest due first. */
 const queueHeadSql =
@@ -148,10 +150,11 @@ const queueHeadSql =
 /**
  * The due deliveries a claim could admit, oldest due first, leaving out the subscriptions and
  * accounts with no slot: the first `min(want, room)` due rows of every other subscription with
- * work queued, merged. Admitted in this order, they give what walking the whole queue in due
+ * a delivery due, merged. Admitted in this order, they give what walking the whole queue in due
  * order would (a subscription's rows past its head could not be admitted: its slots or the
  * claim's want run out first), without walking the rows left out: a busy subscription's backlog
- * costs one skip instead of a step per row.
+ * costs one skip instead of a step per row. The cost grows with the number of subscriptions with
+ * deliveries queued (a few µs each), not with how many deliveries they have.
  */
 function queueHeads(
   conn: Conn,
@@ -162,14 +165,12 @@ function queueHeads(
   want: number,
 ): ClaimKey[] {
   const heads: ClaimKey[] = [];
-  for (const subscriptionId of conn.values<string>(queuedSubscriptionsSql)) {
+  for (const subscriptionId of conn.values<string>(dueSubscriptionsSql, [now])) {
     if (fullSubscriptions.has(subscriptionId)) continue;
     const take = Math.min(want, budget.room(subscriptionId));
     if (take <= 0) continue;
     for (const row of conn.rows<ClaimKey>(queueHeadSql, [subscriptionId, now, take])) {
-      // A subscription's rows are all of one account.
-      if (fullAccounts.has(row.accountId)) break;
-      heads.push(row);
+      if (!fullAccounts.has(row.accountId)) heads.push(row);
     }
   }
   return heads.sort((a, b) =>
