@@ -37,11 +37,18 @@ async function respond(tracker: Tracker, req: IncomingMessage, res: ServerRespon
     return pipeStream(response.stream, res);
   }
   const body = response.body;
-  // A known length spares the chunked framing: the head and the body leave in one write.
-  if (body !== null && response.headers['Content-Length'] === undefined && req.method !== 'HEAD') {
-    res.setHeader('Content-Length', typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
-  }
-  res.writeHead(response.status, response.headers);
+  // A known length spares the chunked framing: the head and the body leave in one write. It goes
+  // in writeHead's object, not through setHeader: once setHeader was called, writeHead sets each
+  // header of its object one by one too (node's "progressive" path), where otherwise it writes
+  // the object as it is.
+  const headers =
+    body !== null && response.headers['Content-Length'] === undefined && req.method !== 'HEAD'
+      ? {
+          ...response.headers,
+          'Content-Length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength),
+        }
+      : response.headers;
+  res.writeHead(response.status, headers);
   res.end(body ?? undefined);
 }
 
