@@ -44,34 +44,55 @@ export interface ParsedRequest {
 }
 
 export function parseRequest(req: TrackerRequest): ParsedRequest {
-  const headers: Record<string, string> = {};
-  for (const name of Object.keys(req.headers)) {
-    const value = req.headers[name];
-    if (value === undefined) continue;
-    headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
   const queryAt = req.path.indexOf('?');
   const path = queryAt === -1 ? req.path : req.path.slice(0, queryAt);
-  const base = {
+  return {
     method: req.method.toUpperCase(),
     path,
-    headers,
+    // Readers of `url` parse its query with URLSearchParams, so a query string needs no rewriting
+    // unless parameters are merged into it (or it holds a '#', which the rewrite escapes).
+    url:
+      !hasQueryParameters(req.query) && (queryAt === -1 || !req.path.includes('#', queryAt))
+        ? req.path
+        : withQuery(path, queryAt === -1 ? '' : req.path.slice(queryAt + 1), req.query),
+    headers: lowerCaseHeaders(req.headers),
     body: req.body ?? null,
     clientAddress: req.clientAddress ?? 'unknown',
     secure: req.secure === true,
   };
-  // Readers of `url` parse its query with URLSearchParams, so a query string needs no rewriting
-  // unless parameters are merged into it (or it holds a '#', which the rewrite escapes).
-  if (!hasQueryParameters(req.query) && (queryAt === -1 || !req.path.includes('#', queryAt))) {
-    return { ...base, url: req.path };
+}
+
+/**
+ * Headers by lower-case name, one string each. Node's (and most hosts') already are: then they
+ * are taken as they are, which spares building the same object again on every request (about
+ * a thirtieth of a GET's CPU). The core only reads them.
+ */
+function lowerCaseHeaders(raw: TrackerRequest['headers']): Record<string, string> {
+  for (const name in raw) {
+    if (typeof raw[name] !== 'string' || name.toLowerCase() !== name) return rebuiltHeaders(raw);
   }
-  const search = new URLSearchParams(queryAt === -1 ? '' : req.path.slice(queryAt + 1));
-  for (const [name, value] of Object.entries(req.query ?? {})) {
+  return raw as Record<string, string>;
+}
+
+function rebuiltHeaders(raw: TrackerRequest['headers']): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of Object.keys(raw)) {
+    const value = raw[name];
     if (value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) search.append(name, v);
+    headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
-  const query = search.toString();
-  return { ...base, url: query ? `${path}?${query}` : path };
+  return headers;
+}
+
+/** `path` with the query string `search` and the parameters of `query` merged into it. */
+function withQuery(path: string, search: string, query: TrackerRequest['query']): string {
+  const merged = new URLSearchParams(search);
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) merged.append(name, v);
+  }
+  const text = merged.toString();
+  return text ? `${path}?${text}` : path;
 }
 
 function hasQueryParameters(query: TrackerRequest['query']): boolean {
