@@ -116,7 +116,7 @@ describe('webhook subscriptions', () => {
     expect(noUrl.status).toBe(400);
   });
 
-  it('number at most 100 an account, disabled ones included: the 101st is a 409 until one is deleted', async () => {
+  it('number at most 1,000 an account, disabled ones included: the 1,001st is a 409 until one is deleted', async () => {
     const ids: string[] = [];
     for (let i = 0; i < maxSubscriptionsPerAccount; i++) ids.push((await fixture.subscribe(url)).id);
     // A disabled subscription still counts: PATCHing it back to active would pass the limit.
@@ -128,8 +128,8 @@ describe('webhook subscriptions', () => {
 
     const refused = await fixture.api('POST', '/webhooks', { body: { url, eventTypes: ['*'] } });
     expect(refused.status).toBe(409);
-    expect(refused.json).toMatchObject({ error: 'subscription_limit_reached', limit: 100 });
-    expect((await fixture.api('GET', '/webhooks?limit=1')).json.total).toBe(100);
+    expect(refused.json).toMatchObject({ error: 'subscription_limit_reached', limit: 1000 });
+    expect((await fixture.api('GET', '/webhooks?limit=1')).json.total).toBe(1000);
     // Another account's limit is its own.
     await fixture.subscribe(url, ['*'], fixture.other);
 

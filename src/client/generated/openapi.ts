@@ -2135,7 +2135,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description version_conflict (stale If-Match; carries the current ETag), idempotency_key_in_use (retry after Retry-After), resource_in_use, delivery_in_flight, subscription_limit_reached (an account has at most 100 webhook subscriptions; carries `limit`), already_member (with `memberId`) or last_admin (the last admin of a workspace cannot be demoted or removed). */
+        /** @description version_conflict (stale If-Match; carries the current ETag), idempotency_key_in_use (retry after Retry-After), resource_in_use, delivery_in_flight, subscription_limit_reached (an account has at most 1,000 webhook subscriptions; carries `limit`), already_member (with `memberId`) or last_admin (the last admin of a workspace cannot be demoted or removed). */
         Conflict: {
             headers: {
                 /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */

@@ -94,7 +94,7 @@ export const problemResponses: Record<string, ProblemResponse> = {
       extras: { currentVersion: 3 },
     },
     description:
-      'version_conflict (stale If-Match; carries the current ETag), idempotency_key_in_use (retry after Retry-After), resource_in_use, delivery_in_flight, subscription_limit_reached (an account has at most 100 webhook subscriptions; carries `limit`), already_member (with `memberId`) or last_admin (the last admin of a workspace cannot be demoted or removed).',
+      'version_conflict (stale If-Match; carries the current ETag), idempotency_key_in_use (retry after Retry-After), resource_in_use, delivery_in_flight, subscription_limit_reached (an account has at most 1,000 webhook subscriptions; carries `limit`), already_member (with `memberId`) or last_admin (the last admin of a workspace cannot be demoted or removed).',
     headers: headersOf([
       ['ETag', false],
       ['Retry-After', false],
