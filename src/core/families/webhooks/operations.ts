@@ -26,7 +26,7 @@ export const rotationOverlapMs = 24 * 60 * 60 * 1000;
  * The most subscriptions an account may have, whatever their status (a disabled one can be
  * PATCHed back to active). Every signal becomes a delivery row per subscription that wants it,
  * in the transaction that writes the signal: this bounds what one write of a tenant costs the
- * shared writer (about 17 µs a subscription on SQLite, so at most about 17 ms). Higher than
+ * shared writer (about 15 µs a subscription on SQLite, so at most about 15 ms). Higher than
  * hosted services allow (GitHub 20 hooks per event, Stripe 16 endpoints): apps here make a
  * subscription per integration or per test run and may not clean up at once.
  */
