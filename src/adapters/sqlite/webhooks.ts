@@ -120,10 +120,19 @@ interface ClaimKey {
   nextAttemptAt: string;
 }
 
-/** The keys of due deliveries, oldest due first (ties in insertion order). */
+/** The keys of due deliveries after a place in the queue, oldest due first (ties in insertion order). */
 const claimKeysSql =
   'SELECT rowid, subscription_id AS subscriptionId, account_id AS accountId, next_attempt_at AS nextAttemptAt ' +
-  'FROM deliveries WHERE next_attempt_at <= ? ORDER BY next_attempt_at, rowid LIMIT ?';
+  'FROM deliveries WHERE next_attempt_at <= ? AND (next_attempt_at, rowid) > (?, ?) ' +
+  'ORDER BY next_attempt_at, rowid LIMIT ?';
+
+/**
+ * Pages of due deliveries a thorough claim walks in due order before it takes the head of each
+ * subscription's queue instead: the walk costs what it reads, the heads what the number of
+ * subscriptions with deliveries queued makes them cost; past a few pages of refused rows (a slow
+ * receiver's backlog) the heads are the cheaper way on.
+ */
+const pagesBeforeHeads = 4;
 
 /**
  * The subscriptions with a delivery due (pending, or leased with its lease run out), found by
@@ -235,41 +244,51 @@ const sqliteDeliveriesMethods: DeliveryStore & ThisType<TransactionBound> = {
   async claimDue(claim) {
     const { conn } = this;
     // The transaction is serialized (one writer), so selecting and leasing cannot interleave
-    // with another claim. A first page in due order; when that leaves subscriptions or accounts
-    // out of slots and more is wanted, the heads of the other subscriptions' queues (one round,
-    // see queueHeads); each round leases rows or ends the claim.
+    // with another claim. Pages in due order, each from where the last ended (its refused rows
+    // stay due); a first-page claim stops after one. A thorough claim still short after
+    // `pagesBeforeHeads` full pages takes the heads of the other subscriptions' queues, once.
     const budget = claimBudget(claim);
     const claimed: WebhookDelivery[] = [];
     const chunk = Math.max(claim.limit, 16);
-    for (;;) {
-      const want = claim.limit - claimed.length;
-      if (want <= 0) break;
-      const subscriptions = budget.fullSubscriptions();
-      const accounts = budget.fullAccounts();
-      // A first-page claim reads the head of the queue as it is (see DeliveryClaim.thorough).
-      const byHeads = claim.thorough !== false && (subscriptions.length > 0 || accounts.length > 0);
-      const rows = byHeads
-        ? queueHeads(conn, claim.now, budget, new Set(subscriptions), new Set(accounts), want)
-        : conn.rows<ClaimKey>(claimKeysSql, [claim.now, chunk]);
+    const take = (row: ClaimKey) => {
+      if (!budget.admit(row)) return;
+      // Leased in one statement: SQLite sets the three fields in the stored text as they are
+      // (json_set keeps the rest as it was, the payload included) and hands back the result.
+      const data = conn.value<string>(leaseSql, [
+        claim.leaseUntil,
+        claim.leaseId,
+        claim.leaseId,
+        claim.leaseUntil,
+        row.rowid,
+      ]);
+      if (data !== undefined) claimed.push(parseDelivery(data));
+    };
+    let after: [string, number] = ['', 0];
+    for (let page = 0; page < pagesBeforeHeads; page++) {
+      const rows = conn.rows<ClaimKey>(claimKeysSql, [claim.now, ...after, chunk]);
       for (const row of rows) {
-        if (claimed.length >= claim.limit) break;
-        if (!budget.admit(row)) continue;
-        // Leased in one statement: SQLite sets the three fields in the stored text as they are
-        // (json_set keeps the rest as it was, the payload included) and hands back the result.
-        const data = conn.value<string>(leaseSql, [
-          claim.leaseUntil,
-          claim.leaseId,
-          claim.leaseId,
-          claim.leaseUntil,
-          row.rowid,
-        ]);
-        if (data === undefined) continue;
-        claimed.push(parseDelivery(data));
+        if (claimed.length >= claim.limit) return claimed;
+        take(row);
       }
-      // The heads held everything the budget could admit; a short page was everything due; and
-      // a first-page claim stops after its first page. After a full page, leased rows are no
-      // longer due and refused ones' subscriptions or accounts are now left out: look again.
-      if (byHeads || rows.length < chunk || claim.thorough === false) break;
+      const last = rows.at(-1);
+      if (!last || rows.length < chunk || claimed.length >= claim.limit || claim.thorough === false) {
+        return claimed;
+      }
+      after = [last.nextAttemptAt, last.rowid];
+    }
+    // Every row walked so far is leased, or refused with its subscription or account now full:
+    // what is left to find is past the walk, at the heads of the other queues.
+    const rest = queueHeads(
+      conn,
+      claim.now,
+      budget,
+      new Set(budget.fullSubscriptions()),
+      new Set(budget.fullAccounts()),
+      claim.limit - claimed.length,
+    );
+    for (const row of rest) {
+      if (claimed.length >= claim.limit) break;
+      take(row);
     }
     return claimed;
   },
