@@ -12,14 +12,6 @@ import type { Conn } from './connection.js';
 import { Conditions } from './sql.js';
 
 /**
- * Pages of due deliveries a thorough claim walks in due order before it takes the head of each
- * subscription's queue instead: the walk costs what it reads, the heads what the number of
- * subscriptions with deliveries queued makes them cost; past a few pages of refused rows (a slow
- * receiver's backlog) the heads are the cheaper way on.
- */
-const pagesBeforeHeads = 4;
-
-/**
  * The subscriptions with a delivery due (pending, or leased with its lease run out), found by
  * skipping from one subscription with deliveries still to send to the next in
  * `deliveries_due_by_subscription` (migration 8) and looking at the first of each: two index
@@ -233,53 +225,39 @@ export function postgresDeliveries(conn: Conn): DeliveryStore {
     },
     async claimDue(claim) {
       // FOR UPDATE SKIP LOCKED: a row another claimer holds right now is passed over, not waited
-      // for; once leased (next_attempt_at moved to the lease's end) it is not due for anyone.
-      // Pages in due order, each from where the last ended (its refused rows stay due, locked
-      // until the claim commits); a first-page claim stops after one. A thorough claim still
-      // short after `pagesBeforeHeads` full pages takes the heads of the other subscriptions'
-      // queues, once.
+      // for; once leased (next_attempt_at moved to the lease's end) it is not due for anyone. A
+      // page in due order; once subscriptions or accounts are known out of slots, the heads of
+      // the other subscriptions' queues (see queueHeads). Each round leases rows or leaves out
+      // one more subscription or account, so the loop ends.
       const budget = claimBudget(claim);
       const claimed: WebhookDelivery[] = [];
-      const take = async (data: string) => {
-        const delivery = parseDelivery(data);
-        if (!budget.admit(delivery)) return;
-        const next = leased(delivery, claim);
-        await conn.run(update, deliveryUpdateValues(next));
-        claimed.push(next);
-      };
-      let after: [string, string] = ['', '0'];
-      for (let page = 0; page < pagesBeforeHeads; page++) {
+      for (;;) {
         // Lock no more rows than still wanted: a locked row is skipped by concurrent claimers.
         const chunk = claim.limit - claimed.length;
-        const rows = await conn.rows<{ data: string; next_attempt_at: string; pk: string }>(
-          'SELECT data, next_attempt_at, pk FROM deliveries WHERE next_attempt_at <= $1 ' +
-            'AND (next_attempt_at, pk) > ($2, $3::bigint) ORDER BY next_attempt_at, pk LIMIT $4 FOR UPDATE SKIP LOCKED',
-          [claim.now, ...after, chunk],
-        );
-        for (const row of rows) {
-          if (claimed.length >= claim.limit) return claimed;
-          await take(row.data);
+        if (chunk <= 0) break;
+        const subscriptions = budget.fullSubscriptions();
+        const accounts = budget.fullAccounts();
+        // A first-page claim reads the head of the queue as it is (see DeliveryClaim.thorough).
+        const byHeads = claim.thorough !== false && (subscriptions.length > 0 || accounts.length > 0);
+        const rows = byHeads
+          ? await queueHeads(conn, claim.now, budget, new Set(subscriptions), accounts, chunk)
+          : await conn.values<string>(
+              'SELECT data FROM deliveries WHERE next_attempt_at <= $1 ' +
+                'ORDER BY next_attempt_at, pk LIMIT $2 FOR UPDATE SKIP LOCKED',
+              [claim.now, chunk],
+            );
+        for (const data of rows) {
+          if (claimed.length >= claim.limit) break;
+          const delivery = parseDelivery(data);
+          if (!budget.admit(delivery)) continue;
+          const next = leased(delivery, claim);
+          await conn.run(update, deliveryUpdateValues(next));
+          claimed.push(next);
         }
-        const last = rows.at(-1);
-        // A short page was everything due (but for rows other claimers hold).
-        if (!last || rows.length < chunk || claimed.length >= claim.limit || claim.thorough === false) {
-          return claimed;
-        }
-        after = [last.next_attempt_at, last.pk];
-      }
-      // Every row walked so far is leased, or refused with its subscription or account now full:
-      // what is left to find is past the walk, at the heads of the other queues.
-      const rest = await queueHeads(
-        conn,
-        claim.now,
-        budget,
-        new Set(budget.fullSubscriptions()),
-        budget.fullAccounts(),
-        claim.limit - claimed.length,
-      );
-      for (const data of rest) {
-        if (claimed.length >= claim.limit) break;
-        await take(data);
+        // A short page was everything due (but for rows other claimers hold); a first-page claim
+        // stops after its first page. After a full one, leased rows are no longer due and refused
+        // ones' subscriptions or accounts are now left out: look again.
+        if (rows.length < chunk || claim.thorough === false) break;
       }
       return claimed;
     },
