@@ -12,6 +12,31 @@ import type { Conn } from './connection.js';
 import { Conditions } from './sql.js';
 
 /**
+ * Due rows a claim looks at in due order before it takes the head of each subscription's queue
+ * instead: the walk costs what it reads, the heads what the number of subscriptions with
+ * deliveries queued makes them cost (about 10 µs each); past a few pages of rows left out (a slow
+ * receiver's backlog) the heads are the cheaper way on.
+ */
+const walkedBeforeHeads = 256;
+
+/**
+ * Of the first `$5` due deliveries, read unlocked, those not of the subscriptions and accounts
+ * left out, the `$4` due first, locked: a row left out is never locked (nor scanned past beyond
+ * the walk), so a slow receiver's backlog neither blocks concurrent claimers nor costs a step
+ * per row.
+ */
+const walkSql =
+  'SELECT data FROM deliveries WHERE pk IN (' +
+  'SELECT pk FROM deliveries WHERE next_attempt_at <= $1 ORDER BY next_attempt_at, pk LIMIT $5' +
+  ') AND next_attempt_at <= $1 AND NOT (subscription_id = ANY($2::text[])) AND NOT (account_id = ANY($3::text[])) ' +
+  'ORDER BY next_attempt_at, pk LIMIT $4 FOR UPDATE SKIP LOCKED';
+
+/** How many of the first `$2` due deliveries there are: fewer means the walk saw them all. */
+const walkLengthSql =
+  'SELECT count(*)::int FROM (SELECT 1 FROM deliveries WHERE next_attempt_at <= $1 ' +
+  'ORDER BY next_attempt_at, pk LIMIT $2) AS walked';
+
+/**
  * The subscriptions with a delivery due (pending, or leased with its lease run out), found by
  * skipping from one subscription with deliveries still to send to the next in
  * `deliveries_due_by_subscription` (migration 8) and looking at the first of each: two index
@@ -225,39 +250,51 @@ export function postgresDeliveries(conn: Conn): DeliveryStore {
     },
     async claimDue(claim) {
       // FOR UPDATE SKIP LOCKED: a row another claimer holds right now is passed over, not waited
-      // for; once leased (next_attempt_at moved to the lease's end) it is not due for anyone. A
-      // page in due order; once subscriptions or accounts are known out of slots, the heads of
-      // the other subscriptions' queues (see queueHeads). Each round leases rows or leaves out
-      // one more subscription or account, so the loop ends.
+      // for; once leased (next_attempt_at moved to the lease's end) it is not due for anyone.
+      // Rounds over the first `walkedBeforeHeads` due rows, leaving out (unlocked) those of
+      // subscriptions and accounts known full; each round leases rows or leaves out one more
+      // subscription or account, so the loop ends. A first-page claim stops after one round. A
+      // thorough claim that found those rows all taken or left out, and more due behind them,
+      // takes the heads of the other subscriptions' queues, once.
       const budget = claimBudget(claim);
       const claimed: WebhookDelivery[] = [];
+      const take = async (data: string) => {
+        const delivery = parseDelivery(data);
+        if (!budget.admit(delivery)) return;
+        const next = leased(delivery, claim);
+        await conn.run(update, deliveryUpdateValues(next));
+        claimed.push(next);
+      };
       for (;;) {
         // Lock no more rows than still wanted: a locked row is skipped by concurrent claimers.
         const chunk = claim.limit - claimed.length;
-        if (chunk <= 0) break;
+        if (chunk <= 0) return claimed;
         const subscriptions = budget.fullSubscriptions();
         const accounts = budget.fullAccounts();
-        // A first-page claim reads the head of the queue as it is (see DeliveryClaim.thorough).
-        const byHeads = claim.thorough !== false && (subscriptions.length > 0 || accounts.length > 0);
-        const rows = byHeads
-          ? await queueHeads(conn, claim.now, budget, new Set(subscriptions), accounts, chunk)
-          : await conn.values<string>(
-              'SELECT data FROM deliveries WHERE next_attempt_at <= $1 ' +
-                'ORDER BY next_attempt_at, pk LIMIT $2 FOR UPDATE SKIP LOCKED',
-              [claim.now, chunk],
-            );
+        const rows = await conn.values<string>(walkSql, [
+          claim.now,
+          subscriptions,
+          accounts,
+          chunk,
+          walkedBeforeHeads,
+        ]);
         for (const data of rows) {
-          if (claimed.length >= claim.limit) break;
-          const delivery = parseDelivery(data);
-          if (!budget.admit(delivery)) continue;
-          const next = leased(delivery, claim);
-          await conn.run(update, deliveryUpdateValues(next));
-          claimed.push(next);
+          if (claimed.length >= claim.limit) return claimed;
+          await take(data);
         }
-        // A short page was everything due (but for rows other claimers hold); a first-page claim
-        // stops after its first page. After a full one, leased rows are no longer due and refused
-        // ones' subscriptions or accounts are now left out: look again.
-        if (rows.length < chunk || claim.thorough === false) break;
+        if (claim.thorough === false) return claimed;
+        if (rows.length === chunk) continue;
+        // Short: everything due was seen, unless the walk's rows were all due ones left out.
+        if (subscriptions.length === 0 && accounts.length === 0) return claimed;
+        const due = await conn.value<number>(walkLengthSql, [claim.now, walkedBeforeHeads]);
+        if ((due ?? 0) < walkedBeforeHeads) return claimed;
+        break;
+      }
+      const want = claim.limit - claimed.length;
+      const full = new Set(budget.fullSubscriptions());
+      for (const data of await queueHeads(conn, claim.now, budget, full, budget.fullAccounts(), want)) {
+        if (claimed.length >= claim.limit) break;
+        await take(data);
       }
       return claimed;
     },
