@@ -397,8 +397,8 @@ export function webhookTests(adapter: AdapterUnderTest): void {
     it('claims, whatever the budget and the full ones named, what walking the due queue in order would admit', async () => {
       // The model: every due delivery oldest due first (ties in insertion order), each admitted
       // while its subscription and account have a slot left, up to the limit. Adapters may find
-      // them another way (the heads of the other subscriptions' queues: PostgreSQL once some are
-      // known full, SQLite after a few pages of refused rows), but must claim exactly these.
+      // them another way (SQLite and PostgreSQL take the heads of the other subscriptions'
+      // queues after a few pages of refused rows), but must claim exactly these.
       const subscriptions = ['whk_a', 'whk_b', 'whk_c', 'whk_d', 'whk_e'];
       const accountOf = (s: string) =>
         s === 'whk_a' || s === 'whk_b' ? 'acc_1' : s === 'whk_c' ? 'acc_2' : 'acc_3';
