@@ -87,11 +87,7 @@ const maxMatchesCounted = 4096;
  * larger run. Every counted column has a list index `<table>_by_<column>` (migrations 1, 7, 8).
  */
 function narrowestIndex(conn: Conn, table: string, workspaceId: string, where: Where): string | null {
-  const filters = Object.entries(where ?? {})
-    // `IS NULL` cannot read a partial index; no API filter asks for it.
-    .filter(([, value]) => value !== undefined && value !== null)
-    .map(([field, value]) => ({ column: columnOf(field), value: String(value) }))
-    .filter(({ column }) => countedColumns[table]?.includes(column));
+  const filters = indexedFilters(table, where);
   // One filter: SQLite takes its own index (with `updatedSince` it may take the index by update
   // time instead, which list() rules on: walkedInCreationOrder), and no count is looked up.
   if (filters.length < 2) return null;
@@ -109,12 +105,20 @@ function narrowestIndex(conn: Conn, table: string, workspaceId: string, where: W
  * are checked in each row), or else the index in creation order.
  */
 function walkedInCreationOrder(table: string, where: Where, byUpdate: { ordered: string }): string {
-  const indexed = Object.entries(where ?? {})
-    .filter(([, value]) => value !== undefined && value !== null)
-    .map(([field]) => columnOf(field))
-    .filter((column) => countedColumns[table]?.includes(column));
+  const indexed = indexedFilters(table, where);
   const [only] = indexed;
-  return `${table} INDEXED BY ${only !== undefined && indexed.length === 1 ? `${table}_by_${only}` : byUpdate.ordered}`;
+  return `${table} INDEXED BY ${only !== undefined && indexed.length === 1 ? `${table}_by_${only.column}` : byUpdate.ordered}`;
+}
+
+/** The equality filters on counted columns, each of which has a list index `<table>_by_<column>`. */
+function indexedFilters(table: string, where: Where): { column: string; value: string }[] {
+  return (
+    Object.entries(where ?? {})
+      // `IS NULL` cannot read a partial index; no API filter asks for it.
+      .filter(([, value]) => value !== undefined && value !== null)
+      .map(([field, value]) => ({ column: columnOf(field), value: String(value) }))
+      .filter(({ column }) => countedColumns[table]?.includes(column))
+  );
 }
 
 /**
