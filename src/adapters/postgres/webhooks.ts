@@ -6,25 +6,22 @@ import {
   VersionMismatch,
   type WebhookStore,
 } from '../../core/storage.js';
-import { type ClaimBudget, claimBudget, leased } from '../shared/claim-budget.js';
+import {
+  type ClaimBudget,
+  claimBudget,
+  claimPageRows,
+  leased,
+  pagesBeforeHeads,
+} from '../shared/claim-budget.js';
 import { deliveryColumns, deliveryUpdateValues, deliveryValues } from '../shared/delivery-rows.js';
 import type { Conn } from './connection.js';
 import { Conditions } from './sql.js';
 
 /**
- * Pages (of the claim's size, at least 16) of due rows a claim looks at in due order before it
- * takes the head of each subscription's queue instead: the walk costs what it reads, the heads
- * what the number of subscriptions with deliveries queued makes them cost (about 10 µs each);
- * past a few pages of rows left out (a slow receiver's backlog) the heads are the cheaper way on.
- * A dispatcher's claims of 64 walk 256 rows.
- */
-const pagesBeforeHeads = 4;
-
-/**
- * Of the first `$5` due deliveries (the walk), read unlocked, those not of the subscriptions and accounts
- * left out, the `$4` due first, locked: a row left out is never locked (nor scanned past beyond
- * the walk), so a slow receiver's backlog neither blocks concurrent claimers nor costs a step
- * per row.
+ * Of the first `$5` due deliveries (the walk), read unlocked, those not of the subscriptions and
+ * accounts left out, the `$4` due first, locked: a row left out is never locked (nor scanned past
+ * beyond the walk), so a slow receiver's backlog neither blocks concurrent claimers nor costs a
+ * step per row.
  */
 const walkSql =
   'SELECT data FROM deliveries WHERE pk IN (' +
@@ -53,7 +50,7 @@ const dueSubscriptionsSql =
   'WHERE d.subscription_id = queued.id AND d.next_attempt_at IS NOT NULL ORDER BY d.next_attempt_at LIMIT 1) <= $1';
 
 /**
- * Of the first `take` due deliveries of each subscription named, the `limit` due first, locked.
+ * Of the first `take` due deliveries of each subscription named, the `$5` due first, locked.
  * Only those are locked: the heads are read without, so that a claim holds no more rows than it
  * may take (a row another claimer holds is passed over).
  */
@@ -74,24 +71,18 @@ const queueHeadsSql =
  * cost grows with the number of subscriptions with deliveries queued, not with how many
  * deliveries they have.
  */
-async function queueHeads(
-  conn: Conn,
-  now: string,
-  budget: ClaimBudget,
-  fullSubscriptions: ReadonlySet<string>,
-  fullAccounts: string[],
-  want: number,
-): Promise<string[]> {
+async function queueHeads(conn: Conn, now: string, budget: ClaimBudget, want: number): Promise<string[]> {
   const ids: string[] = [];
   const takes: number[] = [];
   for (const id of await conn.values<string>(dueSubscriptionsSql, [now])) {
-    const take = fullSubscriptions.has(id) ? 0 : Math.min(want, budget.room(id));
+    // A full subscription has no room.
+    const take = Math.min(want, budget.room(id));
     if (take <= 0) continue;
     ids.push(id);
     takes.push(take);
   }
   if (ids.length === 0) return [];
-  return conn.values<string>(queueHeadsSql, [now, ids, takes, fullAccounts, want]);
+  return conn.values<string>(queueHeadsSql, [now, ids, takes, budget.fullAccounts(), want]);
 }
 
 /** One keyset page (createdAt desc, id desc) of a table's rows, and the count of all matches. */
@@ -259,7 +250,7 @@ export function postgresDeliveries(conn: Conn): DeliveryStore {
       // takes the heads of the other subscriptions' queues, once.
       const budget = claimBudget(claim);
       const claimed: WebhookDelivery[] = [];
-      const walkedBeforeHeads = pagesBeforeHeads * Math.max(claim.limit, 16);
+      const walkedBeforeHeads = pagesBeforeHeads * claimPageRows(claim.limit);
       const take = async (data: string) => {
         const delivery = parseDelivery(data);
         if (!budget.admit(delivery)) return;
@@ -292,9 +283,7 @@ export function postgresDeliveries(conn: Conn): DeliveryStore {
         if ((due ?? 0) < walkedBeforeHeads) return claimed;
         break;
       }
-      const want = claim.limit - claimed.length;
-      const full = new Set(budget.fullSubscriptions());
-      for (const data of await queueHeads(conn, claim.now, budget, full, budget.fullAccounts(), want)) {
+      for (const data of await queueHeads(conn, claim.now, budget, claim.limit - claimed.length)) {
         if (claimed.length >= claim.limit) break;
         await take(data);
       }

@@ -5,7 +5,7 @@ import {
   VersionMismatch,
   type WebhookStore,
 } from '../../core/storage.js';
-import { type ClaimBudget, claimBudget } from '../shared/claim-budget.js';
+import { type ClaimBudget, claimBudget, claimPageRows, pagesBeforeHeads } from '../shared/claim-budget.js';
 import { deliveryColumns, deliveryUpdateValues, deliveryValues } from '../shared/delivery-rows.js';
 import type { Conn, TransactionBound } from './connection.js';
 import { withUniqueRules } from './errors.js';
@@ -127,14 +127,6 @@ const claimKeysSql =
   'ORDER BY next_attempt_at, rowid LIMIT ?';
 
 /**
- * Pages of due deliveries a thorough claim walks in due order before it takes the head of each
- * subscription's queue instead: the walk costs what it reads, the heads what the number of
- * subscriptions with deliveries queued makes them cost; past a few pages of refused rows (a slow
- * receiver's backlog) the heads are the cheaper way on.
- */
-const pagesBeforeHeads = 4;
-
-/**
  * The subscriptions with a delivery due (pending, or leased with its lease run out), found by
  * skipping from one subscription with deliveries still to send to the next in
  * `deliveries_due_by_subscription` (migration 12) and looking at the first of each: two index
@@ -165,17 +157,11 @@ const queueHeadSql =
  * costs one skip instead of a step per row. The cost grows with the number of subscriptions with
  * deliveries queued (a few µs each), not with how many deliveries they have.
  */
-function queueHeads(
-  conn: Conn,
-  now: string,
-  budget: ClaimBudget,
-  fullSubscriptions: ReadonlySet<string>,
-  fullAccounts: ReadonlySet<string>,
-  want: number,
-): ClaimKey[] {
+function queueHeads(conn: Conn, now: string, budget: ClaimBudget, want: number): ClaimKey[] {
+  const fullAccounts = new Set(budget.fullAccounts());
   const heads: ClaimKey[] = [];
   for (const subscriptionId of conn.values<string>(dueSubscriptionsSql, [now])) {
-    if (fullSubscriptions.has(subscriptionId)) continue;
+    // A full subscription has no room.
     const take = Math.min(want, budget.room(subscriptionId));
     if (take <= 0) continue;
     for (const row of conn.rows<ClaimKey>(queueHeadSql, [subscriptionId, now, take])) {
@@ -249,7 +235,7 @@ const sqliteDeliveriesMethods: DeliveryStore & ThisType<TransactionBound> = {
     // `pagesBeforeHeads` full pages takes the heads of the other subscriptions' queues, once.
     const budget = claimBudget(claim);
     const claimed: WebhookDelivery[] = [];
-    const chunk = Math.max(claim.limit, 16);
+    const chunk = claimPageRows(claim.limit);
     const take = (row: ClaimKey) => {
       if (!budget.admit(row)) return;
       // Leased in one statement: SQLite sets the three fields in the stored text as they are
@@ -278,15 +264,7 @@ const sqliteDeliveriesMethods: DeliveryStore & ThisType<TransactionBound> = {
     }
     // Every row walked so far is leased, or refused with its subscription or account now full:
     // what is left to find is past the walk, at the heads of the other queues.
-    const rest = queueHeads(
-      conn,
-      claim.now,
-      budget,
-      new Set(budget.fullSubscriptions()),
-      new Set(budget.fullAccounts()),
-      claim.limit - claimed.length,
-    );
-    for (const row of rest) {
+    for (const row of queueHeads(conn, claim.now, budget, claim.limit - claimed.length)) {
       if (claimed.length >= claim.limit) break;
       take(row);
     }
