@@ -394,6 +394,24 @@ export function runHttpSuite(host: Host, adapter?: AdapterUnderTest): void {
         expect(projects.total).toBe(1);
       });
 
+      it('counts the query in the request a key names: the same create with a query the route refuses is no replay', async () => {
+        const key = newKey();
+        const first = await createIssue({ title: 'Queried' }, { key });
+        const withQuery = await s.api('POST', '/api/v1/issues?x=1', {
+          token: s.tokens.admin,
+          headers: { 'Idempotency-Key': key },
+          body: { projectId: s.ws.projectId, title: 'Queried' },
+        });
+        expectProblem(withQuery, 422, 'idempotency_key_reused');
+        // Without it, the same request is the first one again, and replays.
+        const replay = await s.api('POST', '/api/v1/issues', {
+          token: s.tokens.admin,
+          headers: { 'Idempotency-Key': key },
+          body: { projectId: s.ws.projectId, title: 'Queried' },
+        });
+        expect(expectJson(replay, 200).id).toBe(first.id);
+      });
+
       it('judges the key before the body: a reused key is 422 even where its body would not validate', async () => {
         const key = newKey();
         await createIssue({ severity: 'high' }, { key });
@@ -469,10 +487,16 @@ export function runHttpSuite(host: Host, adapter?: AdapterUnderTest): void {
       });
 
       it('answers limit=0 and limit=201 with validation_failed naming limit, and accepts 1 and 200', async () => {
+        const messages: Record<string, string> = {};
         for (const limit of ['0', '201', '-1', '1.5', 'ten']) {
           const res = await s.api('GET', `/api/v1/issues?limit=${limit}`, { token: s.tokens.admin });
           expect(issuePaths(expectProblem(res, 400, 'validation_failed'), 'query')).toEqual(['limit']);
+          messages[limit] = (res.json as { issues: { message: string }[] }).issues[0]?.message ?? '';
         }
+        // Each names what is wrong: a bound for an integer out of range, the form for the rest.
+        expect(messages['0']).toMatch(/>=\s*1/);
+        expect(messages['201']).toMatch(/<=\s*200/);
+        for (const limit of ['-1', '1.5', 'ten']) expect(messages[limit]).toMatch(/decimal integer/);
         for (const limit of ['1', '200']) {
           expectJson(await s.api('GET', `/api/v1/issues?limit=${limit}`, { token: s.tokens.admin }), 200);
         }

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SignalEvent, Tracker } from '../../src/core/index.js';
 import { honoApp } from '../../src/http/hono.js';
 import { nodeHandler } from '../../src/http/node.js';
+import { rawExchange, statusesOf } from '../hardening/raw-socket.js';
 import { type Host, hosts } from '../http/harness.js';
 import { type WebhookFixture, webhookFixture } from '../webhooks/fixture.js';
 
@@ -234,6 +235,37 @@ for (const host of hosts) {
         expect(response.status).toBe(400);
         expect(((await response.json()) as { error: string }).error).toBe('validation_failed');
       }
+    });
+
+    it("refuses a stream's `after` past the account's newest event, which it would wait on in silence", async () => {
+      await createIssues(1, 'Newest');
+      const newest = (await allSignals()).at(-1)?.sequence as number;
+      const past = await fetch(`${server.url}/api/v1/signals?after=${newest + 1}`, {
+        headers: { authorization: `Bearer ${fixture.main.token}`, accept: 'text/event-stream' },
+      });
+      expect(past.status).toBe(400);
+      const problem = (await past.json()) as { error: string; issues: { path: string }[] };
+      expect(problem).toMatchObject({ error: 'validation_failed', issues: [{ path: 'after' }] });
+      // At the newest event it is a stream, which then sends the next one.
+      const atNewest = await open(`?after=${newest}`);
+      expect(atNewest.status).toBe(200);
+      await createIssues(1, 'Next');
+      expect((await atNewest.waitForEvents(1)).map((m) => m.event)).toEqual(['issue.created']);
+    });
+
+    it('answers HEAD of a stream with its headers and ends it there, so the connection serves the next request', async () => {
+      // Pipelined on one connection: a HEAD whose stream never ended would hold the GET behind it
+      // (the exchange then gives up with the connection still open).
+      const exchange = await rawExchange(server.url, [
+        `HEAD /api/v1/signals HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${fixture.main.token}\r\n` +
+          'Accept: text/event-stream\r\n\r\n' +
+          'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+      ]);
+      expect(exchange.closed).toBe(true);
+      expect(statusesOf(exchange.received)).toEqual([200, 200]);
+      const [head] = exchange.received.split('HTTP/1.1 200 OK').slice(1);
+      expect(head).toMatch(/content-type: text\/event-stream/i);
+      expect(head).not.toMatch(/retry:/);
     });
   });
 }

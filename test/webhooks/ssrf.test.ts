@@ -188,7 +188,7 @@ describe('the SSRF guard', () => {
     expect(trap.connections()).toBe(0);
   });
 
-  it('refuses plain http, credentials in the URL and names that do not resolve', async () => {
+  it('refuses plain http, credentials in the URL, names that do not resolve, control characters and port 0', async () => {
     await guarded();
     for (const url of [
       'http://rebind.example.test/hook',
@@ -196,6 +196,12 @@ describe('the SSRF guard', () => {
       'https://user:pass@rebind.example.test/hook',
       'https://nowhere.example.test/hook',
       'not a url',
+      // The URL parser would drop the line break and tab and escape the space: stored, these
+      // would not be the URL delivered to.
+      'https://rebind.example.test/A\r\nX-Injected: y',
+      'https://rebind.example.test/a\tb',
+      'https://rebind.example.test/a b',
+      'https://rebind.example.test:0/hook',
     ]) {
       const created = await fixture.api('POST', '/webhooks', { body: { url, eventTypes: ['*'] } });
       expect(created.status, url).toBe(400);

@@ -21,7 +21,7 @@ export const command = defineCommand({
   schema: z.strictObject({ workspace: z.string().optional(), ...commonOptions }),
   notes: [
     'Lists members newest first with their role, live token count and last activity',
-    '(the latest use of one of their tokens, or sign-in to the admin pages).',
+    '(the latest use of one of their tokens in the workspace).',
   ],
   async run(input, io) {
     const members = await withDatabase(io, input.db, { create: false }, async ({ storage }) => {

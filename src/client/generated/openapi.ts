@@ -1311,7 +1311,7 @@ export interface components {
             updatedAt: components["schemas"]["Timestamp"];
             /** @description Increases with every change; the ETag is "<version>" */
             version: number;
-            /** @description The latest use of one of the member's tokens in this workspace, or sign-in to the admin pages */
+            /** @description The latest use of one of the member's tokens in this workspace (a sign-in, which is the user's and not the workspace's, does not count) */
             lastActiveAt: components["schemas"]["Timestamp"] | null;
             /** @description Live (not revoked, not expired) tokens the member has here */
             tokenCount: number;

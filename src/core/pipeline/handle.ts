@@ -274,7 +274,9 @@ async function runRoute(
   const keyed = key
     ? {
         key,
-        print: fingerprint(route.method, req.path, rawBody),
+        // The query too: a replay answers only the request that was made (a query the route
+        // refuses is refused, not replayed).
+        print: fingerprint(route.method, req.path, rawBody, rawQuery),
         expiredBefore: isoTime(nowMs - idempotencyRetentionMs),
       }
     : null;
@@ -385,7 +387,8 @@ function serialize(
       'X-Request-Id': requestId,
       ...(rate ? rateLimitHeaders(rate) : {}),
     };
-    return { status: 200, headers, body: null, stream };
+    // HEAD learns what a GET would start, and its answer ends there: a stream never ends by itself.
+    return { status: 200, headers, body: null, ...(req.method === 'HEAD' ? {} : { stream }) };
   }
   if (reply.text) {
     const headers = {

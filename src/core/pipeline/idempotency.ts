@@ -31,9 +31,19 @@ export function readIdempotencyKey(header: string | undefined, required: boolean
   return key;
 }
 
-/** The request's identity for a key: method, path and the body with key order ignored. */
-export function fingerprint(method: string, path: string, body: unknown): string {
-  return sha256Hex(`${method} ${path}\n${canonicalJson(body ?? null)}`);
+/**
+ * The request's identity for a key: method, path, query and the body with key order ignored. A
+ * request without a query is fingerprinted as before queries counted, so keys stored by an older
+ * version still replay.
+ */
+export function fingerprint(
+  method: string,
+  path: string,
+  body: unknown,
+  query: Readonly<Record<string, unknown>> = {},
+): string {
+  const identity = `${method} ${path}\n${canonicalJson(body ?? null)}`;
+  return sha256Hex(Object.keys(query).length === 0 ? identity : `${identity}\n${canonicalJson(query)}`);
 }
 
 /**

@@ -13,7 +13,15 @@ export const maxPageSize = 200;
 export function queryInteger<T extends z.ZodType>(inner: (number: z.ZodNumber) => T) {
   return z.preprocess(
     (value) => (typeof value === 'string' && /^[0-9]{1,16}$/.test(value) ? Number(value) : value),
-    inner(z.number({ error: 'expected a decimal integer (digits only)' }).int()),
+    // The message is for a value that is no integer at all; a bound's own message names the bound.
+    inner(
+      z
+        .number({
+          error: (issue) =>
+            issue.code === 'invalid_type' ? 'expected a decimal integer (digits only)' : undefined,
+        })
+        .int(),
+    ),
   );
 }
 

@@ -45,6 +45,15 @@ export function isForbiddenAddress(address: string): boolean {
   return forbidden.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
+/** Whether a text holds a space or an ASCII control character (DEL included). */
+function hasSpaceOrControl(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code <= 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
 export type UrlVerdict = { ok: true; url: URL } | { ok: false; reason: string };
 
 /**
@@ -53,6 +62,11 @@ export type UrlVerdict = { ok: true; url: URL } | { ok: false; reason: string };
  * Names are checked again against the addresses they resolve to, at every delivery.
  */
 export function checkWebhookUrl(raw: string, allowPrivate: boolean): UrlVerdict {
+  // The URL parser drops tabs and line breaks and escapes spaces: a URL holding them would be
+  // stored (and shown, and signed into events) as something other than what is delivered to.
+  if (hasSpaceOrControl(raw)) {
+    return { ok: false, reason: 'webhook URLs must not contain spaces or control characters' };
+  }
   let url: URL;
   try {
     url = new URL(raw);
@@ -63,6 +77,8 @@ export function checkWebhookUrl(raw: string, allowPrivate: boolean): UrlVerdict 
     return { ok: false, reason: 'webhook URLs must use https' };
   }
   if (url.username || url.password) return { ok: false, reason: 'webhook URLs must not carry credentials' };
+  // Port 0 names no port: Node would connect to the scheme's default instead.
+  if (url.port === '0') return { ok: false, reason: 'webhook URLs must not use port 0' };
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (!allowPrivate && isIP(host) !== 0 && isForbiddenAddress(host)) {
     return {

@@ -194,6 +194,21 @@ export function runMemberSuite(target: Target): void {
       expect((await http.list('/members')).total).toBe(2);
     });
 
+    it("reports no activity of the user elsewhere: a sign-in (the user's, in no workspace) does not count", async () => {
+      const s = server();
+      const http = client(s);
+      const viewer = s.tokens.viewer;
+      // The user signs in (to the admin pages of any workspace they belong to, another tenant's
+      // too): what a workspace that added them by email must not learn.
+      await s.storage.transaction(async (tx) => {
+        const user = await tx.tenancy.getUser(viewer.userId);
+        if (!user) throw new Error('no such user');
+        await tx.tenancy.updateUser({ ...user, lastSignInAt: new Date(s.clock.now()).toISOString() });
+      });
+      const member = expectJson(await http.get(`/members/${viewer.userId}`), 200);
+      expect(member).toMatchObject({ lastActiveAt: null });
+    });
+
     it('counts only live tokens, and reports the latest token use as last activity', async () => {
       const s = server();
       const http = client(s);

@@ -40,7 +40,9 @@ async function presentMember(ctx: OperationContext, membership: Membership): Pro
     createdAt: membership.createdAt,
     updatedAt: membership.updatedAt,
     version: membership.version,
-    lastActiveAt: latest([user?.lastSignInAt ?? null, ...tokens.map((t) => t.lastUsedAt)]),
+    // Tokens of this workspace only: a user's sign-in is not tied to a workspace, and one workspace
+    // adding a user by email must not learn when they are active in another's.
+    lastActiveAt: latest(tokens.map((t) => t.lastUsedAt)),
     tokenCount: tokens.filter((t) => tokenIsLive(t, ctx.now)).length,
   };
 }

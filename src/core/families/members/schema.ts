@@ -35,7 +35,7 @@ export const memberSchema = z.strictObject({
   lastActiveAt: timestampOut
     .nullable()
     .describe(
-      "The latest use of one of the member's tokens in this workspace, or sign-in to the admin pages",
+      "The latest use of one of the member's tokens in this workspace (a sign-in, which is the user's and not the workspace's, does not count)",
     ),
   tokenCount: z.number().int().min(0).describe('Live (not revoked, not expired) tokens the member has here'),
 });

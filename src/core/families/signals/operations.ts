@@ -68,7 +68,20 @@ export async function streamStart(
     }
     return event.sequence;
   }
-  return startAfter(query) ?? (await ctx.tx.signals.latestSequence(ctx.tenant.accountId));
+  const start = startAfter(query);
+  const latest = await ctx.tx.signals.latestSequence(ctx.tenant.accountId);
+  if (start === undefined) return latest;
+  // A cursor was made from a page of the account's events; an `after` past all of them is a
+  // client's mistake (or a database restored from before it), which a stream would only wait on.
+  if (query.cursor === undefined && start > latest) {
+    throw new ApiError(
+      400,
+      'validation_failed',
+      `after is past the account's newest event (sequence ${latest}): a stream from there would send nothing until sequences pass it.`,
+      { issues: [{ in: 'query', path: 'after', message: `past the newest sequence, ${latest}` }] },
+    );
+  }
+  return start;
 }
 
 export const heartbeatMs = 15_000;
