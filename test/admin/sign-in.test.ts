@@ -26,6 +26,22 @@ describe.each(hosts)('sign-in and sign-out through the %s host', (host) => {
     expect(page.text).toContain('admin@acme.test');
   });
 
+  it('lands a sign-in without a target in the workspace the user joined first, not one that added them since', async () => {
+    server = await startServer(host);
+    await setPassword(server, 'admin@globex.test');
+    // Later, Acme's admin adds Globex's admin to Acme, an older workspace, by email: unasked.
+    server.clock.advance(60_000);
+    const added = await server.api('POST', '/api/v1/members', {
+      token: server.tokens.admin,
+      headers: { 'Idempotency-Key': crypto.randomUUID() },
+      body: { email: 'admin@globex.test', role: 'admin' },
+    });
+    expect(added.status).toBe(201);
+    const answer = await new FormClient(server.url).signIn('admin@globex.test', testPassword);
+    expect(answer.status).toBe(303);
+    expect(answer.location).toBe('/globex/admin');
+  });
+
   it('matches emails case-insensitively', async () => {
     await start();
     const answer = await new FormClient(server.url).signIn(' Admin@ACME.test ', testPassword);

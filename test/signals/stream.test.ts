@@ -253,6 +253,20 @@ for (const host of hosts) {
       expect((await atNewest.waitForEvents(1)).map((m) => m.event)).toEqual(['issue.created']);
     });
 
+    it('answers the JSON page when Accept weighs the event stream at q=0', async () => {
+      const response = await fetch(`${server.url}/api/v1/signals`, {
+        headers: {
+          authorization: `Bearer ${fixture.main.token}`,
+          accept: 'text/event-stream;q=0, application/json',
+        },
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(await response.json()).toMatchObject({ data: expect.any(Array) });
+      const stream = await open('', { accept: 'application/json;q=0.5, text/event-stream;q=0.9' });
+      expect(stream.contentType).toBe('text/event-stream; charset=utf-8');
+    });
+
     it('answers HEAD of a stream with its headers and ends it there, so the connection serves the next request', async () => {
       // Pipelined on one connection: a HEAD whose stream never ended would hold the GET behind it
       // (the exchange then gives up with the connection still open).

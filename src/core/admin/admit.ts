@@ -71,11 +71,19 @@ export function adminOperations(ctx: AdminContext, admin: Admin, services: Servi
   );
 }
 
-/** The first workspace (oldest first) the user is an admin of, for landing after sign-in. */
+/**
+ * Where a sign-in without a target lands: the workspace the user administers that they joined
+ * first. Not the oldest workspace: any workspace's admin may add a user by email, unasked, and a
+ * sign-in must not land the user in a stranger's workspace rather than their own.
+ */
 export async function firstAdminWorkspace(ctx: AdminContext, userId: string): Promise<Workspace | null> {
+  let first: { workspace: Workspace; joinedAt: string } | null = null;
   for (const workspace of await ctx.tx.tenancy.listWorkspaces()) {
     const membership: Membership | null = await ctx.tx.tenancy.getMembership(workspace.id, userId);
-    if (membership?.role === 'admin') return workspace;
+    if (membership?.role !== 'admin') continue;
+    if (first === null || membership.createdAt < first.joinedAt) {
+      first = { workspace, joinedAt: membership.createdAt };
+    }
   }
-  return null;
+  return first?.workspace ?? null;
 }

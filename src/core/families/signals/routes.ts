@@ -4,8 +4,19 @@ import { signalExamples } from './examples.js';
 import { listSignals, signalStream, streamStart } from './operations.js';
 import { signalListQuerySchema, signalPageSchema } from './schema.js';
 
-const wantsEventStream = (accept: string | undefined) =>
-  accept?.toLowerCase().includes('text/event-stream') ?? false;
+/**
+ * Whether Accept names the event stream with a weight above 0 (`text/event-stream;q=0` refuses
+ * it, RFC 9110 §12.5.1). Only the type itself opens a stream: `*\/*` keeps the JSON page.
+ */
+function wantsEventStream(accept: string | undefined): boolean {
+  if (accept === undefined) return false;
+  return accept.split(',').some((range) => {
+    const [type = '', ...params] = range.split(';').map((part) => part.trim().toLowerCase());
+    if (type !== 'text/event-stream') return false;
+    const weight = params.find((param) => param.startsWith('q='));
+    return weight === undefined || Number(weight.slice(2)) > 0;
+  });
+}
 
 export const signalRoutes = [
   defineRoute({
