@@ -18,6 +18,10 @@ describe('conditional requests', () => {
     expect(preconditionHolds(parseIfMatch('"2"'), 3)).toBe(false);
     expect(preconditionHolds(parseIfMatch('W/"3"'), 3)).toBe(false);
     expect(preconditionHolds(parseIfMatch('*'), 3)).toBe(true);
+    // The tag's text is compared: another spelling of the number is another tag.
+    expect(preconditionHolds(parseIfMatch('"03"'), 3)).toBe(false);
+    expect(preconditionHolds(parseIfMatch('03'), 3)).toBe(false);
+    expect(preconditionHolds(parseIfMatch('"3.0"'), 3)).toBe(false);
   });
 
   it('accepts a bare version number in If-Match', () => {

@@ -23,7 +23,9 @@ export function parseIfMatch(header: string): Precondition {
         issues: [{ in: 'header', path: 'if-match', message: 'expected an ETag such as "3"' }],
       });
     }
-    if (value !== null && /^\d+$/.test(value)) versions.push(Number(value));
+    // Only a version's own spelling matches: strong comparison is of the tag's text, and "03"
+    // is not the tag "3" is.
+    if (value !== null && /^(0|[1-9]\d*)$/.test(value)) versions.push(Number(value));
   }
   return { kind: 'versions', versions };
 }
