@@ -36,7 +36,13 @@ export function applyServerLimits(server: Server, limits: ServerLimits): void {
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   server.maxConnections = limits.maxConnections;
   server.on('clientError', answerClientError);
+  // Node hands CONNECT (a tunnel request) to this event, not to the app, and without a listener
+  // closes the connection unanswered.
+  server.on('connect', (_request: unknown, socket: Duplex) => answerRefused(socket, connectRefused()));
 }
+
+const connectRefused = (): ApiError =>
+  new ApiError(405, 'method_not_allowed', 'CONNECT is not served here: this is an API server, not a proxy.');
 
 /** The problem for a request Node's parser refused, by the parser's error code. */
 function problemFor(code: string | undefined): ApiError {
@@ -51,6 +57,7 @@ function problemFor(code: string | undefined): ApiError {
 
 const statusText: Record<number, string> = {
   400: 'Bad Request',
+  405: 'Method Not Allowed',
   408: 'Request Timeout',
   431: 'Request Header Fields Too Large',
 };
@@ -66,7 +73,11 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
     socket.destroy();
     return;
   }
-  const problem = problemFor(error.code);
+  answerRefused(socket, problemFor(error.code));
+}
+
+/** Answers `problem` as the app would (problem+json with an X-Request-Id) and closes the connection. */
+function answerRefused(socket: Duplex, problem: ApiError): void {
   const body = JSON.stringify(problem.toProblem());
   socket.end(
     `HTTP/1.1 ${problem.status} ${statusText[problem.status]}\r\n` +
