@@ -340,6 +340,20 @@ describe('the test endpoint', () => {
   });
 });
 
+describe('the delivery stats', () => {
+  it('list every one of the last `hours` hours, and take `hours` as decimal digits within 1 to 168 only', async () => {
+    const { id } = await fixture.subscribe(url);
+    const stats = await fixture.api('GET', `/webhooks/${id}/delivery-stats?hours=3`);
+    expect(stats.status).toBe(200);
+    expect(stats.json.hours).toHaveLength(3);
+    for (const hours of ['1e1', '0x3', '0', '169', '2.5', 'two']) {
+      const refused = await fixture.api('GET', `/webhooks/${id}/delivery-stats?hours=${hours}`);
+      expect(refused.status, hours).toBe(400);
+      expect(refused.json.issues?.[0]?.path, hours).toBe('hours');
+    }
+  });
+});
+
 describe('the delivery log', () => {
   it('shows status, attempts, last response, timing and the next attempt, but not the payload', async () => {
     outbound.answerWith(503);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { eventTypes, unknownEventType } from '../../events.js';
 import { deliveryStatuses, signatureSchemes, webhookStatuses } from '../../model.js';
-import { pageQuery } from '../../pipeline/pagination.js';
+import { pageQuery, queryInteger } from '../../pipeline/pagination.js';
 import { idOf, pageOf, timestampOut, versionedFields, withoutReadOnly } from '../shared/schema.js';
 
 /** Fields the service owns on a subscription (userId too: ignored like in every other body). */
@@ -148,7 +148,7 @@ export const deliveryDetailSchema = deliverySchema.extend({
 });
 
 export const deliveryStatsQuerySchema = z.strictObject({
-  hours: z.coerce.number().int().min(1).max(168).default(24),
+  hours: queryInteger((n) => n.min(1).max(168).default(24)),
 });
 
 /** Attempts per hour: succeeded (2xx) and failed, every hour of the window listed. */
