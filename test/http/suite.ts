@@ -1305,6 +1305,11 @@ export function runHttpSuite(host: Host, adapter?: AdapterUnderTest): void {
         expect(await titles(`?updatedSince=${at(120_000)}`)).toEqual(['early']);
         expect(await titles(`?createdAfter=${at(0)}&createdBefore=${at(60_001)}`)).toEqual(['late', 'early']);
         expect(late.createdAt).toBe(iso(startTime + 60_000));
+        // A bound finer than the stored milliseconds: 'late' (at .000) is before .0001.
+        const finer = encodeURIComponent(iso(startTime + 60_000).replace('Z', '1Z'));
+        expect(await titles(`?createdAfter=${finer}`)).toEqual([]);
+        expect(await titles(`?createdBefore=${finer}`)).toEqual(['late', 'early']);
+        expect(await titles(`?updatedSince=${finer}`)).toEqual(['early']);
       });
 
       it('lists issues created within one millisecond newest first, as they were created', async () => {

@@ -9,12 +9,24 @@ export const idOf = (prefix: string) =>
 /** An RFC 3339 timestamp, normalized to UTC with milliseconds. */
 export const timestamp = z.iso.datetime({ offset: true }).transform((value) => new Date(value).toISOString());
 
+/**
+ * A time filter's bound: a timestamp as above, except that a fraction finer than a millisecond
+ * rounds up to the next one. Times are stored to the millisecond, so an item created at .704 is
+ * before .7041: outside `createdAfter` (inclusive) and inside `createdBefore` (exclusive) at it,
+ * which the bound .705 gives both, where .704 would give neither.
+ */
+export const timeBound = z.iso.datetime({ offset: true }).transform((value) => {
+  const fraction = /\.(\d+)/.exec(value)?.[1] ?? '';
+  const finer = /[1-9]/.test(fraction.slice(3));
+  return new Date(Date.parse(value) + (finer ? 1 : 0)).toISOString();
+});
+
 /** The query fields of every list: paging plus the common time filters (CONTRACT §3). */
 export const listQueryBase = {
   ...pageQuery,
-  createdAfter: timestamp.optional(),
-  createdBefore: timestamp.optional(),
-  updatedSince: timestamp.optional(),
+  createdAfter: timeBound.optional(),
+  createdBefore: timeBound.optional(),
+  updatedSince: timeBound.optional(),
 };
 
 /** Shorter search text has no trigram to look up in the search index: it would scan every row. */
