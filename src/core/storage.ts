@@ -247,6 +247,8 @@ export interface TenancyStore {
   updateMembership(membership: Membership, expectedVersion: number): Promise<void>;
   removeMembership(workspaceId: string, userId: string): Promise<boolean>;
   listMemberships(workspaceId: string): Promise<Membership[]>;
+  /** The user's memberships, of every workspace, in the order the user joined (then by workspace id). */
+  listUserMemberships(userId: string): Promise<Membership[]>;
   /**
    * One keyset page of the workspace's memberships, newest first (createdAt desc, then userId
    * desc; `after.id` is a userId), optionally of one role, with the count of all matches.

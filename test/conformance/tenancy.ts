@@ -117,6 +117,23 @@ export function tenancyTests(adapter: AdapterUnderTest): void {
       });
     });
 
+    it("lists a user's memberships of every workspace in the order the user joined, ties by workspace id", async () => {
+      // Put in another order than they were joined; two joined at the same time.
+      const later = membership('wsp_3', 'usr_1', 'viewer', at(5));
+      const first = membership('wsp_9', 'usr_1', 'member', at(1));
+      const tiedB = membership('wsp_b', 'usr_1', 'admin', at(3));
+      const tiedA = membership('wsp_a', 'usr_1', 'admin', at(3));
+      const someoneElse = membership('wsp_1', 'usr_2', 'admin', at(0));
+      await tx(async (t) => {
+        for (const m of [later, first, tiedB, someoneElse, tiedA]) await t.tenancy.putMembership(m);
+      });
+      expect(await tx((t) => t.tenancy.listUserMemberships('usr_1'))).toEqual([first, tiedA, tiedB, later]);
+      expect(await tx((t) => t.tenancy.listUserMemberships('usr_2'))).toEqual([someoneElse]);
+      expect(await tx((t) => t.tenancy.listUserMemberships('usr_none'))).toEqual([]);
+      await tx((t) => t.tenancy.removeMembership('wsp_a', 'usr_1'));
+      expect(await tx((t) => t.tenancy.listUserMemberships('usr_1'))).toEqual([first, tiedB, later]);
+    });
+
     it('updates a membership only at the expected version, and reports the current one', async () => {
       const member = membership('wsp_1', 'usr_1', 'member', at(0));
       await tx((t) => t.tenancy.putMembership(member));

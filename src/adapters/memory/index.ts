@@ -209,6 +209,21 @@ function memoryTx(state: State, record: RecordUndo): StorageTx {
       async listMemberships(workspaceId) {
         return [...state.memberships.values()].filter((m) => m.workspaceId === workspaceId).map(clone);
       },
+      async listUserMemberships(userId) {
+        // Every membership is walked: the memory adapter holds a process's worth (tests, embeds).
+        return (
+          [...state.memberships.values()]
+            .filter((m) => m.userId === userId)
+            // Oldest first: the reverse of newest first, whose ties go by id (here the workspace's).
+            .sort((a, b) =>
+              newestFirst(
+                { createdAt: b.createdAt, id: b.workspaceId },
+                { createdAt: a.createdAt, id: a.workspaceId },
+              ),
+            )
+            .map(clone)
+        );
+      },
       ...memoryMembers(state, record),
     },
     tokens: {

@@ -194,6 +194,13 @@ export function postgresTenancy(conn: Conn): TenancyStore {
       );
       return rows.map(toMembership);
     },
+    async listUserMemberships(userId) {
+      const rows = await conn.rows<MembershipRow>(
+        `SELECT ${membershipColumns} FROM memberships WHERE user_id = $1 ORDER BY created_at, workspace_id`,
+        [userId],
+      );
+      return rows.map(toMembership);
+    },
   };
 }
 

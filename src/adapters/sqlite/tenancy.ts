@@ -182,6 +182,14 @@ const sqliteTenancyMethods: TenancyStore & ThisType<TransactionBound> = {
       .rows<MembershipRow>('SELECT * FROM memberships WHERE workspace_id = ? ORDER BY rowid', [workspaceId])
       .map(toMembership);
   },
+  async listUserMemberships(userId) {
+    const { conn } = this;
+    return conn
+      .rows<MembershipRow>('SELECT * FROM memberships WHERE user_id = ? ORDER BY created_at, workspace_id', [
+        userId,
+      ])
+      .map(toMembership);
+  },
 };
 
 /** Accounts, workspaces, users and memberships. */
@@ -205,6 +213,7 @@ export function sqliteTenancy(conn: Conn): TenancyStore {
     listMembers: m.listMembers,
     removeMembership: m.removeMembership,
     listMemberships: m.listMemberships,
+    listUserMemberships: m.listUserMemberships,
   };
   return store;
 }

@@ -1,4 +1,4 @@
-import type { Membership, Workspace } from '../model.js';
+import type { Workspace } from '../model.js';
 import { type OperationContext, operationContext, type Services } from '../pipeline/context.js';
 import type { Reply } from '../pipeline/reply.js';
 import { isoTime } from '../runtime.js';
@@ -77,13 +77,7 @@ export function adminOperations(ctx: AdminContext, admin: Admin, services: Servi
  * sign-in must not land the user in a stranger's workspace rather than their own.
  */
 export async function firstAdminWorkspace(ctx: AdminContext, userId: string): Promise<Workspace | null> {
-  let first: { workspace: Workspace; joinedAt: string } | null = null;
-  for (const workspace of await ctx.tx.tenancy.listWorkspaces()) {
-    const membership: Membership | null = await ctx.tx.tenancy.getMembership(workspace.id, userId);
-    if (membership?.role !== 'admin') continue;
-    if (first === null || membership.createdAt < first.joinedAt) {
-      first = { workspace, joinedAt: membership.createdAt };
-    }
-  }
-  return first?.workspace ?? null;
+  const memberships = await ctx.tx.tenancy.listUserMemberships(userId);
+  const first = memberships.find((membership) => membership.role === 'admin');
+  return first ? ctx.tx.tenancy.getWorkspace(first.workspaceId) : null;
 }

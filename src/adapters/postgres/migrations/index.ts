@@ -6,6 +6,7 @@ import { partialIndexesOfOptionalReferences } from './005_partial_indexes_of_opt
 import { idempotencyAnswersInSignals } from './006_idempotency_answers_in_signals.js';
 import { issuesByUpdateTime } from './007_issues_by_update_time.js';
 import { dueDeliveriesBySubscription } from './008_due_deliveries_by_subscription.js';
+import { membershipsByUser } from './009_memberships_by_user.js';
 
 /** One schema step, recorded in `schema_migrations` once applied. */
 export interface Migration {
@@ -24,6 +25,7 @@ export const migrations: readonly Migration[] = [
   { version: 6, name: 'idempotency answers in signals', sql: idempotencyAnswersInSignals },
   { version: 7, name: 'issues by update time', sql: issuesByUpdateTime },
   { version: 8, name: 'due deliveries by subscription', sql: dueDeliveriesBySubscription },
+  { version: 9, name: 'memberships by user', sql: membershipsByUser },
 ];
 
 /** The schema version this code knows. */

@@ -10,6 +10,7 @@ import { signalCounts } from './009_signal_counts.js';
 import { idempotencyAnswersInSignals } from './010_idempotency_answers_in_signals.js';
 import { issuesByUpdateTime } from './011_issues_by_update_time.js';
 import { dueDeliveriesBySubscription } from './012_due_deliveries_by_subscription.js';
+import { membershipsByUser } from './013_memberships_by_user.js';
 
 /** One schema step. `version` is what `PRAGMA user_version` holds once it is applied. */
 export interface Migration {
@@ -32,6 +33,7 @@ export const migrations: readonly Migration[] = [
   { version: 10, name: 'idempotency answers in signals', sql: idempotencyAnswersInSignals },
   { version: 11, name: 'issues by update time', sql: issuesByUpdateTime },
   { version: 12, name: 'due deliveries by subscription', sql: dueDeliveriesBySubscription },
+  { version: 13, name: 'memberships by user', sql: membershipsByUser },
 ];
 
 /** The schema version this code knows. */
