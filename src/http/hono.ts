@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { Hono } from 'hono';
+import { nodeRequestHeaders } from '../core/edge/node-headers.js';
 import { announcesBody, readCapped, readStreamCapped } from '../core/edge/read-capped.js';
 import { maxBodyBytes, type Tracker, type TrackerRequest } from '../core/index.js';
 
@@ -46,7 +47,7 @@ async function fromIncoming(
   const request: TrackerRequest = {
     method: incoming.method ?? 'GET',
     path: incoming.url ?? '/',
-    headers: incoming.headers,
+    headers: nodeRequestHeaders(incoming),
     body,
     clientAddress,
     secure,

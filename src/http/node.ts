@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { nodeRequestHeaders } from '../core/edge/node-headers.js';
 import { announcesBody, readStreamCapped } from '../core/edge/read-capped.js';
 import { maxBodyBytes, type Tracker } from '../core/index.js';
 
@@ -25,7 +26,7 @@ async function respond(tracker: Tracker, req: IncomingMessage, res: ServerRespon
     method: req.method ?? 'GET',
     // Express strips its mount path from req.url; the tracker's paths are the full ones.
     path: (req as FrameworkRequest).originalUrl ?? req.url ?? '/',
-    headers: req.headers,
+    headers: nodeRequestHeaders(req),
     ...(await bodyOf(req as FrameworkRequest)),
     clientAddress,
     secure,
