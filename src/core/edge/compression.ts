@@ -1,5 +1,6 @@
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { qualityValues } from '../pipeline/quality-values.js';
 import type { TrackerResponse } from '../pipeline/request.js';
 import { appendVary } from './cors.js';
 
@@ -19,18 +20,7 @@ const brotliAsync = promisify(brotliCompress);
  */
 export function negotiateEncoding(acceptEncoding: string | undefined): ContentCoding | null {
   if (!acceptEncoding) return null;
-  const q = new Map<string, number>();
-  for (const part of acceptEncoding.split(',')) {
-    const [rawName = '', ...params] = part.split(';');
-    const name = rawName.trim().toLowerCase();
-    if (!name) continue;
-    let weight = 1;
-    for (const param of params) {
-      const [key, value] = param.split('=').map((s) => s.trim());
-      if (key?.toLowerCase() === 'q') weight = Number(value);
-    }
-    if (Number.isFinite(weight)) q.set(name, Math.min(Math.max(weight, 0), 1));
-  }
+  const q = qualityValues(acceptEncoding);
   const weightOf = (coding: string) => q.get(coding) ?? q.get('*') ?? 0;
   const br = weightOf('br');
   const gz = Math.max(weightOf('gzip'), q.get('x-gzip') ?? 0);

@@ -69,11 +69,13 @@ export async function streamStart(
     return event.sequence;
   }
   const start = startAfter(query);
+  // A cursor was made from a page of the account's events: nothing to check it against.
+  if (start !== undefined && query.cursor !== undefined) return start;
   const latest = await ctx.tx.signals.latestSequence(ctx.tenant.accountId);
   if (start === undefined) return latest;
-  // A cursor was made from a page of the account's events; an `after` past all of them is a
-  // client's mistake (or a database restored from before it), which a stream would only wait on.
-  if (query.cursor === undefined && start > latest) {
+  // An `after` past all of the account's events is a client's mistake (or a database restored
+  // from before it), which a stream would only wait on.
+  if (start > latest) {
     throw new ApiError(
       400,
       'validation_failed',

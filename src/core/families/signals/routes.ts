@@ -1,3 +1,4 @@
+import { qualityValues } from '../../pipeline/quality-values.js';
 import { ok } from '../../pipeline/reply.js';
 import { defineRoute } from '../../pipeline/route.js';
 import { signalExamples } from './examples.js';
@@ -8,15 +9,8 @@ import { signalListQuerySchema, signalPageSchema } from './schema.js';
  * Whether Accept names the event stream with a weight above 0 (`text/event-stream;q=0` refuses
  * it, RFC 9110 §12.5.1). Only the type itself opens a stream: `*\/*` keeps the JSON page.
  */
-function wantsEventStream(accept: string | undefined): boolean {
-  if (accept === undefined) return false;
-  return accept.split(',').some((range) => {
-    const [type = '', ...params] = range.split(';').map((part) => part.trim().toLowerCase());
-    if (type !== 'text/event-stream') return false;
-    const weight = params.find((param) => param.startsWith('q='));
-    return weight === undefined || Number(weight.slice(2)) > 0;
-  });
-}
+const wantsEventStream = (accept: string | undefined): boolean =>
+  accept !== undefined && (qualityValues(accept).get('text/event-stream') ?? 0) > 0;
 
 export const signalRoutes = [
   defineRoute({
