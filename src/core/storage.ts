@@ -194,8 +194,12 @@ export interface StoredJson {
 }
 
 export interface Collection<Name extends CollectionName, Row = CollectionRows[Name]> {
-  /** Inserts a new row; throws UniqueViolation when the id (or a unique key) exists. */
-  insert(row: Row): Promise<void>;
+  /**
+   * Inserts a new row; throws UniqueViolation when the id (or a unique key) exists. `json`, when
+   * given, is what JSON.stringify makes of `row`, made by the caller already: an adapter that
+   * stores the row as text may store it as it is.
+   */
+  insert(row: Row, json?: string): Promise<void>;
   /** The row with this id in this workspace, or null: another workspace's id is not found. */
   get(workspaceId: string, id: string): Promise<Row | null>;
   /**
@@ -319,13 +323,19 @@ export interface SignalQuery {
   limit: number;
 }
 
+/** Text of an event made by the caller already (a create's resource is serialized once). */
+export interface EventText {
+  /** What JSON.stringify makes of the event's `data`. */
+  data: string;
+}
+
 export interface SignalStore {
   /**
    * Appends an event and returns it with its sequence. Concurrency contract: sequences are
    * strictly increasing in commit order, so a reader paging by `afterSequence` never misses a
    * committed event; a rolled-back append leaves no event.
    */
-  append(event: Omit<SignalEvent, 'sequence'>): Promise<SignalEvent>;
+  append(event: Omit<SignalEvent, 'sequence'>, text?: EventText): Promise<SignalEvent>;
   /** Events of one account in ascending sequence order, at most `limit`. */
   list(query: SignalQuery): Promise<SignalEvent[]>;
   /** How many events match the query's account, types and resourceId, ignoring afterSequence and limit. */

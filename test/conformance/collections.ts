@@ -37,12 +37,16 @@ export function collectionTests(adapter: AdapterUnderTest): void {
           awkward,
           awkward,
           fc.array(awkward, { maxLength: 3 }),
-          async (title, description, labels) => {
+          fc.boolean(),
+          async (title, description, labels, textGiven) => {
             const issue = sampleRow('issues', 'wsp_1', { title, description, labels });
-            await tx((t) => t.collections.issues.insert(issue));
+            // With the row's text made by the caller (a create's: insertAndAnnounce) or without.
+            const text = textGiven ? JSON.stringify(issue) : undefined;
+            await tx((t) => t.collections.issues.insert(issue, text));
             const { workspaceId: _hidden, ...shown } = issue;
             const stored = await tx((t) => t.collections.issues.getJson('wsp_1', issue.id));
             expect(stored).toEqual({ json: JSON.stringify(shown), version: 1 });
+            expect(await tx((t) => t.collections.issues.get('wsp_1', issue.id))).toEqual(issue);
           },
         ),
         { numRuns: 40 },

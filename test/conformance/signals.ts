@@ -44,6 +44,17 @@ export function signalTests(adapter: AdapterUnderTest): void {
       expect(await tx((t) => t.signals.get('acc_2', first.id))).toBeNull();
     });
 
+    it('stores an event appended with the text of its data as it stores one appended without', async () => {
+      const plain = sampleSignal('acc_1', { data: { object: { title: 'Plain "one"', labels: ['a'] } } });
+      const texted = sampleSignal('acc_1', { data: { object: { title: 'Texted \\ "two"', labels: [] } } });
+      await tx((t) => t.signals.append(plain));
+      const appended = await tx((t) => t.signals.append(texted, { data: JSON.stringify(texted.data) }));
+      expect(appended).toEqual({ ...texted, sequence: appended.sequence });
+      expect(await tx((t) => t.signals.get('acc_1', texted.id))).toEqual(appended);
+      const listed = await tx((t) => t.signals.list({ accountId: 'acc_1', limit: 10 }));
+      expect(listed.map((event) => event.data)).toEqual([plain.data, texted.data]);
+    });
+
     it('lists one account’s events in ascending sequence, after a sequence, up to a limit', async () => {
       const appended = await seed();
       const mine = appended.filter((e) => e.accountId === 'acc_1');

@@ -23,10 +23,14 @@ import { withUniqueRules } from './errors.js';
 
 type Where = Partial<Record<string, FilterValue>> | undefined;
 
-/** The column values of a row after id and workspace, in the order of the shape's statements. */
+/**
+ * The column values of a row after id and workspace, in the order of the shape's statements;
+ * `json`: the row's text when the caller made it (Collection.insert).
+ */
 function columnValues(
   shape: CollectionShape,
   row: { createdAt: string; updatedAt: string; version: number },
+  json?: string,
 ) {
   const record = row as unknown as Record<string, unknown>;
   return [
@@ -35,7 +39,7 @@ function columnValues(
     row.version,
     ...shape.columns.map(({ field }) => record[field] ?? null),
     ...(shape.search.length > 0 ? [searchText(shape, record)] : []),
-    JSON.stringify(row),
+    json ?? JSON.stringify(row),
   ];
 }
 
@@ -68,11 +72,11 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
   };
 
   return {
-    async insert(row) {
+    async insert(row, json) {
       const inserted = await conn.run(shape.insertSql, [
         row.id,
         row.workspaceId,
-        ...columnValues(shape, row),
+        ...columnValues(shape, row, json),
       ]);
       if (inserted === 0) throw await clashOf(row);
     },

@@ -1,5 +1,6 @@
 import type { SignalEvent } from '../../core/model.js';
 import { type SignalQuery, type SignalStore, UniqueViolation } from '../../core/storage.js';
+import { eventText } from '../shared/event-text.js';
 import type { Conn } from './connection.js';
 import { purgeLockTaken } from './purge-lock.js';
 import { Conditions } from './sql.js';
@@ -48,13 +49,13 @@ export type AppendObserver = (accountId: string) => void;
 export function postgresSignals(conn: Conn, appended: AppendObserver): SignalStore {
   const locked = new Set<string>();
   return {
-    async append(event) {
+    async append(event, text) {
       const { id, accountId, type, resource, occurredAt } = event;
       if (!locked.has(accountId)) {
         await conn.run(appendLockSql, [accountId]);
         locked.add(accountId);
       }
-      const data = JSON.stringify(event);
+      const data = eventText(event, text);
       const sequence = await conn.value<number>(
         'INSERT INTO signals (sequence, id, account_id, type, resource_id, occurred_at, data) ' +
           "VALUES (nextval('signal_sequence'), $1, $2, $3, $4, $5, $6) RETURNING sequence",

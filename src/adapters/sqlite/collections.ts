@@ -23,10 +23,14 @@ import { searchedFields } from './migrations/005_batched_search.js';
 
 type Where = Partial<Record<string, FilterValue>> | undefined;
 
-/** The column values of a row, in the order of the shape's insert and update statements. */
+/**
+ * The column values of a row, in the order of the shape's insert and update statements; `json`:
+ * the row's text when the caller made it (Collection.insert).
+ */
 function columnValues(
   shape: CollectionShape,
   row: { createdAt: string; updatedAt: string; version: number },
+  json?: string,
 ) {
   const record = row as unknown as Record<string, unknown>;
   return [
@@ -34,7 +38,7 @@ function columnValues(
     row.updatedAt,
     row.version,
     ...shape.columns.map(({ field }) => record[field] ?? null),
-    JSON.stringify(row),
+    json ?? JSON.stringify(row),
   ];
 }
 
@@ -237,10 +241,10 @@ function matching(shape: CollectionShape, workspaceId: string, where: Where) {
   return conditions;
 }
 
-async function insert(this: CollectionState, row: Row): Promise<void> {
+async function insert(this: CollectionState, row: Row, json?: string): Promise<void> {
   const { conn, shape } = this;
   const pk = withUniqueRules(shape.uniqueRules, () =>
-    conn.insert(shape.insertSql, [row.id, row.workspaceId, ...columnValues(shape, row)]),
+    conn.insert(shape.insertSql, [row.id, row.workspaceId, ...columnValues(shape, row, json)]),
   );
   bookkeepingOf[this.name](conn, row as unknown as Record<string, unknown> & { workspaceId: string }, pk);
 }

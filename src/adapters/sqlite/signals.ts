@@ -1,5 +1,6 @@
 import type { SignalEvent } from '../../core/model.js';
 import type { SignalQuery, SignalStore } from '../../core/storage.js';
+import { eventText } from '../shared/event-text.js';
 import type { Conn, TransactionBound } from './connection.js';
 import { withUniqueRules } from './errors.js';
 
@@ -39,10 +40,10 @@ const uncountPurgedSql =
   'WHERE signal_counts.account_id = purged.account_id AND signal_counts.type = purged.type';
 
 const sqliteSignalsMethods: SignalStore & ThisType<TransactionBound> = {
-  async append(event) {
+  async append(event, text) {
     const { conn } = this;
     const { id, accountId, type, resource, occurredAt } = event;
-    const data = JSON.stringify(event);
+    const data = eventText(event, text);
     // The sequence is the row's rowid (INTEGER PRIMARY KEY).
     const sequence = conn.insert(
       'INSERT INTO signals (id, account_id, type, resource_id, occurred_at, data) VALUES (?, ?, ?, ?, ?, ?)',

@@ -11,6 +11,11 @@ export interface SignalInput {
   type: string;
   resource: { type: string; id: string };
   data: { object: unknown; previous?: unknown; [extra: string]: unknown };
+  /**
+   * What JSON.stringify makes of `data.object`, for `data` holding nothing else, when the caller
+   * made it already: the signal stores it and the answer sends it as it is (insertAndAnnounce).
+   */
+  objectJson?: string;
 }
 
 /** Who an operation acts for: a token's principal, or the operator working through the CLI. */
@@ -70,16 +75,19 @@ export function operationContext(
     precondition,
     services,
     async emit(signal) {
-      const event = await tx.signals.append({
-        id: ids.uuid(),
-        type: signal.type,
-        occurredAt: now,
-        accountId: tenant.accountId,
-        workspaceId: tenant.workspaceId,
-        actor: tenant.actor,
-        resource: signal.resource,
-        data: signal.data,
-      });
+      const event = await tx.signals.append(
+        {
+          id: ids.uuid(),
+          type: signal.type,
+          occurredAt: now,
+          accountId: tenant.accountId,
+          workspaceId: tenant.workspaceId,
+          actor: tenant.actor,
+          resource: signal.resource,
+          data: signal.data,
+        },
+        signal.objectJson === undefined ? undefined : { data: `{"object":${signal.objectJson}}` },
+      );
       if ((await enqueueDeliveries(tx, ids, event)) > 0) services.webhooks.deliveriesQueued?.();
       return event;
     },

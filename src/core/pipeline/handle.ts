@@ -300,19 +300,20 @@ async function runRoute(
   const body = route.body ? parseInput(route.body, rawBody, 'body') : rejectBody(rawBody);
 
   const plain = operationContext(tx, now, rt.ids, tenantOf(principal), precondition, services);
-  // The last signal the request wrote and the object it carries: a create answers with that object.
-  let announced: { id: string; object: unknown } | null = null;
+  // The last signal the request wrote and the object it carries (with its text, when made): a
+  // create answers with that object.
+  let announced: Announced | null = null;
   const ctx: OperationContext = {
     ...plain,
     async emit(signal) {
       const event = await plain.emit(signal);
-      announced = { id: event.id, object: signal.data.object };
+      announced = { id: event.id, object: signal.data.object, json: signal.objectJson };
       return event;
     },
   };
-  const reply = withLocation(
-    await route.handle(ctx, { params, query, body, headers: req.headers }),
-    req.path,
+  const reply = withAnnouncedText(
+    withLocation(await route.handle(ctx, { params, query, body, headers: req.headers }), req.path),
+    announced,
   );
 
   if (keyed) {
@@ -330,11 +331,25 @@ async function runRoute(
   return reply;
 }
 
+/** The last signal a request wrote: its id, its object, and that object's text when it was made. */
+interface Announced {
+  id: string;
+  object: unknown;
+  json: string | undefined;
+}
+
+/** An answer whose body is the announced object is sent as its text, made once already. */
+function withAnnouncedText(reply: Reply, announced: Announced | null): Reply {
+  if (announced?.json === undefined || reply.json !== undefined || reply.body !== announced.object)
+    return reply;
+  return { ...reply, json: announced.json };
+}
+
 /**
  * The signal whose object is the answer's body, if any: the same object (not an equal one; views
  * are not changed once announced), and the answer shows it as it is (no `replayBody`).
  */
-function bodySignalOf(reply: Reply, announced: { id: string; object: unknown } | null): string | null {
+function bodySignalOf(reply: Reply, announced: Announced | null): string | null {
   if (announced === null || reply.replayBody !== undefined || reply.body === undefined) return null;
   return reply.body === announced.object ? announced.id : null;
 }

@@ -27,7 +27,6 @@ export async function createContext(ctx: OperationContext, input: ContextCreate)
   return insertAndAnnounce(ctx, 'context', item, {
     type: contextEvents.created,
     resourceType: 'context',
-    present: presentContext,
   });
 }
 

@@ -77,7 +77,6 @@ export async function createDecision(ctx: OperationContext, input: DecisionCreat
   return insertAndAnnounce(ctx, 'decisions', decision, {
     type: decisionEvents.created,
     resourceType: 'decision',
-    present: presentDecision,
   });
 }
 

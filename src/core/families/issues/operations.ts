@@ -56,7 +56,6 @@ export async function createIssue(ctx: OperationContext, input: IssueCreate): Pr
   return insertAndAnnounce(ctx, 'issues', issue, {
     type: issueEvents.created,
     resourceType: 'issue',
-    present: presentIssue,
   });
 }
 

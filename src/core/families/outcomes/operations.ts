@@ -49,7 +49,6 @@ export async function createOutcome(ctx: OperationContext, input: OutcomeCreate)
   const view = await insertAndAnnounce(ctx, 'outcomes', outcome, {
     type: outcomeEvents.created,
     resourceType: 'outcome',
-    present: presentOutcome,
   });
   if (status === 'shipped') await emitShipped(ctx, outcome);
   return view;

@@ -56,7 +56,6 @@ export async function createTimeEntry(ctx: OperationContext, input: TimeEntryCre
   return insertAndAnnounce(ctx, 'timeEntries', entry, {
     type: timeEntryEvents.created,
     resourceType: 'time_entry',
-    present: presentTimeEntry,
   });
 }
 
