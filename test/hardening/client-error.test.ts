@@ -64,6 +64,8 @@ describe.each(serverKinds)('requests Node refuses before the app, through the %s
     ],
     ['a malformed request line', 'THIS IS NOT HTTP\r\n\r\n', 400, 'malformed_request'],
     ['a bad header line', 'GET /healthz HTTP/1.1\r\nHost x\r\n\r\n', 400, 'malformed_request'],
+    // HTTP/1.1 without Host, which Node answered with a bare 400 and no body.
+    ['an HTTP/1.1 request without Host', 'GET /healthz HTTP/1.1\r\n\r\n', 400, 'malformed_request'],
     // A tunnel request, which Node hands past the app (and closed unanswered).
     ['CONNECT', 'CONNECT 127.0.0.1:80 HTTP/1.1\r\nHost: 127.0.0.1:80\r\n\r\n', 405, 'method_not_allowed'],
   ])('answers %s with problem+json, an X-Request-Id, and closes', async (_, request, status, error) => {

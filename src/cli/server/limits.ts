@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ApiError } from '../../core/errors.js';
 
@@ -39,6 +39,45 @@ export function applyServerLimits(server: Server, limits: ServerLimits): void {
   // Node hands CONNECT (a tunnel request) to this event, not to the app, and without a listener
   // closes the connection unanswered.
   server.on('connect', (_request: unknown, socket: Duplex) => answerRefused(socket, connectRefused()));
+  refuseMissingHost(server);
+}
+
+/**
+ * Options the server must be created with for applyServerLimits: Node's own check of Host
+ * (`requireHostHeader`) answers a bare 400 with no body, so the servers are made without it and
+ * refuseMissingHost answers instead.
+ */
+export const serverCreationOptions = { requireHostHeader: false } as const;
+
+type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * An HTTP/1.1 request without Host must be refused with 400 (RFC 9112 §3.2): answered as the app
+ * would (problem+json, X-Request-Id) before the server's own listeners, which never see it.
+ */
+function refuseMissingHost(server: Server): void {
+  const listeners = server.listeners('request') as RequestListener[];
+  server.removeAllListeners('request');
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (req.httpVersion !== '1.1' || req.headers.host !== undefined) {
+      for (const listener of listeners) listener.call(server, req, res);
+      return;
+    }
+    const problem = new ApiError(
+      400,
+      'malformed_request',
+      'An HTTP/1.1 request needs a Host header (RFC 9112, section 3.2).',
+    );
+    const body = JSON.stringify(problem.toProblem());
+    res.shouldKeepAlive = false;
+    res.writeHead(400, {
+      'Content-Type': 'application/problem+json; charset=utf-8',
+      'Content-Length': String(Buffer.byteLength(body)),
+      'X-Request-Id': randomUUID(),
+      Connection: 'close',
+    });
+    res.end(body);
+  });
 }
 
 const connectRefused = (): ApiError =>

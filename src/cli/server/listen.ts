@@ -3,7 +3,12 @@ import type { AddressInfo } from 'node:net';
 import type { Tracker } from '../../core/tracker.js';
 import { nodeHandler } from '../../http/node.js';
 import { CliError } from '../errors.js';
-import { applyServerLimits, connectionsCheckingIntervalMs, type ServerLimits } from './limits.js';
+import {
+  applyServerLimits,
+  connectionsCheckingIntervalMs,
+  type ServerLimits,
+  serverCreationOptions,
+} from './limits.js';
 
 export const serverKinds = ['node', 'hono'] as const;
 export type ServerKind = (typeof serverKinds)[number];
@@ -29,7 +34,10 @@ export function listen(
   port: number,
   limits: ServerLimits,
 ): Promise<Listening> {
-  const serverOptions = { connectionsCheckingInterval: connectionsCheckingIntervalMs(limits) };
+  const serverOptions = {
+    ...serverCreationOptions,
+    connectionsCheckingInterval: connectionsCheckingIntervalMs(limits),
+  };
   return new Promise((resolve, reject) => {
     const fail = (error: NodeJS.ErrnoException) =>
       reject(
