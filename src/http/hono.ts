@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { Hono } from 'hono';
+import { declaresOversizedBody, lingerOnClose } from '../core/edge/linger.js';
 import { nodeRequestHeaders } from '../core/edge/node-headers.js';
 import { announcesBody, readCapped, readStreamCapped } from '../core/edge/read-capped.js';
 import { maxBodyBytes, type Tracker, type TrackerRequest } from '../core/index.js';
@@ -43,7 +44,11 @@ async function fromIncoming(
 ): Promise<{ request: TrackerRequest; body: Uint8Array | null }> {
   const clientAddress = incoming.socket.remoteAddress ?? 'unknown';
   const secure = (incoming.socket as { encrypted?: boolean }).encrypted === true;
-  const body = announcesBody(incoming.headers) ? await readStreamCapped(incoming, maxBodyBytes) : null;
+  // A body declared larger than allowed is refused unread (413), as by the Node host.
+  const refusedUnread = declaresOversizedBody(incoming.headers, maxBodyBytes);
+  if (refusedUnread) lingerOnClose(incoming.socket);
+  const body =
+    announcesBody(incoming.headers) && !refusedUnread ? await readStreamCapped(incoming, maxBodyBytes) : null;
   const request: TrackerRequest = {
     method: incoming.method ?? 'GET',
     path: incoming.url ?? '/',

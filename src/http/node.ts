@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { declaresOversizedBody, lingerOnClose } from '../core/edge/linger.js';
 import { nodeRequestHeaders } from '../core/edge/node-headers.js';
 import { announcesBody, readStreamCapped } from '../core/edge/read-capped.js';
 import { maxBodyBytes, type Tracker } from '../core/index.js';
@@ -67,6 +68,11 @@ async function bodyOf(
   if (req.readableEnded && req.body !== undefined) return { parsedBody: req.body };
   // Iterating a stream costs even when it is empty; most requests (GETs) announce no body.
   if (!announcesBody(req.headers)) return { body: null };
+  // Refused unread (413): the connection then closes, lingering while the client still sends.
+  if (declaresOversizedBody(req.headers, maxBodyBytes)) {
+    lingerOnClose(req.socket);
+    return { body: null };
+  }
   return { body: await readStreamCapped(req, maxBodyBytes) };
 }
 

@@ -28,6 +28,49 @@ describe.each(hosts)('a 413 through the %s host', (host) => {
     expect(exchange.received.toLowerCase()).toContain('x-request-id: ');
   });
 
+  const headOf = (declared: number) =>
+    `POST /api/v1/issues HTTP/1.1\r\nHost: tracker\r\nAuthorization: Bearer ${server.tokens.admin}\r\n` +
+    `Content-Type: application/json\r\nIdempotency-Key: ${crypto.randomUUID()}\r\n` +
+    `Content-Length: ${declared}\r\n\r\n`;
+
+  it('answers a body declared larger than allowed with 413 at once, without waiting for it', async () => {
+    server = await startServer(host);
+    // Nothing of the body is sent: reading up to the limit first waited for the request timeout.
+    const exchange = await rawExchange(server.url, [headOf(99_999_999_999)]);
+    expect(exchange.closed).toBe(true);
+    expect(statusesOf(exchange.received)).toEqual([413]);
+    expect(exchange.received).toContain('"error":"payload_too_large"');
+  });
+
+  it('keeps reading what a client still sends after its 413, so the answer reaches it whole', async () => {
+    server = await startServer(host);
+    // Megabytes keep coming after the answer: closing with them unread would reset the connection.
+    const chunks = Array.from({ length: 24 }, () => new Uint8Array(256 * 1024).fill(0x20));
+    const exchange = await rawExchange(server.url, [headOf(99_999_999_999), ...chunks]);
+    expect(exchange.closed).toBe(true);
+    expect(statusesOf(exchange.received)).toEqual([413]);
+    expect(exchange.received.toLowerCase()).toContain('connection: close');
+    expect(exchange.received).toContain('"error":"payload_too_large"');
+  });
+
+  it('lets a client that sends its whole body before reading (fetch) read its 413', async () => {
+    server = await startServer(host);
+    const body = ' '.repeat(4 * 1024 * 1024);
+    for (let i = 0; i < 3; i++) {
+      const response = await fetch(`${server.url}/api/v1/issues`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${server.tokens.admin}`,
+          'content-type': 'application/json',
+          'idempotency-key': crypto.randomUUID(),
+        },
+        body,
+      });
+      expect(response.status).toBe(413);
+      expect((await response.json()).error).toBe('payload_too_large');
+    }
+  });
+
   it('keeps the connection for a request whose body was read whole', async () => {
     server = await startServer(host);
     const body = '{"title":""}';
