@@ -21,12 +21,13 @@ export function honoApp(tracker: Tracker): Hono<{ Bindings: NodeBindings }> {
     const incoming = c.env?.incoming;
     // Under Node the request is read straight from the IncomingMessage, as the Node host does:
     // touching `c.req.raw` would build a WHATWG Request (and its AbortController) per request.
-    const { request, body } = incoming?.headers
+    const { request, body, unread } = incoming?.headers
       ? await fromIncoming(incoming)
       : await fromWebRequest(c.req.raw, c.env?.incoming?.socket?.remoteAddress);
     const response = await tracker.handle(request);
-    if (response.status === 413 || (body !== null && body.byteLength > maxBodyBytes)) {
-      // The rest of an oversized body is still coming: never read it as the next request. With
+    if (unread || response.status === 413 || (body !== null && body.byteLength > maxBodyBytes)) {
+      // The rest of an oversized body is still coming (or all of a body left unread, whatever the
+      // answer: a 401 comes before the size is judged): never read it as the next request. With
       // `Connection: close` Node's server closes the connection once the answer is flushed, as for
       // the Node host. Destroying the socket at 'finish' instead closed it with the client still
       // sending, so the kernel reset the connection and the client could lose the 413.
@@ -41,7 +42,7 @@ export function honoApp(tracker: Tracker): Hono<{ Bindings: NodeBindings }> {
 /** The core's request from Node's IncomingMessage (the full path, whatever the mount). */
 async function fromIncoming(
   incoming: IncomingMessage,
-): Promise<{ request: TrackerRequest; body: Uint8Array | null }> {
+): Promise<{ request: TrackerRequest; body: Uint8Array | null; unread: boolean }> {
   const clientAddress = incoming.socket.remoteAddress ?? 'unknown';
   const secure = (incoming.socket as { encrypted?: boolean }).encrypted === true;
   // A body declared larger than allowed is refused unread (413), as by the Node host.
@@ -57,14 +58,14 @@ async function fromIncoming(
     clientAddress,
     secure,
   };
-  return { request, body };
+  return { request, body, unread: refusedUnread };
 }
 
 /** The core's request from a web-standards Request (runtimes other than Node). */
 async function fromWebRequest(
   raw: Request,
   remoteAddress: string | undefined,
-): Promise<{ request: TrackerRequest; body: Uint8Array | null }> {
+): Promise<{ request: TrackerRequest; body: Uint8Array | null; unread: false }> {
   const url = new URL(raw.url);
   const body = raw.body ? await readCapped(raw.body, maxBodyBytes) : null;
   const request: TrackerRequest = {
@@ -75,7 +76,7 @@ async function fromWebRequest(
     clientAddress: remoteAddress ?? 'unknown',
     secure: url.protocol === 'https:',
   };
-  return { request, body };
+  return { request, body, unread: false };
 }
 
 /** A web stream over a streamed body; cancelling it (the client left) stops the source. */

@@ -42,6 +42,17 @@ describe.each(hosts)('a 413 through the %s host', (host) => {
     expect(exchange.received).toContain('"error":"payload_too_large"');
   });
 
+  it('closes the connection of a body declared too large even when the answer is not a 413 (no token: 401)', async () => {
+    server = await startServer(host);
+    const head =
+      'POST /api/v1/issues HTTP/1.1\r\nHost: tracker\r\nContent-Type: application/json\r\n' +
+      'Content-Length: 99999999999\r\n\r\n';
+    const exchange = await rawExchange(server.url, [head]);
+    expect(exchange.closed).toBe(true);
+    expect(statusesOf(exchange.received)).toEqual([401]);
+    expect(exchange.received.toLowerCase()).toContain('connection: close');
+  });
+
   it('keeps reading what a client still sends after its 413, so the answer reaches it whole', async () => {
     server = await startServer(host);
     // Megabytes keep coming after the answer: closing with them unread would reset the connection.
