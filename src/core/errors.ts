@@ -28,6 +28,7 @@ export type ErrorCode =
   | 'invalid_reference'
   | 'precondition_required'
   | 'rate_limited'
+  | 'too_many_streams'
   | 'malformed_request'
   | 'request_timeout'
   | 'headers_too_large'
@@ -60,6 +61,7 @@ const titles: Record<ErrorCode, string> = {
   invalid_reference: 'Invalid reference',
   precondition_required: 'Precondition required',
   rate_limited: 'Too many requests',
+  too_many_streams: 'Too many event streams',
   malformed_request: 'Malformed HTTP request',
   request_timeout: 'Request timeout',
   headers_too_large: 'Request headers too large',

@@ -18,6 +18,7 @@ import { type RateLimitOptions, slidingWindowLimiter } from './pipeline/rate-lim
 import { parseRequest, type TrackerRequest, type TrackerResponse } from './pipeline/request.js';
 import { createRouter } from './pipeline/router.js';
 import { type ChangeFeed, changeFeed, type TrackerRuntime } from './pipeline/runtime.js';
+import { streamSlots } from './pipeline/stream-slots.js';
 import { publicRoutes } from './public-routes.js';
 import { routes } from './routes.js';
 import { type Clock, type Ids, isoTime, randomIds, systemClock } from './runtime.js';
@@ -179,6 +180,7 @@ export function createTracker(options: TrackerOptions): Tracker {
       deliveriesQueued = false;
       webhooks.wake();
     }),
+    streams: streamSlots(),
     publicRoutes: publicRoutes(edge.mount),
     admin: createAdminArea({ clock, ids, services }),
   };

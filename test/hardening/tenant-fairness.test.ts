@@ -3,17 +3,19 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sqliteStorage } from '../../src/adapters/sqlite/index.js';
 import { createTracker, projects, tenancy } from '../../src/core/index.js';
+import { maxStreamsPerAccount } from '../../src/core/pipeline/stream-slots.js';
 import { assertBuilt, type Served, type Startup, startServeJson, tempDir } from '../cli/process.js';
 import { type OpenStreams, openStreams } from './open-streams.js';
 
 /**
  * Fairness between tenants over a real server process. Tenant A runs 4 searches at a time without
- * pause (3 characters, the shortest accepted, matching all of its 2,000 issues), holds 200 event
- * streams open and writes 10 times a second (each write delivered to all 200 streams). The bound:
+ * pause (3 characters, the shortest accepted, matching all of its 2,000 issues), holds as many
+ * event streams open as an account may (25; a 26th is refused, so A cannot take every connection
+ * the server has) and writes 10 times a second (each write delivered to all of them). The bound:
  * tenant B's median read (`GET /issues/{id}`, `GET /issues?limit=50`) stays within 10× its median
  * alone and under 100 ms. One event loop serves both tenants, so B queues behind A's requests in
  * flight: the bound holds for this load, not for any load (a writer without pause, hundreds of
- * writes a second each fanned out to 200 streams, measured 15× and ~45 ms). What each search
+ * writes a second each fanned out to 200 streams of several accounts, measured 15× and ~45 ms). What each search
  * costs in statements and query plans is in test/sqlite/search-fairness.test.ts.
  */
 
@@ -105,11 +107,14 @@ describe("tenant fairness: one tenant's searches, writes and open streams agains
     await served?.stop('SIGKILL');
   });
 
-  it("keeps B's median read within 10× of its median alone, and under 100 ms, while A searches, writes and holds 200 streams", async () => {
+  it("keeps B's median read within 10× of its median alone, and under 100 ms, while A searches, writes and holds all the streams it may", async () => {
     await readsOfB(20); // warm-up: connections, statements, JIT
     const alone = median(await readsOfB(100));
 
-    streams = await openStreams(served.startup.apiUrl, tenants.a.token, 200);
+    streams = await openStreams(served.startup.apiUrl, tenants.a.token, maxStreamsPerAccount);
+    await expect(openStreams(served.startup.apiUrl, tenants.a.token, 1)).rejects.toThrow(
+      'stream answered 429',
+    );
     let running = true;
     let searches = 0;
     let writes = 0;
@@ -133,7 +138,7 @@ describe("tenant fairness: one tenant's searches, writes and open streams agains
         await response.arrayBuffer();
         expect(response.status).toBe(201);
         writes++;
-        // Paced: each write is delivered to all 200 streams (2,000 events a second).
+        // Paced: each write is delivered to all of A's streams (250 events a second).
         await new Promise((next) => setTimeout(next, writeEveryMs));
       }
     };
@@ -148,7 +153,7 @@ describe("tenant fairness: one tenant's searches, writes and open streams agains
     console.log(
       `Tenant fairness: B's read p50 ${alone.toFixed(2)} ms alone, ${loaded.toFixed(2)} ms ` +
         `(${(loaded / alone).toFixed(1)}×) while A ran ${searches} searches (q=iss, 2,000 matches, 4 at a time) ` +
-        `and ${writes} writes (one each ${writeEveryMs} ms) with 200 streams open (${streams.events()} events delivered to them)`,
+        `and ${writes} writes (one each ${writeEveryMs} ms) with ${maxStreamsPerAccount} streams open (${streams.events()} events delivered to them)`,
     );
 
     expect(searches).toBeGreaterThan(0);

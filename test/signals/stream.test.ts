@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SignalEvent, Tracker } from '../../src/core/index.js';
+import { maxStreamsPerAccount } from '../../src/core/pipeline/stream-slots.js';
 import { honoApp } from '../../src/http/hono.js';
 import { nodeHandler } from '../../src/http/node.js';
 import { rawExchange, statusesOf } from '../hardening/raw-socket.js';
@@ -147,6 +148,39 @@ for (const host of hosts) {
       fixture.storage.transaction((tx) =>
         tx.signals.list({ accountId: fixture.main.accountId, limit: 1000 }),
       );
+
+    it('holds at most 25 streams of an account open: one more is 429 too_many_streams, others are not counted, a closed one frees its slot', async () => {
+      const held: Stream[] = [];
+      for (let i = 0; i < maxStreamsPerAccount; i++) held.push(await open());
+      expect(held.map((s) => s.status)).toEqual(held.map(() => 200));
+      const refuse = () =>
+        fetch(`${server.url}/api/v1/signals`, {
+          headers: { authorization: `Bearer ${fixture.main.token}`, accept: 'text/event-stream' },
+        });
+      const refused = await refuse();
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('15');
+      expect(await refused.json()).toMatchObject({ error: 'too_many_streams', limit: maxStreamsPerAccount });
+      // Pages are no streams, and HEAD starts none: both still answered.
+      expect((await fixture.api('GET', '/signals')).status).toBe(200);
+      const head = await fetch(`${server.url}/api/v1/signals`, {
+        method: 'HEAD',
+        headers: { authorization: `Bearer ${fixture.main.token}`, accept: 'text/event-stream' },
+      });
+      expect(head.status).toBe(200);
+      // Another account's streams are its own.
+      expect((await open('', {}, fixture.other.token)).status).toBe(200);
+      // A client that leaves frees its slot, once the server has seen it go.
+      await (held[0] as Stream).disconnect();
+      let again = await refuse();
+      for (let tries = 0; again.status === 429 && tries < 200; tries++) {
+        await again.body?.cancel();
+        await new Promise((later) => setTimeout(later, 10));
+        again = await refuse();
+      }
+      expect(again.status).toBe(200);
+      await again.body?.cancel();
+    });
 
     it('delivers each event once, in order, to a client that disconnects and resumes with Last-Event-ID', async () => {
       const before = (await allSignals()).length;

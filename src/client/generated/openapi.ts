@@ -1109,7 +1109,7 @@ export interface components {
              * @description The stable code for programs
              * @enum {string}
              */
-            error: "validation_failed" | "invalid_json" | "invalid_cursor" | "idempotency_key_missing" | "idempotency_key_invalid" | "unauthorized" | "insufficient_scope" | "forbidden" | "not_found" | "method_not_allowed" | "version_conflict" | "idempotency_key_in_use" | "resource_in_use" | "already_member" | "last_admin" | "delivery_in_flight" | "subscription_limit_reached" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "invalid_transition" | "invalid_reference" | "precondition_required" | "rate_limited" | "malformed_request" | "request_timeout" | "headers_too_large" | "internal_error" | "service_unavailable" | "transient_conflict";
+            error: "validation_failed" | "invalid_json" | "invalid_cursor" | "idempotency_key_missing" | "idempotency_key_invalid" | "unauthorized" | "insufficient_scope" | "forbidden" | "not_found" | "method_not_allowed" | "version_conflict" | "idempotency_key_in_use" | "resource_in_use" | "already_member" | "last_admin" | "delivery_in_flight" | "subscription_limit_reached" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "invalid_transition" | "invalid_reference" | "precondition_required" | "rate_limited" | "too_many_streams" | "malformed_request" | "request_timeout" | "headers_too_large" | "internal_error" | "service_unavailable" | "transient_conflict";
             /** @description validation_failed: every bad value */
             issues?: {
                 /** @enum {string} */
@@ -2269,7 +2269,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description rate_limited: over the rate limit; retry after Retry-After seconds. */
+        /** @description rate_limited: over the rate limit; retry after Retry-After seconds. too_many_streams (with `limit`, on GET /signals as an event stream): the account holds as many event streams open on this server as it may. */
         TooManyRequests: {
             headers: {
                 /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */

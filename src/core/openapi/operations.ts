@@ -135,7 +135,8 @@ export const problemResponses: Record<string, ProblemResponse> = {
       detail: 'Over 100 requests per minute; retry in 12 s.',
       extras: { retryAfter: 12 },
     },
-    description: 'rate_limited: over the rate limit; retry after Retry-After seconds.',
+    description:
+      'rate_limited: over the rate limit; retry after Retry-After seconds. too_many_streams (with `limit`, on GET /signals as an event stream): the account holds as many event streams open on this server as it may.',
     headers: headersOf([['Retry-After', true]]),
   },
   InternalError: {

@@ -25,6 +25,7 @@ import type { ParsedRequest, TrackerResponse } from './request.js';
 import type { Route } from './route.js';
 import { apiBase, methodNotAllowed, type RouteMatch, unknownPath } from './router.js';
 import { type PublicRoute, type TrackerRuntime, waitForChange } from './runtime.js';
+import { holdingSlot, tooManyStreams } from './stream-slots.js';
 import { parseInput } from './validate.js';
 
 /** What a request produced, before serialization. */
@@ -218,7 +219,13 @@ async function handleOnce(
         : waitForChange(rt.changes, account, ms),
   };
   const final = reply.after ? await reply.after(deps) : reply;
-  return { reply: final, stream: final.streamFrom?.(deps) ?? null };
+  if (!final.streamFrom) return { reply: final, stream: null };
+  // HEAD learns what a GET would start, and no stream starts (serialize drops it unread): it
+  // takes no slot.
+  if (req.method === 'HEAD') return { reply: final, stream: final.streamFrom(deps) };
+  const free = account === null ? () => {} : rt.streams.take(account);
+  if (free === null) throw tooManyStreams();
+  return { reply: final, stream: holdingSlot(final.streamFrom(deps), free) };
 }
 
 /**

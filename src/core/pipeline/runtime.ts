@@ -6,6 +6,7 @@ import type { RateLimiter } from './rate-limit.js';
 import type { Reply } from './reply.js';
 import type { ParsedRequest } from './request.js';
 import type { RouteMatch } from './router.js';
+import type { StreamSlots } from './stream-slots.js';
 
 /** What the pipeline runs on: built once by createTracker. */
 export interface TrackerRuntime {
@@ -18,6 +19,8 @@ export interface TrackerRuntime {
   onError(error: unknown, requestId: string): void;
   services: Services;
   changes: ChangeFeed;
+  /** The event streams each account holds open (stream-slots.ts). */
+  streams: StreamSlots;
   /** Endpoints that need no token, by `METHOD /path` (/healthz, the API description). */
   publicRoutes: Readonly<Record<string, PublicRoute>>;
   /** The admin web pages (sign-in, API tokens), answered as HTML. */
