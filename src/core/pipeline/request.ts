@@ -27,7 +27,11 @@ export interface TrackerResponse {
   headers: Record<string, string>;
   /** The serialized body (bytes when compressed), or null for 204 and 304. */
   body: string | Uint8Array | null;
-  /** A body sent in pieces as they come (server-sent events); `body` is then null. */
+  /**
+   * A body sent in pieces as they come (server-sent events); `body` is then null. Read it to its
+   * end, or call its iterator's `return()` when the client leaves (as the hosts do): until then it
+   * holds one of its account's stream slots (stream-slots.ts).
+   */
   stream?: AsyncIterable<string>;
 }
 
