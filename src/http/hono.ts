@@ -1,9 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import { Hono } from 'hono';
-import { declaresOversizedBody, lingerOnClose } from '../core/edge/linger.js';
+import { lingerOnClose } from '../core/edge/linger.js';
 import { nodeRequestHeaders } from '../core/edge/node-headers.js';
 import { announcesBody, readCapped, readStreamCapped } from '../core/edge/read-capped.js';
 import { maxBodyBytes, type Tracker, type TrackerRequest } from '../core/index.js';
+import { declaresOversizedBody } from '../core/pipeline/body.js';
 
 /** Node's server puts the incoming request in Hono's env; other runtimes have no peer address here. */
 type NodeBindings = {
@@ -46,7 +47,7 @@ async function fromIncoming(
   const clientAddress = incoming.socket.remoteAddress ?? 'unknown';
   const secure = (incoming.socket as { encrypted?: boolean }).encrypted === true;
   // A body declared larger than allowed is refused unread (413), as by the Node host.
-  const refusedUnread = declaresOversizedBody(incoming.headers, maxBodyBytes);
+  const refusedUnread = declaresOversizedBody(incoming.headers);
   if (refusedUnread) lingerOnClose(incoming.socket);
   const body =
     announcesBody(incoming.headers) && !refusedUnread ? await readStreamCapped(incoming, maxBodyBytes) : null;

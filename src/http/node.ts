@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { declaresOversizedBody, lingerOnClose } from '../core/edge/linger.js';
+import { lingerOnClose } from '../core/edge/linger.js';
 import { nodeRequestHeaders } from '../core/edge/node-headers.js';
 import { announcesBody, readStreamCapped } from '../core/edge/read-capped.js';
 import { maxBodyBytes, type Tracker } from '../core/index.js';
+import { declaresOversizedBody } from '../core/pipeline/body.js';
 
 /** A `node:http` request listener serving the tracker: `http.createServer(nodeHandler(tracker))`. */
 export function nodeHandler(tracker: Tracker): (req: IncomingMessage, res: ServerResponse) => void {
@@ -69,7 +70,7 @@ async function bodyOf(
   // Iterating a stream costs even when it is empty; most requests (GETs) announce no body.
   if (!announcesBody(req.headers)) return { body: null };
   // Refused unread (413): the connection then closes, lingering while the client still sends.
-  if (declaresOversizedBody(req.headers, maxBodyBytes)) {
+  if (declaresOversizedBody(req.headers)) {
     lingerOnClose(req.socket);
     return { body: null };
   }

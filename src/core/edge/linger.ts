@@ -31,16 +31,3 @@ export function lingerOnClose(socket: Socket): void {
     this.resume();
   };
 }
-
-/**
- * Whether the request declares a body larger than `limit` (Content-Length): refused at once
- * (413) rather than read up to the limit, which for a client that sends less than it declared
- * took until the request timeout.
- */
-export function declaresOversizedBody(
-  headers: Record<string, string | string[] | undefined>,
-  limit: number,
-): boolean {
-  const declared = headers['content-length'];
-  return typeof declared === 'string' && Number(declared) > limit;
-}

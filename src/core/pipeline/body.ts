@@ -53,10 +53,18 @@ const shapeError = (why: string) =>
 const byteLength = (body: Uint8Array | string): number =>
   typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
 
+/**
+ * Whether the headers declare a body over the limit (Content-Length). The hosts refuse such a body
+ * unread (a client that sends less than it declared would keep them waiting), the core by it.
+ */
+export function declaresOversizedBody(headers: Record<string, string | string[] | undefined>): boolean {
+  const declared = headers['content-length'];
+  return typeof declared === 'string' && Number(declared) > maxBodyBytes;
+}
+
 /** Rejects a body over the limit, by its declared or its actual length. */
 export function checkBodySize(headers: Record<string, string>, body: Uint8Array | string | null): void {
-  const declared = Number(headers['content-length'] ?? 0);
-  if (declared > maxBodyBytes || (body !== null && byteLength(body) > maxBodyBytes)) {
+  if (declaresOversizedBody(headers) || (body !== null && byteLength(body) > maxBodyBytes)) {
     throw new ApiError(413, 'payload_too_large', `Request bodies are limited to ${maxBodyBytes} bytes.`, {
       limit: maxBodyBytes,
     });
