@@ -68,14 +68,8 @@ function refuseMissingHost(server: Server): void {
       'malformed_request',
       'An HTTP/1.1 request needs a Host header (RFC 9112, section 3.2).',
     );
-    const body = JSON.stringify(problem.toProblem());
-    res.shouldKeepAlive = false;
-    res.writeHead(400, {
-      'Content-Type': 'application/problem+json; charset=utf-8',
-      'Content-Length': String(Buffer.byteLength(body)),
-      'X-Request-Id': randomUUID(),
-      Connection: 'close',
-    });
+    const { headers, body } = closingProblem(problem);
+    res.writeHead(problem.status, headers);
     res.end(body);
   });
 }
@@ -115,15 +109,21 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
   answerRefused(socket, problemFor(error.code));
 }
 
-/** Answers `problem` as the app would (problem+json with an X-Request-Id) and closes the connection. */
-function answerRefused(socket: Duplex, problem: ApiError): void {
+/** `problem` as the app answers it (problem+json with an X-Request-Id), closing the connection. */
+function closingProblem(problem: ApiError): { headers: Record<string, string>; body: string } {
   const body = JSON.stringify(problem.toProblem());
-  socket.end(
-    `HTTP/1.1 ${problem.status} ${statusText[problem.status]}\r\n` +
-      'Content-Type: application/problem+json; charset=utf-8\r\n' +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      `X-Request-Id: ${randomUUID()}\r\n` +
-      'Connection: close\r\n\r\n' +
-      body,
-  );
+  const headers = {
+    'Content-Type': 'application/problem+json; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(body)),
+    'X-Request-Id': randomUUID(),
+    Connection: 'close',
+  };
+  return { headers, body };
+}
+
+/** Answers `problem` on a socket Node's server has handed over (closingProblem) and closes it. */
+function answerRefused(socket: Duplex, problem: ApiError): void {
+  const { headers, body } = closingProblem(problem);
+  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  socket.end(`HTTP/1.1 ${problem.status} ${statusText[problem.status]}\r\n${head.join('')}\r\n${body}`);
 }
