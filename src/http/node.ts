@@ -46,10 +46,9 @@ async function respond(tracker: Tracker, req: IncomingMessage, res: ServerRespon
   // the object as it is.
   const headers =
     body !== null && response.headers['Content-Length'] === undefined && req.method !== 'HEAD'
-      ? {
-          ...response.headers,
+      ? withFields(response.headers, {
           'Content-Length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength),
-        }
+        })
       : response.headers;
   res.writeHead(response.status, headers);
   res.end(body ?? undefined);
@@ -97,3 +96,5 @@ export {
   type ResolvedAddress,
   type Resolver,
 } from './webhook-sender.js';
+
+import { withFields } from '../core/with-fields.js';

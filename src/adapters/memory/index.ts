@@ -18,6 +18,7 @@ import {
   type StorageTx,
   UniqueViolation,
 } from '../../core/storage.js';
+import { withFields } from '../../core/with-fields.js';
 import { newestFirst } from '../shared/keyset.js';
 import { serialQueue } from '../shared/serial-queue.js';
 import { IndexedRows, memoryCollection } from './collection.js';
@@ -282,7 +283,7 @@ function memoryTx(state: State, record: RecordUndo): StorageTx {
           state.signals.pop();
           state.sequence = previousSequence;
         });
-        const stored: SignalEvent = { ...clone(event), sequence: ++state.sequence };
+        const stored: SignalEvent = withFields(clone(event), { sequence: ++state.sequence });
         state.signals.push(stored);
         return clone(stored);
       },

@@ -1,14 +1,13 @@
 import type { SignalEvent } from '../../core/model.js';
 import { type SignalQuery, type SignalStore, UniqueViolation } from '../../core/storage.js';
+import { withFields } from '../../core/with-fields.js';
 import { eventText } from '../shared/event-text.js';
 import type { Conn } from './connection.js';
 import { purgeLockTaken } from './purge-lock.js';
 import { Conditions } from './sql.js';
 
-export const toEvent = (row: { sequence: number; data: string }): SignalEvent => ({
-  ...(JSON.parse(row.data) as Omit<SignalEvent, 'sequence'>),
-  sequence: row.sequence,
-});
+export const toEvent = (row: { sequence: number; data: string }): SignalEvent =>
+  withFields(JSON.parse(row.data) as Omit<SignalEvent, 'sequence'>, { sequence: row.sequence });
 
 /** The account, types and resource conditions of a query. */
 function conditions(query: Omit<SignalQuery, 'afterSequence' | 'limit'>): Conditions {

@@ -1,5 +1,6 @@
 import type { IdempotencyRecord } from '../../core/model.js';
 import { type CounterStore, type IdempotencyStore, UniqueViolation } from '../../core/storage.js';
+import { withFields } from '../../core/with-fields.js';
 import type { Conn, TransactionBound } from './connection.js';
 
 /**
@@ -21,7 +22,7 @@ export function fromStoredRecord(data: string): IdempotencyRecord {
   };
   if (stored.body !== undefined) return stored as IdempotencyRecord;
   const { replay, ...rest } = stored;
-  return { ...rest, body: JSON.stringify(replay) };
+  return withFields(rest, { body: JSON.stringify(replay) });
 }
 
 const sqliteIdempotencyMethods: IdempotencyStore & ThisType<TransactionBound> = {

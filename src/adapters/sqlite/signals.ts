@@ -1,13 +1,12 @@
 import type { SignalEvent } from '../../core/model.js';
 import type { SignalQuery, SignalStore } from '../../core/storage.js';
+import { withFields } from '../../core/with-fields.js';
 import { eventText } from '../shared/event-text.js';
 import type { Conn, TransactionBound } from './connection.js';
 import { withUniqueRules } from './errors.js';
 
-export const toEvent = (row: { sequence: number; data: string }): SignalEvent => ({
-  ...(JSON.parse(row.data) as Omit<SignalEvent, 'sequence'>),
-  sequence: row.sequence,
-});
+export const toEvent = (row: { sequence: number; data: string }): SignalEvent =>
+  withFields(JSON.parse(row.data) as Omit<SignalEvent, 'sequence'>, { sequence: row.sequence });
 
 /**
  * The types a query asks for as one JSON array, whatever their number (one statement for every
@@ -52,7 +51,7 @@ const sqliteSignalsMethods: SignalStore & ThisType<TransactionBound> = {
     // One more of its account and type in the kept counts (migration 9), at the group's end.
     conn.defer((bookkeeping) => bookkeeping.countSignal(accountId, type));
     // The event as stored, without parsing back what was just serialized.
-    return { ...event, sequence };
+    return withFields(event, { sequence });
   },
   async list(query) {
     const { conn } = this;

@@ -2,6 +2,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { qualityValues } from '../pipeline/quality-values.js';
 import type { TrackerResponse } from '../pipeline/request.js';
+import { withFields } from '../with-fields.js';
 import { appendVary } from './cors.js';
 
 export type ContentCoding = 'br' | 'gzip';
@@ -29,8 +30,15 @@ export function negotiateEncoding(acceptEncoding: string | undefined): ContentCo
 }
 
 export interface Compressor {
-  /** The response with its body compressed for this client, when that pays; `Vary` says so either way. */
-  compress(acceptEncoding: string | undefined, response: TrackerResponse): Promise<TrackerResponse>;
+  /**
+   * The response with its body compressed for this client, when that pays; `Vary` says so either
+   * way. Answered at once (not a promise) when nothing is compressed: most answers are small, and
+   * a promise for each would cost them more than the check does.
+   */
+  compress(
+    acceptEncoding: string | undefined,
+    response: TrackerResponse,
+  ): TrackerResponse | Promise<TrackerResponse>;
 }
 
 /** How many compressed static bodies (keyed by ETag) are kept. */
@@ -71,25 +79,33 @@ export function createCompressor(): Compressor {
     return entry;
   };
 
+  const encoded = async (
+    response: TrackerResponse,
+    headers: Record<string, string>,
+    coding: ContentCoding,
+    body: string | Uint8Array,
+  ): Promise<TrackerResponse> => {
+    const bytes = await compressed(coding, body, response.headers);
+    headers['Content-Encoding'] = coding;
+    return { ...response, headers, body: bytes };
+  };
+
   return {
-    async compress(acceptEncoding, response) {
+    compress(acceptEncoding, response) {
       const type = response.headers['Content-Type'];
       if (response.stream || !type || !compressible.test(type) || response.headers['Content-Encoding']) {
         return response;
       }
-      const headers: Record<string, string> = {
-        ...response.headers,
+      const headers: Record<string, string> = withFields(response.headers, {
         Vary: appendVary(response.headers.Vary, 'Accept-Encoding'),
-      };
+      });
       const body = response.body;
       const coding = negotiateEncoding(acceptEncoding);
       if (body === null || coding === null) return { ...response, headers };
       // Measured only when it may be compressed: counting a string's UTF-8 bytes walks all of it.
       const size = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
       if (size < minCompressBytes) return { ...response, headers };
-      const bytes = await compressed(coding, body, response.headers);
-      headers['Content-Encoding'] = coding;
-      return { ...response, headers, body: bytes };
+      return encoded(response, headers, coding, body);
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { ParsedRequest, TrackerResponse } from '../pipeline/request.js';
+import { withFields } from '../with-fields.js';
 
 export interface CorsOptions {
   /** Origins allowed to call the API from a browser, e.g. `https://app.example.com`; `*` allows any. */
@@ -80,10 +81,9 @@ export function corsPolicy(options: CorsOptions): CorsPolicy {
     },
     decorate(req, response) {
       // Vary even when the origin is refused: a shared cache must not hand one origin's answer to another.
-      const headers: Record<string, string> = {
-        ...response.headers,
+      const headers: Record<string, string> = withFields(response.headers, {
         Vary: appendVary(response.headers.Vary, 'Origin'),
-      };
+      });
       const origin = req.headers.origin;
       if (allowed(origin)) {
         headers['Access-Control-Allow-Origin'] = allowOrigin(origin);

@@ -3,6 +3,7 @@ import type { Reply } from '../pipeline/reply.js';
 import type { ParsedRequest, TrackerResponse } from '../pipeline/request.js';
 import { liveness, readiness } from '../probes.js';
 import type { Storage } from '../storage.js';
+import { withFields } from '../with-fields.js';
 import { type Compressor, createCompressor } from './compression.js';
 import { type CorsOptions, type CorsPolicy, corsPolicy } from './cors.js';
 import { createMount, type Mount, outsideMount } from './mount.js';
@@ -65,11 +66,14 @@ export function createEdge(options: EdgeOptions, storage: Storage): Edge {
       const client = hops > 0 ? { ...req, clientAddress: forwardedClient(req, hops) } : req;
       const preflight = cors?.preflight(client);
       let response = preflight
-        ? { ...preflight, headers: { ...preflight.headers, 'X-Request-Id': requestId } }
+        ? { ...preflight, headers: withFields(preflight.headers, { 'X-Request-Id': requestId }) }
         : await inner(client, requestId, pipeline);
       if (response.stream) response = { ...response, stream: streams.track(response.stream) };
       if (cors) response = cors.decorate(client, response);
-      if (compressor) response = await compressor.compress(client.headers['accept-encoding'], response);
+      if (compressor) {
+        const compressed = compressor.compress(client.headers['accept-encoding'], response);
+        response = compressed instanceof Promise ? await compressed : compressed;
+      }
       return response;
     },
   };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ApiError } from '../errors.js';
 import { isoTime } from '../runtime.js';
 import { type StorageTx, TransientConflict, UniqueViolation } from '../storage.js';
+import { withFields } from '../with-fields.js';
 import { allowedMethods, decodePathParams, optionsReply } from './allow.js';
 import { authenticate, authorize, type Principal } from './auth.js';
 import { checkBodySize, parseJsonBody } from './body.js';
@@ -296,7 +297,7 @@ async function runRoute(
       return {
         status: route.kind === 'create' ? 200 : outcome.record.status,
         body: await replayedBody(tx, principal.accountId, outcome.record.body),
-        headers: { ...outcome.record.headers, 'Idempotent-Replayed': 'true' },
+        headers: withFields(outcome.record.headers, { 'Idempotent-Replayed': 'true' }),
       };
     }
   }
@@ -349,7 +350,7 @@ interface Announced {
 function withAnnouncedText(reply: Reply, announced: Announced | null): Reply {
   if (announced?.json === undefined || reply.json !== undefined || reply.body !== announced.object)
     return reply;
-  return { ...reply, json: announced.json };
+  return withFields(reply, { json: announced.json });
 }
 
 /**
@@ -365,7 +366,8 @@ function bodySignalOf(reply: Reply, announced: Announced | null): string | null 
 function withLocation(reply: Reply, collectionPath: string): Reply {
   const id = (reply.body as { id?: unknown } | undefined)?.id;
   if (reply.status !== 201 || typeof id !== 'string' || reply.headers?.Location) return reply;
-  return { ...reply, headers: { ...reply.headers, Location: `${collectionPath}/${encodeURIComponent(id)}` } };
+  const Location = `${collectionPath}/${encodeURIComponent(id)}`;
+  return withFields(reply, { headers: withFields(reply.headers ?? {}, { Location }) });
 }
 
 /** HEAD is answered as GET without a body. */

@@ -5,7 +5,8 @@ import type { IdempotencyRecord } from '../model.js';
 import { isoTime } from '../runtime.js';
 import { sha256Hex } from '../sha256.js';
 import type { StorageTx } from '../storage.js';
-import type { Reply } from './reply.js';
+import { withFields } from '../with-fields.js';
+import type { AfterCommitDeps, Reply } from './reply.js';
 
 /** Keys are kept 24 hours (seed, Limits). */
 export const idempotencyRetentionMs = 24 * 60 * 60 * 1000;
@@ -120,19 +121,20 @@ export async function remember(
   use: KeyUse,
   { expiredBefore, bodySignal }: { expiredBefore: string; bodySignal: string | null },
 ): Promise<Reply> {
-  const recordOf = (answer: Reply): IdempotencyRecord & { body: string } => ({
-    ...use,
-    status: answer.status,
-    body: JSON.stringify(answer.replayBody ?? answer.body ?? null),
-    headers: answer.headers ?? {},
-  });
+  const recordOf = (answer: Reply): IdempotencyRecord & { body: string } =>
+    recordOfUse(
+      use,
+      answer.status,
+      JSON.stringify(answer.replayBody ?? answer.body ?? null),
+      answer.headers ?? {},
+    );
   const after = reply.after;
   if (!after) {
     if (!isSuccess(reply)) return reply;
     if (bodySignal !== null) {
       const headers = reply.headers ?? {};
       await tx.idempotency.put(
-        { ...use, status: reply.status, body: { signalId: bodySignal }, headers },
+        recordOfUse(use, reply.status, { signalId: bodySignal }, headers),
         expiredBefore,
       );
       return reply;
@@ -141,14 +143,13 @@ export async function remember(
     await tx.idempotency.put(record, expiredBefore);
     // The answer shows what is stored: it is sent as that text rather than serialized again.
     const storedIsShown = reply.replayBody === undefined && reply.body !== undefined;
-    return storedIsShown ? { ...reply, json: record.body } : reply;
+    return storedIsShown ? withFields(reply, { json: record.body }) : reply;
   }
-  await tx.idempotency.put({ ...use, status: pendingStatus, body: 'null', headers: {} }, expiredBefore);
+  await tx.idempotency.put(recordOfUse(use, pendingStatus, 'null', {}), expiredBefore);
   // Replaces exactly the pending record: nothing else with this key can be dated at or before it.
   const pendingOnly = isoTime(Date.parse(use.createdAt) + 1);
-  return {
-    ...reply,
-    after: async (deps) => {
+  return withFields(reply, {
+    after: async (deps: AfterCommitDeps) => {
       let answer: Reply | null = null;
       try {
         answer = await after(deps);
@@ -157,9 +158,30 @@ export async function remember(
         const final =
           answer && isSuccess(answer)
             ? recordOf(answer)
-            : { ...use, status: pendingStatus, body: 'null', headers: {}, createdAt: released };
+            : recordOfUse({ ...use, createdAt: released }, pendingStatus, 'null', {});
         await deps.storage.transaction((later) => later.idempotency.put(final, pendingOnly));
       }
     },
+  });
+}
+
+/**
+ * The record of a key's use with its answer, written out field by field: a spread of `use` with
+ * the answer's fields added would take V8's slow path (see withFields), once per keyed request.
+ */
+function recordOfUse<Body extends IdempotencyRecord['body']>(
+  use: KeyUse,
+  status: number,
+  body: Body,
+  headers: Record<string, string>,
+): IdempotencyRecord & { body: Body } {
+  return {
+    workspaceId: use.workspaceId,
+    key: use.key,
+    fingerprint: use.fingerprint,
+    createdAt: use.createdAt,
+    status,
+    body,
+    headers,
   };
 }
