@@ -112,8 +112,13 @@ export interface QueueHooks {
  */
 const maxGroupSize = 64;
 
-/** How many event-loop turns a write group may wait for more transactions to join it. */
-const maxWaitsForGroup = 4;
+/**
+ * How many event-loop turns a write group may wait for more transactions to join it (a turn that
+ * brings none ends the group at once, so an idle server waits for nothing). Over HTTP, requests
+ * arrive spread over turns as their sockets are read: fifty clients creating at once made groups
+ * of 44 on average with 4 turns and 47 with 8 (16 made no more), each create about 3 % cheaper.
+ */
+const maxWaitsForGroup = 8;
 
 /**
  * Runs transactions on one connection one at a time, in arrival order, so that two never
