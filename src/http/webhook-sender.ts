@@ -12,6 +12,7 @@ import {
   type WebhookSender,
 } from '../core/webhooks/sender.js';
 import { isForbiddenAddress } from '../core/webhooks/ssrf.js';
+import { withFields } from '../core/with-fields.js';
 import { RecentlyUsed } from './recently-used.js';
 import { ReceiverAgents } from './webhook-agents.js';
 
@@ -74,10 +75,8 @@ export function nodeWebhookSender(options: NodeWebhookSenderOptions = {}): Webho
     resolve: async (host) => (await resolver(host)).map((a) => a.address),
     async send(request) {
       const started = performance.now();
-      const finish = (answer: Answer): WebhookResult => ({
-        ...answer,
-        durationMs: Math.round(performance.now() - started),
-      });
+      const finish = (answer: Answer): WebhookResult =>
+        withFields(answer, { durationMs: Math.round(performance.now() - started) });
       const target = targets.of(request.url);
       if (target === null) return finish(noAnswer('invalid URL'));
       const { client } = target;
@@ -169,12 +168,13 @@ function post(
       if (connectTimer) clearTimeout(connectTimer);
       resolve(answer);
     };
-    const req = client.request({
-      ...target.options,
-      method: 'POST',
-      headers: { ...request.headers, 'Content-Length': Buffer.byteLength(request.body) },
-      agent,
-    });
+    const req = client.request(
+      withFields(target.options, {
+        method: 'POST',
+        headers: withFields(request.headers, { 'Content-Length': Buffer.byteLength(request.body) }),
+        agent,
+      }),
+    );
     req.on('socket', (socket) => {
       // A new connection must be accepted (TCP and TLS) within connectTimeoutMs: a black hole
       // (SYNs dropped, a full backlog) is given up on long before the answer's deadline.
