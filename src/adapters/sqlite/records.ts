@@ -9,8 +9,8 @@ import type { Conn, TransactionBound } from './connection.js';
  * stays the reference `body`.
  */
 function storedRecord(record: IdempotencyRecord): string {
+  if (typeof record.body !== 'string') return JSON.stringify(record);
   const { body, ...rest } = record;
-  if (typeof body !== 'string') return JSON.stringify(record);
   return `${JSON.stringify(rest).slice(0, -1)},"replay":${body}}`;
 }
 
