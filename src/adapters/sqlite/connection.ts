@@ -182,75 +182,105 @@ export function transactionConn(
   bookkeeping: DeferredBookkeeping,
   reads: ReadCache,
 ): Conn {
-  const checked = ({ statement, effect, commutes }: Prepared) => {
-    if (!access.isOpen()) throw new Error('transaction already finished');
+  return new TransactionConn(cache, access, bookkeeping, reads);
+}
+
+/**
+ * transactionConn's Conn. A class, its methods shared on the prototype: every request opens a
+ * transaction and runs a few statements, and methods made per transaction (and a reading
+ * function per statement) were a good part of what a request allocates.
+ */
+class TransactionConn implements Conn {
+  constructor(
+    private readonly cache: StatementCache,
+    private readonly access: TransactionAccess,
+    private readonly bookkeeping: DeferredBookkeeping,
+    private readonly reads: ReadCache,
+  ) {}
+
+  private checked({ statement, effect, commutes }: Prepared): Database.Statement {
+    if (!this.access.isOpen()) throw new Error('transaction already finished');
     if (!statement.readonly) {
-      access.beforeWrite();
-      reads.writing(effect);
+      this.access.beforeWrite();
+      this.reads.writing(effect);
     }
-    if (!commutes) bookkeeping.flush();
+    if (!commutes) this.bookkeeping.flush();
     return statement;
-  };
+  }
+
   /**
-   * Rows of a read, or of a write with RETURNING (`DELETE … RETURNING`), which SQLite does not
-   * count for the caller: such a write counts as one, so that work failing after it takes its
-   * group back instead of committing it.
+   * The statement of a read, or of a write with RETURNING (`DELETE … RETURNING`), which SQLite
+   * does not count for the caller: such a write counts as one, so that work failing after it
+   * takes its group back instead of committing it.
    */
-  const returned = <R>(prepared: Prepared, read: (statement: Database.Statement) => R): R => {
-    const result = read(checked(prepared));
-    if (!prepared.statement.readonly) access.wrote(1);
-    return result;
-  };
-  const kept = (
-    tables: readonly string[],
-    sql: string,
-    params: Params,
-    read: (statement: Database.Statement) => unknown,
-  ) => {
-    if (!access.isOpen()) throw new Error('transaction already finished');
-    const found = reads.find(sql, params);
-    if (found !== missing) return found;
-    const prepared = cache.valuesOf(sql);
+  private returning(prepared: Prepared): Database.Statement {
+    const statement = this.checked(prepared);
+    if (!statement.readonly) this.access.wrote(1);
+    return statement;
+  }
+
+  /** The kept result of a read (read-cache.ts), or `missing`. */
+  private kept(sql: string, params: Params): unknown {
+    if (!this.access.isOpen()) throw new Error('transaction already finished');
+    return this.reads.find(sql, params);
+  }
+
+  /** The statement of a read whose result is to be kept. */
+  private keptStatement(sql: string): Database.Statement {
+    const prepared = this.cache.valuesOf(sql);
     if (!prepared.statement.readonly) throw new Error(`only a read is kept: ${sql}`);
-    const value = read(checked(prepared));
-    reads.keep(tables, sql, params, value);
-    return value;
-  };
-  return {
-    run(sql, params = []) {
-      const { changes } = checked(cache.rowsOf(sql)).run(...params);
-      access.wrote(changes);
-      return changes;
-    },
-    insert(sql, params = []) {
-      const { changes, lastInsertRowid } = checked(cache.rowsOf(sql)).run(...params);
-      access.wrote(changes);
-      return Number(lastInsertRowid);
-    },
-    row<T>(sql: string, params: Params = []) {
-      return returned(cache.rowsOf(sql), (statement) => statement.get(...params)) as T | undefined;
-    },
-    rows<T>(sql: string, params: Params = []) {
-      return returned(cache.rowsOf(sql), (statement) => statement.all(...params)) as T[];
-    },
-    value<T>(sql: string, params: Params = []) {
-      return returned(cache.valuesOf(sql), (statement) => statement.get(...params)) as T | undefined;
-    },
-    values<T>(sql: string, params: Params = []) {
-      return returned(cache.valuesOf(sql), (statement) => statement.all(...params)) as T[];
-    },
-    keptValue<T>(tables: readonly string[], sql: string, params: Params) {
-      return kept(tables, sql, params, (statement) => statement.get(...params)) as T | undefined;
-    },
-    keptValues<T>(tables: readonly string[], sql: string, params: Params) {
-      return kept(tables, sql, params, (statement) => statement.all(...params)) as readonly T[];
-    },
-    defer(add) {
-      if (!access.isOpen()) throw new Error('transaction already finished');
-      access.beforeWrite();
-      const result = add(bookkeeping);
-      access.wrote(1);
-      return result;
-    },
-  };
+    return this.checked(prepared);
+  }
+
+  run(sql: string, params: Params = []): number {
+    const { changes } = this.checked(this.cache.rowsOf(sql)).run(...params);
+    this.access.wrote(changes);
+    return changes;
+  }
+
+  insert(sql: string, params: Params = []): number {
+    const { changes, lastInsertRowid } = this.checked(this.cache.rowsOf(sql)).run(...params);
+    this.access.wrote(changes);
+    return Number(lastInsertRowid);
+  }
+
+  row<T>(sql: string, params: Params = []): T | undefined {
+    return this.returning(this.cache.rowsOf(sql)).get(...params) as T | undefined;
+  }
+
+  rows<T>(sql: string, params: Params = []): T[] {
+    return this.returning(this.cache.rowsOf(sql)).all(...params) as T[];
+  }
+
+  value<T>(sql: string, params: Params = []): T | undefined {
+    return this.returning(this.cache.valuesOf(sql)).get(...params) as T | undefined;
+  }
+
+  values<T>(sql: string, params: Params = []): T[] {
+    return this.returning(this.cache.valuesOf(sql)).all(...params) as T[];
+  }
+
+  keptValue<T>(tables: readonly string[], sql: string, params: Params): T | undefined {
+    const found = this.kept(sql, params);
+    if (found !== missing) return found as T | undefined;
+    const value = this.keptStatement(sql).get(...params);
+    this.reads.keep(tables, sql, params, value);
+    return value as T | undefined;
+  }
+
+  keptValues<T>(tables: readonly string[], sql: string, params: Params): readonly T[] {
+    const found = this.kept(sql, params);
+    if (found !== missing) return found as readonly T[];
+    const value = this.keptStatement(sql).all(...params);
+    this.reads.keep(tables, sql, params, value);
+    return value as readonly T[];
+  }
+
+  defer<T>(add: (bookkeeping: DeferredBookkeeping) => T): T {
+    if (!this.access.isOpen()) throw new Error('transaction already finished');
+    this.access.beforeWrite();
+    const result = add(this.bookkeeping);
+    this.access.wrote(1);
+    return result;
+  }
 }

@@ -30,20 +30,28 @@ class WriteInSharedRead extends Error {
 }
 
 /** Access for work that may write while it is open; `changed` counts the rows it changed. */
-function writeAccess(): TransactionAccess & { close(): void; changed: number } {
-  let open = true;
-  const access = {
-    changed: 0,
-    isOpen: () => open,
-    beforeWrite: () => {},
-    wrote: (changes: number) => {
-      access.changed += changes;
-    },
-    close: () => {
-      open = false;
-    },
-  };
-  return access;
+function writeAccess(): WriteAccess {
+  return new WriteAccess();
+}
+
+/** writeAccess's access: a class, not closures made for every transaction. */
+class WriteAccess implements TransactionAccess {
+  changed = 0;
+  private open = true;
+
+  isOpen(): boolean {
+    return this.open;
+  }
+
+  beforeWrite(): void {}
+
+  wrote(changes: number): void {
+    this.changed += changes;
+  }
+
+  close(): void {
+    this.open = false;
+  }
 }
 
 /** Access for work in a shared read transaction: it notes, and refuses, any write. */

@@ -211,6 +211,8 @@ async function handleOnce(
   // The account whose writes this request may make, and whose changes its stream waits for.
   const account = (principal as Principal | null)?.accountId ?? null;
   if (mode === 'write' && account !== null) rt.changes.notify(account);
+  // Most answers have no work after the commit: they make none of its closures.
+  if (!reply.after && !reply.streamFrom) return { reply, stream: null };
   const deps: AfterCommitDeps = {
     storage: rt.storage,
     nowMs: () => rt.clock.now(),
