@@ -15,6 +15,12 @@ describe('hashToken', () => {
     );
   });
 
+  it('hashes a token longer than any the server issues, without remembering it', () => {
+    const long = `cn_${'x'.repeat(10_000)}`;
+    expect(hashToken(long)).toBe(sha256(long));
+    expect(hashToken(long)).toBe(sha256(long));
+  });
+
   it('stays right past the number it remembers, once the memory has started afresh', () => {
     const tokens = Array.from({ length: rememberedHashes * 2 + 7 }, (_, i) => `cn_${i}`);
     for (const token of tokens) expect(hashToken(token)).toBe(sha256(token));

@@ -2,6 +2,11 @@ import { sha256Hex } from '../sha256.js';
 
 /** How many tokens' hashes are remembered; when full, the memory starts afresh. */
 export const rememberedHashes = 1024;
+/**
+ * Only tokens up to this long are remembered: the server's are 43 characters, and a client may
+ * send one as long as a header may be, which would make the memory's bound one of count only.
+ */
+const rememberedLength = 64;
 const remembered = new Map<string, string>();
 
 /**
@@ -14,6 +19,7 @@ export function hashToken(token: string): string {
   let hash = remembered.get(token);
   if (hash === undefined) {
     hash = sha256Hex(token);
+    if (token.length > rememberedLength) return hash;
     if (remembered.size >= rememberedHashes) remembered.clear();
     remembered.set(token, hash);
   }
