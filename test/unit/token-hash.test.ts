@@ -15,7 +15,7 @@ describe('hashToken', () => {
     );
   });
 
-  it('hashes a token longer than any the server issues, without remembering it', () => {
+  it('hashes a token far longer than any the server issues alike, asked once or twice', () => {
     const long = `cn_${'x'.repeat(10_000)}`;
     expect(hashToken(long)).toBe(sha256(long));
     expect(hashToken(long)).toBe(sha256(long));
