@@ -5,6 +5,7 @@ import type { OperationContext } from '../../pipeline/context.js';
 import { decodeCursor, type Page, toPage } from '../../pipeline/pagination.js';
 import { VersionMismatch } from '../../storage.js';
 import { addMember } from '../../tenancy/operations.js';
+import { withFields } from '../../with-fields.js';
 import { memberEvents } from './events.js';
 import type { MemberCreate, MemberListQuery, MemberPatch } from './schema.js';
 
@@ -101,7 +102,7 @@ export async function listMembers(ctx: OperationContext, query: MemberListQuery)
     ...(query.cursor !== undefined ? { after: decodeCursor(query.cursor, filters) } : {}),
   });
   const page = toPage(
-    result.rows.map((m) => ({ ...m, id: m.userId })),
+    result.rows.map((m) => withFields(m, { id: m.userId })),
     result.total,
     query.limit,
     filters,

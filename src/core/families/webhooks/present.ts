@@ -1,4 +1,5 @@
 import type { DeliveryAttempt, WebhookDelivery, WebhookSubscription } from '../../model.js';
+import { withFields } from '../../with-fields.js';
 
 /** A subscription as the API shows it: never its secrets or its failure bookkeeping. */
 export type WebhookView = Omit<
@@ -8,7 +9,7 @@ export type WebhookView = Omit<
 
 export function presentWebhook(w: WebhookSubscription): WebhookView {
   const { secret: _s, previousSecret: _p, previousSecretExpiresAt: _e, failingSince: _f, ...visible } = w;
-  return { ...visible, signatureScheme: w.signatureScheme ?? 'stripe' };
+  return withFields(visible, { signatureScheme: w.signatureScheme ?? 'stripe' });
 }
 
 /** A delivery in lists: its state, without the dispatcher's lease and schedule bookkeeping. */
