@@ -469,6 +469,28 @@ export function webhookTests(adapter: AdapterUnderTest): void {
       );
     });
 
+    it('claims past a queue head whose account turns out to have no slot, to a later head that fits', async () => {
+      // A backlog of a full account walked past, then two other subscriptions' heads: the first
+      // due is refused (its account has no slot, which the claim learns only by trying it), the
+      // second fits. PostgreSQL once took only as many heads as it wanted, and stopped there.
+      const start = 0;
+      const backlog = Array.from({ length: 64 }, () =>
+        sampleDelivery('acc_1', 'whk_a', { nextAttemptAt: at(start) }),
+      );
+      const fits = sampleDelivery('acc_3', 'whk_d', { nextAttemptAt: at(start + 1) });
+      const refused = sampleDelivery('acc_2', 'whk_c', { nextAttemptAt: at(start) });
+      await tx(async (t) => {
+        for (const delivery of [...backlog, fits, refused]) await t.deliveries.insert(delivery);
+      });
+      const claimed = await claim(at(start + 10), at(start + 1_000_000), 1, {
+        subscriptionSlots: () => 99,
+        accountSlots: (id) => (id === 'acc_2' ? 0 : 99),
+        fullSubscriptions: [],
+        fullAccounts: ['acc_1'],
+      });
+      expect(claimed.map((d) => d.id)).toEqual([fits.id]);
+    });
+
     it('never hands the same delivery to two concurrent claims', async () => {
       await tx(async (t) => {
         for (let i = 0; i < 20; i++) {

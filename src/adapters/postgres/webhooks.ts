@@ -247,7 +247,7 @@ export function postgresDeliveries(conn: Conn): DeliveryStore {
       // subscriptions and accounts known full; each round leases rows or leaves out one more
       // subscription or account, so the loop ends. A first-page claim stops after one round. A
       // thorough claim that found those rows all taken or left out, and more due behind them,
-      // takes the heads of the other subscriptions' queues, once.
+      // takes the heads of the other subscriptions' queues, in rounds of the same kind.
       const budget = claimBudget(claim);
       const claimed: WebhookDelivery[] = [];
       const walkedBeforeHeads = pagesBeforeHeads * claimPageRows(claim.limit);
@@ -283,11 +283,22 @@ export function postgresDeliveries(conn: Conn): DeliveryStore {
         if ((due ?? 0) < walkedBeforeHeads) return claimed;
         break;
       }
-      for (const data of await queueHeads(conn, claim.now, budget, claim.limit - claimed.length)) {
-        if (claimed.length >= claim.limit) break;
-        await take(data);
+      // The heads, again as long as a round claims a row or leaves out one more subscription or
+      // account: a head refused (its account had no slot, which only its admission could tell)
+      // would otherwise stand in for a later one that fits. A round locks no more rows than wanted.
+      for (;;) {
+        const claimedBefore = claimed.length;
+        if (claimedBefore >= claim.limit) return claimed;
+        const fullBefore = budget.fullSubscriptions().length + budget.fullAccounts().length;
+        const heads = await queueHeads(conn, claim.now, budget, claim.limit - claimedBefore);
+        for (const data of heads) {
+          if (claimed.length >= claim.limit) return claimed;
+          await take(data);
+        }
+        const fullAfter = budget.fullSubscriptions().length + budget.fullAccounts().length;
+        if (heads.length === 0 || (claimed.length === claimedBefore && fullAfter === fullBefore))
+          return claimed;
       }
-      return claimed;
     },
     async recordAttempts(records) {
       const applied: boolean[] = [];
