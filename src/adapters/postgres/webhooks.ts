@@ -279,8 +279,10 @@ export function postgresDeliveries(conn: Conn): DeliveryStore {
         if (rows.length === chunk) continue;
         // Short: everything due was seen, unless the walk's rows were all due ones left out.
         if (subscriptions.length === 0 && accounts.length === 0) return claimed;
+        // The rows this claim leased were due when walked and are not now: they count toward
+        // the walk's length, or a walk that leased some would seem to have reached the end.
         const due = await conn.value<number>(walkLengthSql, [claim.now, walkedBeforeHeads]);
-        if ((due ?? 0) < walkedBeforeHeads) return claimed;
+        if ((due ?? 0) + claimed.length < walkedBeforeHeads) return claimed;
         break;
       }
       // The heads, again as long as a round claims a row or leaves out one more subscription or
