@@ -223,7 +223,14 @@ async function apply(storage: Storage, model: Map<string, Issue>, c: Command): P
     // Each one that committed saw the rows committed before it and its own: as if they ran one
     // after another, in some order.
     const seen = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : [])).sort((a, b) => a - b);
-    expect(seen).toEqual(Array.from({ length: c.n - 1 }, (_, k) => before + k + 1));
+    // Named with the totals, so that a failure says whether another transaction failed too, and why.
+    const unexpected = outcomes.flatMap((o, i) =>
+      o.status === 'rejected' && i !== failing ? [String((o.reason as Error)?.message ?? o.reason)] : [],
+    );
+    expect({ seen, unexpected }).toEqual({
+      seen: Array.from({ length: c.n - 1 }, (_, k) => before + k + 1),
+      unexpected: [],
+    });
   }
 }
 
