@@ -260,7 +260,8 @@ export function postgresDeliveries(conn: Conn): DeliveryStore {
       };
       for (;;) {
         // Lock no more rows than still wanted: a locked row is skipped by concurrent claimers.
-        const chunk = claim.limit - claimed.length;
+        const claimedBefore = claimed.length;
+        const chunk = claim.limit - claimedBefore;
         if (chunk <= 0) return claimed;
         const subscriptions = budget.fullSubscriptions();
         const accounts = budget.fullAccounts();
@@ -279,10 +280,10 @@ export function postgresDeliveries(conn: Conn): DeliveryStore {
         if (rows.length === chunk) continue;
         // Short: everything due was seen, unless the walk's rows were all due ones left out.
         if (subscriptions.length === 0 && accounts.length === 0) return claimed;
-        // The rows this claim leased were due when walked and are not now: they count toward
+        // The rows this round leased were in its walk and are not due now: they count toward
         // the walk's length, or a walk that leased some would seem to have reached the end.
         const due = await conn.value<number>(walkLengthSql, [claim.now, walkedBeforeHeads]);
-        if ((due ?? 0) + claimed.length < walkedBeforeHeads) return claimed;
+        if ((due ?? 0) + (claimed.length - claimedBefore) < walkedBeforeHeads) return claimed;
         break;
       }
       // The heads, again as long as a round claims a row or leaves out one more subscription or

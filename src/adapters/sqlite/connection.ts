@@ -209,14 +209,13 @@ class TransactionConn implements Conn {
   }
 
   /**
-   * The statement of a read, or of a write with RETURNING (`DELETE … RETURNING`), which SQLite
-   * does not count for the caller: such a write counts as one, so that work failing after it
-   * takes its group back instead of committing it.
+   * `result`, of a read or of a write with RETURNING (`DELETE … RETURNING`), which SQLite does
+   * not count for the caller: such a write counts as one once it has run, so that work failing
+   * after it takes its group back instead of committing it.
    */
-  private returning(prepared: Prepared): Database.Statement {
-    const statement = this.checked(prepared);
+  private returned<R>(statement: Database.Statement, result: R): R {
     if (!statement.readonly) this.access.wrote(1);
-    return statement;
+    return result;
   }
 
   /** The kept result of a read (read-cache.ts), or `missing`. */
@@ -245,19 +244,23 @@ class TransactionConn implements Conn {
   }
 
   row<T>(sql: string, params: Params = []): T | undefined {
-    return this.returning(this.cache.rowsOf(sql)).get(...params) as T | undefined;
+    const statement = this.checked(this.cache.rowsOf(sql));
+    return this.returned(statement, statement.get(...params)) as T | undefined;
   }
 
   rows<T>(sql: string, params: Params = []): T[] {
-    return this.returning(this.cache.rowsOf(sql)).all(...params) as T[];
+    const statement = this.checked(this.cache.rowsOf(sql));
+    return this.returned(statement, statement.all(...params)) as T[];
   }
 
   value<T>(sql: string, params: Params = []): T | undefined {
-    return this.returning(this.cache.valuesOf(sql)).get(...params) as T | undefined;
+    const statement = this.checked(this.cache.valuesOf(sql));
+    return this.returned(statement, statement.get(...params)) as T | undefined;
   }
 
   values<T>(sql: string, params: Params = []): T[] {
-    return this.returning(this.cache.valuesOf(sql)).all(...params) as T[];
+    const statement = this.checked(this.cache.valuesOf(sql));
+    return this.returned(statement, statement.all(...params)) as T[];
   }
 
   keptValue<T>(tables: readonly string[], sql: string, params: Params): T | undefined {
