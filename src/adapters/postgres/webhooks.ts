@@ -85,6 +85,10 @@ async function queueHeads(conn: Conn, now: string, budget: ClaimBudget, want: nu
   return conn.values<string>(queueHeadsSql, [now, ids, takes, budget.fullAccounts(), want]);
 }
 
+/** How many subscriptions and accounts the budget knows to be full: a round that adds none and claims none is the last. */
+const knownFull = (budget: ClaimBudget): number =>
+  budget.fullSubscriptions().length + budget.fullAccounts().length;
+
 /** One keyset page (createdAt desc, id desc) of a table's rows, and the count of all matches. */
 async function keysetPage<Row>(
   conn: Conn,
@@ -292,14 +296,13 @@ export function postgresDeliveries(conn: Conn): DeliveryStore {
       for (;;) {
         const claimedBefore = claimed.length;
         if (claimedBefore >= claim.limit) return claimed;
-        const fullBefore = budget.fullSubscriptions().length + budget.fullAccounts().length;
+        const fullBefore = knownFull(budget);
         const heads = await queueHeads(conn, claim.now, budget, claim.limit - claimedBefore);
         for (const data of heads) {
           if (claimed.length >= claim.limit) return claimed;
           await take(data);
         }
-        const fullAfter = budget.fullSubscriptions().length + budget.fullAccounts().length;
-        if (heads.length === 0 || (claimed.length === claimedBefore && fullAfter === fullBefore))
+        if (heads.length === 0 || (claimed.length === claimedBefore && knownFull(budget) === fullBefore))
           return claimed;
       }
     },

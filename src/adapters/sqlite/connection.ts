@@ -209,13 +209,23 @@ class TransactionConn implements Conn {
   }
 
   /**
-   * `result`, of a read or of a write with RETURNING (`DELETE … RETURNING`), which SQLite does
-   * not count for the caller: such a write counts as one once it has run, so that work failing
-   * after it takes its group back instead of committing it.
+   * The first row of a read, or of a write with RETURNING (`DELETE … RETURNING`), which SQLite
+   * does not count for the caller: such a write counts as one once it has run, so that work
+   * failing after it takes its group back instead of committing it.
    */
-  private returned<R>(statement: Database.Statement, result: R): R {
+  private first(prepared: Prepared, params: Params): unknown {
+    const statement = this.checked(prepared);
+    const row = statement.get(...params);
     if (!statement.readonly) this.access.wrote(1);
-    return result;
+    return row;
+  }
+
+  /** Every row of a read, or of a write with RETURNING, counted as `first` counts. */
+  private every(prepared: Prepared, params: Params): unknown[] {
+    const statement = this.checked(prepared);
+    const rows = statement.all(...params);
+    if (!statement.readonly) this.access.wrote(1);
+    return rows;
   }
 
   /** The kept result of a read (read-cache.ts), or `missing`. */
@@ -244,23 +254,19 @@ class TransactionConn implements Conn {
   }
 
   row<T>(sql: string, params: Params = []): T | undefined {
-    const statement = this.checked(this.cache.rowsOf(sql));
-    return this.returned(statement, statement.get(...params)) as T | undefined;
+    return this.first(this.cache.rowsOf(sql), params) as T | undefined;
   }
 
   rows<T>(sql: string, params: Params = []): T[] {
-    const statement = this.checked(this.cache.rowsOf(sql));
-    return this.returned(statement, statement.all(...params)) as T[];
+    return this.every(this.cache.rowsOf(sql), params) as T[];
   }
 
   value<T>(sql: string, params: Params = []): T | undefined {
-    const statement = this.checked(this.cache.valuesOf(sql));
-    return this.returned(statement, statement.get(...params)) as T | undefined;
+    return this.first(this.cache.valuesOf(sql), params) as T | undefined;
   }
 
   values<T>(sql: string, params: Params = []): T[] {
-    const statement = this.checked(this.cache.valuesOf(sql));
-    return this.returned(statement, statement.all(...params)) as T[];
+    return this.every(this.cache.valuesOf(sql), params) as T[];
   }
 
   keptValue<T>(tables: readonly string[], sql: string, params: Params): T | undefined {

@@ -6,7 +6,7 @@ import { isoTime } from '../runtime.js';
 import { sha256Hex } from '../sha256.js';
 import type { StorageTx } from '../storage.js';
 import { withFields } from '../with-fields.js';
-import type { AfterCommitDeps, Reply } from './reply.js';
+import type { Reply } from './reply.js';
 
 /** Keys are kept 24 hours (seed, Limits). */
 export const idempotencyRetentionMs = 24 * 60 * 60 * 1000;
@@ -148,8 +148,9 @@ export async function remember(
   await tx.idempotency.put(recordOfUse(use, pendingStatus, 'null', {}), expiredBefore);
   // Replaces exactly the pending record: nothing else with this key can be dated at or before it.
   const pendingOnly = isoTime(Date.parse(use.createdAt) + 1);
-  return withFields(reply, {
-    after: async (deps: AfterCommitDeps) => {
+  return {
+    ...reply,
+    after: async (deps) => {
       let answer: Reply | null = null;
       try {
         answer = await after(deps);
@@ -162,7 +163,7 @@ export async function remember(
         await deps.storage.transaction((later) => later.idempotency.put(final, pendingOnly));
       }
     },
-  });
+  };
 }
 
 /**
