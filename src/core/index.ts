@@ -30,6 +30,7 @@ export {
 export type { TrackerRequest, TrackerResponse } from './pipeline/request.js';
 export { apiBase } from './pipeline/router.js';
 export { type ChangeFeed, changeFeed } from './pipeline/runtime.js';
+export type { StorageTimeBudgetOptions } from './pipeline/storage-time.js';
 export { routes } from './routes.js';
 export type { Clock, IdPrefix, Ids } from './runtime.js';
 export { randomIds, systemClock } from './runtime.js';

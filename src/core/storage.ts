@@ -606,4 +606,15 @@ export interface StorageTx {
   deliveries: DeliveryStore;
   sessions: SessionStore;
   dump: DumpStore;
+  /**
+   * Milliseconds of the storage's time this run of the transaction has taken so far: what its
+   * own statements kept the database (and, where it runs in process, the event loop) or its
+   * connection busy with, not the time it waited for its turn (a queue, a pool) before them. The
+   * pipeline charges it to the request's account (see storage-time.ts), so it must not count
+   * another transaction's statements.
+   *
+   * Concurrency contract: per transaction; it never decreases, and grows with each statement the
+   * transaction runs, whatever runs beside it.
+   */
+  busyMs(): number;
 }

@@ -18,6 +18,7 @@ import { type RateLimitOptions, slidingWindowLimiter } from './pipeline/rate-lim
 import { parseRequest, type TrackerRequest, type TrackerResponse } from './pipeline/request.js';
 import { createRouter } from './pipeline/router.js';
 import { type ChangeFeed, changeFeed, type TrackerRuntime } from './pipeline/runtime.js';
+import { type StorageTimeBudgetOptions, storageTimeBudget } from './pipeline/storage-time.js';
 import { streamSlots } from './pipeline/stream-slots.js';
 import { publicRoutes } from './public-routes.js';
 import { routes } from './routes.js';
@@ -50,6 +51,12 @@ export interface TrackerOptions {
    * between processes); `false` turns limiting off (for embedding without HTTP clients).
    */
   rateLimit?: RateLimitOptions | false;
+  /**
+   * Each account's share of the storage's time (default 10,000 ms in any 60 s, per server
+   * process): an account whose requests took more answers 429 `rate_limited` until its share
+   * refills. `false` turns it off.
+   */
+  storageTimeBudget?: StorageTimeBudgetOptions | false;
   /** Called once per request after it is answered (the CLI logs these). */
   onRequest?: (entry: RequestLogEntry) => void;
   /** Called with every unexpected error; the client sees only a 500 with the request id. */
@@ -169,6 +176,7 @@ export function createTracker(options: TrackerOptions): Tracker {
       options.rateLimit === false
         ? null
         : slidingWindowLimiter({ store: options.storage.rateLimits, ...options.rateLimit }, clock),
+    storageTime: options.storageTimeBudget === false ? null : storageTimeBudget(options.storageTimeBudget),
     route: createRouter(routes),
     onError:
       options.onError ??

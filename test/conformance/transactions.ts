@@ -92,6 +92,24 @@ export function transactionTests(adapter: AdapterUnderTest): void {
       expect(await tx((t) => t.collections.projects.count('wsp_1', {}))).toBe(1);
     });
 
+    it('says how long its own statements took: from zero, never less, more after each statement', async () => {
+      const seen: number[] = [];
+      await tx(async (t) => {
+        seen.push(t.busyMs());
+        for (let i = 0; i < 20; i++) {
+          await t.collections.issues.insert(sampleRow('issues', 'wsp_1'));
+          seen.push(t.busyMs());
+        }
+        await t.collections.issues.list({ workspaceId: 'wsp_1', limit: 50 });
+        seen.push(t.busyMs());
+      });
+      expect(seen[0]).toBeGreaterThanOrEqual(0);
+      expect(seen[0]).toBeLessThan(50);
+      for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThan(seen[i - 1] as number);
+      // A new transaction starts from nothing again.
+      expect(await tx(async (t) => t.busyMs())).toBeLessThan(seen.at(-1) as number);
+    });
+
     it('loses no update when 50 concurrent transactions read a row, wait a macrotask, then write it', async () => {
       const entry = sampleRow('timeEntries', 'wsp_1', { minutes: 0 });
       await tx((t) => t.collections.timeEntries.insert(entry));

@@ -39,6 +39,7 @@ export function scheduledStorage(inner: Storage): {
       deliveries: wrapStore('deliveries', tx.deliveries),
       sessions: wrapStore('sessions', tx.sessions),
       dump: wrapStore('dump', tx.dump),
+      busyMs: () => tx.busyMs(),
     };
   };
 

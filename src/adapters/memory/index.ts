@@ -91,7 +91,10 @@ export function memoryStorage(): Storage {
         if (closed) throw new Error('storage is closed');
         const undo: Undo[] = [];
         let active = true;
-        const tx = memoryTx(state, (u) => {
+        // Transactions run one at a time here, and each runs to its end without waiting for
+        // anything outside: the time since it began is the time it kept the others waiting.
+        const startedMs = performance.now();
+        const tx = memoryTx(state, startedMs, (u) => {
           if (!active) throw new Error('transaction already finished');
           undo.push(u);
         });
@@ -112,12 +115,13 @@ export function memoryStorage(): Storage {
   };
 }
 
-function memoryTx(state: State, record: RecordUndo): StorageTx {
+function memoryTx(state: State, startedMs: number, record: RecordUndo): StorageTx {
   const tokenByHash = (hash: string): ApiToken | null => {
     const id = state.tokenIdsByHash.get(hash);
     return id === undefined ? null : (state.tokens.get(id) ?? null);
   };
   return {
+    busyMs: () => performance.now() - startedMs,
     webhooks: memoryWebhooks(state, record),
     sessions: {
       async insert(session) {

@@ -17,6 +17,13 @@ export interface Conn {
   /** The first column of the first row, or undefined. */
   value<T>(sql: string, params?: Params): Promise<T | undefined>;
   values<T>(sql: string, params?: Params): Promise<T[]>;
+  /**
+   * Milliseconds this transaction's statements took, from sending each to its answer
+   * (StorageTx.busyMs): the client is the transaction's alone, so that is its own use of the
+   * connection and of the server (a statement waiting for a row lock holds the connection
+   * meanwhile, and counts), not the wait for a connection before the transaction began.
+   */
+  busyMs(): number;
 }
 
 /** The state of one transaction on its client: open or not, and its first failure. */
@@ -27,17 +34,22 @@ export interface TransactionState {
 
 /** A Conn over `client`, valid while `state.open` holds. */
 export function transactionConn(client: PoolClient, state: TransactionState): Conn {
+  let spentMs = 0;
   async function query(sql: string, params: Params, rowMode?: 'array'): Promise<QueryResult> {
     if (!state.open) throw new Error('transaction already finished');
     if (state.failure !== undefined) throw state.failure;
+    const started = performance.now();
     try {
       return await client.query({ text: sql, values: [...params], ...(rowMode ? { rowMode } : {}) });
     } catch (error) {
       state.failure = error;
       throw error;
+    } finally {
+      spentMs += performance.now() - started;
     }
   }
   return {
+    busyMs: () => spentMs,
     async run(sql, params = []) {
       return (await query(sql, params)).rowCount ?? 0;
     },

@@ -89,6 +89,7 @@ function postgresTx(conn: Conn, appended: (accountId: string) => void): StorageT
     deliveries: postgresDeliveries(conn),
     sessions: postgresSessions(conn),
     dump: postgresDump(conn),
+    busyMs: () => conn.busyMs(),
   };
 }
 

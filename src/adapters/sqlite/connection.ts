@@ -160,6 +160,8 @@ export interface Conn {
    * a write of this transaction, refused where it may not write.
    */
   defer<T>(add: (bookkeeping: DeferredBookkeeping) => T): T;
+  /** Milliseconds this transaction's statements have run (StorageTx.busyMs). */
+  busyMs(): number;
 }
 
 /** What a transaction's stores may do with the connection, as its queue decides (transaction-queue.ts). */
@@ -191,6 +193,12 @@ export function transactionConn(
  * function per statement) were a good part of what a request allocates.
  */
 class TransactionConn implements Conn {
+  /**
+   * What this transaction's statements took. Timed around each statement, not the transaction:
+   * the reads of a group share one, and each is charged its own statements only.
+   */
+  private spentMs = 0;
+
   constructor(
     private readonly cache: StatementCache,
     private readonly access: TransactionAccess,
@@ -215,7 +223,9 @@ class TransactionConn implements Conn {
    */
   private first(prepared: Prepared, params: Params): unknown {
     const statement = this.checked(prepared);
+    const started = performance.now();
     const row = statement.get(...params);
+    this.spentMs += performance.now() - started;
     if (!statement.readonly) this.access.wrote(1);
     return row;
   }
@@ -223,7 +233,9 @@ class TransactionConn implements Conn {
   /** Every row of a read, or of a write with RETURNING, counted as `first` counts. */
   private every(prepared: Prepared, params: Params): unknown[] {
     const statement = this.checked(prepared);
+    const started = performance.now();
     const rows = statement.all(...params);
+    this.spentMs += performance.now() - started;
     if (!statement.readonly) this.access.wrote(1);
     return rows;
   }
@@ -242,15 +254,20 @@ class TransactionConn implements Conn {
   }
 
   run(sql: string, params: Params = []): number {
-    const { changes } = this.checked(this.cache.rowsOf(sql)).run(...params);
-    this.access.wrote(changes);
-    return changes;
+    return this.write(sql, params).changes;
   }
 
   insert(sql: string, params: Params = []): number {
-    const { changes, lastInsertRowid } = this.checked(this.cache.rowsOf(sql)).run(...params);
-    this.access.wrote(changes);
-    return Number(lastInsertRowid);
+    return Number(this.write(sql, params).lastInsertRowid);
+  }
+
+  private write(sql: string, params: Params): Database.RunResult {
+    const statement = this.checked(this.cache.rowsOf(sql));
+    const started = performance.now();
+    const result = statement.run(...params);
+    this.spentMs += performance.now() - started;
+    this.access.wrote(result.changes);
+    return result;
   }
 
   row<T>(sql: string, params: Params = []): T | undefined {
@@ -272,7 +289,10 @@ class TransactionConn implements Conn {
   keptValue<T>(tables: readonly string[], sql: string, params: Params): T | undefined {
     const found = this.kept(sql, params);
     if (found !== missing) return found as T | undefined;
-    const value = this.keptStatement(sql).get(...params);
+    const statement = this.keptStatement(sql);
+    const started = performance.now();
+    const value = statement.get(...params);
+    this.spentMs += performance.now() - started;
     this.reads.keep(tables, sql, params, value);
     return value as T | undefined;
   }
@@ -280,7 +300,10 @@ class TransactionConn implements Conn {
   keptValues<T>(tables: readonly string[], sql: string, params: Params): readonly T[] {
     const found = this.kept(sql, params);
     if (found !== missing) return found as readonly T[];
-    const value = this.keptStatement(sql).all(...params);
+    const statement = this.keptStatement(sql);
+    const started = performance.now();
+    const value = statement.all(...params);
+    this.spentMs += performance.now() - started;
     this.reads.keep(tables, sql, params, value);
     return value as readonly T[];
   }
@@ -291,5 +314,9 @@ class TransactionConn implements Conn {
     const result = add(this.bookkeeping);
     this.access.wrote(1);
     return result;
+  }
+
+  busyMs(): number {
+    return this.spentMs;
   }
 }

@@ -67,6 +67,7 @@ function sqliteTx(conn: Conn, writePendingSearch: () => void): StorageTx {
     deliveries: sqliteDeliveries(conn),
     sessions: sqliteSessions(conn),
     dump: sqliteDump(conn),
+    busyMs: () => conn.busyMs(),
   };
 }
 

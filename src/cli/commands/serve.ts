@@ -96,6 +96,13 @@ export const command = defineCommand({
       description: 'Requests per minute per token or client address (default: 100; 0 turns it off)',
       ...fromEnv('rateLimit'),
     },
+    storageTime: {
+      type: 'string',
+      value: '<ms>',
+      description:
+        "Milliseconds of storage time per minute one account's requests may take (default: 10000; 0 turns it off)",
+      ...fromEnv('storageTime'),
+    },
     trustProxy: {
       type: 'boolean',
       description: 'Take the client address from X-Forwarded-For (set by one proxy in front)',
@@ -163,6 +170,7 @@ export const command = defineCommand({
       host: z.string().min(1).default('127.0.0.1'),
       server: z.enum(serverKinds).default('node'),
       rateLimit: digits('expected a whole number of requests per minute (0: no limit)').default(100),
+      storageTime: digits('expected a whole number of milliseconds per minute (0: no limit)').default(10_000),
       trustProxy: z.boolean().default(false),
       cors: originList.optional(),
       basePath: z
@@ -293,6 +301,8 @@ async function start(input: ServeInput, io: CliIo, logger: Logger): Promise<Star
       ...(input.cors ? { cors: { origins: input.cors } } : {}),
       trustProxy: input.trustProxy,
       rateLimit: input.rateLimit === 0 ? false : { limit: input.rateLimit, windowMs: 60_000 },
+      storageTimeBudget:
+        input.storageTime === 0 ? false : { msPerWindow: input.storageTime, windowMs: 60_000 },
       // The log goes to stderr, so stdout holds only the startup: with --json, one JSON object.
       onRequest: (entry) => logger.info(entry, 'request'),
       onError: (error, requestId) => logger.error({ err: error, requestId }, 'request failed'),

@@ -26,6 +26,7 @@ import type { ParsedRequest, TrackerResponse } from './request.js';
 import type { Route } from './route.js';
 import { apiBase, methodNotAllowed, type RouteMatch, unknownPath } from './router.js';
 import { type PublicRoute, type TrackerRuntime, waitForChange } from './runtime.js';
+import { storageTimeSpent } from './storage-time.js';
 import { holdingSlot, tooManyStreams } from './stream-slots.js';
 import { parseInput } from './validate.js';
 
@@ -194,17 +195,16 @@ async function handleOnce(
       const authenticated = await authenticate(tx, req.headers.authorization, nowMs);
       if (authenticated instanceof ApiError) throw authenticated;
       principal = authenticated;
-
-      if (match === null) throw unknownPath(req.path);
-      if (match.kind === 'not_found') throw unknownPath(req.path);
-      if (match.kind === 'method_not_allowed') {
-        throw methodNotAllowed(req.method, allowedMethods(match.allow));
+      const budget = rt.storageTime;
+      if (!budget) return answerAuthenticated(rt, req, method, match, authenticated, nowMs, tx, services);
+      const wait = budget.refusal(authenticated.accountId, nowMs);
+      if (wait !== null) throw storageTimeSpent(wait);
+      try {
+        return await answerAuthenticated(rt, req, method, match, authenticated, nowMs, tx, services);
+      } finally {
+        // Whatever the answer: a refused or failed request kept the storage busy too.
+        budget.charge(authenticated.accountId, tx.busyMs(), rt.clock.now());
       }
-      const { route, query } = match;
-      const params = decodePathParams(match.params);
-      const denied = authorize(principal, route.access, method);
-      if (denied) throw denied;
-      return runRoute(rt, req, route, principal, params, query, nowMs, tx, services);
     },
     { mode },
   );
@@ -229,6 +229,29 @@ async function handleOnce(
   const free = account === null ? () => {} : rt.streams.take(account);
   if (free === null) throw tooManyStreams();
   return { reply: final, stream: holdingSlot(final.streamFrom(deps), free) };
+}
+
+/** A request whose token authenticated: routed, authorized and run. */
+function answerAuthenticated(
+  rt: TrackerRuntime,
+  req: ParsedRequest,
+  method: string,
+  match: RouteMatch | null,
+  principal: Principal,
+  nowMs: number,
+  tx: StorageTx,
+  services: Services,
+): Promise<Reply> {
+  if (match === null) throw unknownPath(req.path);
+  if (match.kind === 'not_found') throw unknownPath(req.path);
+  if (match.kind === 'method_not_allowed') {
+    throw methodNotAllowed(req.method, allowedMethods(match.allow));
+  }
+  const { route, query } = match;
+  const params = decodePathParams(match.params);
+  const denied = authorize(principal, route.access, method);
+  if (denied) throw denied;
+  return runRoute(rt, req, route, principal, params, query, nowMs, tx, services);
 }
 
 /**

@@ -6,6 +6,7 @@ import type { RateLimiter } from './rate-limit.js';
 import type { Reply } from './reply.js';
 import type { ParsedRequest } from './request.js';
 import type { RouteMatch } from './router.js';
+import type { StorageTimeBudget } from './storage-time.js';
 import type { StreamSlots } from './stream-slots.js';
 
 /** What the pipeline runs on: built once by createTracker. */
@@ -14,6 +15,8 @@ export interface TrackerRuntime {
   clock: Clock;
   ids: Ids;
   limiter: RateLimiter | null;
+  /** Each account's share of the storage's time (storage-time.ts); null when unlimited. */
+  storageTime: StorageTimeBudget | null;
   route(method: string, url: string): Promise<RouteMatch>;
   /** Told about every unexpected error (a 500), with the request id the client saw. */
   onError(error: unknown, requestId: string): void;

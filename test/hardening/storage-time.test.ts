@@ -1,0 +1,157 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memoryStorage } from '../../src/adapters/memory/index.js';
+import { sqliteStorage } from '../../src/adapters/sqlite/index.js';
+import { createTracker, type Storage, type TrackerOptions, tenancy } from '../../src/core/index.js';
+import { assertBuilt, type Served, type Startup, startServeJson, tempDir } from '../cli/process.js';
+
+/**
+ * Each account's share of the storage's time (docs/api.md, "Storage time"): an account whose
+ * requests took more than its share answers 429 until the share refills; other accounts do not
+ * notice.
+ */
+
+/** A memory store whose transactions all say they took `costMs()`. */
+function storageTaking(costMs: () => number): Storage {
+  const inner = memoryStorage();
+  return {
+    transaction: (fn, options) => inner.transaction((tx) => fn({ ...tx, busyMs: costMs }), options),
+    close: () => inner.close(),
+  };
+}
+
+async function twoAccounts(options: Omit<TrackerOptions, 'storage'>, storage: Storage) {
+  const tracker = createTracker({ ...options, storage, rateLimit: false });
+  const tokenOf = async (slug: string) =>
+    (
+      await storage.transaction((tx) =>
+        tenancy.initWorkspace(
+          { tx, ids: tracker.ids, now: Date.now() },
+          { slug, adminEmail: `${slug}@example.com` },
+        ),
+      )
+    ).token;
+  const tokens = { a: await tokenOf('alpha'), b: await tokenOf('beta') };
+  const list = (who: 'a' | 'b') =>
+    tracker.handle({
+      method: 'GET',
+      path: '/api/v1/projects',
+      headers: { authorization: `Bearer ${tokens[who]}` },
+    });
+  return { tracker, list };
+}
+
+describe('storage time per account', () => {
+  it('refuses an account that used its share, with Retry-After, and serves the others', async () => {
+    let now = Date.parse('2026-11-27T10:00:00.000Z');
+    const { tracker, list } = await twoAccounts(
+      { clock: { now: () => now } },
+      storageTaking(() => 4_000),
+    );
+    // 10,000 ms a minute: 4,000 + 4,000 + 4,000 overdraws it by 2,000.
+    for (let i = 0; i < 3; i++) expect((await list('a')).status).toBe(200);
+    const refused = await list('a');
+    expect(refused.status).toBe(429);
+    expect(refused.headers['Content-Type']).toContain('application/problem+json');
+    expect(JSON.parse(String(refused.body))).toMatchObject({
+      error: 'rate_limited',
+      status: 429,
+      retryAfter: 13,
+    });
+    // 2,000 ms refill at a sixth of a ms each ms: 12 s, and a ms more to have some.
+    expect(refused.headers['Retry-After']).toBe('13');
+    expect((await list('b')).status).toBe(200);
+    now += 12_000;
+    expect((await list('a')).status).toBe(429);
+    now += 1_000;
+    expect((await list('a')).status).toBe(200);
+    await tracker.close();
+  });
+
+  it('is not charged for a refused request, so a client retrying at once is not kept out longer', async () => {
+    let now = Date.parse('2026-11-27T10:00:00.000Z');
+    const { tracker, list } = await twoAccounts(
+      { clock: { now: () => now }, storageTimeBudget: { msPerWindow: 1_000, windowMs: 60_000 } },
+      storageTaking(() => 1_500),
+    );
+    expect((await list('a')).status).toBe(200);
+    // Refused requests stop after authentication: they cost the storage a token lookup, which
+    // this store says took 1,500 ms too; they are still not charged beyond it.
+    for (let i = 0; i < 5; i++) expect((await list('a')).status).toBe(429);
+    now += 30_001;
+    expect((await list('a')).status).toBe(200);
+    await tracker.close();
+  });
+
+  it('never refuses with `storageTimeBudget: false`', async () => {
+    const { tracker, list } = await twoAccounts(
+      { storageTimeBudget: false },
+      storageTaking(() => 60_000),
+    );
+    for (let i = 0; i < 5; i++) expect((await list('a')).status).toBe(200);
+    await tracker.close();
+  });
+});
+
+describe('storage time over a real server: a SQLite file, `serve --storage-time`', () => {
+  let served: Served & { startup: Startup };
+  let tokens: Record<'a' | 'b', string>;
+
+  beforeAll(async () => {
+    assertBuilt();
+    const db = join(tempDir(), 'tracker.db');
+    const storage = sqliteStorage({ filename: db });
+    const tracker = createTracker({ storage, rateLimit: false });
+    const tokenOf = async (slug: string) =>
+      (
+        await storage.transaction((tx) =>
+          tenancy.initWorkspace(
+            { tx, ids: tracker.ids, now: Date.now() },
+            { slug, adminEmail: `${slug}@example.com` },
+          ),
+        )
+      ).token;
+    tokens = { a: await tokenOf('alpha'), b: await tokenOf('beta') };
+    await tracker.close();
+    // 1 ms a minute: a few dozen requests' statements.
+    served = await startServeJson([
+      '--db',
+      db,
+      '--rate-limit',
+      '0',
+      '--storage-time',
+      '1',
+      '--log-level',
+      'warn',
+    ]);
+  }, 60_000);
+  afterAll(async () => {
+    await served?.stop('SIGKILL');
+  });
+
+  const get = (token: string) =>
+    fetch(`${served.startup.apiUrl}/issues?limit=50`, { headers: { authorization: `Bearer ${token}` } });
+
+  it("refuses A once its statements took its share, measured, while B's requests still answer", async () => {
+    let refused: Response | null = null;
+    let answered = 0;
+    for (let i = 0; i < 5_000 && !refused; i++) {
+      const response = await get(tokens.a);
+      if (response.status === 429) refused = response;
+      else {
+        expect(response.status).toBe(200);
+        answered++;
+      }
+      if (!refused) await response.arrayBuffer();
+    }
+    expect(refused).not.toBeNull();
+    expect(answered).toBeGreaterThan(0);
+    const problem = await (refused as Response).json();
+    expect(problem).toMatchObject({ error: 'rate_limited', status: 429 });
+    expect(Number((refused as Response).headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    const b = await get(tokens.b);
+    expect(b.status).toBe(200);
+    await b.arrayBuffer();
+    expect((await get(tokens.a)).status).toBe(429);
+  }, 60_000);
+});
