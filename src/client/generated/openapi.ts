@@ -2269,7 +2269,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description rate_limited: over the rate limit; retry after Retry-After seconds. too_many_streams (with `limit`, on GET /signals as an event stream): the account holds as many event streams open on this server as it may. */
+        /** @description rate_limited: over the rate limit, or the account's requests used their share of the server's storage time; retry after Retry-After seconds. too_many_streams (with `limit`, on GET /signals as an event stream): the account holds as many event streams open on this server as it may. */
         TooManyRequests: {
             headers: {
                 /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */

@@ -136,7 +136,7 @@ export const problemResponses: Record<string, ProblemResponse> = {
       extras: { retryAfter: 12 },
     },
     description:
-      'rate_limited: over the rate limit; retry after Retry-After seconds. too_many_streams (with `limit`, on GET /signals as an event stream): the account holds as many event streams open on this server as it may.',
+      "rate_limited: over the rate limit, or the account's requests used their share of the server's storage time; retry after Retry-After seconds. too_many_streams (with `limit`, on GET /signals as an event stream): the account holds as many event streams open on this server as it may.",
     headers: headersOf([['Retry-After', true]]),
   },
   InternalError: {
