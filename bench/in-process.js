@@ -13,7 +13,7 @@ import { createTracker, projects, tenancy } from '../dist/core/index.js';
 import { medianRun } from './support.js';
 
 async function setUp(storage) {
-  const tracker = createTracker({ storage, rateLimit: false });
+  const tracker = createTracker({ storage, rateLimit: false, storageTimeBudget: false });
   const init = await storage.transaction((tx) =>
     tenancy.initWorkspace(
       { tx, ids: tracker.ids, now: Date.now() },

@@ -45,7 +45,20 @@ function cpuMicros(pid) {
 async function startServe(db, nodeFlags = []) {
   const child = spawn(
     process.execPath,
-    [...nodeFlags, cli, 'serve', '--db', db, '--port', '0', '--json', '--rate-limit', '0'],
+    [
+      ...nodeFlags,
+      cli,
+      'serve',
+      '--db',
+      db,
+      '--port',
+      '0',
+      '--json',
+      '--rate-limit',
+      '0',
+      '--storage-time',
+      '0',
+    ],
     {
       stdio: ['ignore', 'pipe', 'ignore'],
     },

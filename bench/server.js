@@ -36,7 +36,12 @@ if (variant === 'raw') {
   });
   server.listen(0, '127.0.0.1', () => ready(server));
 } else {
-  const tracker = createTracker({ storage: sqliteStorage({ filename: file }), rateLimit: false });
+  // One client drives the server as hard as it can: no request limit, no share of storage time.
+  const tracker = createTracker({
+    storage: sqliteStorage({ filename: file }),
+    rateLimit: false,
+    storageTimeBudget: false,
+  });
   if (variant === 'hono') {
     const server = serve({ fetch: honoApp(tracker).fetch, port: 0, hostname: '127.0.0.1' }, () =>
       ready(server),
