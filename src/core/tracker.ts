@@ -18,7 +18,11 @@ import { type RateLimitOptions, slidingWindowLimiter } from './pipeline/rate-lim
 import { parseRequest, type TrackerRequest, type TrackerResponse } from './pipeline/request.js';
 import { createRouter } from './pipeline/router.js';
 import { type ChangeFeed, changeFeed, type TrackerRuntime } from './pipeline/runtime.js';
-import { type StorageTimeBudgetOptions, storageTimeBudget } from './pipeline/storage-time.js';
+import {
+  type StorageTimeBudget,
+  type StorageTimeBudgetOptions,
+  storageTimeBudget,
+} from './pipeline/storage-time.js';
 import { streamSlots } from './pipeline/stream-slots.js';
 import { publicRoutes } from './public-routes.js';
 import { routes } from './routes.js';
@@ -54,7 +58,7 @@ export interface TrackerOptions {
   /**
    * Each account's share of the storage's time (default 10,000 ms in any 60 s, per server
    * process): an account whose requests took more answers 429 `rate_limited` until its share
-   * refills. `false` turns it off.
+   * refills. `false` turns it off; so does `rateLimit: false`, unless this is given.
    */
   storageTimeBudget?: StorageTimeBudgetOptions | false;
   /** Called once per request after it is answered (the CLI logs these). */
@@ -144,6 +148,17 @@ export interface Tracker {
 
 const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/**
+ * Each account's share of the storage's time: as asked, or by default whenever requests are
+ * limited. `rateLimit: false` turns limiting off, this one too unless it is asked for: a 429
+ * `rate_limited` from a server told not to limit would surprise.
+ */
+function storageTimeOf(options: TrackerOptions): StorageTimeBudget | null {
+  const asked = options.storageTimeBudget;
+  if (asked === false || (asked === undefined && options.rateLimit === false)) return null;
+  return storageTimeBudget(asked);
+}
+
 /** Builds the tracker: the whole API over one storage adapter. */
 export function createTracker(options: TrackerOptions): Tracker {
   const clock = options.clock ?? systemClock;
@@ -176,7 +191,7 @@ export function createTracker(options: TrackerOptions): Tracker {
       options.rateLimit === false
         ? null
         : slidingWindowLimiter({ store: options.storage.rateLimits, ...options.rateLimit }, clock),
-    storageTime: options.storageTimeBudget === false ? null : storageTimeBudget(options.storageTimeBudget),
+    storageTime: storageTimeOf(options),
     route: createRouter(routes),
     onError:
       options.onError ??

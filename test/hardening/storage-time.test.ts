@@ -21,7 +21,8 @@ function storageTaking(costMs: () => number): Storage {
 }
 
 async function twoAccounts(options: Omit<TrackerOptions, 'storage'>, storage: Storage) {
-  const tracker = createTracker({ ...options, storage, rateLimit: false });
+  // The request limit stays on (100 a minute, more than these tests send).
+  const tracker = createTracker({ ...options, storage });
   const tokenOf = async (slug: string) =>
     (
       await storage.transaction((tx) =>
@@ -75,20 +76,28 @@ describe('storage time per account', () => {
       storageTaking(() => 1_500),
     );
     expect((await list('a')).status).toBe(200);
-    // Refused requests stop after authentication: they cost the storage a token lookup, which
-    // this store says took 1,500 ms too; they are still not charged beyond it.
+    // This store says every transaction took 1,500 ms, the refused ones too: they are not charged.
     for (let i = 0; i < 5; i++) expect((await list('a')).status).toBe(429);
     now += 30_001;
     expect((await list('a')).status).toBe(200);
     await tracker.close();
   });
 
-  it('never refuses with `storageTimeBudget: false`', async () => {
+  it('never refuses with `storageTimeBudget: false`, nor with `rateLimit: false` unless it is given', async () => {
+    for (const options of [{ storageTimeBudget: false as const }, { rateLimit: false as const }]) {
+      const { tracker, list } = await twoAccounts(
+        options,
+        storageTaking(() => 60_000),
+      );
+      for (let i = 0; i < 5; i++) expect((await list('a')).status).toBe(200);
+      await tracker.close();
+    }
     const { tracker, list } = await twoAccounts(
-      { storageTimeBudget: false },
+      { rateLimit: false, storageTimeBudget: { msPerWindow: 1_000 } },
       storageTaking(() => 60_000),
     );
-    for (let i = 0; i < 5; i++) expect((await list('a')).status).toBe(200);
+    expect((await list('a')).status).toBe(200);
+    expect((await list('a')).status).toBe(429);
     await tracker.close();
   });
 });

@@ -100,7 +100,7 @@ export const command = defineCommand({
       type: 'string',
       value: '<ms>',
       description:
-        "Milliseconds of storage time per minute one account's requests may take (default: 10000; 0 turns it off)",
+        "Milliseconds of storage time per minute one account's requests may take (default: 10000, or off with --rate-limit 0; 0 turns it off)",
       ...fromEnv('storageTime'),
     },
     trustProxy: {
@@ -170,7 +170,7 @@ export const command = defineCommand({
       host: z.string().min(1).default('127.0.0.1'),
       server: z.enum(serverKinds).default('node'),
       rateLimit: digits('expected a whole number of requests per minute (0: no limit)').default(100),
-      storageTime: digits('expected a whole number of milliseconds per minute (0: no limit)').default(10_000),
+      storageTime: digits('expected a whole number of milliseconds per minute (0: no limit)').optional(),
       trustProxy: z.boolean().default(false),
       cors: originList.optional(),
       basePath: z
@@ -301,8 +301,12 @@ async function start(input: ServeInput, io: CliIo, logger: Logger): Promise<Star
       ...(input.cors ? { cors: { origins: input.cors } } : {}),
       trustProxy: input.trustProxy,
       rateLimit: input.rateLimit === 0 ? false : { limit: input.rateLimit, windowMs: 60_000 },
-      storageTimeBudget:
-        input.storageTime === 0 ? false : { msPerWindow: input.storageTime, windowMs: 60_000 },
+      ...(input.storageTime === undefined
+        ? {}
+        : {
+            storageTimeBudget:
+              input.storageTime === 0 ? false : { msPerWindow: input.storageTime, windowMs: 60_000 },
+          }),
       // The log goes to stderr, so stdout holds only the startup: with --json, one JSON object.
       onRequest: (entry) => logger.info(entry, 'request'),
       onError: (error, requestId) => logger.error({ err: error, requestId }, 'request failed'),
