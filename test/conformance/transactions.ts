@@ -110,6 +110,26 @@ export function transactionTests(adapter: AdapterUnderTest): void {
       expect(await tx(async (t) => t.busyMs())).toBeLessThan(seen.at(-1) as number);
     });
 
+    it('charges a transaction its own statements only, not those of a costly one beside it', async () => {
+      const seed = sampleRow('issues', 'wsp_1');
+      await tx((t) => t.collections.issues.insert(seed));
+      const costly = tx(async (t) => {
+        for (let i = 0; i < 400; i++) await t.collections.issues.insert(sampleRow('issues', 'wsp_1'));
+        return t.busyMs();
+      });
+      const cheap = Promise.all(
+        Array.from({ length: 5 }, () =>
+          tx(async (t) => {
+            await t.collections.issues.get('wsp_1', seed.id);
+            return t.busyMs();
+          }),
+        ),
+      );
+      const [costlyMs, cheapMs] = await Promise.all([costly, cheap]);
+      // Run beside (or queued behind) 400 inserts, each cheap one still took one read's time.
+      expect(Math.max(...cheapMs)).toBeLessThan(costlyMs / 5);
+    });
+
     it('loses no update when 50 concurrent transactions read a row, wait a macrotask, then write it', async () => {
       const entry = sampleRow('timeEntries', 'wsp_1', { minutes: 0 });
       await tx((t) => t.collections.timeEntries.insert(entry));

@@ -39,7 +39,7 @@ async function twoAccounts(options: Omit<TrackerOptions, 'storage'>, storage: St
       path: '/api/v1/projects',
       headers: { authorization: `Bearer ${tokens[who]}` },
     });
-  return { tracker, list };
+  return { tracker, list, tokens };
 }
 
 describe('storage time per account', () => {
@@ -82,6 +82,50 @@ describe('storage time per account', () => {
     expect((await list('a')).status).toBe(200);
     await tracker.close();
   });
+
+  it("charges an event stream's reads to its account, and slows the stream once the share is spent", async () => {
+    let now = Date.parse('2026-11-27T10:00:00.000Z');
+    let cost = 0;
+    const storage = storageTaking(() => cost);
+    const { tracker, list, tokens } = await twoAccounts({ clock: { now: () => now } }, storage);
+    const created = await tracker.handle({
+      method: 'POST',
+      path: '/api/v1/projects',
+      headers: {
+        authorization: `Bearer ${tokens.a}`,
+        'content-type': 'application/json',
+        'idempotency-key': crypto.randomUUID(),
+      },
+      body: JSON.stringify({ name: 'Watched' }),
+    });
+    expect(created.status).toBe(201);
+    cost = 4_000;
+    const opened = await tracker.handle({
+      method: 'GET',
+      path: '/api/v1/signals?after=0',
+      headers: { authorization: `Bearer ${tokens.a}`, accept: 'text/event-stream' },
+    });
+    expect(opened.status).toBe(200);
+    const stream = (opened.stream as AsyncIterable<string>)[Symbol.asyncIterator]();
+    expect((await stream.next()).value).toContain('retry:');
+    expect((await stream.next()).value).toContain('project.created');
+    // Opening took 4,000 ms of the 10,000, the stream's read 4,000 more: one more request fits.
+    expect((await list('a')).status).toBe(200);
+    expect((await list('a')).status).toBe(429);
+    // Spent, the stream waits for the share to refill before it reads again.
+    let read = false;
+    const next = stream.next().then(() => {
+      read = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect(read).toBe(false);
+    now += 60_000;
+    await next;
+    expect(read).toBe(true);
+    await stream.return?.();
+    expect((await list('b')).status).toBe(200);
+    await tracker.close();
+  }, 20_000);
 
   it('never refuses with `storageTimeBudget: false`, nor with `rateLimit: false` unless it is given', async () => {
     for (const options of [{ storageTimeBudget: false as const }, { rateLimit: false as const }]) {

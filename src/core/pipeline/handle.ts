@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ApiError } from '../errors.js';
 import { isoTime } from '../runtime.js';
-import { type StorageTx, TransientConflict, UniqueViolation } from '../storage.js';
+import { type Storage, type StorageTx, TransientConflict, UniqueViolation } from '../storage.js';
 import { withFields } from '../with-fields.js';
 import { allowedMethods, decodePathParams, optionsReply } from './allow.js';
 import { authenticate, authorize, type Principal } from './auth.js';
@@ -26,7 +26,7 @@ import type { ParsedRequest, TrackerResponse } from './request.js';
 import type { Route } from './route.js';
 import { apiBase, methodNotAllowed, type RouteMatch, unknownPath } from './router.js';
 import { type PublicRoute, type TrackerRuntime, waitForChange } from './runtime.js';
-import { storageTimeSpent } from './storage-time.js';
+import { chargedStorage, storageTimeSpent } from './storage-time.js';
 import { holdingSlot, tooManyStreams } from './stream-slots.js';
 import { parseInput } from './validate.js';
 
@@ -202,7 +202,7 @@ async function handleOnce(
       try {
         return await answerAuthenticated(rt, req, method, match, authenticated, nowMs, tx, services);
       } finally {
-        // Whatever the answer: a refused or failed request kept the storage busy too.
+        // Whatever it answered: a request that failed (a 404, a 409) kept the storage busy too.
         budget.charge(authenticated.accountId, tx.busyMs(), rt.clock.now());
       }
     },
@@ -213,22 +213,28 @@ async function handleOnce(
   if (mode === 'write' && account !== null) rt.changes.notify(account);
   // Most answers have no work after the commit: they make none of its closures.
   if (!reply.after && !reply.streamFrom) return { reply, stream: null };
-  const deps: AfterCommitDeps = {
-    storage: rt.storage,
+  // The work after the commit is the account's too: its transactions are charged to its share,
+  // and a stream's wait while the share is spent (see chargedStorage).
+  const budget = rt.storageTime;
+  const depsWith = (storage: Storage): AfterCommitDeps => ({
+    storage,
     nowMs: () => rt.clock.now(),
     waitForChange: (ms) =>
       account === null
         ? new Promise((resolve) => setTimeout(resolve, ms))
         : waitForChange(rt.changes, account, ms),
-  };
-  const final = reply.after ? await reply.after(deps) : reply;
+  });
+  const chargedTo = (throttle: boolean): Storage =>
+    budget && account !== null ? chargedStorage(rt.storage, budget, account, rt.clock, throttle) : rt.storage;
+  const final = reply.after ? await reply.after(depsWith(chargedTo(false))) : reply;
   if (!final.streamFrom) return { reply: final, stream: null };
+  const streamDeps = depsWith(chargedTo(true));
   // HEAD learns what a GET would start, and no stream starts (serialize drops it unread): it
   // takes no slot.
-  if (req.method === 'HEAD') return { reply: final, stream: final.streamFrom(deps) };
+  if (req.method === 'HEAD') return { reply: final, stream: final.streamFrom(streamDeps) };
   const free = account === null ? () => {} : rt.streams.take(account);
   if (free === null) throw tooManyStreams();
-  return { reply: final, stream: holdingSlot(final.streamFrom(deps), free) };
+  return { reply: final, stream: holdingSlot(final.streamFrom(streamDeps), free) };
 }
 
 /** A request whose token authenticated: routed, authorized and run. */

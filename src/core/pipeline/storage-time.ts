@@ -1,4 +1,6 @@
 import { ApiError } from '../errors.js';
+import type { Clock } from '../runtime.js';
+import type { Storage } from '../storage.js';
 
 /**
  * How much of a server's storage time one account's requests may take. The request limit counts
@@ -87,3 +89,38 @@ export const storageTimeSpent = (retryAfter: number): ApiError =>
     { retryAfter },
     { 'Retry-After': String(retryAfter) },
   );
+
+/**
+ * The storage an admitted request's work after its commit uses (an event stream's reads, the
+ * completion of its idempotency record): each of its transactions is charged to the account as
+ * the request's own is. With `throttle`, one begun while the account's share is spent waits
+ * until it refills: a stream reading a long log, or polling, goes at the pace of the share
+ * instead of around it.
+ */
+export function chargedStorage(
+  storage: Storage,
+  budget: StorageTimeBudget,
+  accountId: string,
+  clock: Clock,
+  throttle: boolean,
+): Storage {
+  return {
+    async transaction(fn, options) {
+      let wait = throttle ? budget.refusal(accountId, clock.now()) : null;
+      while (wait !== null) {
+        // Looked at again each second at most: the clock may say otherwise sooner than foreseen.
+        const ms = Math.min(1000, wait * 1000);
+        await new Promise((resolve) => setTimeout(resolve, ms));
+        wait = budget.refusal(accountId, clock.now());
+      }
+      return storage.transaction(async (tx) => {
+        try {
+          return await fn(tx);
+        } finally {
+          budget.charge(accountId, tx.busyMs(), clock.now());
+        }
+      }, options);
+    },
+    close: () => storage.close(),
+  };
+}
