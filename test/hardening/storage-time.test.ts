@@ -2,7 +2,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryStorage } from '../../src/adapters/memory/index.js';
 import { sqliteStorage } from '../../src/adapters/sqlite/index.js';
-import { createTracker, type Storage, type TrackerOptions, tenancy } from '../../src/core/index.js';
+import {
+  createTracker,
+  randomIds,
+  type Storage,
+  type TrackerOptions,
+  tenancy,
+} from '../../src/core/index.js';
 import { assertBuilt, type Served, type Startup, startServeJson, tempDir } from '../cli/process.js';
 
 /**
@@ -20,19 +26,24 @@ function storageTaking(costMs: () => number): Storage {
   };
 }
 
-async function twoAccounts(options: Omit<TrackerOptions, 'storage'>, storage: Storage) {
-  // The request limit stays on (100 a minute, more than these tests send).
-  const tracker = createTracker({ ...options, storage });
+/** Two workspaces, each of an account of its own: their admins' tokens. */
+async function twoTokens(storage: Storage): Promise<Record<'a' | 'b', string>> {
   const tokenOf = async (slug: string) =>
     (
       await storage.transaction((tx) =>
         tenancy.initWorkspace(
-          { tx, ids: tracker.ids, now: Date.now() },
+          { tx, ids: randomIds, now: Date.now() },
           { slug, adminEmail: `${slug}@example.com` },
         ),
       )
     ).token;
-  const tokens = { a: await tokenOf('alpha'), b: await tokenOf('beta') };
+  return { a: await tokenOf('alpha'), b: await tokenOf('beta') };
+}
+
+async function twoAccounts(options: Omit<TrackerOptions, 'storage'>, storage: Storage) {
+  // The request limit stays on (100 a minute, more than these tests send).
+  const tracker = createTracker({ ...options, storage });
+  const tokens = await twoTokens(storage);
   const list = (who: 'a' | 'b') =>
     tracker.handle({
       method: 'GET',
@@ -154,18 +165,8 @@ describe('storage time over a real server: a SQLite file, `serve --storage-time`
     assertBuilt();
     const db = join(tempDir(), 'tracker.db');
     const storage = sqliteStorage({ filename: db });
-    const tracker = createTracker({ storage, rateLimit: false });
-    const tokenOf = async (slug: string) =>
-      (
-        await storage.transaction((tx) =>
-          tenancy.initWorkspace(
-            { tx, ids: tracker.ids, now: Date.now() },
-            { slug, adminEmail: `${slug}@example.com` },
-          ),
-        )
-      ).token;
-    tokens = { a: await tokenOf('alpha'), b: await tokenOf('beta') };
-    await tracker.close();
+    tokens = await twoTokens(storage);
+    await storage.close();
     // 1 ms a minute: a few dozen requests' statements.
     served = await startServeJson([
       '--db',
