@@ -56,7 +56,7 @@ export interface TrackerOptions {
    */
   rateLimit?: RateLimitOptions | false;
   /**
-   * Each account's share of the storage's time (default 10,000 ms in any 60 s, per server
+   * Each account's share of the storage's time (default 10,000 ms a minute, per server
    * process): an account whose requests took more answers 429 `rate_limited` until its share
    * refills. `false` turns it off; so does `rateLimit: false`, unless this is given.
    */

@@ -11,7 +11,7 @@ import type { Storage } from '../storage.js';
  * ("secondary rate limits").
  */
 export interface StorageTimeBudgetOptions {
-  /** Storage milliseconds an account may use in any window; default 10,000 (a sixth of a minute). */
+  /** Storage milliseconds an account's share refills by each window, and the most it saves up; default 10,000. */
   msPerWindow?: number;
   /** The window, in milliseconds; default 60,000. */
   windowMs?: number;
@@ -22,8 +22,9 @@ export interface StorageTimeBudgetOptions {
  * `windowMs`, never more than `msPerWindow` saved up). A request is admitted while its account's
  * bucket is not empty and charged, once it has run, what its transaction took
  * (StorageTx.busyMs). So over any span of time T an account takes at most
- * `msPerWindow × (1 + T / windowMs)` (what it saved up, and what refilled), plus the one request
- * that overdraws its bucket. Kept in this process's memory, per server process.
+ * `msPerWindow × (1 + T / windowMs)` (what it saved up, and what refilled), plus the requests that
+ * overdraw its bucket: one where the storage runs requests one at a time, as many as run at once
+ * elsewhere. Kept in this process's memory, per server process.
  */
 export interface StorageTimeBudget {
   /** Null when the account may send a request now, else the seconds until it may. */
