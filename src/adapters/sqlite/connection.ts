@@ -246,11 +246,11 @@ class TransactionConn implements Conn {
     return this.reads.find(sql, params);
   }
 
-  /** The statement of a read whose result is to be kept. */
-  private keptStatement(sql: string): Database.Statement {
+  /** The statement of a read whose result is to be kept (run by `first` or `every`, as a read). */
+  private keptStatement(sql: string): Prepared {
     const prepared = this.cache.valuesOf(sql);
     if (!prepared.statement.readonly) throw new Error(`only a read is kept: ${sql}`);
-    return this.checked(prepared);
+    return prepared;
   }
 
   run(sql: string, params: Params = []): number {
@@ -289,10 +289,7 @@ class TransactionConn implements Conn {
   keptValue<T>(tables: readonly string[], sql: string, params: Params): T | undefined {
     const found = this.kept(sql, params);
     if (found !== missing) return found as T | undefined;
-    const statement = this.keptStatement(sql);
-    const started = performance.now();
-    const value = statement.get(...params);
-    this.spentMs += performance.now() - started;
+    const value = this.first(this.keptStatement(sql), params);
     this.reads.keep(tables, sql, params, value);
     return value as T | undefined;
   }
@@ -300,10 +297,7 @@ class TransactionConn implements Conn {
   keptValues<T>(tables: readonly string[], sql: string, params: Params): readonly T[] {
     const found = this.kept(sql, params);
     if (found !== missing) return found as readonly T[];
-    const statement = this.keptStatement(sql);
-    const started = performance.now();
-    const value = statement.all(...params);
-    this.spentMs += performance.now() - started;
+    const value = this.every(this.keptStatement(sql), params);
     this.reads.keep(tables, sql, params, value);
     return value as readonly T[];
   }
