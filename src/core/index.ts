@@ -30,7 +30,12 @@ export {
 export type { TrackerRequest, TrackerResponse } from './pipeline/request.js';
 export { apiBase } from './pipeline/router.js';
 export { type ChangeFeed, changeFeed } from './pipeline/runtime.js';
-export type { StorageTimeBudgetOptions } from './pipeline/storage-time.js';
+export {
+  memoryStorageTimeStore,
+  type StorageTimeBudgetOptions,
+  type StorageTimeStore,
+  storageTimeSettleMs,
+} from './pipeline/storage-time.js';
 export { routes } from './routes.js';
 export type { Clock, IdPrefix, Ids } from './runtime.js';
 export { randomIds, systemClock } from './runtime.js';

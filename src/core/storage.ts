@@ -19,6 +19,7 @@ import type {
   Workspace,
 } from './model.js';
 import type { RateLimitStore } from './pipeline/rate-limit.js';
+import type { StorageTimeStore } from './pipeline/storage-time.js';
 
 /**
  * The storage port: what every adapter (memory, SQLite, later PostgreSQL) implements.
@@ -54,6 +55,12 @@ export interface Storage {
    * share: the tracker uses it unless told otherwise, so every process enforces one limit.
    */
   rateLimits?: RateLimitStore;
+  /**
+   * Where each account's share of storage time is kept, for an adapter whose database several
+   * processes share: the tracker uses it unless told otherwise, so an account gets one share
+   * however many processes serve it.
+   */
+  storageTimes?: StorageTimeStore;
 }
 
 /** Tells a process about commits that appended signals, its own and other processes'. */

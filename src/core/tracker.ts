@@ -153,10 +153,11 @@ const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
  * limited. `rateLimit: false` turns limiting off, this one too unless it is asked for: a 429
  * `rate_limited` from a server told not to limit would surprise.
  */
-function storageTimeOf(options: TrackerOptions): StorageTimeBudget | null {
+function storageTimeOf(options: TrackerOptions, clock: Clock): StorageTimeBudget | null {
   const asked = options.storageTimeBudget;
   if (asked === false || (asked === undefined && options.rateLimit === false)) return null;
-  return storageTimeBudget(asked);
+  const store = options.storage.storageTimes;
+  return storageTimeBudget({ ...(store ? { store } : {}), ...asked }, () => clock.now());
 }
 
 /** Builds the tracker: the whole API over one storage adapter. */
@@ -191,7 +192,7 @@ export function createTracker(options: TrackerOptions): Tracker {
       options.rateLimit === false
         ? null
         : slidingWindowLimiter({ store: options.storage.rateLimits, ...options.rateLimit }, clock),
-    storageTime: storageTimeOf(options),
+    storageTime: storageTimeOf(options, clock),
     route: createRouter(routes),
     onError:
       options.onError ??

@@ -14,6 +14,8 @@ import {
 const password = 'correct horse battery staple';
 /** The requests per minute of the cluster that checks the shared rate limit. */
 const limit = 20;
+/** The storage milliseconds a minute of each account in the cluster that checks the shared share. */
+const storageShare = 50;
 
 /** Polls `check` every 100 ms until it holds; fails after a minute. */
 async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
@@ -46,7 +48,7 @@ async function pool<T>(n: number, width: number, task: (i: number) => Promise<T>
 export function threeServesSuite(
   name: string,
   database: () => Promise<SharedDatabase>,
-  options: { rateLimitSkip?: string } = {},
+  options: { rateLimitSkip?: string; storageTimeSkip?: string } = {},
 ): void {
   describe(`three serve processes on one ${name} database`, () => {
     let db: SharedDatabase;
@@ -334,6 +336,61 @@ export function threeServesSuite(
         for (const answer of limited) expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
         expect(cluster.requests().filter((r) => r.status >= 500)).toEqual([]);
         console.info(`rate limit ${limit}/min over 3 processes: ${admitted} of ${limit * 3} admitted`);
+      },
+      60_000,
+    );
+  });
+
+  describe(`two serve processes on one ${name} database, sharing storage time`, () => {
+    let db: SharedDatabase;
+    let cluster: Cluster;
+
+    beforeAll(async () => {
+      assertBuilt();
+      db = await database();
+      cluster = await startCluster(db, 2, ['--rate-limit', '0', '--storage-time', String(storageShare)]);
+    }, 120_000);
+    afterAll(async () => {
+      await cluster?.stop();
+      await db?.drop();
+    });
+
+    it.skipIf(options.storageTimeSkip !== undefined)(
+      `takes an account's spending on one process out of its share on the other${options.storageTimeSkip ? ` (skipped: ${options.storageTimeSkip})` : ''}`,
+      async () => {
+        const token = cluster.nodes.find((n) => n.startup.init)?.startup.init?.token ?? '';
+        const [first, second] = cluster.nodes.map((n) => n.url);
+        const list = (url: string | undefined) =>
+          call(url ?? '', 'GET', '/api/v1/issues?limit=50', { token });
+        // The first process admits lists until the account's share is spent.
+        let admittedFirst = 0;
+        for (let i = 0; i < 2_000; i++) {
+          const answer = await list(first);
+          if (answer.status === 429) break;
+          expect(answer.status).toBe(200);
+          admittedFirst++;
+        }
+        expect(admittedFirst).toBeGreaterThan(0);
+        // The second, asked at a gentle pace, admits the few lists it takes for its first settle
+        // to bring back the spent share; alone, it would admit a whole share's worth again.
+        let admittedSecond = 0;
+        let refusedSecond = 0;
+        for (let i = 0; i < 40; i++) {
+          const answer = await list(second);
+          if (answer.status === 200) admittedSecond++;
+          else {
+            expect(answer.status).toBe(429);
+            expect(answer.json.error).toBe('rate_limited');
+            refusedSecond++;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+        console.info(
+          `storage time ${storageShare} ms/min over 2 processes: ${admittedFirst} lists on the first, then ${admittedSecond} of 40 on the second`,
+        );
+        expect(refusedSecond).toBeGreaterThan(0);
+        expect(admittedSecond).toBeLessThan(admittedFirst / 2);
+        expect(cluster.requests().filter((r) => r.status >= 500)).toEqual([]);
       },
       60_000,
     );

@@ -130,6 +130,53 @@ describe.skipIf(!testDatabaseUrl)(
       expect(later.allowed).toBe(true);
     });
 
+    it('settle concurrent storage-time charges of one account from several storages, losing none', async () => {
+      const started = (await storages(3)) as PostgresStorage[];
+      const share = 10_000;
+      const now = 2_000_000;
+      // 60 settles of 100 ms each, from three storages at once, with another account in each.
+      const levels = await Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          (started[i % 3] as PostgresStorage).storageTimes.settle(
+            new Map([
+              ['acc_1', 100],
+              [`acc_other_${i}`, 1],
+            ]),
+            now,
+            share,
+            60_000,
+          ),
+        ),
+      );
+      // Run one after another, the settles saw every level from 9,900 down to 4,000 once each.
+      const seen = levels.map((level) => level.get('acc_1')).sort((a, b) => (b ?? 0) - (a ?? 0));
+      expect(seen).toEqual(Array.from({ length: 60 }, (_, i) => share - 100 * (i + 1)));
+      expect(levels[7]?.get('acc_other_7')).toBe(share - 1);
+      // Refilled at 10,000 ms a minute: 30 s later it holds 4,000 + 5,000, less this charge.
+      const later = await (started[1] as PostgresStorage).storageTimes.settle(
+        new Map([['acc_1', 500]]),
+        now + 30_000,
+        share,
+        60_000,
+      );
+      expect(later.get('acc_1')).toBeCloseTo(8_500, 6);
+      // Never more than one share saved up, and a clock behind the bucket's refills nothing.
+      const idle = await (started[2] as PostgresStorage).storageTimes.settle(
+        new Map([['acc_1', 0]]),
+        now + 3_600_000,
+        share,
+        60_000,
+      );
+      expect(idle.get('acc_1')).toBe(share);
+      const behind = await (started[0] as PostgresStorage).storageTimes.settle(
+        new Map([['acc_1', 1_000]]),
+        now,
+        share,
+        60_000,
+      );
+      expect(behind.get('acc_1')).toBe(share - 1_000);
+    });
+
     it('lose no update when transactions of several storages read a row, wait, then write it', async () => {
       const started = await storages(3);
       const entry = sampleRow('timeEntries', 'wsp_1', { minutes: 0 });

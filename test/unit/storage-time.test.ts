@@ -1,6 +1,12 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { storageTimeBudget } from '../../src/core/pipeline/storage-time.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  memoryStorageTimeStore,
+  type StorageTimeBudget,
+  type StorageTimeStore,
+  storageTimeBudget,
+  storageTimeSettleMs,
+} from '../../src/core/pipeline/storage-time.js';
 
 describe('storage time budget', () => {
   it('admits an account until what it used passes its share, then says when it may go on', () => {
@@ -61,5 +67,120 @@ describe('storage time budget', () => {
     expect(() => storageTimeBudget({ msPerWindow: 0 })).toThrow(RangeError);
     expect(() => storageTimeBudget({ msPerWindow: Number.POSITIVE_INFINITY })).toThrow(RangeError);
     expect(() => storageTimeBudget({ windowMs: 0 })).toThrow(RangeError);
+  });
+});
+
+describe('storage time shared by several processes', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** Lets the settle timers fire and their settles finish. */
+  const settle = () => vi.advanceTimersByTimeAsync(storageTimeSettleMs);
+
+  it('refuses an account on one process once another has spent its share, and settles each charge once', async () => {
+    vi.useFakeTimers();
+    const store = memoryStorageTimeStore();
+    const settled: number[] = [];
+    const counting: StorageTimeStore = {
+      settle: (charges, ...rest) => {
+        settled.push(...charges.values());
+        return store.settle(charges, ...rest);
+      },
+    };
+    const now = 1_000_000;
+    const first = storageTimeBudget({ msPerWindow: 1_000, windowMs: 60_000, store: counting }, () => now);
+    const second = storageTimeBudget({ msPerWindow: 1_000, windowMs: 60_000, store: counting }, () => now);
+    first.charge('acc_a', 700, now);
+    second.charge('acc_a', 200, now);
+    // Each process has seen only its own spending so far.
+    expect(first.refusal('acc_a', now)).toBeNull();
+    expect(second.refusal('acc_a', now)).toBeNull();
+    await settle();
+    expect(settled.sort((a, b) => a - b)).toEqual([200, 700]);
+    // 900 of 1,000 spent between them: 150 more on the first takes the shared bucket below zero.
+    first.charge('acc_a', 150, now);
+    await settle();
+    expect(first.refusal('acc_a', now)).not.toBeNull();
+    // The second hears of it at its next settle, which follows its next charge.
+    second.charge('acc_a', 1, now);
+    await settle();
+    expect(second.refusal('acc_a', now)).not.toBeNull();
+    // Another account is untouched.
+    expect(second.refusal('acc_b', now)).toBeNull();
+    expect(settled.reduce((a, b) => a + b, 0)).toBe(1_051);
+  });
+
+  it('keeps charges the store could not take for the next settle', async () => {
+    vi.useFakeTimers();
+    const store = memoryStorageTimeStore();
+    let down = true;
+    const flaky: StorageTimeStore = {
+      settle: (...args) => (down ? Promise.reject(new Error('database unreachable')) : store.settle(...args)),
+    };
+    const now = 5_000;
+    const first = storageTimeBudget({ msPerWindow: 1_000, windowMs: 60_000, store: flaky }, () => now);
+    const second = storageTimeBudget({ msPerWindow: 1_000, windowMs: 60_000, store }, () => now);
+    first.charge('acc_a', 900, now);
+    await settle();
+    down = false;
+    await settle();
+    // The 900 ms reached the shared bucket after all: 200 more on the second overdraws it.
+    second.charge('acc_a', 200, now);
+    await settle();
+    expect(second.refusal('acc_a', now)).not.toBeNull();
+  });
+
+  it('gives N processes one share over time: at most the share a window, N saved-up shares and a settle of spending each', async () => {
+    vi.useFakeTimers();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 4 }),
+        // Steady demand of several shares a window for several windows, spread over the processes:
+        // each process alone would let through a share a window.
+        fc.array(
+          fc.record({
+            process: fc.nat(3),
+            gapMs: fc.integer({ min: 100, max: 1_500 }),
+            busyMs: fc.double({ min: 0, max: 200, noNaN: true }),
+          }),
+          { minLength: 200, maxLength: 400 },
+        ),
+        async (processes, requests) => {
+          const share = 1_000;
+          const windowMs = 60_000;
+          const store = memoryStorageTimeStore();
+          let now = 0;
+          const budgets = Array.from({ length: processes }, () =>
+            storageTimeBudget({ msPerWindow: share, windowMs, store }, () => now),
+          );
+          let used = 0;
+          const spentSince: number[] = budgets.map(() => 0);
+          let largestSettleSpend = 0;
+          for (const { process, gapMs, busyMs } of requests) {
+            // Time passes in steps, so the settles due meanwhile run in order.
+            for (let step = 0; step < gapMs; step += storageTimeSettleMs) {
+              const advance = Math.min(storageTimeSettleMs, gapMs - step);
+              now += advance;
+              await vi.advanceTimersByTimeAsync(advance);
+              for (const i of spentSince.keys()) {
+                largestSettleSpend = Math.max(largestSettleSpend, spentSince[i] ?? 0);
+                spentSince[i] = 0;
+              }
+            }
+            const i = process % processes;
+            const budget = budgets[i] as StorageTimeBudget;
+            if (budget.refusal('acc', now) !== null) continue;
+            budget.charge('acc', busyMs, now);
+            used += busyMs;
+            spentSince[i] = (spentSince[i] ?? 0) + busyMs;
+          }
+          for (const spent of spentSince) largestSettleSpend = Math.max(largestSettleSpend, spent);
+          const bound = share * (now / windowMs) + processes * (share + largestSettleSpend) + 1e-6;
+          expect(used).toBeLessThanOrEqual(bound);
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 });

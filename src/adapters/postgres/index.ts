@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { RateLimitStore } from '../../core/pipeline/rate-limit.js';
+import type { StorageTimeStore } from '../../core/pipeline/storage-time.js';
 import type { Storage, StorageTx } from '../../core/storage.js';
 import { postgresCollection } from './collections.js';
 import type { Conn } from './connection.js';
@@ -11,6 +12,7 @@ import { postgresCounters, postgresIdempotency } from './records.js';
 import { postgresSessions } from './sessions.js';
 import { postgresSignals } from './signals.js';
 import { quoteIdent } from './sql.js';
+import { postgresStorageTimeStore } from './storage-time-store.js';
 import { postgresTenancy, postgresTokens } from './tenancy.js';
 import { transactionRunner } from './transaction.js';
 import { postgresDeliveries, postgresWebhooks } from './webhooks.js';
@@ -50,6 +52,8 @@ export interface PostgresStorage extends Storage {
   ready(): Promise<{ created: boolean }>;
   /** The rate limit every process on the database shares (the tracker uses it by default). */
   rateLimits: RateLimitStore;
+  /** The accounts' shares of storage time every process on the database settles with (idem). */
+  storageTimes: StorageTimeStore;
 }
 
 /** The OID of int8[] (the admission times of the rate limit). */
@@ -143,6 +147,7 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
   return {
     ready: () => migrated,
     rateLimits: postgresRateLimitStore(pool, `${quoteIdent(schema)}.rate_limits`, migrated),
+    storageTimes: postgresStorageTimeStore(pool, `${quoteIdent(schema)}.storage_time_shares`, migrated),
     changes: { subscribe: (listener) => changes.subscribe(listener) },
     async transaction(fn, transactionOptions) {
       if (closed) throw new Error('storage is closed');

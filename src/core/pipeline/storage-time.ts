@@ -15,7 +15,41 @@ export interface StorageTimeBudgetOptions {
   msPerWindow?: number;
   /** The window, in milliseconds; default 60,000. */
   windowMs?: number;
+  /**
+   * Where the buckets are shared with other processes on the same database; default: none, each
+   * process keeps its own. The tracker takes the storage's (`Storage.storageTimes`) unless told.
+   */
+  store?: StorageTimeStore;
 }
+
+/**
+ * Each account's bucket, kept where several processes share it (the PostgreSQL adapter's table).
+ *
+ * Concurrency contract: concurrent `settle`s naming one account, from one process or from every
+ * process using the store, behave as if run one after another: each refills the bucket the
+ * previous one left to `nowMs` and takes its charge from it, so no charge is lost. A store is
+ * called outside any storage transaction, so it must not assume it runs in one.
+ */
+export interface StorageTimeStore {
+  /**
+   * Takes each account's charge (milliseconds this process spent since its last settle) from its
+   * shared bucket, after refilling the bucket by `msPerWindow` per `windowMs` up to `msPerWindow`
+   * as of `nowMs` (a bucket first settled starts full); returns what each bucket holds after.
+   */
+  settle(
+    charges: ReadonlyMap<string, number>,
+    nowMs: number,
+    msPerWindow: number,
+    windowMs: number,
+  ): Promise<Map<string, number>>;
+}
+
+/**
+ * How often a process with charges not yet settled settles them with a shared store: the lag
+ * with which one process's spending reaches the others, and so how much more than its share an
+ * account can take on N processes (see StorageTimeBudget).
+ */
+export const storageTimeSettleMs = 1000;
 
 /**
  * Each account's storage time, as a bucket of milliseconds refilled steadily (`msPerWindow` per
@@ -24,7 +58,16 @@ export interface StorageTimeBudgetOptions {
  * (StorageTx.busyMs). So over any span of time T an account takes at most
  * `msPerWindow × (1 + T / windowMs)` (what it saved up, and what refilled), plus the requests that
  * overdraw its bucket: one where the storage runs requests one at a time, as many as run at once
- * elsewhere. Kept in this process's memory, per server process.
+ * elsewhere.
+ *
+ * Without a store the buckets are this process's: N processes give an account N shares. With one
+ * (StorageTimeStore), each process still decides from its own copy of a bucket, at no cost to a
+ * request, and settles what it charged with the store every `storageTimeSettleMs`, which hands
+ * back the shared bucket's level: the account's spending on every process then comes out of one
+ * share, the others' reaching each process within a settle. A shared bucket may go below zero,
+ * and refills from there, so over time an account gets one share; what N processes can take
+ * before they hear of each other is at most N shares saved up, plus what each spends in a settle
+ * interval.
  */
 export interface StorageTimeBudget {
   /** Null when the account may send a request now, else the seconds until it may. */
@@ -39,7 +82,10 @@ interface Bucket {
   atMs: number;
 }
 
-export function storageTimeBudget(options: StorageTimeBudgetOptions = {}): StorageTimeBudget {
+export function storageTimeBudget(
+  options: StorageTimeBudgetOptions = {},
+  now: () => number = Date.now,
+): StorageTimeBudget {
   const capacity = options.msPerWindow ?? 10_000;
   const windowMs = options.windowMs ?? 60_000;
   if (!(capacity > 0) || !Number.isFinite(capacity)) {
@@ -49,8 +95,42 @@ export function storageTimeBudget(options: StorageTimeBudgetOptions = {}): Stora
     throw new RangeError('storageTimeBudget.windowMs must be a positive whole number of milliseconds');
   }
   const refillPerMs = capacity / windowMs;
+  const store = options.store;
   const buckets = new Map<string, Bucket>();
   let nextSweep = 0;
+
+  /** Charges not yet settled with the store, by account. */
+  let unsettled = new Map<string, number>();
+  let settleTimer: ReturnType<typeof setTimeout> | null = null;
+
+  function settleSoon(): void {
+    if (settleTimer) return;
+    settleTimer = setTimeout(() => void settle(), storageTimeSettleMs);
+    // A process with nothing else to do is not kept alive for this: what it did not settle is at
+    // most one interval's charges.
+    settleTimer.unref?.();
+  }
+
+  /** Settles the charges made so far and takes the shared buckets' levels as this process's. */
+  async function settle(): Promise<void> {
+    const charges = unsettled;
+    unsettled = new Map();
+    const nowMs = now();
+    try {
+      const shared = await (store as StorageTimeStore).settle(charges, nowMs, capacity, windowMs);
+      for (const [accountId, left] of shared) {
+        // What this process charged while the store answered is not in its answer: still owed.
+        buckets.set(accountId, { left: left - (unsettled.get(accountId) ?? 0), atMs: nowMs });
+      }
+    } catch {
+      // The store is out of reach (the database is down): the charges wait for the next settle,
+      // and each process goes on deciding from its own buckets meanwhile.
+      for (const [accountId, ms] of charges) unsettled.set(accountId, (unsettled.get(accountId) ?? 0) + ms);
+    } finally {
+      settleTimer = null;
+      if (unsettled.size > 0) settleSoon();
+    }
+  }
 
   const leftAt = (bucket: Bucket, nowMs: number): number =>
     Math.min(capacity, bucket.left + Math.max(0, nowMs - bucket.atMs) * refillPerMs);
@@ -72,12 +152,15 @@ export function storageTimeBudget(options: StorageTimeBudgetOptions = {}): Stora
       }
       if (!(busyMs > 0)) return;
       const bucket = buckets.get(accountId);
-      if (!bucket) {
-        buckets.set(accountId, { left: capacity - busyMs, atMs: nowMs });
-        return;
+      if (!bucket) buckets.set(accountId, { left: capacity - busyMs, atMs: nowMs });
+      else {
+        bucket.left = leftAt(bucket, nowMs) - busyMs;
+        bucket.atMs = nowMs;
       }
-      bucket.left = leftAt(bucket, nowMs) - busyMs;
-      bucket.atMs = nowMs;
+      if (store) {
+        unsettled.set(accountId, (unsettled.get(accountId) ?? 0) + busyMs);
+        settleSoon();
+      }
     },
   };
 }
@@ -123,5 +206,38 @@ export function chargedStorage(
       }, options);
     },
     close: () => storage.close(),
+  };
+}
+
+/**
+ * A StorageTimeStore in this process's memory: for several trackers in one process (as many
+ * tenants' servers in one test) to share the accounts' shares, and the reference the database
+ * stores follow. Buckets refilled to full are forgotten.
+ */
+export function memoryStorageTimeStore(): StorageTimeStore {
+  const buckets = new Map<string, { left: number; atMs: number }>();
+  let nextSweep = 0;
+  return {
+    async settle(charges, nowMs, msPerWindow, windowMs) {
+      const levels = new Map<string, number>();
+      for (const [accountId, charge] of charges) {
+        const bucket = buckets.get(accountId);
+        const refilled = bucket
+          ? Math.min(msPerWindow, bucket.left + (Math.max(0, nowMs - bucket.atMs) * msPerWindow) / windowMs)
+          : msPerWindow;
+        const left = refilled - charge;
+        buckets.set(accountId, { left, atMs: Math.max(bucket?.atMs ?? nowMs, nowMs) });
+        levels.set(accountId, left);
+      }
+      if (nowMs >= nextSweep) {
+        for (const [accountId, bucket] of buckets) {
+          if (bucket.left + ((nowMs - bucket.atMs) * msPerWindow) / windowMs >= msPerWindow) {
+            buckets.delete(accountId);
+          }
+        }
+        nextSweep = nowMs + windowMs;
+      }
+      return levels;
+    },
   };
 }

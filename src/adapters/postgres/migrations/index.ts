@@ -7,6 +7,7 @@ import { idempotencyAnswersInSignals } from './006_idempotency_answers_in_signal
 import { issuesByUpdateTime } from './007_issues_by_update_time.js';
 import { dueDeliveriesBySubscription } from './008_due_deliveries_by_subscription.js';
 import { membershipsByUser } from './009_memberships_by_user.js';
+import { storageTimeShares } from './010_storage_time_shares.js';
 
 /** One schema step, recorded in `schema_migrations` once applied. */
 export interface Migration {
@@ -26,6 +27,7 @@ export const migrations: readonly Migration[] = [
   { version: 7, name: 'issues by update time', sql: issuesByUpdateTime },
   { version: 8, name: 'due deliveries by subscription', sql: dueDeliveriesBySubscription },
   { version: 9, name: 'memberships by user', sql: membershipsByUser },
+  { version: 10, name: 'storage time shares', sql: storageTimeShares },
 ];
 
 /** The schema version this code knows. */
