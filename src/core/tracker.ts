@@ -297,6 +297,9 @@ export function createTracker(options: TrackerOptions): Tracker {
       stopListening?.();
       await webhooks.stop();
       hooks.sender?.close?.();
+      // What the share charged since its last settle reaches the other processes before the
+      // database store closes with the storage.
+      await runtime.storageTime?.close();
       await options.storage.close();
     },
   };

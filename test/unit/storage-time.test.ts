@@ -131,6 +131,26 @@ describe('storage time shared by several processes', () => {
     expect(second.refusal('acc_a', now)).not.toBeNull();
   });
 
+  it('settles what is left as it closes, and settles no more after', async () => {
+    vi.useFakeTimers();
+    const settled: number[] = [];
+    const store = memoryStorageTimeStore();
+    const counting: StorageTimeStore = {
+      settle: (charges, ...rest) => {
+        settled.push(...charges.values());
+        return store.settle(charges, ...rest);
+      },
+    };
+    const budget = storageTimeBudget({ msPerWindow: 1_000, windowMs: 60_000, store: counting }, () => 0);
+    budget.charge('acc_a', 300, 0);
+    await budget.close();
+    expect(settled).toEqual([300]);
+    budget.charge('acc_a', 5, 0);
+    await vi.advanceTimersByTimeAsync(10 * storageTimeSettleMs);
+    expect(settled).toEqual([300]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it('gives N processes one share over time: at most the share a window, N saved-up shares and a settle of spending each', async () => {
     vi.useFakeTimers();
     await fc.assert(

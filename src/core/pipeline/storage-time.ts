@@ -74,6 +74,11 @@ export interface StorageTimeBudget {
   refusal(accountId: string, nowMs: number): number | null;
   /** Charges the account `busyMs` of storage time spent at `nowMs`. */
   charge(accountId: string, busyMs: number, nowMs: number): void;
+  /**
+   * Settles what is left to settle with the store, once, and settles no more: the tracker calls
+   * it as it closes, before its storage (and so a database store) closes.
+   */
+  close(): Promise<void>;
 }
 
 interface Bucket {
@@ -102,10 +107,18 @@ export function storageTimeBudget(
   /** Charges not yet settled with the store, by account. */
   let unsettled = new Map<string, number>();
   let settleTimer: ReturnType<typeof setTimeout> | null = null;
+  let settling: Promise<void> | null = null;
+  let closed = false;
 
   function settleSoon(): void {
-    if (settleTimer) return;
-    settleTimer = setTimeout(() => void settle(), storageTimeSettleMs);
+    if (settleTimer || closed) return;
+    settleTimer = setTimeout(() => {
+      settling = settle().finally(() => {
+        settling = null;
+        settleTimer = null;
+        if (unsettled.size > 0) settleSoon();
+      });
+    }, storageTimeSettleMs);
     // A process with nothing else to do is not kept alive for this: what it did not settle is at
     // most one interval's charges.
     settleTimer.unref?.();
@@ -126,9 +139,6 @@ export function storageTimeBudget(
       // The store is out of reach (the database is down): the charges wait for the next settle,
       // and each process goes on deciding from its own buckets meanwhile.
       for (const [accountId, ms] of charges) unsettled.set(accountId, (unsettled.get(accountId) ?? 0) + ms);
-    } finally {
-      settleTimer = null;
-      if (unsettled.size > 0) settleSoon();
     }
   }
 
@@ -161,6 +171,13 @@ export function storageTimeBudget(
         unsettled.set(accountId, (unsettled.get(accountId) ?? 0) + busyMs);
         settleSoon();
       }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (settleTimer) clearTimeout(settleTimer);
+      await settling;
+      if (store && unsettled.size > 0) await settle();
     },
   };
 }
