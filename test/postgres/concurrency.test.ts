@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type PostgresStorage, postgresStorage } from '../../src/adapters/postgres/index.js';
+import { postgresStorageTimeStore } from '../../src/adapters/postgres/storage-time-store.js';
 import { createTracker, projects, type SignalEvent, tenancy } from '../../src/core/index.js';
 import { at, macrotask, sampleDelivery, sampleRow, sampleSignal } from '../conformance/fixtures.js';
 import {
@@ -175,6 +176,42 @@ describe.skipIf(!testDatabaseUrl)(
         60_000,
       );
       expect(behind.get('acc_1')).toBe(share - 1_000);
+      // The bucket's time stayed where it was: back at that time, nothing has refilled.
+      const after = await (started[1] as PostgresStorage).storageTimes.settle(
+        new Map([['acc_1', 0]]),
+        now + 3_600_000,
+        share,
+        60_000,
+      );
+      expect(after.get('acc_1')).toBe(share - 1_000);
+    });
+
+    it('forget the storage-time buckets that have refilled to full, and only those', async () => {
+      const [storage] = (await storages(1)) as PostgresStorage[];
+      await storage?.ready();
+      const pool = new pg.Pool({ connectionString: testDatabaseUrl, max: 2 });
+      try {
+        const table = `"${schema}".storage_time_shares`;
+        const store = postgresStorageTimeStore(pool, table, Promise.resolve(), 2);
+        const now = 3_000_000;
+        await store.settle(new Map([['acc_idle', 600]]), now, 1_000, 60_000);
+        // 30 s later acc_idle has refilled 500 of its 600: still not full, so the sweep of this
+        // second settle keeps it.
+        await store.settle(new Map([['acc_busy', 10]]), now + 30_000, 1_000, 60_000);
+        const accounts = async () =>
+          (await pool.query<{ account_id: string }>(`SELECT account_id FROM ${table} ORDER BY 1`)).rows.map(
+            (row) => row.account_id,
+          );
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(await accounts()).toEqual(['acc_busy', 'acc_idle']);
+        // 40 s after that it is full again (acc_busy too): the next sweep deletes both.
+        await store.settle(new Map([['acc_new', 1]]), now + 70_000, 1_000, 60_000);
+        await store.settle(new Map([['acc_new', 1]]), now + 70_000, 1_000, 60_000);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(await accounts()).toEqual(['acc_new']);
+      } finally {
+        await pool.end();
+      }
     });
 
     it('lose no update when transactions of several storages read a row, wait, then write it', async () => {

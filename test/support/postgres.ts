@@ -53,6 +53,7 @@ const resetSql = [
   'deliveries',
   'delivery_attempts',
   'rate_limits',
+  'storage_time_shares',
 ]
   .map((table) => `DELETE FROM ${table};`)
   .concat(['ALTER SEQUENCE signal_sequence RESTART;', 'UPDATE signal_purges SET purged_through = 0;'])

@@ -131,6 +131,33 @@ describe('storage time shared by several processes', () => {
     expect(second.refusal('acc_a', now)).not.toBeNull();
   });
 
+  it('still owes what it charged while a settle was on its way', async () => {
+    vi.useFakeTimers();
+    const store = memoryStorageTimeStore();
+    let answer: (() => void) | null = null;
+    const slow: StorageTimeStore = {
+      settle: async (...args) => {
+        await new Promise<void>((resolve) => {
+          answer = resolve;
+        });
+        return store.settle(...args);
+      },
+    };
+    const budget = storageTimeBudget({ msPerWindow: 1_000, windowMs: 60_000, store: slow }, () => 0);
+    budget.charge('acc_a', 500, 0);
+    await vi.advanceTimersByTimeAsync(storageTimeSettleMs);
+    // The settle of the 500 is on its way; 600 more are charged before the store answers 500 left.
+    budget.charge('acc_a', 600, 0);
+    (answer as unknown as () => void)();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(budget.refusal('acc_a', 0)).not.toBeNull();
+    // And the 600 are settled next.
+    await vi.advanceTimersByTimeAsync(storageTimeSettleMs);
+    (answer as unknown as () => void)();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(await store.settle(new Map([['acc_a', 0]]), 0, 1_000, 60_000)).toEqual(new Map([['acc_a', -100]]));
+  });
+
   it('settles what is left as it closes, and settles no more after', async () => {
     vi.useFakeTimers();
     const settled: number[] = [];
@@ -149,6 +176,21 @@ describe('storage time shared by several processes', () => {
     await vi.advanceTimersByTimeAsync(10 * storageTimeSettleMs);
     expect(settled).toEqual([300]);
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('closes within a settle interval when the store does not answer', async () => {
+    vi.useFakeTimers();
+    const silent: StorageTimeStore = { settle: () => new Promise(() => {}) };
+    const budget = storageTimeBudget({ msPerWindow: 1_000, windowMs: 60_000, store: silent }, () => 0);
+    budget.charge('acc_a', 300, 0);
+    let closed = false;
+    void budget.close().then(() => {
+      closed = true;
+    });
+    await vi.advanceTimersByTimeAsync(storageTimeSettleMs - 1);
+    expect(closed).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(closed).toBe(true);
   });
 
   it('gives N processes one share over time: at most the share a window, N saved-up shares and a settle of spending each', async () => {

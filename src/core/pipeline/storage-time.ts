@@ -75,8 +75,9 @@ export interface StorageTimeBudget {
   /** Charges the account `busyMs` of storage time spent at `nowMs`. */
   charge(accountId: string, busyMs: number, nowMs: number): void;
   /**
-   * Settles what is left to settle with the store, once, and settles no more: the tracker calls
-   * it as it closes, before its storage (and so a database store) closes.
+   * Settles what is left to settle with the store, once (waiting a settle interval at most), and
+   * settles no more: the tracker calls it as it closes, before its storage (and so a database
+   * store) closes. Charges made after it are not settled.
    */
   close(): Promise<void>;
 }
@@ -176,8 +177,18 @@ export function storageTimeBudget(
       if (closed) return;
       closed = true;
       if (settleTimer) clearTimeout(settleTimer);
-      await settling;
-      if (store && unsettled.size > 0) await settle();
+      // A database that does not answer does not hold the shutdown: the last settle is given up
+      // on after a settle interval, and its charges (at most a second's) are forgotten.
+      const last = (async () => {
+        await settling;
+        if (store && unsettled.size > 0) await settle();
+      })();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        last,
+        new Promise((resolve) => (timer = setTimeout(resolve, storageTimeSettleMs))),
+      ]);
+      clearTimeout(timer);
     },
   };
 }
