@@ -153,11 +153,15 @@ const requestIdPattern = /^[A-Za-z0-9._:-]{1,128}$/;
  * limited. `rateLimit: false` turns limiting off, this one too unless it is asked for: a 429
  * `rate_limited` from a server told not to limit would surprise.
  */
-function storageTimeOf(options: TrackerOptions, clock: Clock): StorageTimeBudget | null {
+function storageTimeOf(
+  options: TrackerOptions,
+  clock: Clock,
+  onSettleError: (error: unknown) => void,
+): StorageTimeBudget | null {
   const asked = options.storageTimeBudget;
   if (asked === false || (asked === undefined && options.rateLimit === false)) return null;
   const store = options.storage.storageTimes;
-  return storageTimeBudget({ ...(store ? { store } : {}), ...asked }, () => clock.now());
+  return storageTimeBudget({ ...(store ? { store } : {}), ...asked }, () => clock.now(), onSettleError);
 }
 
 /** Builds the tracker: the whole API over one storage adapter. */
@@ -192,7 +196,8 @@ export function createTracker(options: TrackerOptions): Tracker {
       options.rateLimit === false
         ? null
         : slidingWindowLimiter({ store: options.storage.rateLimits, ...options.rateLimit }, clock),
-    storageTime: storageTimeOf(options, clock),
+    // Each process goes on deciding alone meanwhile: worth a line in the log, not a failure.
+    storageTime: storageTimeOf(options, clock, (error) => runtime.onError(error, 'storage-time-settle')),
     route: createRouter(routes),
     onError:
       options.onError ??

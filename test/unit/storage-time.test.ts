@@ -119,10 +119,18 @@ describe('storage time shared by several processes', () => {
       settle: (...args) => (down ? Promise.reject(new Error('database unreachable')) : store.settle(...args)),
     };
     const now = 5_000;
-    const first = storageTimeBudget({ msPerWindow: 1_000, windowMs: 60_000, store: flaky }, () => now);
+    const told: unknown[] = [];
+    const first = storageTimeBudget(
+      { msPerWindow: 1_000, windowMs: 60_000, store: flaky },
+      () => now,
+      (e) => told.push(e),
+    );
     const second = storageTimeBudget({ msPerWindow: 1_000, windowMs: 60_000, store }, () => now);
     first.charge('acc_a', 900, now);
     await settle();
+    await settle();
+    // Told once for the run of failures, not at every second.
+    expect(told.map((e) => (e as Error).message)).toEqual(['database unreachable']);
     down = false;
     await settle();
     // The 900 ms reached the shared bucket after all: 200 more on the second overdraws it.

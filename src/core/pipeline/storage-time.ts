@@ -91,6 +91,8 @@ interface Bucket {
 export function storageTimeBudget(
   options: StorageTimeBudgetOptions = {},
   now: () => number = Date.now,
+  /** Told when settling with the store fails after it did not (once a run of failures). */
+  onSettleError: (error: unknown) => void = () => {},
 ): StorageTimeBudget {
   const capacity = options.msPerWindow ?? 10_000;
   const windowMs = options.windowMs ?? 60_000;
@@ -110,6 +112,7 @@ export function storageTimeBudget(
   let settleTimer: ReturnType<typeof setTimeout> | null = null;
   let settling: Promise<void> | null = null;
   let closed = false;
+  let failing = false;
 
   function settleSoon(): void {
     if (settleTimer || closed) return;
@@ -136,7 +139,10 @@ export function storageTimeBudget(
         // What this process charged while the store answered is not in its answer: still owed.
         buckets.set(accountId, { left: left - (unsettled.get(accountId) ?? 0), atMs: nowMs });
       }
-    } catch {
+      failing = false;
+    } catch (error) {
+      if (!failing) onSettleError(error);
+      failing = true;
       // The store is out of reach (the database is down): the charges wait for the next settle,
       // and each process goes on deciding from its own buckets meanwhile.
       for (const [accountId, ms] of charges) unsettled.set(accountId, (unsettled.get(accountId) ?? 0) + ms);
