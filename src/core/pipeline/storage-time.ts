@@ -64,10 +64,10 @@ export const storageTimeSettleMs = 1000;
  * (StorageTimeStore), each process still decides from its own copy of a bucket, at no cost to a
  * request, and settles what it charged with the store every `storageTimeSettleMs`, which hands
  * back the shared bucket's level: the account's spending on every process then comes out of one
- * share, the others' reaching each process within a settle. A shared bucket may go below zero,
- * and refills from there, so over time an account gets one share; what N processes can take
- * before they hear of each other is at most N shares saved up, plus what each spends in a settle
- * interval.
+ * share, the others' reaching a process at its own next settle (a settle interval after it next
+ * charges the account). A shared bucket may go below zero, and refills from there, so over time
+ * an account gets one share; what N processes can take before they hear of each other is at most
+ * N shares saved up, plus what each spends in a settle interval.
  */
 export interface StorageTimeBudget {
   /** Null when the account may send a request now, else the seconds until it may. */
