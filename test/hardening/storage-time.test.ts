@@ -4,6 +4,7 @@ import { memoryStorage } from '../../src/adapters/memory/index.js';
 import { sqliteStorage } from '../../src/adapters/sqlite/index.js';
 import {
   createTracker,
+  memoryStorageTimeStore,
   randomIds,
   type Storage,
   type TrackerOptions,
@@ -137,6 +138,30 @@ describe('storage time per account', () => {
     expect((await list('b')).status).toBe(200);
     await tracker.close();
   }, 20_000);
+
+  it("shares the buckets through the storage's store, and settles what is left before the storage closes", async () => {
+    const events: string[] = [];
+    const shared = memoryStorageTimeStore();
+    const inner = storageTaking(() => 5);
+    const storage: Storage = {
+      ...inner,
+      storageTimes: {
+        settle: (charges, ...rest) => {
+          events.push(`settle ${[...charges.values()].join(',')}`);
+          return shared.settle(charges, ...rest);
+        },
+      },
+      close: async () => {
+        events.push('storage closed');
+        await inner.close();
+      },
+    };
+    const { tracker, list } = await twoAccounts({}, storage);
+    expect((await list('a')).status).toBe(200);
+    await tracker.close();
+    // Settled at close (a second had not passed), before the storage closed.
+    expect(events).toEqual(['settle 5', 'storage closed']);
+  });
 
   it('never refuses with `storageTimeBudget: false`, nor with `rateLimit: false` unless it is given', async () => {
     for (const options of [{ storageTimeBudget: false as const }, { rateLimit: false as const }]) {
