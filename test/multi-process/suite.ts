@@ -42,6 +42,32 @@ async function pool<T>(n: number, width: number, task: (i: number) => Promise<T>
 }
 
 /**
+ * A fresh database and `count` serve processes on it with `args`, started before the tests of the
+ * describe it is called in and stopped (the database dropped) after them.
+ */
+function clusterPerDescribe(
+  database: () => Promise<SharedDatabase>,
+  count: number,
+  args: string[],
+): () => Cluster {
+  let db: SharedDatabase | undefined;
+  let cluster: Cluster | undefined;
+  beforeAll(async () => {
+    assertBuilt();
+    db = await database();
+    cluster = await startCluster(db, count, args);
+  }, 120_000);
+  afterAll(async () => {
+    await cluster?.stop();
+    await db?.drop();
+  });
+  return () => {
+    if (!cluster) throw new Error('the cluster did not start');
+    return cluster;
+  };
+}
+
+/**
  * The end-to-end suite of three `serve` processes on one database: real processes of the built
  * CLI, real HTTP. `database()` makes a fresh, empty database for each cluster.
  */
@@ -308,22 +334,12 @@ export function threeServesSuite(
   });
 
   describe(`three serve processes on one ${name} database, rate limited`, () => {
-    let db: SharedDatabase;
-    let cluster: Cluster;
-
-    beforeAll(async () => {
-      assertBuilt();
-      db = await database();
-      cluster = await startCluster(db, 3, ['--rate-limit', String(limit)]);
-    }, 120_000);
-    afterAll(async () => {
-      await cluster?.stop();
-      await db?.drop();
-    });
+    const clusterOf = clusterPerDescribe(database, 3, ['--rate-limit', String(limit)]);
 
     it.skipIf(options.rateLimitSkip !== undefined)(
       `admits one token's requests spread over all three as one: at most ${limit} a minute${options.rateLimitSkip ? ` (skipped: ${options.rateLimitSkip})` : ''}`,
       async () => {
+        const cluster = clusterOf();
         const token = cluster.nodes.find((n) => n.startup.init)?.startup.init?.token ?? '';
         const answers = await pool(limit * 3, 6, (i) =>
           call(cluster.nodes[i % 3]?.url ?? '', 'GET', '/api/v1/projects', { token }),
@@ -342,22 +358,17 @@ export function threeServesSuite(
   });
 
   describe(`two serve processes on one ${name} database, sharing storage time`, () => {
-    let db: SharedDatabase;
-    let cluster: Cluster;
-
-    beforeAll(async () => {
-      assertBuilt();
-      db = await database();
-      cluster = await startCluster(db, 2, ['--rate-limit', '0', '--storage-time', String(storageShare)]);
-    }, 120_000);
-    afterAll(async () => {
-      await cluster?.stop();
-      await db?.drop();
-    });
+    const clusterOf = clusterPerDescribe(database, 2, [
+      '--rate-limit',
+      '0',
+      '--storage-time',
+      String(storageShare),
+    ]);
 
     it.skipIf(options.storageTimeSkip !== undefined)(
       `takes an account's spending on one process out of its share on the other${options.storageTimeSkip ? ` (skipped: ${options.storageTimeSkip})` : ''}`,
       async () => {
+        const cluster = clusterOf();
         const token = cluster.nodes.find((n) => n.startup.init)?.startup.init?.token ?? '';
         const [first, second] = cluster.nodes.map((n) => n.url);
         const list = (url: string | undefined) =>

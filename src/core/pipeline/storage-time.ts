@@ -88,6 +88,14 @@ interface Bucket {
   atMs: number;
 }
 
+/**
+ * What `bucket` holds at `nowMs`: refilled by `msPerWindow` each `windowMs` since its time, never
+ * past `msPerWindow`; nothing refills for a clock behind the bucket's.
+ */
+function refilled(bucket: Bucket, nowMs: number, msPerWindow: number, windowMs: number): number {
+  return Math.min(msPerWindow, bucket.left + Math.max(0, nowMs - bucket.atMs) * (msPerWindow / windowMs));
+}
+
 export function storageTimeBudget(
   options: StorageTimeBudgetOptions = {},
   now: () => number = Date.now,
@@ -149,8 +157,7 @@ export function storageTimeBudget(
     }
   }
 
-  const leftAt = (bucket: Bucket, nowMs: number): number =>
-    Math.min(capacity, bucket.left + Math.max(0, nowMs - bucket.atMs) * refillPerMs);
+  const leftAt = (bucket: Bucket, nowMs: number): number => refilled(bucket, nowMs, capacity, windowMs);
 
   return {
     refusal(accountId, nowMs) {
@@ -249,25 +256,20 @@ export function chargedStorage(
  * stores follow. Buckets refilled to full are forgotten.
  */
 export function memoryStorageTimeStore(): StorageTimeStore {
-  const buckets = new Map<string, { left: number; atMs: number }>();
+  const buckets = new Map<string, Bucket>();
   let nextSweep = 0;
   return {
     async settle(charges, nowMs, msPerWindow, windowMs) {
       const levels = new Map<string, number>();
       for (const [accountId, charge] of charges) {
         const bucket = buckets.get(accountId);
-        const refilled = bucket
-          ? Math.min(msPerWindow, bucket.left + (Math.max(0, nowMs - bucket.atMs) * msPerWindow) / windowMs)
-          : msPerWindow;
-        const left = refilled - charge;
+        const left = (bucket ? refilled(bucket, nowMs, msPerWindow, windowMs) : msPerWindow) - charge;
         buckets.set(accountId, { left, atMs: Math.max(bucket?.atMs ?? nowMs, nowMs) });
         levels.set(accountId, left);
       }
       if (nowMs >= nextSweep) {
         for (const [accountId, bucket] of buckets) {
-          if (bucket.left + ((nowMs - bucket.atMs) * msPerWindow) / windowMs >= msPerWindow) {
-            buckets.delete(accountId);
-          }
+          if (refilled(bucket, nowMs, msPerWindow, windowMs) >= msPerWindow) buckets.delete(accountId);
         }
         nextSweep = nowMs + windowMs;
       }
