@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compareServers, issueRequests, pairedRatio, withServers } from './http-cpu.js';
+import { compareServers, issueRequests, pairedRatio, timeOrderedCreate, withServers } from './http-cpu.js';
 import { listLatencies } from './list.js';
 import { seedDatabase, workingCopy } from './seed.js';
 import { medianRun } from './support.js';
@@ -51,7 +51,12 @@ const hosts = await withServers(
     ['node', 'node', nodeFile, small],
     ['hono', 'hono', honoFile, small],
   ],
-  (servers) => compareServers(servers, issueRequests(small, amount), rounds),
+  (servers) =>
+    compareServers(
+      servers,
+      { ...issueRequests(small, amount), 'POST v7': timeOrderedCreate(small, amount) },
+      rounds,
+    ),
 );
 row(
   'request (10k issues, SQLite file, c=50)',
@@ -64,12 +69,18 @@ row(
   'Hono req/s',
 );
 row('---', '---', '---', '---', '---', '---', '---', '---');
-for (const name of ['GET', 'POST', 'PATCH']) {
+const requestLabels = {
+  GET: 'GET /issues/{id}',
+  POST: 'POST /issues',
+  'POST v7': 'POST /issues, time-ordered keys (as the client sends)',
+  PATCH: 'PATCH /issues/{id}',
+};
+for (const [name, label] of Object.entries(requestLabels)) {
   const raw = hosts[`raw ${name}`];
   const node = hosts[`node ${name}`];
   const hono = hosts[`hono ${name}`];
   row(
-    `${name} /issues${name === 'POST' ? '' : '/{id}'}`,
+    label,
     us(raw.cpuUs),
     us(node.cpuUs),
     pairedRatio(raw, node).toFixed(3),

@@ -87,6 +87,7 @@ export function clientReference() {
   memberList(declared(resolved('SignalStreamOptions')), 'options.');
   lines.push('## `Listing` (what `list` answers)', '', docOf(resolved('Listing')), '');
   memberList(declared(resolved('Listing')), 'listing.');
+  lines.push('## `timeOrderedKey(nowMs?): string`', '', docOf(resolved('timeOrderedKey')), '');
   lines.push('## `verifyWebhook`', '', docOf(resolved('verifyWebhook')), '');
   memberList(declared(resolved('VerifyWebhookOptions')), 'options.');
   lines.push('## Errors', '');

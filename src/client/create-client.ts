@@ -16,6 +16,7 @@ import {
   type WebhooksApi,
   webhooksApi,
 } from './families.js';
+import { timeOrderedKey } from './idempotency-key.js';
 import { type InProcessTracker, inProcessFetch } from './in-process.js';
 import { defaultBackoff } from './retry-policy.js';
 import { createTransport, type FetchLike, sleep } from './transport.js';
@@ -71,7 +72,7 @@ export function createClient(options: ClientOptions): Client {
       ...(options.maxRetryAfterMs !== undefined ? { maxRetryAfterMs: options.maxRetryAfterMs } : {}),
       random: Math.random,
     },
-    uuid: () => crypto.randomUUID(),
+    uuid: () => timeOrderedKey(),
     sleep,
   });
   return {

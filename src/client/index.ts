@@ -14,6 +14,7 @@ export type {
   TimeEntriesApi,
   WebhooksApi,
 } from './families.js';
+export { timeOrderedKey } from './idempotency-key.js';
 export { type InProcessTracker, inProcessFetch } from './in-process.js';
 export { Listing } from './listing.js';
 export type { Target, WriteOptions } from './resource-api.js';

@@ -16,7 +16,8 @@ export interface CallOptions {
   /**
    * The `Idempotency-Key` of a POST. Without one the client makes a UUID for the call and sends
    * it on every retry of that call; give your own to make a retry of the whole call (say, after
-   * a restart) safe too.
+   * a restart) safe too. The client's own keys are time-ordered (version 7, `timeOrderedKey`),
+   * which the server stores more cheaply than random ones.
    */
   idempotencyKey?: string;
   /** Aborts the call, retries and waits included. */
