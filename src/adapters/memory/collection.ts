@@ -11,6 +11,7 @@ import {
 import { storedJsonOf } from '../shared/stored-json.js';
 import { type Position, SortedPositions } from './sorted-positions.js';
 import { clone, type RecordUndo } from './undo.js';
+import { type UniqueKey, UniqueKeys } from './unique-keys.js';
 
 type Where = Partial<Record<string, FilterValue>> | undefined;
 type Fields = Record<string, unknown>;
@@ -44,7 +45,7 @@ export class IndexedRows<Name extends CollectionName> {
   readonly rows = new Map<string, CollectionRows[Name]>();
   readonly positions = new Map<string, Position>();
   readonly workspaces = new Map<string, WorkspaceIndex>();
-  readonly uniques = new Map<string, string>();
+  readonly uniques = new UniqueKeys();
   /** Filter fields with a value index: the rule's unindexed ones are found through its key instead. */
   private readonly indexed: readonly string[];
   private seq = 0;
@@ -78,12 +79,12 @@ export class IndexedRows<Name extends CollectionName> {
     return positions;
   }
 
-  private keyOf(workspaceId: string, values: Fields): string | null {
+  private keyOf(workspaceId: string, values: Fields): UniqueKey | null {
     if (!this.unique) return null;
     const parts = this.unique.fields.map((field) => values[field]);
-    return parts.some((part) => part === undefined || part === null)
-      ? null
-      : `${workspaceId}\u0000${parts.map((part) => valueKey('', part)).join('\u0000')}`;
+    if (parts.some((part) => part === undefined || part === null)) return null;
+    const prefix = [workspaceId, ...parts.slice(0, -1).map((part) => valueKey('', part))].join('\u0000');
+    return { prefix, last: parts.at(-1) };
   }
 
   private uniqueKey(row: CollectionRows[Name]) {
@@ -115,7 +116,7 @@ export class IndexedRows<Name extends CollectionName> {
     const unique = this.uniqueKey(row);
     this.rows.delete(id);
     this.positions.delete(id);
-    if (unique && this.uniques.get(unique.key) === id) this.uniques.delete(unique.key);
+    if (unique) this.uniques.release(unique.key, id);
     index.all.remove(position);
     for (const field of this.indexed) {
       index.byValue.get(valueKey(field, (row as unknown as Fields)[field]))?.remove(position);
@@ -139,7 +140,7 @@ export class IndexedRows<Name extends CollectionName> {
     }
     const oldUnique = this.uniqueKey(before);
     const newUnique = this.uniqueKey(row);
-    if (oldUnique && this.uniques.get(oldUnique.key) === row.id) this.uniques.delete(oldUnique.key);
+    if (oldUnique) this.uniques.release(oldUnique.key, row.id);
     if (newUnique) this.uniques.set(newUnique.key, row.id);
     this.rows.set(row.id, row);
     record(() => this.replace(before, () => {}));

@@ -23,23 +23,20 @@ export function deleteWithUndo<K, V>(map: Map<K, V>, key: K, record: RecordUndo)
  * JSON data: objects and arrays are copied, while strings (immutable) are shared rather than
  * copied as structuredClone would, so a stored row costs no more than its fields (a million
  * issues' timestamps and ids are not held twice) and a copy is several times cheaper.
+ *
+ * An object is copied by a spread, which keeps the source's shape: a row made as an object
+ * literal (as the families make them) is stored with its fields inside the object. Built field by
+ * field from `{}`, it held all but four of them in a second array besides (a sixth of what a
+ * stored issue takes), and the copy took longer. A spread defines a "__proto__" key of JSON data
+ * as an own field, not as the copy's prototype; assigning to that own field afterwards sets it.
  */
 export function clone<T>(value: T): T {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map(clone) as T;
-  const copy: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(value)) {
-    // A JSON key "__proto__" is an own field of the data, not the copy's prototype.
-    if (key === '__proto__') {
-      Object.defineProperty(copy, key, {
-        value: clone(field),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    } else {
-      copy[key] = clone(field);
-    }
+  const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const key of Object.keys(copy)) {
+    const field = copy[key];
+    if (field !== null && typeof field === 'object') copy[key] = clone(field);
   }
   return copy as T;
 }
