@@ -73,6 +73,8 @@ describe('storage time per account', () => {
     });
     // 2,000 ms refill at a sixth of a ms each ms: 12 s, and a ms more to have some.
     expect(refused.headers['Retry-After']).toBe('13');
+    // The request limit's headers still tell of the request limit, which it did not reach.
+    expect(Number(refused.headers['X-RateLimit-Remaining'])).toBeGreaterThan(0);
     expect((await list('b')).status).toBe(200);
     now += 12_000;
     expect((await list('a')).status).toBe(429);
