@@ -8,7 +8,13 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compareServers, issueRequests, pairedRatio, timeOrderedCreate, withServers } from './http-cpu.js';
+import {
+  compareServers,
+  issueRequests,
+  pairedRatio,
+  withServers,
+  withTimeOrderedCreate,
+} from './http-cpu.js';
 import { listLatencies } from './list.js';
 import { seedDatabase, workingCopy } from './seed.js';
 import { medianRun } from './support.js';
@@ -51,12 +57,7 @@ const hosts = await withServers(
     ['node', 'node', nodeFile, small],
     ['hono', 'hono', honoFile, small],
   ],
-  (servers) =>
-    compareServers(
-      servers,
-      { ...issueRequests(small, amount), 'POST v7': timeOrderedCreate(small, amount) },
-      rounds,
-    ),
+  (servers) => compareServers(servers, withTimeOrderedCreate(issueRequests(small, amount)), rounds),
 );
 row(
   'request (10k issues, SQLite file, c=50)',
@@ -72,7 +73,7 @@ row('---', '---', '---', '---', '---', '---', '---', '---');
 const requestLabels = {
   GET: 'GET /issues/{id}',
   POST: 'POST /issues',
-  'POST v7': 'POST /issues, time-ordered keys (as the client sends)',
+  'POST v7': `POST /issues, time-ordered keys (the client's; Node CPU ${pairedRatio(hosts['node POST v7'], hosts['node POST']).toFixed(2)}× random keys')`,
   PATCH: 'PATCH /issues/{id}',
 };
 for (const [name, label] of Object.entries(requestLabels)) {

@@ -1,18 +1,25 @@
 /** Each byte's two hex digits. */
 const hex = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
 
+/** The last millisecond a version 7 UUID can tell: its time has 48 bits. */
+const lastMs = 2 ** 48 - 1;
+
 /**
  * A version 7 UUID (RFC 9562) for an Idempotency-Key: 48 bits of Unix milliseconds, then 74
- * random bits. Keys a client sends one after another then sort one after another, and the
- * server's index of keys takes each new one at its right edge: a random key lands on a random
- * page of that index, which the database must write out at every commit (about 5 % of a
- * create's CPU on the server's SQLite file). The random bits keep keys of one millisecond, and
- * of different clients, apart. `nowMs` is the time the key tells (now by default). Web Crypto
- * only: the client runs in browsers too.
+ * random bits. Keys of later milliseconds sort later, so the keys a client sends land next to
+ * each other in the server's index of keys, on the page it wrote last, where a random key lands
+ * on a random page that the database must write out at its next commit (about 5 % of a create's
+ * CPU on the server's SQLite file). The random bits keep keys of one millisecond, and of
+ * different clients, apart. `nowMs` is the time the key tells (now by default), a whole number
+ * of milliseconds from 0 to 2^48 - 1 (a RangeError otherwise). Web Crypto only: the client runs
+ * in browsers too.
  */
 export function timeOrderedKey(nowMs: number = Date.now()): string {
+  if (!Number.isInteger(nowMs) || nowMs < 0 || nowMs > lastMs) {
+    throw new RangeError(`a version 7 UUID tells a whole millisecond from 0 to 2^48 - 1, not ${nowMs}`);
+  }
   const bytes = crypto.getRandomValues(new Uint8Array(16));
-  let ms = Math.max(0, Math.floor(nowMs));
+  let ms = nowMs;
   for (let i = 5; i >= 0; i--) {
     bytes[i] = ms % 256;
     ms = Math.floor(ms / 256);

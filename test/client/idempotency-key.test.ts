@@ -23,6 +23,12 @@ describe('timeOrderedKey', () => {
     );
   });
 
+  it('refuses a time a version 7 UUID cannot tell', () => {
+    for (const ms of [-1, 2 ** 48, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => timeOrderedKey(ms)).toThrow(RangeError);
+    }
+  });
+
   it('keeps keys of one millisecond apart', () => {
     const keys = new Set(Array.from({ length: 10_000 }, () => timeOrderedKey(1_800_000_000_000)));
     expect(keys.size).toBe(10_000);

@@ -75,6 +75,7 @@ describe('storage time per account', () => {
     expect(refused.headers['Retry-After']).toBe('13');
     // The request limit's headers still tell of the request limit, which it did not reach.
     expect(Number(refused.headers['X-RateLimit-Remaining'])).toBeGreaterThan(0);
+    expect(refused.headers.RateLimit).toMatch(/^"default";r=[1-9]/);
     expect((await list('b')).status).toBe(200);
     now += 12_000;
     expect((await list('a')).status).toBe(429);

@@ -23,5 +23,9 @@ describe("the memory adapter's copy of stored rows", () => {
     expect((copy as { polluted?: boolean }).polluted).toBeUndefined();
     expect(Object.keys(copy)).toEqual(['__proto__', 'title']);
     expect(Object.getOwnPropertyDescriptor(copy, '__proto__')?.value).toEqual({ polluted: true });
+    // Copied too, not shared.
+    expect(Object.getOwnPropertyDescriptor(copy, '__proto__')?.value).not.toBe(
+      Object.getOwnPropertyDescriptor(original, '__proto__')?.value,
+    );
   });
 });
