@@ -193,8 +193,9 @@ describe('SQLite checkpoints', () => {
   });
 
   it('starts no thread for a storage that writes a little', async () => {
+    // Fewer groups than start one, of fewer pages (about 950) than a quarter of the threshold.
     const filename = join(dir, 'short-lived.db');
-    const storage = sqliteStorage({ filename, checkpointPages: 64 });
+    const storage = sqliteStorage({ filename, checkpointPages: 8000 });
     for (let i = 0; i < startAfterWriteGroups - 1; i++) await insertProject(storage, i);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(storage.checkpointing()).toEqual({
@@ -205,6 +206,20 @@ describe('SQLite checkpoints', () => {
     });
     await storage.close();
     expect(countProjects(filename)).toBe(startAfterWriteGroups - 1);
+  });
+
+  it('starts its thread sooner once the log holds a quarter of the threshold, before SQLite copies it in a COMMIT', async () => {
+    // Each project is about fifteen pages: the log passes 100 of them within a few groups, far
+    // fewer than startAfterWriteGroups.
+    const filename = join(dir, 'busy-start.db');
+    const storage = sqliteStorage({ filename, checkpointPages: 400 });
+    const groups = 12;
+    for (let i = 0; i < groups; i++) await insertProject(storage, i);
+    expect(groups).toBeLessThan(startAfterWriteGroups);
+    await until(() => storage.checkpointing().runIn === 'thread');
+    expect(storage.checkpointing().threadStarts).toBe(1);
+    await storage.close();
+    expect(countProjects(filename)).toBe(groups);
   });
 
   it('finds the log of a database opened through a symbolic link', async () => {

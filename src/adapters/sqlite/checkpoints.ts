@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { type CheckpointsRunIn, type CheckpointThread, startCheckpointThread } from './checkpoint-thread.js';
 
 /**
@@ -54,6 +55,15 @@ export const backpressureFactor = 2;
 export const startAfterWriteGroups = 64;
 
 /**
+ * ...or sooner, once the log file holds this share of the threshold. A server that meets full
+ * load as it starts writes 64 groups of 50 creates, about 9,000 pages, before the count above is
+ * reached: the COMMIT that passed the 8,000-page threshold copied the log on the event loop (a
+ * 40 ms stall). Until the thread starts, each write group looks at the log file's size (a stat,
+ * no descriptor: see checkpoint-thread.ts), which only grows until the log first starts over.
+ */
+export const startAtThresholdShare = 1 / 4;
+
+/**
  * After a thread fails, the storage starts another on a write this long after, doubled at each
  * failure in a row (a thread that fails before it has copied anything counts as in a row), up to
  * `maxRestartDelayMs`: a failure that lasts (no worker threads, a driver the thread cannot load,
@@ -97,12 +107,26 @@ export function storageCheckpoints(
     db.pragma(`wal_autocheckpoint = ${autocheckpoint}`);
   };
   checkpointIn('commit');
+  // The file as SQLite resolved it: a relative name, a symbolic link or a later chdir() would
+  // send the thread elsewhere than the log this connection writes.
+  const mainFile = () =>
+    (db.pragma('database_list') as { name: string; file: string }[]).find((entry) => entry.name === 'main')
+      ?.file;
+  /** The log file, and the size at which it holds the start share of the threshold; null without a file. */
+  let startMark: { wal: string; bytes: number } | null | undefined;
+  const logPastStartMark = (): boolean => {
+    if (startMark === undefined) {
+      const path = mainFile();
+      const [{ page_size: pageSize }] = db.pragma('page_size') as [{ page_size: number }];
+      // The log's 32-byte header, then a 24-byte header before each page.
+      const frames = Math.ceil(pages * startAtThresholdShare);
+      startMark = path ? { wal: `${path}-wal`, bytes: 32 + frames * (pageSize + 24) } : null;
+    }
+    if (startMark === null) return false;
+    return (statSync(startMark.wal, { throwIfNoEntry: false })?.size ?? 0) >= startMark.bytes;
+  };
   const start = () => {
-    // The file as SQLite resolved it: a relative name, a symbolic link or a later chdir() would
-    // send the thread elsewhere than the log this connection writes.
-    const path = (db.pragma('database_list') as { name: string; file: string }[]).find(
-      (entry) => entry.name === 'main',
-    )?.file;
+    const path = mainFile();
     if (!path) return;
     starts++;
     // This start's thread, once startThread has returned it; `stopped` once it has failed, which
@@ -135,7 +159,13 @@ export function storageCheckpoints(
     wrote() {
       if (thread) thread.wrote();
       else if (db.memory) return;
-      else if (restartAt === null ? ++writeGroups === startAfterWriteGroups : now() >= restartAt) start();
+      else if (
+        restartAt === null
+          ? ++writeGroups === startAfterWriteGroups || logPastStartMark()
+          : now() >= restartAt
+      ) {
+        start();
+      }
     },
     beforeWriteGroup: () => thread?.pauseForFinish(),
     checkpointing() {
