@@ -76,7 +76,12 @@ async function bodyOf(
   return { body: await readStreamCapped(req, maxBodyBytes) };
 }
 
-/** Writes a streamed body until it ends or the client goes away, then stops the stream. */
+/**
+ * Writes a streamed body until it ends or the client goes away, then stops the stream. The next
+ * event is read only once the last has left for the socket: a client that stops reading holds
+ * its stream, not a growing queue of events in the server's memory (it grew by each event's
+ * size for as long as the client stayed connected).
+ */
 async function pipeStream(stream: AsyncIterable<string>, res: ServerResponse): Promise<void> {
   const iterator = stream[Symbol.asyncIterator]();
   res.on('close', () => void iterator.return?.());
@@ -84,10 +89,23 @@ async function pipeStream(stream: AsyncIterable<string>, res: ServerResponse): P
   for (;;) {
     const next = await iterator.next();
     if (next.done || res.destroyed) break;
-    res.write(next.value);
+    if (!res.write(next.value)) await drainedOrClosed(res);
   }
   await iterator.return?.();
   res.end();
+}
+
+/** Resolves once `res` can take more ('drain'), or once it closed. */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 export {
