@@ -150,6 +150,12 @@ export const command = defineCommand({
       description: `How long an idle connection stays open (default: ${defaultServerLimits.keepAliveTimeoutMs})`,
       ...fromEnv('keepAliveTimeout'),
     },
+    sendTimeout: {
+      type: 'string',
+      value: '<ms>',
+      description: `How long an answer may wait with none of it read before its connection is closed (default: ${defaultServerLimits.sendTimeoutMs}; 0: never)`,
+      ...fromEnv('sendTimeout'),
+    },
     maxConnections: {
       type: 'string',
       value: '<n>',
@@ -194,6 +200,9 @@ export const command = defineCommand({
       ),
       keepAliveTimeout: digits('expected a whole number of milliseconds').default(
         defaultServerLimits.keepAliveTimeoutMs,
+      ),
+      sendTimeout: digits('expected a whole number of milliseconds (0: never)').default(
+        defaultServerLimits.sendTimeoutMs,
       ),
       maxConnections: digits('expected a whole number of connections')
         .pipe(z.number().min(1, 'expected at least 1 connection'))
@@ -290,6 +299,7 @@ async function start(input: ServeInput, io: CliIo, logger: Logger): Promise<Star
     requestTimeoutMs: input.requestTimeout,
     keepAliveTimeoutMs: input.keepAliveTimeout,
     maxConnections: input.maxConnections,
+    sendTimeoutMs: input.sendTimeout,
   });
   const { server } = listening;
   let tracker: Tracker | null = null;

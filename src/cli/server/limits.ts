@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { ApiError } from '../../core/errors.js';
 
@@ -13,6 +14,11 @@ export interface ServerLimits {
   keepAliveTimeoutMs: number;
   /** Open connections at most; more are closed on arrival. Event streams each hold one. */
   maxConnections: number;
+  /**
+   * How long an answer may wait with none of it taken by the client: a connection whose unsent
+   * bytes have not moved for this long is closed (0: never).
+   */
+  sendTimeoutMs: number;
 }
 
 export const defaultServerLimits: ServerLimits = {
@@ -20,6 +26,7 @@ export const defaultServerLimits: ServerLimits = {
   requestTimeoutMs: 60_000,
   keepAliveTimeoutMs: 5_000,
   maxConnections: 1_024,
+  sendTimeoutMs: 30_000,
 };
 
 /**
@@ -35,11 +42,54 @@ export function applyServerLimits(server: Server, limits: ServerLimits): void {
   server.requestTimeout = limits.requestTimeoutMs;
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   server.maxConnections = limits.maxConnections;
+  if (limits.sendTimeoutMs > 0) closeStalledSends(server, limits.sendTimeoutMs);
   server.on('clientError', answerClientError);
   // Node hands CONNECT (a tunnel request) to this event, not to the app, and without a listener
   // closes the connection unanswered.
   server.on('connect', (_request: unknown, socket: Duplex) => answerRefused(socket, connectRefused()));
   refuseMissingHost(server);
+}
+
+/**
+ * Closes connections whose answer waits unsent: a client that stops reading an answer (a page of
+ * 10 MB, a 3.5 MB script, an event stream) held its connection, and the answer's memory, for as
+ * long as it kept the connection open: Node's timeouts cover receiving a request, not sending
+ * its answer. Once a second, each connection with bytes waiting to be sent is looked at; one whose
+ * count of bytes sent has not grown for `timeoutMs` is destroyed. A connection that is idle, or
+ * whose answer is still being made, has nothing waiting and is left alone; a slow reader that
+ * takes some of its answer now and then is too.
+ */
+function closeStalledSends(server: Server, timeoutMs: number): void {
+  /** Per connection with bytes waiting: bytes sent when last seen moving, and since when. */
+  const waiting = new Map<Socket, { sent: number; since: number }>();
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => {
+      sockets.delete(socket);
+      waiting.delete(socket);
+    });
+  });
+  const sweep = setInterval(
+    () => {
+      const now = performance.now();
+      for (const socket of sockets) {
+        if (socket.writableLength === 0) {
+          waiting.delete(socket);
+          continue;
+        }
+        const seen = waiting.get(socket);
+        if (!seen || seen.sent !== socket.bytesWritten) {
+          waiting.set(socket, { sent: socket.bytesWritten, since: now });
+        } else if (now - seen.since >= timeoutMs) {
+          socket.destroy();
+        }
+      }
+    },
+    Math.min(1_000, timeoutMs),
+  );
+  sweep.unref();
+  server.once('close', () => clearInterval(sweep));
 }
 
 /**
