@@ -84,6 +84,47 @@ describe('storage time per account', () => {
     await tracker.close();
   });
 
+  it('charges the serializing of an answer to its account: pages of large issues spend the share though the storage takes no time', async () => {
+    const now = Date.parse('2026-11-27T10:00:00.000Z');
+    const { tracker, tokens } = await twoAccounts(
+      {
+        clock: { now: () => now },
+        rateLimit: false,
+        storageTimeBudget: { msPerWindow: 100, windowMs: 60_000 },
+      },
+      storageTaking(() => 0),
+    );
+    const api = (who: 'a' | 'b', method: string, path: string, body?: unknown) =>
+      tracker.handle({
+        method,
+        path: `/api/v1${path}`,
+        headers: {
+          authorization: `Bearer ${tokens[who]}`,
+          'content-type': 'application/json',
+          'idempotency-key': crypto.randomUUID(),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    const project = JSON.parse(String((await api('a', 'POST', '/projects', { name: 'Big' })).body)) as {
+      id: string;
+    };
+    const description = 'd'.repeat(50_000);
+    for (let i = 0; i < 100; i++) {
+      expect(
+        (await api('a', 'POST', '/issues', { projectId: project.id, title: `Big ${i}`, description })).status,
+      ).toBe(201);
+    }
+    // Each page is 5 MB of JSON: a few ms to serialize at the least, 100 ms of share in all.
+    const statuses: number[] = [];
+    for (let i = 0; i < 100 && !statuses.includes(429); i++) {
+      statuses.push((await api('a', 'GET', '/issues?limit=200')).status);
+    }
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.filter((status) => status === 200).length).toBeGreaterThan(0);
+    expect((await api('b', 'GET', '/issues?limit=200')).status).toBe(200);
+    await tracker.close();
+  });
+
   it('is not charged for a refused request, so a client retrying at once is not kept out longer', async () => {
     let now = Date.parse('2026-11-27T10:00:00.000Z');
     const { tracker, list } = await twoAccounts(
@@ -150,7 +191,8 @@ describe('storage time per account', () => {
       ...inner,
       storageTimes: {
         settle: (charges, ...rest) => {
-          events.push(`settle ${[...charges.values()].join(',')}`);
+          // The 5 ms of its statements, and the little its answer took to serialize.
+          events.push(`settle ${[...charges.values()].map(Math.floor).join(',')}`);
           return shared.settle(charges, ...rest);
         },
       },
