@@ -25,6 +25,7 @@ for (const [network, prefix] of [
 }
 for (const [network, prefix] of [
   ['::', 96], // unspecified, loopback, and the deprecated IPv4-compatible form (::127.0.0.1)
+  ['::ffff:0:0:0', 96], // IPv4-translated (RFC 2765): ::ffff:0:7f00:1 wraps 127.0.0.1
   ['64:ff9b::', 96], // NAT64 maps IPv4 (possibly private) into IPv6
   ['64:ff9b:1::', 48], // local-use NAT64
   ['100::', 64], // discard
