@@ -891,6 +891,32 @@ export function runHttpSuite(host: Host, adapter?: AdapterUnderTest): void {
         expect(issuePaths(expectProblem(res, 400, 'validation_failed'), 'body')).toEqual(['description']);
       });
 
+      it('answers a body in another charset, or compressed, with unsupported_media_type', async () => {
+        const body = JSON.stringify({ projectId: s.ws.projectId, title: 'x' });
+        const send = (headers: Record<string, string>) =>
+          s.api('POST', '/api/v1/issues', {
+            token: s.tokens.admin,
+            headers: { 'Idempotency-Key': newKey(), ...headers },
+            rawBody: body,
+          });
+        expectProblem(
+          await send({ 'Content-Type': 'application/json; charset=utf-16' }),
+          415,
+          'unsupported_media_type',
+        );
+        const compressed = await send({ 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
+        expectProblem(compressed, 415, 'unsupported_media_type');
+        expect(compressed.headers.get('accept-encoding')).toBe('identity');
+        expect((await listIssues()).total).toBe(0);
+        for (const headers of <Record<string, string>[]>[
+          { 'Content-Type': 'application/json; charset=UTF-8' },
+          { 'Content-Type': 'application/json; charset="utf-8"' },
+          { 'Content-Type': 'application/json', 'Content-Encoding': 'identity' },
+        ]) {
+          expect((await send(headers)).status).toBe(201);
+        }
+      });
+
       it('answers a text/plain body with unsupported_media_type', async () => {
         const res = await s.api('POST', '/api/v1/issues', {
           token: s.tokens.admin,

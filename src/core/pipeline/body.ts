@@ -85,6 +85,24 @@ export function parseJsonBody(headers: Record<string, string>, body: Uint8Array 
       },
     );
   }
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1]?.toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    throw new ApiError(415, 'unsupported_media_type', 'Request bodies must be JSON in UTF-8.', {
+      received: contentType,
+    });
+  }
+  // A compressed body would be read as its compressed bytes: refused, saying which coding works
+  // (RFC 9110, section 15.5.16).
+  const coding = headers['content-encoding']?.trim().toLowerCase();
+  if (coding && coding !== 'identity') {
+    throw new ApiError(
+      415,
+      'unsupported_media_type',
+      'Request bodies must not be compressed (Content-Encoding).',
+      { received: headers['content-encoding'] ?? null },
+      { 'Accept-Encoding': 'identity' },
+    );
+  }
   let text: string;
   try {
     text = typeof body === 'string' ? body : decoder.decode(body);
