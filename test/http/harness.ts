@@ -177,7 +177,8 @@ export async function request(baseUrl: string, method: string, path: string, opt
   return result;
 }
 
-async function listen(host: Host, tracker: Tracker): Promise<{ server: Server; port: number }> {
+/** Serves the tracker on 127.0.0.1, on a port of its own, through one of the hosts. */
+export async function listen(host: Host, tracker: Tracker): Promise<{ server: Server; port: number }> {
   if (host === 'node') {
     const server = createServer(nodeHandler(tracker));
     await new Promise<void>((resolve, reject) => {

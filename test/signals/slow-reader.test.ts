@@ -1,12 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import { type AddressInfo, connect, type Socket } from 'node:net';
-import { serve } from '@hono/node-server';
+import type { Server } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryStorage } from '../../src/adapters/memory/index.js';
 import type { Storage } from '../../src/core/storage.js';
-import { honoApp } from '../../src/http/hono.js';
-import { nodeHandler } from '../../src/http/node.js';
-import { hosts } from '../http/harness.js';
+import { hosts, listen } from '../http/harness.js';
 import { type WebhookFixture, webhookFixture } from '../webhooks/fixture.js';
 
 /** A storage that counts the read transactions run through it (an event stream's reads). */
@@ -44,13 +41,8 @@ for (const host of hosts) {
     it('holds its stream without reading more events until the client reads again, and then loses none', async () => {
       const storage = countingReads(memoryStorage());
       fixture = await webhookFixture({ storage });
-      server =
-        host === 'node'
-          ? createServer(nodeHandler(fixture.tracker))
-          : (serve({ fetch: honoApp(fixture.tracker).fetch, port: 0, hostname: '127.0.0.1' }) as Server);
-      if (host === 'node') await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      else if (!server.listening) await new Promise<void>((resolve) => server.once('listening', resolve));
-      const { port } = server.address() as AddressInfo;
+      let port: number;
+      ({ server, port } = await listen(host, fixture.tracker));
 
       // A client that reads the answer's head, then nothing.
       let received = '';

@@ -1,25 +1,15 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SignalEvent, Tracker } from '../../src/core/index.js';
 import { maxStreamsPerAccount } from '../../src/core/pipeline/stream-slots.js';
-import { honoApp } from '../../src/http/hono.js';
-import { nodeHandler } from '../../src/http/node.js';
 import { rawExchange, statusesOf } from '../hardening/raw-socket.js';
-import { type Host, hosts } from '../http/harness.js';
+import { type Host, hosts, listen } from '../http/harness.js';
 import { type WebhookFixture, webhookFixture } from '../webhooks/fixture.js';
 
-/** Serves the tracker on 127.0.0.1 through one of the hosts. */
-async function listen(host: Host, tracker: Tracker): Promise<{ url: string; close(): Promise<void> }> {
-  const server: Server =
-    host === 'node'
-      ? createServer(nodeHandler(tracker))
-      : (serve({ fetch: honoApp(tracker).fetch, port: 0, hostname: '127.0.0.1' }) as Server);
-  if (host === 'node') await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  else if (!server.listening) await new Promise<void>((resolve) => server.once('listening', resolve));
+/** Serves the tracker on 127.0.0.1 through one of the hosts, with a base URL and a close. */
+async function serveOn(host: Host, tracker: Tracker): Promise<{ url: string; close(): Promise<void> }> {
+  const { server, port } = await listen(host, tracker);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: `http://127.0.0.1:${port}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -122,7 +112,7 @@ for (const host of hosts) {
 
     beforeEach(async () => {
       fixture = await webhookFixture();
-      server = await listen(host, fixture.tracker);
+      server = await serveOn(host, fixture.tracker);
     });
     afterEach(async () => {
       for (const s of streams.splice(0)) await s.disconnect();
