@@ -99,7 +99,7 @@ export function parseJsonBody(headers: Record<string, string>, body: Uint8Array 
       415,
       'unsupported_media_type',
       'Request bodies must not be compressed (Content-Encoding).',
-      { received: headers['content-encoding'] ?? null },
+      { received: headers['content-encoding'] },
       { 'Accept-Encoding': 'identity' },
     );
   }
