@@ -114,11 +114,11 @@ export async function createTestTracker(options: TestTrackerOptions = {}): Promi
   const time = manualTime(options.now === undefined ? defaultStart : instantMs(options.now));
   const seed = options.seed ?? 1;
   const { storage, cleanUp } = await testStorage(options.storage ?? 'memory');
-  const network = new CaptureNetwork(time.now);
+  let pump: DeliveryPump | null = null;
+  const network = new CaptureNetwork(time.now, async () => pump?.settled());
   const onError =
     options.onError ??
     ((error: unknown, requestId: string) => console.error(`[outcome-tracker/testing] ${requestId}:`, error));
-  let pump: DeliveryPump | null = null;
   // Every commit (an API write, a `run`) sends what it queued at once, as a started dispatcher would.
   const feed = changeFeed();
   const changes: ChangeFeed = {

@@ -43,7 +43,8 @@ export interface WebhookCapture {
   received: CapturedDelivery[];
   /**
    * The first delivery received that matches (an event type, or a predicate), or the next one to
-   * arrive. Rejects after `timeoutMs` of real time (default 5000) with what was received instead:
+   * arrive, once the tracker has recorded the attempt. Rejects after `timeoutMs` of real time
+   * (default 5000) with what was received instead:
    * deliveries due later arrive only when the clock is advanced to them.
    */
   waitFor(match: DeliveryMatch, options?: { timeoutMs?: number }): Promise<CapturedDelivery>;
@@ -67,7 +68,14 @@ export class CaptureReceiver {
   private readonly waiters = new Set<Waiter>();
   private readonly attempts = new Map<string, number>();
 
-  constructor(private readonly now: () => number) {}
+  /**
+   * `now`: the test clock; `recorded`: resolves once the tracker has recorded the attempts in
+   * flight, so a test that got its delivery sees the attempt's outcome in the API too.
+   */
+  constructor(
+    private readonly now: () => number,
+    private readonly recorded: () => Promise<void>,
+  ) {}
 
   respondWith(answer: CaptureResponder): void {
     this.answer = answer;
@@ -109,7 +117,7 @@ export class CaptureReceiver {
       if (!waiter.match(delivery)) continue;
       this.waiters.delete(waiter);
       clearTimeout(waiter.timer);
-      waiter.resolve(delivery);
+      void this.recorded().then(() => waiter.resolve(delivery), waiter.reject);
     }
     const lowerHeaders = Object.fromEntries(
       Object.entries(responseHeaders).map(([name, value]) => [name.toLowerCase(), value]),
@@ -128,7 +136,7 @@ export class CaptureReceiver {
   waitFor(match: DeliveryMatch, timeoutMs: number): Promise<CapturedDelivery> {
     const test = typeof match === 'string' ? (d: CapturedDelivery) => d.type === match : match;
     const found = this.received.find(test);
-    if (found) return Promise.resolve(found);
+    if (found) return this.recorded().then(() => found);
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         match: test,
@@ -177,12 +185,15 @@ export class CaptureNetwork implements WebhookSender {
   private readonly receivers = new Map<string, CaptureReceiver>();
   private next = 1;
 
-  constructor(private readonly now: () => number) {}
+  constructor(
+    private readonly now: () => number,
+    private readonly recorded: () => Promise<void>,
+  ) {}
 
   /** A new receiver and its URL. */
   open(): { url: string; receiver: CaptureReceiver } {
     const url = `https://${captureHost}/captures/${this.next++}`;
-    const receiver = new CaptureReceiver(this.now);
+    const receiver = new CaptureReceiver(this.now, this.recorded);
     this.receivers.set(url, receiver);
     return { url, receiver };
   }
