@@ -17,7 +17,13 @@ import { DeliveryPump } from './deliveries.js';
 import { seededIds } from './ids.js';
 import { type Seeded, type SeedOptions, seedWorkspace } from './seed.js';
 import { type TestStorageOption, testStorage } from './storage.js';
-import { CaptureNetwork, verifyCaptured, type WebhookCapture } from './webhooks.js';
+import {
+  CaptureNetwork,
+  type DeliveryMatch,
+  verifyCaptured,
+  type WaitOptions,
+  type WebhookCapture,
+} from './webhooks.js';
 
 export interface TestTrackerOptions {
   /** Where data is kept: `'memory'` (default), `'sqlite'` (a temp file) or `{ postgres: url }` (a fresh schema). */
@@ -230,7 +236,8 @@ export async function createTestTracker(options: TestTrackerOptions = {}): Promi
           url,
           secret: created.secret,
           received: receiver.received,
-          waitFor: (match, waitOptions = {}) => receiver.waitFor(match, waitOptions.timeoutMs ?? 5000),
+          waitFor: ((match: DeliveryMatch, waitOptions: WaitOptions = {}) =>
+            receiver.waitFor(match, waitOptions.timeoutMs ?? 5000)) as WebhookCapture['waitFor'],
           respondWith: (answer) => receiver.respondWith(answer),
           verify: (delivery) => verifyCaptured(delivery, created.secret, time.now),
         };

@@ -16,7 +16,9 @@ export type { TestStorageOption } from './storage.js';
 export type {
   CaptureAnswer,
   CapturedDelivery,
+  CapturedOf,
   CaptureResponder,
   DeliveryMatch,
+  WaitOptions,
   WebhookCapture,
 } from './webhooks.js';

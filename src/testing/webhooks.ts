@@ -2,14 +2,10 @@ import type { WebhookEvent } from '../client/types.js';
 import { verifyWebhook } from '../client/verify-webhook.js';
 import type { WebhookRequest, WebhookResult, WebhookSender } from '../core/index.js';
 
-/** One delivery a capture received: exactly what the tracker sent, and what the capture answered. */
-export interface CapturedDelivery<E extends { type: string } = WebhookEvent> {
+/** What every captured delivery has, whatever its event. */
+interface CapturedBase {
   /** The event id (`webhook-id` / `X-Service-Event-Id`): the same on every attempt of one delivery. */
   id: string;
-  /** The event type, e.g. `issue.created`. */
-  type: E['type'];
-  /** The parsed body. */
-  event: E;
   /** The body exactly as sent, for signature checks. */
   body: string;
   /** The request's headers, names in lower case. */
@@ -22,6 +18,22 @@ export interface CapturedDelivery<E extends { type: string } = WebhookEvent> {
   status: number;
 }
 
+/**
+ * One delivery a capture received: exactly what the tracker sent, and what the capture answered.
+ * A union by event type, so `d.type === 'issue.created'` narrows `d.event` to that event.
+ */
+export type CapturedDelivery<E extends WebhookEvent = WebhookEvent> = E extends WebhookEvent
+  ? CapturedBase & {
+      /** The event type, e.g. `issue.created`. */
+      type: E['type'];
+      /** The parsed body. */
+      event: E;
+    }
+  : never;
+
+/** The captured delivery of one event type. */
+export type CapturedOf<T extends WebhookEvent['type']> = CapturedDelivery<Extract<WebhookEvent, { type: T }>>;
+
 /** How a capture answers: a status, or a status with headers (e.g. Retry-After) and a body. */
 export type CaptureAnswer = number | { status: number; headers?: Record<string, string>; body?: string };
 
@@ -30,6 +42,11 @@ export type CaptureResponder = CaptureAnswer | ((delivery: CapturedDelivery) => 
 
 /** What a delivery `waitFor` waits for: an event type, or a test of the delivery. */
 export type DeliveryMatch = string | ((delivery: CapturedDelivery) => boolean);
+
+export interface WaitOptions {
+  /** How long to wait, in real ms; default 5000. */
+  timeoutMs?: number;
+}
 
 /** A webhook subscription whose deliveries are kept in memory. */
 export interface WebhookCapture {
@@ -47,7 +64,8 @@ export interface WebhookCapture {
    * (default 5000) with what was received instead:
    * deliveries due later arrive only when the clock is advanced to them.
    */
-  waitFor(match: DeliveryMatch, options?: { timeoutMs?: number }): Promise<CapturedDelivery>;
+  waitFor<T extends WebhookEvent['type']>(type: T, options?: WaitOptions): Promise<CapturedOf<T>>;
+  waitFor(match: (delivery: CapturedDelivery) => boolean, options?: WaitOptions): Promise<CapturedDelivery>;
   /** How later deliveries are answered (200 until told): `respondWith(500)` makes them fail and retry. */
   respondWith(answer: CaptureResponder): void;
   /** Verifies a delivery with the client's `verifyWebhook` (at the test clock's time) and returns its event. */
@@ -89,7 +107,7 @@ export class CaptureReceiver {
     const id = headers['webhook-id'] ?? headers['x-service-event-id'] ?? event.id;
     const attempt = (this.attempts.get(id) ?? 0) + 1;
     this.attempts.set(id, attempt);
-    const delivery: CapturedDelivery = {
+    const delivery = {
       id,
       type: event.type,
       event,
@@ -98,7 +116,7 @@ export class CaptureReceiver {
       attempt,
       receivedAt: this.now(),
       status: 0,
-    };
+    } as CapturedDelivery;
     let answer: CaptureAnswer;
     try {
       answer = typeof this.answer === 'function' ? this.answer(delivery) : this.answer;
