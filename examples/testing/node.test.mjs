@@ -1,0 +1,47 @@
+// The support desk tested with node:test against a real tracker in memory:
+//   node --test examples/testing/node.test.mjs
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { createTestTracker } from 'outcome-tracker/testing';
+import { supportDesk } from './support-desk.mjs';
+
+describe('support desk', () => {
+  let kit;
+  let project;
+  beforeEach(async () => {
+    kit = await createTestTracker();
+    ({
+      projects: [project],
+    } = await kit.seed({ projects: 1, issues: 20 }));
+  });
+  afterEach(() => kit.close());
+
+  it('files enterprise reports as high severity', async () => {
+    const desk = supportDesk({ baseUrl: kit.baseUrl, token: kit.token, fetch: kit.fetch });
+    const issue = await desk.report({ projectId: project.id, title: 'Export fails', plan: 'enterprise' });
+    assert.equal(issue.severity, 'high');
+    assert.deepEqual(issue.labels, ['customer']);
+    assert.equal(issue.key, `${project.key}-21`);
+  });
+
+  it('pages on a critical issue, once its endpoint is back up', async () => {
+    const hook = await kit.webhooks.capture({ eventTypes: ['issue.updated'] });
+    const desk = supportDesk({ webhookSecret: hook.secret, now: kit.clock.now });
+    hook.respondWith(503); // the desk is down: the tracker retries a minute later
+    const issue = await kit.client.issues.create({ projectId: project.id, title: 'Data loss' });
+    await kit.client.issues.update(issue, { severity: 'critical' }); // issue's etag: If-Match
+    await hook.waitFor('issue.updated');
+
+    await kit.clock.advance('1m');
+    const retry = await hook.waitFor((d) => d.attempt === 2);
+    assert.equal(await desk.receive(retry), 204);
+    assert.deepEqual(desk.pages, [issue.key]);
+    assert.equal(await desk.receive({ ...retry, body: retry.body.replace('critical', 'low') }), 400);
+  });
+
+  it('cannot file reports with a read-only token', async () => {
+    const viewer = await kit.asUser({ role: 'viewer', scope: 'read' });
+    const desk = supportDesk({ baseUrl: kit.baseUrl, token: viewer.token, fetch: kit.fetch });
+    await assert.rejects(desk.report({ projectId: project.id, title: 'Nope' }), { status: 403 });
+  });
+});

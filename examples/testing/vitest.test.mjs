@@ -1,0 +1,46 @@
+// The support desk tested with vitest against a real tracker in memory:
+//   npx vitest run --config examples/testing/vitest.config.mjs
+import { createTestTracker } from 'outcome-tracker/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { supportDesk } from './support-desk.mjs';
+
+describe('support desk', () => {
+  let kit;
+  let project;
+  beforeEach(async () => {
+    kit = await createTestTracker();
+    ({
+      projects: [project],
+    } = await kit.seed({ projects: 1, issues: 20 }));
+  });
+  afterEach(() => kit.close());
+
+  it('files enterprise reports as high severity', async () => {
+    const desk = supportDesk({ baseUrl: kit.baseUrl, token: kit.token, fetch: kit.fetch });
+    const issue = await desk.report({ projectId: project.id, title: 'Export fails', plan: 'enterprise' });
+    expect(issue).toMatchObject({ severity: 'high', labels: ['customer'], key: `${project.key}-21` });
+  });
+
+  it('pages on a critical issue, once its endpoint is back up', async () => {
+    const hook = await kit.webhooks.capture({ eventTypes: ['issue.updated'] });
+    const desk = supportDesk({ webhookSecret: hook.secret, now: kit.clock.now });
+    hook.respondWith(503); // the desk is down: the tracker retries a minute later
+    const issue = await kit.client.issues.create({ projectId: project.id, title: 'Data loss' });
+    await kit.client.issues.update(issue, { severity: 'critical' }); // issue's etag: If-Match
+    await hook.waitFor('issue.updated');
+
+    await kit.clock.advance('1m');
+    const retry = await hook.waitFor((d) => d.attempt === 2);
+    expect(await desk.receive(retry)).toBe(204);
+    expect(desk.pages).toEqual([issue.key]);
+    expect(await desk.receive({ ...retry, body: retry.body.replace('critical', 'low') })).toBe(400);
+  });
+
+  it('cannot file reports with a read-only token', async () => {
+    const viewer = await kit.asUser({ role: 'viewer', scope: 'read' });
+    const desk = supportDesk({ baseUrl: kit.baseUrl, token: viewer.token, fetch: kit.fetch });
+    await expect(desk.report({ projectId: project.id, title: 'Nope' })).rejects.toMatchObject({
+      status: 403,
+    });
+  });
+});
