@@ -14,7 +14,7 @@ interface CapturedBase {
   attempt: number;
   /** The tracker's time (the test clock) it arrived at, in ms. */
   receivedAt: number;
-  /** The status the capture answered. */
+  /** The status the capture answered (0 while a responder function is still deciding). */
   status: number;
 }
 
@@ -37,8 +37,13 @@ export type CapturedOf<T extends WebhookEvent['type']> = CapturedDelivery<Extrac
 /** How a capture answers: a status, or a status with headers (e.g. Retry-After) and a body. */
 export type CaptureAnswer = number | { status: number; headers?: Record<string, string>; body?: string };
 
-/** A capture's answer to each delivery, possibly depending on it. */
-export type CaptureResponder = CaptureAnswer | ((delivery: CapturedDelivery) => CaptureAnswer);
+/**
+ * A capture's answer to each delivery: fixed, or from a function of it, which may be the app's own
+ * webhook handler (async, answering its status).
+ */
+export type CaptureResponder =
+  | CaptureAnswer
+  | ((delivery: CapturedDelivery) => CaptureAnswer | Promise<CaptureAnswer>);
 
 /** What a delivery `waitFor` waits for: an event type, or a test of the delivery. */
 export type DeliveryMatch = string | ((delivery: CapturedDelivery) => boolean);
@@ -100,7 +105,7 @@ export class CaptureReceiver {
   }
 
   /** Takes one request: records it, answers it, and hands it to whoever waits for it. */
-  receive(request: WebhookRequest): WebhookResult {
+  async receive(request: WebhookRequest): Promise<WebhookResult> {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers)) headers[name.toLowerCase()] = value;
     const event = JSON.parse(request.body) as WebhookEvent;
@@ -119,7 +124,7 @@ export class CaptureReceiver {
     } as CapturedDelivery;
     let answer: CaptureAnswer;
     try {
-      answer = typeof this.answer === 'function' ? this.answer(delivery) : this.answer;
+      answer = typeof this.answer === 'function' ? await this.answer(delivery) : this.answer;
     } catch (error) {
       // A responder that throws is a receiver that fails: the tracker sees a 500, as from a crashed app.
       answer = { status: 500, body: String(error) };
