@@ -180,6 +180,35 @@ row('storage transactions per delivery', webhooks.transactionsPerDelivery.toFixe
 row('TCP connections opened', webhooks.connections);
 row('transactions/s of an idle started dispatcher', webhooks.idleTransactionsPerSecond.toFixed(2));
 
+log('test kit: createTestTracker() and seed() of 10,000 issues, in memory');
+// Each run in a fresh process (a fresh heap: seeding's garbage is a third of its time), the
+// median run by seed time reported whole.
+const kitRuns = [];
+for (let run = 0; run < 3; run++) {
+  const kitChild = fork(new URL('./testing-kit.js', import.meta.url), []);
+  kitRuns.push(
+    await new Promise((resolve, reject) => {
+      kitChild.once('message', resolve);
+      kitChild.once('exit', (code) => code && reject(new Error(`test kit bench exited ${code}`)));
+    }),
+  );
+}
+const kit = medianRun(kitRuns, (run) => run.seedMs);
+lines.push('');
+row(`test kit, memory (median run of ${kitRuns.length})`, 'wall', 'CPU (all threads)');
+row('---', '---', '---');
+row('first createTestTracker() of a process (loads the modules)', `${kit.firstCreateMs.toFixed(1)} ms`, '');
+row(
+  `createTestTracker() + workspace, admin and token (median of ${kit.creates})`,
+  `${kit.createMs.toFixed(2)} ms`,
+  `${kit.createCpuMs.toFixed(2)} ms`,
+);
+row(
+  'seed() of 10,000 issues (4 projects, 20 outcomes)',
+  `${kit.seedMs.toFixed(0)} ms`,
+  `${kit.seedCpuMs.toFixed(0)} ms`,
+);
+
 console.log(
   `\nrounds=${rounds}, ${amount} GETs and ${amount / 2} writes a round; CPU/req: medians of the rounds; ` +
     'ratios: medians of the ratios within each round (servers measured back to back)\n',
