@@ -161,12 +161,22 @@ export async function createTestTracker(options: TestTrackerOptions = {}): Promi
 
   const slug = options.workspace ?? 'test';
   const adminEmail = options.adminEmail ?? `admin@${slug}.test`;
-  const init = await storage.transaction((tx) =>
-    tenancy.initWorkspace({ tx, ids: tracker.ids, now: time.now() }, { slug, adminEmail }),
-  );
-  const adminTokenId = await storage.transaction(
-    async (tx) => (await tx.tokens.listForUser(init.workspaceId, init.userId))[0]?.id ?? '',
-  );
+  let init: tenancy.InitResult;
+  let adminTokenId: string;
+  try {
+    init = await storage.transaction((tx) =>
+      tenancy.initWorkspace({ tx, ids: tracker.ids, now: time.now() }, { slug, adminEmail }),
+    );
+    const { workspaceId, userId } = init;
+    adminTokenId = await storage.transaction(
+      async (tx) => (await tx.tokens.listForUser(workspaceId, userId))[0]?.id ?? '',
+    );
+  } catch (error) {
+    // A slug refused, a database gone: nothing of the instance is left behind.
+    await tracker.close();
+    await cleanUp();
+    throw error;
+  }
   const clientFor = (token: string) =>
     createClient({ maxRetries: 0, ...options.client, token, fetch: inProcessFetch(tracker), baseUrl });
 

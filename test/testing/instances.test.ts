@@ -165,6 +165,23 @@ describe('storage options, removed by close()', () => {
     }
   });
 
+  it('leaves nothing behind when the workspace cannot be made', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'kit-sqlite-test-'));
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = parent;
+    try {
+      await expect(createTestTracker({ storage: 'sqlite', workspace: 'Not A Slug' })).rejects.toMatchObject({
+        status: 400,
+        code: 'validation_failed',
+      });
+      expect(readdirSync(parent)).toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
   it.skipIf(!testDatabaseUrl)(
     `keeps PostgreSQL data in a fresh schema, dropped by close()${testDatabaseUrl ? '' : ` (skipped: ${postgresSkipReason})`}`,
     async () => {
