@@ -124,6 +124,29 @@ describe('webhooks captured in memory', () => {
     await expect(pending).rejects.toThrow(/closed/);
   });
 
+  it('lets the app’s own handler answer, calling the tracker back while it does', async () => {
+    kit = await createTestTracker();
+    const t = kit;
+    const hook = await t.webhooks.capture({ eventTypes: ['issue.created', 'issue.updated'] });
+    hook.respondWith(async (delivery) => {
+      if (delivery.type !== 'issue.created') return 204;
+      const issue = delivery.event.data.object;
+      await t.client.issues.update({ id: issue.id, etag: `"${issue.version}"` }, { labels: ['triaged'] });
+      return 202;
+    });
+    const project = await t.client.projects.create({ name: 'Apollo' });
+    const created = await t.client.issues.create({ projectId: project.id, title: 'Triage me' });
+    expect(await hook.waitFor('issue.created')).toMatchObject({ status: 202 });
+    const updated = await hook.waitFor('issue.updated');
+    expect(updated.event.data.object.labels).toEqual(['triaged']);
+    expect((await t.client.issues.get(created.id)).labels).toEqual(['triaged']);
+    const log = (await t.client.webhooks.deliveries(hook.id).page()).data;
+    expect(log.map((d) => [d.eventType, d.status, d.lastResponseStatus]).sort()).toEqual([
+      ['issue.created', 'delivered', 202],
+      ['issue.updated', 'delivered', 204],
+    ]);
+  });
+
   it('answers with the receiver’s headers and body as the delivery log shows them', async () => {
     kit = await createTestTracker();
     const hook = await kit.webhooks.capture({ eventTypes: ['project.created'] });
