@@ -10,9 +10,8 @@ describe('support desk', () => {
   let project;
   beforeEach(async () => {
     kit = await createTestTracker();
-    ({
-      projects: [project],
-    } = await kit.seed({ projects: 1, issues: 20 }));
+    const seeded = await kit.seed({ projects: 1, issues: 20 }); // APO-1 … APO-20
+    project = seeded.projects[0];
   });
   afterEach(() => kit.close());
 
