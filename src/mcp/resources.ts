@@ -56,7 +56,7 @@ export interface SubscriptionOptions {
   /** Tells the client that a resource it subscribed to changed. */
   notify(uri: string): Promise<void>;
   /** The token stopped authenticating (revoked, expired, its user removed): every subscription ended. */
-  onRevoked(problem: ApiError): void;
+  onRevoked(problem: ApiError): Promise<void>;
   onError(error: unknown): void;
 }
 
@@ -146,7 +146,7 @@ export function subscriptions(options: SubscriptionOptions): Subscriptions {
         if (closed) return;
         if (seen instanceof ApiError) {
           stop();
-          options.onRevoked(seen);
+          await options.onRevoked(seen);
           return;
         }
         for (const event of seen.events) {

@@ -69,7 +69,7 @@ export function createMcpServer(tracker: Tracker, options: McpServerOptions): Se
   const tools = toolDefinitions(options.routes);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const server = new Server(serverInfo, {
-    capabilities: { tools: {}, resources: { subscribe: true } },
+    capabilities: { tools: {}, resources: { subscribe: true }, logging: {} },
     instructions,
   });
   const onError = options.onError ?? ((error) => console.error('[outcome-tracker mcp]', error));
@@ -79,7 +79,17 @@ export function createMcpServer(tracker: Tracker, options: McpServerOptions): Se
     token,
     pollMs: options.pollMs ?? 2000,
     notify: (uri) => server.sendResourceUpdated({ uri }),
-    onRevoked: (problem) => options.onRevoked?.(problem),
+    onRevoked: async (problem) => {
+      // Said to the client before the connection's owner ends it: why its notifications stop.
+      await server
+        .sendLoggingMessage({
+          level: 'warning',
+          logger: 'outcome-tracker',
+          data: `Subscriptions ended: ${problem.detail}`,
+        })
+        .catch(() => {});
+      options.onRevoked?.(problem);
+    },
     onError,
   });
   const previousOnClose = server.onclose;
