@@ -55,7 +55,7 @@ const problemOf = (error: ApiError): Json => error.toProblem() as unknown as Jso
 
 /** `3`, `"3"` or `'"3"'` as an If-Match value. */
 function ifMatchOf(version: unknown): string | ApiError {
-  if (typeof version === 'number' && Number.isSafeInteger(version) && version >= 1) return `"${version}"`;
+  if (typeof version === 'number' && Number.isSafeInteger(version) && version >= 0) return `"${version}"`;
   if (typeof version === 'string' && version.trim() !== '') {
     const trimmed = version.trim();
     return /^(W\/)?".*"$/.test(trimmed) ? trimmed : `"${trimmed}"`;

@@ -76,7 +76,7 @@ const idempotencyKeySchema = (kind: RouteKind): Json => ({
 });
 
 const versionSchema = (kind: RouteKind): Json => ({
-  anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string' }],
+  anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string' }],
   description:
     kind === 'update'
       ? 'The `version` of the resource as you read it (or its ETag). If it changed since, the call fails with version_conflict and the current resource, so you can merge and retry with its version.'
