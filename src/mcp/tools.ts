@@ -122,6 +122,60 @@ function inline(document: OpenApiDocument, schema: unknown): unknown {
   return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, inline(document, value)]));
 }
 
+interface ObjectLike {
+  properties?: Record<string, Json>;
+  required?: string[];
+  oneOf?: ObjectLike[];
+}
+
+/**
+ * A body schema as one object's properties. A body of several shapes (a context item is a
+ * document, a link or a note) takes the properties of all of them, a property's schemas joined
+ * with `anyOf` (constants as an enum), and requires what every shape requires; `shapes` says
+ * which shape needs what, for the description. The API validates the body as it is.
+ */
+function flattened(schema: ObjectLike): {
+  properties: Record<string, Json>;
+  required: string[];
+  shapes: string | null;
+} {
+  if (!schema.oneOf)
+    return { properties: schema.properties ?? {}, required: schema.required ?? [], shapes: null };
+  const variants = schema.oneOf.map((variant) => flattened(variant));
+  const bySchema = new Map<string, Json[]>();
+  for (const variant of variants) {
+    for (const [name, property] of Object.entries(variant.properties)) {
+      const seen = bySchema.get(name) ?? [];
+      if (!seen.some((other) => JSON.stringify(other) === JSON.stringify(property))) seen.push(property);
+      bySchema.set(name, seen);
+    }
+  }
+  const properties: Record<string, Json> = {};
+  for (const [name, schemas] of bySchema) {
+    const constants = schemas.map((one) => one.const);
+    properties[name] =
+      schemas.length === 1
+        ? (schemas[0] as Json)
+        : constants.every((value) => typeof value === 'string')
+          ? { type: 'string', enum: constants }
+          : { anyOf: schemas };
+  }
+  const required = variants.reduce<string[]>(
+    (common, variant) => common.filter((name) => variant.required.includes(name)),
+    variants[0]?.required ?? [],
+  );
+  const shapes = variants
+    .map((variant) => {
+      const fixed = Object.entries(variant.properties)
+        .filter(([, property]) => property.const !== undefined)
+        .map(([name, property]) => `${name} ${JSON.stringify(property.const)}`);
+      const needs = variant.required.filter((name) => variant.properties[name]?.const === undefined);
+      return `${fixed.join(', ') || 'one shape'} needs ${needs.map((name) => `\`${name}\``).join(', ')}`;
+    })
+    .join('; ');
+  return { properties, required, shapes: `The body has one of ${variants.length} shapes: ${shapes}.` };
+}
+
 interface Parameter {
   name: string;
   in: string;
@@ -155,11 +209,10 @@ function toolOf(route: Route, document: OpenApiDocument): ToolDefinition {
   const bodySchema = requestBody
     ? (inline(document, (requestBody.content as Json)['application/json']) as Json).schema
     : undefined;
-  if (bodySchema) {
-    const body = bodySchema as { properties?: Record<string, Json>; required?: string[] };
-    for (const [name, schema] of Object.entries(body.properties ?? {})) {
-      add(name, schema, body.required?.includes(name) ?? false);
-    }
+  const body = bodySchema ? flattened(bodySchema as ObjectLike) : null;
+  if (body) {
+    for (const [name, schema] of Object.entries(body.properties))
+      add(name, schema, body.required.includes(name));
   }
   if (route.kind === 'create' || route.kind === 'action') {
     add(idempotencyKeyArgument, idempotencyKeySchema(route.kind), false);
@@ -171,7 +224,7 @@ function toolOf(route: Route, document: OpenApiDocument): ToolDefinition {
   return {
     name: toolNameOf(route),
     title: route.summary,
-    description: `${route.description}${retryAdvice[route.kind]}`,
+    description: `${route.description}${body?.shapes ? ` ${body.shapes}` : ''}${retryAdvice[route.kind]}`,
     inputSchema: {
       type: 'object',
       properties,
