@@ -45,7 +45,7 @@ function streamableEndpoint(tracker: Tracker, options: McpEndpointOptions): McpE
 
   /** Ends idle sessions, and the least recently used of the token's when it holds too many. */
   const prune = async (tokenId: string) => {
-    const now = Date.now();
+    const now = tracker.clock.now();
     const own: Session[] = [];
     for (const session of sessions.values()) {
       if (now - session.lastUsed > idleMs) await end(session);
@@ -61,7 +61,7 @@ function streamableEndpoint(tracker: Tracker, options: McpEndpointOptions): McpE
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        session = { id, tokenId: request.tokenId, transport, server, lastUsed: Date.now() };
+        session = { id, tokenId: request.tokenId, transport, server, lastUsed: tracker.clock.now() };
         sessions.set(id, session);
       },
       onsessionclosed: (id) => {
@@ -92,7 +92,7 @@ function streamableEndpoint(tracker: Tracker, options: McpEndpointOptions): McpE
         // Another token's session is not found either: a session acts only as its own token.
         if (!session || session.tokenId !== request.tokenId)
           return jsonRpcError(404, -32001, 'Session not found');
-        session.lastUsed = Date.now();
+        session.lastUsed = tracker.clock.now();
         return fromWebResponse(await session.transport.handleRequest(toWebRequest(request)));
       }
       if (request.method !== 'POST') {

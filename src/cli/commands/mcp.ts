@@ -16,7 +16,6 @@ export const command = defineCommand({
       env: ['OUTCOME_TRACKER_TOKEN'],
     },
     ...commonFlags,
-    db: { ...commonFlags.db, env: ['OUTCOME_TRACKER_DB'] },
   },
   schema: z.strictObject({
     token: z.string({ error: 'is required (or set OUTCOME_TRACKER_TOKEN)' }).min(1, 'must not be empty'),
