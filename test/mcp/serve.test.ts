@@ -35,7 +35,7 @@ describe('outcome-tracker serve with MCP', () => {
     const served = await startServeJson(['--db', `${tempDir()}/tracker.db`]);
     try {
       const { url, init } = served.startup;
-      expect((served.startup as { mcpUrl?: unknown }).mcpUrl).toBeNull();
+      expect(served.startup).not.toHaveProperty('mcpUrl');
       const response = await fetch(`${url}/mcp`, {
         method: 'POST',
         headers: { authorization: `Bearer ${init?.token}`, 'content-type': 'application/json' },

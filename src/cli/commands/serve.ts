@@ -400,7 +400,8 @@ function announce(io: CliIo, json: boolean, { origin, server, db, init, basePath
         openApiUrl,
         signInUrl,
         adminUrl,
-        mcpUrl,
+        // Only when served: the startup object of a server without MCP stays as it was.
+        ...(mcpUrl ? { mcpUrl } : {}),
         server,
         db: db.path,
         init,
