@@ -165,6 +165,60 @@ for (const host of hosts) {
       expect(other.message.result.structuredContent.id).not.toBe(first.message.result.structuredContent.id);
     });
 
+    it('searches across families, reads signals since a sequence, and lists resources', async () => {
+      const client = await connect(served.url, world.admin);
+      try {
+        const outcome = await client.callTool({
+          name: 'create_outcome',
+          arguments: { projectId: world.projectId, title: 'Faster checkout' },
+        });
+        await client.callTool({
+          name: 'create_issue',
+          arguments: { projectId: world.projectId, title: 'Checkout button hidden' },
+        });
+        const found = (await client.callTool({ name: 'search', arguments: { q: 'checkout' } })) as ToolAnswer;
+        expect(found.structuredContent.results.outcomes.total).toBe(1);
+        expect(found.structuredContent.results.issues.data[0].title).toBe('Checkout button hidden');
+
+        const since = (await client.callTool({
+          name: 'signals_since',
+          arguments: { after: 0, limit: 200 },
+        })) as ToolAnswer;
+        const events = since.structuredContent.data as { sequence: number; type: string }[];
+        expect(events.map((event) => event.type)).toContain('outcome.created');
+        expect(since.structuredContent.nextAfter).toBe(events.at(-1)?.sequence);
+        const none = (await client.callTool({
+          name: 'signals_since',
+          arguments: { after: since.structuredContent.nextAfter },
+        })) as ToolAnswer;
+        expect(none.structuredContent).toMatchObject({
+          data: [],
+          nextAfter: since.structuredContent.nextAfter,
+        });
+
+        const templates = await client.listResourceTemplates();
+        expect(templates.resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+          'tracker://issues/{key}',
+          'tracker://outcomes/{id}',
+          'tracker://decisions/{id}',
+        ]);
+        const uris: string[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await client.listResources(cursor ? { cursor } : {});
+          uris.push(...page.resources.map((resource) => resource.uri));
+          cursor = page.nextCursor;
+        } while (cursor);
+        expect(uris).toContain(`tracker://outcomes/${(outcome.structuredContent as { id: string }).id}`);
+        expect(uris.some((uri) => /^tracker:\/\/issues\/APO-\d+$/.test(uri))).toBe(true);
+        await expect(client.readResource({ uri: 'tracker://issues/APO-999999' })).rejects.toThrow(
+          /not_found/,
+        );
+      } finally {
+        await client.close();
+      }
+    });
+
     it('keeps a session to the token that opened it', async () => {
       const client = await connect(served.url, world.admin);
       const session = (client.transport as StreamableHTTPClientTransport).sessionId;

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { issueCreateSchema, issueSchema } from '../../src/core/families/issues/schema.js';
 import { routes } from '../../src/core/index.js';
@@ -102,5 +103,20 @@ describe('the MCP tools', () => {
     const blocks = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
     expect(blocks.length).toBeGreaterThanOrEqual(3);
     for (const block of blocks) expect(() => JSON.parse(block)).not.toThrow();
+  });
+
+  it('are made outside the core, which never imports the SDK or the MCP module', () => {
+    const sources = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory()
+          ? sources(join(dir, entry.name))
+          : entry.name.endsWith('.ts')
+            ? [join(dir, entry.name)]
+            : [],
+      );
+    const importers = ['src/core', 'src/http', 'src/client', 'src/adapters']
+      .flatMap(sources)
+      .filter((file) => /from '(@modelcontextprotocol\/|[./]+\/mcp\/)/.test(readFileSync(file, 'utf8')));
+    expect(importers).toEqual([]);
   });
 });
