@@ -13,6 +13,7 @@ import {
   type SharedDatabase,
   seedMcpWorld,
   sharedDatabases,
+  type ToolAnswer,
 } from './support.js';
 
 /** The Node host at the root, the Hono host under a base path: /mcp moves with it. */
