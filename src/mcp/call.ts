@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from '../core/canonical-json.js';
 import { ApiError } from '../core/errors.js';
 import type { Api, ApiAnswer } from './api.js';
-import { idempotencyKeyArgument, type RouteCall, type ToolDefinition, versionArgument } from './tools.js';
+import {
+  idempotencyKeyArgument,
+  type RouteCall,
+  type ToolDefinition,
+  versionArgument,
+  wrappedBody,
+} from './tools.js';
 
 type Json = Record<string, unknown>;
 
@@ -143,6 +149,7 @@ export async function callRoute(
     headers,
     ...(call.rest === 'query' ? { query: queryOf(rest) } : {}),
     ...(call.rest === 'body' ? { body: rest } : {}),
+    ...(call.rest === 'wrapped' ? { body: rest[wrappedBody] } : {}),
   });
   if (answer.status >= 400) return failure(api, call, path, answer);
   return success(answer, key);

@@ -34,8 +34,11 @@ export interface RouteCall {
   access: Access;
   /** The path parameters' names. */
   params: string[];
-  /** Where the other arguments go: the query string (reads) or the JSON body. */
-  rest: 'query' | 'body' | 'none';
+  /**
+   * Where the other arguments go: the query string (reads), the JSON body (an object's fields),
+   * or, for a body that is not an object (an array of operations), its `body` argument as it is.
+   */
+  rest: 'query' | 'body' | 'wrapped' | 'none';
 }
 
 /** One MCP tool: what `tools/list` shows, and the route `tools/call` runs. */
@@ -123,10 +126,20 @@ function inline(document: OpenApiDocument, schema: unknown): unknown {
 }
 
 interface ObjectLike {
+  type?: unknown;
   properties?: Record<string, Json>;
   required?: string[];
   oneOf?: ObjectLike[];
 }
+
+/** The argument that carries a body that is not an object. */
+export const wrappedBody = 'body';
+
+/** Whether a body is an object (or a choice of objects) whose fields can be arguments. */
+const isObjectLike = (schema: ObjectLike): boolean =>
+  schema.oneOf
+    ? schema.oneOf.every(isObjectLike)
+    : schema.type === 'object' || schema.properties !== undefined;
 
 /**
  * A body schema as one object's properties. A body of several shapes (a context item is a
@@ -209,7 +222,12 @@ function toolOf(route: Route, document: OpenApiDocument): ToolDefinition {
   const bodySchema = requestBody
     ? (inline(document, (requestBody.content as Json)['application/json']) as Json).schema
     : undefined;
-  const body = bodySchema ? flattened(bodySchema as ObjectLike) : null;
+  const wrapped = bodySchema !== undefined && !isObjectLike(bodySchema as ObjectLike);
+  const body = !bodySchema
+    ? null
+    : wrapped
+      ? { properties: { [wrappedBody]: bodySchema as Json }, required: [wrappedBody], shapes: null }
+      : flattened(bodySchema as ObjectLike);
   if (body) {
     for (const [name, schema] of Object.entries(body.properties))
       add(name, schema, body.required.includes(name));
@@ -238,7 +256,7 @@ function toolOf(route: Route, document: OpenApiDocument): ToolDefinition {
       kind: route.kind,
       access: route.access,
       params,
-      rest: bodySchema ? 'body' : hasQuery ? 'query' : 'none',
+      rest: wrapped ? 'wrapped' : bodySchema ? 'body' : hasQuery ? 'query' : 'none',
     },
     access: route.access,
   };

@@ -1,10 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { issueCreateSchema, issueSchema } from '../../src/core/families/issues/schema.js';
 import { routes } from '../../src/core/index.js';
+import { requestComponents } from '../../src/core/openapi/components.js';
 import { defineRoute } from '../../src/core/pipeline/route.js';
-import { toolDefinitions, toolListMarkdown } from '../../src/mcp/index.js';
+import { type ToolDefinition, toolDefinitions, toolListMarkdown } from '../../src/mcp/index.js';
 import { snakeCase } from '../../src/mcp/tools.js';
 
 /** A markdown table's cells, trimmed, row by row (a separator row's cells as `---`). */
@@ -19,6 +21,8 @@ const cells = (table: string): string[][] =>
         .split(/(?<!\\)\|/)
         .map((cell) => (/^\s*:?-+:?\s*$/.test(cell) ? '---' : cell.trim())),
     );
+
+const labelsBody = z.array(z.string().min(1)).min(1);
 
 describe('the MCP tools', () => {
   const tools = toolDefinitions();
@@ -89,6 +93,33 @@ describe('the MCP tools', () => {
     expect(Object.keys(tool?.inputSchema.properties ?? {})).toEqual(
       expect.arrayContaining(['projectId', 'title', 'idempotencyKey']),
     );
+  });
+
+  it('take a body that is not an object (a batch of operations) as their body argument', () => {
+    const batch = defineRoute({
+      method: 'POST',
+      path: '/labels',
+      access: 'write',
+      kind: 'action',
+      operationId: 'setLabels',
+      summary: 'Set labels',
+      description: 'Sets labels.',
+      examples: {},
+      body: labelsBody,
+      response: issueSchema,
+      handle: async () => ({ status: 200 }),
+    });
+    // Named for the OpenAPI document, as a family's body schemas are.
+    requestComponents.Labels = labelsBody;
+    let tool: ToolDefinition | undefined;
+    try {
+      tool = toolDefinitions([...routes, batch]).find((t) => t.name === 'set_labels');
+    } finally {
+      delete requestComponents.Labels;
+    }
+    expect(tool?.call?.rest).toBe('wrapped');
+    expect(tool?.inputSchema.properties.body).toMatchObject({ type: 'array' });
+    expect(tool?.inputSchema.required).toEqual(['body']);
   });
 
   it('are listed in docs/mcp.md as the code makes them (npm run gen:mcp-docs)', () => {
