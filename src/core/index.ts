@@ -17,6 +17,12 @@ export * as outcomes from './families/outcomes/api.js';
 export * as projects from './families/projects/api.js';
 export * as timeEntries from './families/time-entries/api.js';
 export * as webhooks from './families/webhooks/api.js';
+export {
+  type McpEndpoint,
+  type McpEndpointFactory,
+  type McpHttpRequest,
+  mcpPath,
+} from './mcp-endpoint.js';
 export type * from './model.js';
 export { maxBodyBytes } from './pipeline/body.js';
 export type { OperationContext } from './pipeline/context.js';

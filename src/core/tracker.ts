@@ -4,6 +4,7 @@ import { createEdge } from './edge/edge.js';
 import { type FetchRequestInfo, fromFetchRequest, toFetchResponse } from './edge/fetch.js';
 import { restoreParsedBody } from './edge/parsed-body.js';
 import { ApiError } from './errors.js';
+import { answerMcp, type McpEndpoint, type McpEndpointFactory, mcpPath } from './mcp-endpoint.js';
 import { authenticate } from './pipeline/auth.js';
 import {
   type OperationContext,
@@ -15,7 +16,12 @@ import {
 import { handleRequest } from './pipeline/handle.js';
 import { idempotencyRetentionMs } from './pipeline/idempotency.js';
 import { type RateLimitOptions, slidingWindowLimiter } from './pipeline/rate-limit.js';
-import { parseRequest, type TrackerRequest, type TrackerResponse } from './pipeline/request.js';
+import {
+  type ParsedRequest,
+  parseRequest,
+  type TrackerRequest,
+  type TrackerResponse,
+} from './pipeline/request.js';
 import { createRouter } from './pipeline/router.js';
 import { type ChangeFeed, changeFeed, type TrackerRuntime } from './pipeline/runtime.js';
 import {
@@ -77,6 +83,11 @@ export interface TrackerOptions {
    * idempotency key (kept 24 hours) refers to its signal for the answer a retry replays.
    */
   signalRetentionMs?: number;
+  /**
+   * Serves the Model Context Protocol at /mcp (beside /docs, so under the base path's root),
+   * authenticated and rate limited as the API: `mcp: mcpEndpoint()` from `outcome-tracker/mcp`.
+   */
+  mcp?: McpEndpointFactory;
   webhooks?: {
     /** How deliveries go out; without one, deliveries queue up and webhook tests report an error. */
     sender?: WebhookSender;
@@ -138,6 +149,11 @@ export interface Tracker {
    * Authorization of the token's scope and role is left to the embedding app.
    */
   run<T>(as: RunAs, fn: (ctx: OperationContext) => Promise<T>): Promise<T>;
+  /**
+   * Calls `fn` after each committed write of the account, in this process or, on a storage that
+   * hears other processes (PostgreSQL), in theirs, until the returned function is called.
+   */
+  onChange(accountId: string, fn: () => void): () => void;
   /** The webhook dispatcher: `serve` starts it; an embedding app may call `dispatchDue()` itself. */
   webhooks: Dispatcher;
   /** Forgets idempotency keys older than 24 h and signals past their retention; `serve` calls it hourly. */
@@ -238,6 +254,13 @@ export function createTracker(options: TrackerOptions): Tracker {
     onDeliveriesQueued: () => webhooks.wake(),
   });
 
+  // Made once the tracker exists: the endpoint calls the tracker's own pipeline.
+  let mcp: McpEndpoint | null = null;
+  const pipeline = (routed: ParsedRequest, requestId: string) =>
+    mcp !== null && routed.path === mcpPath
+      ? answerMcp(runtime, mcp, routed, requestId)
+      : handleRequest(runtime, routed, requestId);
+
   const handle = async (request: TrackerRequest): Promise<TrackerResponse> => {
     const started = clock.now();
     const restored = restoreParsedBody(request);
@@ -247,7 +270,7 @@ export function createTracker(options: TrackerOptions): Tracker {
     const response =
       restored instanceof ApiError
         ? edge.problem(restored, requestId)
-        : await edge.answer(parsed, requestId, (routed) => handleRequest(runtime, routed, requestId));
+        : await edge.answer(parsed, requestId, (routed) => pipeline(routed, requestId));
     options.onRequest?.({
       method: parsed.method,
       path: parsed.path,
@@ -258,7 +281,7 @@ export function createTracker(options: TrackerOptions): Tracker {
     return response;
   };
 
-  return {
+  const tracker: Tracker = {
     handle,
     async fetch(request, info) {
       return toFetchResponse(await handle(await fromFetchRequest(request, info)), request.signal);
@@ -289,6 +312,7 @@ export function createTracker(options: TrackerOptions): Tracker {
       runtime.changes.notify(accountId);
       return result;
     },
+    onChange: (accountId, fn) => runtime.changes.subscribe(accountId, fn),
     webhooks,
     purgeExpired() {
       const now = clock.now();
@@ -301,6 +325,7 @@ export function createTracker(options: TrackerOptions): Tracker {
     clock,
     ids,
     async close() {
+      await mcp?.close();
       stopListening?.();
       await webhooks.stop();
       hooks.sender?.close?.();
@@ -310,6 +335,8 @@ export function createTracker(options: TrackerOptions): Tracker {
       await options.storage.close();
     },
   };
+  mcp = options.mcp?.(tracker) ?? null;
+  return tracker;
 }
 
 /** The change feed, also calling `afterCommit` whenever it is told a write committed. */

@@ -16,10 +16,10 @@ const subpaths = Object.keys(manifest.exports).map((key) =>
 );
 
 /**
- * The optional peers an embedder installs to use /hono and /postgres, and the types they need:
- * hono ships its own; pg's come from @types/pg (the README says so).
+ * The optional peers an embedder installs to use /hono, /postgres and /mcp, and the types they
+ * need: hono and the MCP SDK ship their own; pg's come from @types/pg (the README says so).
  */
-const peersForAll = ['hono', '@hono/node-server', 'pg', '@types/pg'];
+const peersForAll = ['hono', '@hono/node-server', 'pg', '@types/pg', '@modelcontextprotocol/sdk'];
 
 /** Links a package of the repo's node_modules into the project's, as an install would place it. */
 function link(project: string, name: string): void {
@@ -113,11 +113,11 @@ describe('the packed package, type-checked as an embedder uses it (skipLibCheck 
     made.push(withPeers, withoutPeers);
     const [node16, bundler] = await Promise.all([
       typeCheck(withPeers, 'node16', subpaths),
-      // An embedder who installed neither hono nor pg: the subpaths that need neither.
+      // An embedder who installed neither hono, pg nor the MCP SDK: the subpaths that need none.
       typeCheck(
         withoutPeers,
         'bundler',
-        subpaths.filter((path) => !/\/(hono|postgres)$/.test(path)),
+        subpaths.filter((path) => !/\/(hono|postgres|mcp)$/.test(path)),
       ),
     ]);
     expect({ node16, bundler }).toEqual({ node16: '', bundler: '' });

@@ -26,6 +26,22 @@ async function loadOptional(name: string, specifier: string): Promise<Command> {
 
 const openapiModule = './openapi.js';
 
+/** The mcp command, which needs the optional MCP SDK: its absence is said as such. */
+async function loadMcp(): Promise<Command> {
+  try {
+    return (await import('./mcp.js')).command as Command;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : '';
+    if (
+      (error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' &&
+      message.includes('@modelcontextprotocol/sdk')
+    ) {
+      throw new CliError('the mcp command needs the MCP SDK: npm install @modelcontextprotocol/sdk');
+    }
+    throw error;
+  }
+}
+
 /** Every command, in the order `--help` lists them. */
 export const commandTable: readonly CommandEntry[] = [
   {
@@ -82,6 +98,11 @@ export const commandTable: readonly CommandEntry[] = [
     name: 'serve',
     summary: 'Serve the API, the admin pages and the webhook dispatcher over HTTP',
     load: async () => (await import('./serve.js')).command as Command,
+  },
+  {
+    name: 'mcp',
+    summary: 'Serve the Model Context Protocol over stdio, acting as an API token',
+    load: () => loadMcp(),
   },
   {
     name: 'copy',

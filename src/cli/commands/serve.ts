@@ -167,6 +167,11 @@ export const command = defineCommand({
       description: 'Deliver webhooks to http:// and private, loopback or link-local addresses',
       ...fromEnv('allowPrivateWebhooks'),
     },
+    mcp: {
+      type: 'boolean',
+      description: 'Also serve the Model Context Protocol (Streamable HTTP) at /mcp, with the API tokens',
+      ...fromEnv('mcp'),
+    },
     db: { ...commonFlags.db, ...fromEnv('db') },
     json: { ...commonFlags.json, ...fromEnv('json') },
   },
@@ -208,6 +213,7 @@ export const command = defineCommand({
         .pipe(z.number().min(1, 'expected at least 1 connection'))
         .default(defaultServerLimits.maxConnections),
       allowPrivateWebhooks: z.boolean().default(false),
+      mcp: z.boolean().default(false),
       ...commonOptions,
     })
     .refine((input) => input.requestTimeout === 0 || input.headersTimeout <= input.requestTimeout, {
@@ -236,7 +242,14 @@ export const command = defineCommand({
     }
     const { server, tracker, db, init } = started;
     const origin = originOf(server, input.host);
-    announce(io, input.json, { origin, server: input.server, db, init, basePath: tracker.basePath });
+    announce(io, input.json, {
+      origin,
+      server: input.server,
+      db,
+      init,
+      basePath: tracker.basePath,
+      mcp: input.mcp,
+    });
     log.logger.info({ url: origin, server: input.server }, 'listening');
 
     tracker.webhooks.start();
@@ -305,7 +318,14 @@ async function start(input: ServeInput, io: CliIo, logger: Logger): Promise<Star
   let tracker: Tracker | null = null;
   try {
     const db = await io.openDatabase(databasePath(input.db, io.env), { create: true });
+    // Loaded only when asked for: the MCP SDK is an optional dependency.
+    const mcp = input.mcp
+      ? (await import('../../mcp/http.js')).mcpEndpoint({
+          onError: (error) => logger.error({ err: error }, 'mcp failed'),
+        })
+      : null;
     tracker = createTracker({
+      ...(mcp ? { mcp } : {}),
       storage: db.storage,
       basePath: input.basePath,
       ...(input.cors ? { cors: { origins: input.cors } } : {}),
@@ -358,15 +378,17 @@ interface Startup {
   db: OpenedDatabase;
   init: InitResult | null;
   basePath: string;
+  mcp: boolean;
 }
 
-function announce(io: CliIo, json: boolean, { origin, server, db, init, basePath }: Startup): void {
+function announce(io: CliIo, json: boolean, { origin, server, db, init, basePath, mcp }: Startup): void {
   const mount = createMount(basePath);
   const at = (path: string) => `${origin}${mount.outbound(path)}`;
   const apiUrl = at('/api/v1');
   const docsUrl = at('/docs');
   const openApiUrl = at('/api/v1/openapi.json');
   const signInUrl = at('/sign-in');
+  const mcpUrl = mcp ? at('/mcp') : null;
   // The new workspace's admin page; after sign-in it lists the API tokens.
   const adminUrl = init ? at(`/${init.workspaceSlug}/admin/api-tokens`) : null;
   if (json) {
@@ -378,6 +400,8 @@ function announce(io: CliIo, json: boolean, { origin, server, db, init, basePath
         openApiUrl,
         signInUrl,
         adminUrl,
+        // Only when served: the startup object of a server without MCP stays as it was.
+        ...(mcpUrl ? { mcpUrl } : {}),
         server,
         db: db.path,
         init,
@@ -390,6 +414,7 @@ function announce(io: CliIo, json: boolean, { origin, server, db, init, basePath
   io.out(`API reference:  ${docsUrl}`);
   io.out(`OpenAPI:        ${openApiUrl}`);
   io.out(`Admin sign-in:  ${signInUrl}`);
+  if (mcpUrl) io.out(`MCP:            ${mcpUrl}`);
   if (!init || !adminUrl) return;
   io.out(`Admin page:     ${adminUrl}`);
   io.out(`Created workspace "${init.workspaceSlug}" with the admin ${firstWorkspace.adminEmail}.`);
