@@ -56,6 +56,14 @@ export {
   type TrackerOptions,
 } from './tracker.js';
 export {
+  type ExportOptions,
+  type ExportProgress,
+  type ExportResult,
+  exportWorkspace,
+} from './transfer/export.js';
+export { type TransferFamily, transferFamilies } from './transfer/families.js';
+export { exportFormatName, exportFormatVersion } from './transfer/format.js';
+export {
   type AttemptEvent,
   createDispatcher,
   type Dispatcher,

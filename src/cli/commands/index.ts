@@ -89,6 +89,11 @@ export const commandTable: readonly CommandEntry[] = [
     load: async () => (await import('./copy.js')).command as Command,
   },
   {
+    name: 'export',
+    summary: 'Write a workspace as JSON Lines (to a file or standard output)',
+    load: async () => (await import('./export.js')).command as Command,
+  },
+  {
     name: 'openapi',
     summary: 'Print the OpenAPI 3.1 document of the API',
     load: () => loadOptional('openapi', openapiModule),
