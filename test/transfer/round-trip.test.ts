@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ImportWriteFailed, type Storage } from '../../src/core/index.js';
 import { inWorld, readSignals, runsOn } from '../properties/support.js';
 import { adaptersUnderTest } from '../support/adapters.js';
+import { failingStorage } from '../support/failing-storage.js';
 import { bareWorkspace, buildWorkspace, exportLines, importLines, recordsOf, type Step } from './support.js';
 
 const step: fc.Arbitrary<Step> = fc.oneof(
@@ -176,6 +178,65 @@ describe.each(adaptersUnderTest)('importing an export on $name storage', (adapte
         expect(cut.problems).toEqual([
           expect.objectContaining({ line: lines.length, message: expect.stringContaining('cut short') }),
         ]);
+      } finally {
+        await fresh.close();
+      }
+    });
+  });
+});
+
+describe.each(adaptersUnderTest)('an interrupted import on $name storage', (adapter) => {
+  it('keeps the batches written before the failure, and a re-run goes on from there to the same workspace', async () => {
+    await inWorld(adapter, async (world) => {
+      const steps: Step[] = Array.from({ length: 6 }, (_, i) => ({
+        kind: 'issue',
+        pick: 0,
+        assignee: null,
+        labels: [`l${i}`],
+      }));
+      await buildWorkspace(world, steps);
+      const lines = await exportLines(world.tracker.storage, world.ws.slug);
+      const fresh = await adapter.create();
+      try {
+        await bareWorkspace(fresh, 'resumed');
+        const broken = failingStorage(fresh);
+        let inserts = 0;
+        // The fourth issue fails, as a lost connection would: batches of two records.
+        const counting: Storage = {
+          ...broken.storage,
+          transaction: (fn, options) =>
+            broken.storage.transaction(
+              (tx) =>
+                fn({
+                  ...tx,
+                  collections: {
+                    ...tx.collections,
+                    issues: {
+                      ...tx.collections.issues,
+                      insert: async (row, json) => {
+                        inserts += 1;
+                        broken.failIssueInserts(inserts === 4);
+                        return tx.collections.issues.insert(row, json);
+                      },
+                    },
+                  },
+                }),
+              options,
+            ),
+        };
+        const failed = await importLines(counting, 'resumed', lines, { batchSize: 2 }).catch(
+          (error) => error,
+        );
+        expect(failed).toBeInstanceOf(ImportWriteFailed);
+        // Header, member, project, then issues: the fourth issue is on line 7.
+        expect(failed.problem).toMatchObject({ file: 'export.jsonl', line: 7 });
+        const partial = recordsOf(await exportLines(fresh, 'resumed')) as { family: string }[];
+        expect(partial.filter((r) => r.family === 'issues')).toHaveLength(2);
+
+        const resumed = await importLines(fresh, 'resumed', lines, { batchSize: 2 });
+        expect(resumed.created).toEqual({ issues: 4 });
+        expect(resumed.existing).toEqual({ members: 1, projects: 1, issues: 2 });
+        expect(recordsOf(await exportLines(fresh, 'resumed'))).toEqual(recordsOf(lines));
       } finally {
         await fresh.close();
       }
