@@ -96,3 +96,70 @@ describe('outcome-tracker export and import --format jsonl', () => {
     expect(result.stderr.at(-1)).toBe(`outcome-tracker import: 1 problem in ${file}: nothing was written`);
   });
 });
+
+describe('outcome-tracker import of other trackers', () => {
+  const fixture = (name: string) => join(import.meta.dirname, 'fixtures', name);
+
+  it('tells the format from the file, needs --project for issues of another tracker, and imports once', async () => {
+    const cli = await populated();
+    const noProject = await cli.run([
+      'import',
+      '--workspace',
+      'acme',
+      '--from',
+      fixture('jira-issues.csv'),
+      ...source,
+    ]);
+    expect(noProject.code).toBe(1);
+    expect(noProject.stderr).toEqual([
+      'outcome-tracker import: --project <KEY> is needed to import jira issues: they go into that project',
+    ]);
+    for (const [file, format, issues] of [
+      ['jira-issues.csv', 'jira', 4],
+      ['linear-issues.csv', 'linear', 4],
+      ['github-issues.json', 'github', 3],
+      ['plain.csv', 'csv', 3],
+    ] as const) {
+      const args = [
+        'import',
+        '--workspace',
+        'acme',
+        '--from',
+        fixture(file),
+        '--project',
+        'EXT',
+        ...source,
+        '--json',
+      ];
+      const first = await cli.run(args);
+      expect(first.code, first.stderr.join('\n')).toBe(0);
+      expect(JSON.parse(first.stdout[0] ?? '')).toMatchObject({ format, created: { issues } });
+      const second = await cli.run(args);
+      expect(JSON.parse(second.stdout[0] ?? '')).toMatchObject({ format, created: {}, existing: { issues } });
+    }
+  });
+
+  it('prints every problem as file:line: column: message, and with --dry-run writes nothing', async () => {
+    const cli = await populated();
+    const file = join(tempDir(), 'issues.csv');
+    writeFileSync(file, 'id,title,severity\nX-1,Fine,low\nX-2,,high\nX-3,Also fine,urgent\n');
+    const result = await cli.run([
+      'import',
+      '--workspace',
+      'acme',
+      '--from',
+      file,
+      '--project',
+      'EXT',
+      '--dry-run',
+      ...source,
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toEqual([
+      `${file}:3: title: Too small: expected string to have >=1 characters`,
+      `${file}:4: severity: expected one of low, medium, high, critical`,
+      `outcome-tracker import: 2 problems in ${file}: nothing was written`,
+    ]);
+    expect(result.stdout).toEqual(['Would create 1 projects, 1 issues; already there: nothing.']);
+  });
+});
