@@ -85,6 +85,11 @@ export interface WebhooksApi
   deliveries(target: Target, filters?: T.DeliveryFilters): Listing<T.WebhookDelivery>;
   /** Queues a delivery again at once, with a fresh retry schedule. */
   retryDelivery(target: Target, deliveryId: string, options?: CallOptions): Promise<T.WebhookDelivery>;
+  /**
+   * Queues the signals after `after` (a sequence), up to `until`, of `types`, to this webhook again,
+   * in order, each with its event id; what it had delivered or replayed before is not queued again.
+   */
+  replay(target: Target, input: T.WebhookReplay, options?: CallOptions): Promise<T.WebhookReplayResult>;
 }
 
 /** `/signals` (admins): the account's change events, as pages or as a live stream. */
@@ -188,6 +193,15 @@ export function webhooksApi(t: Transport): WebhooksApi {
       const answer = await t.send<T.WebhookDelivery>({
         method: 'POST',
         path: path(target, `/deliveries/${encodeURIComponent(deliveryId)}/retry`),
+        options,
+      });
+      return answer.body;
+    },
+    async replay(target, input, options) {
+      const answer = await t.send<T.WebhookReplayResult>({
+        method: 'POST',
+        path: path(target, '/replay'),
+        body: input,
         options,
       });
       return answer.body;

@@ -35,6 +35,8 @@ export interface WebhookCreated extends Schema<'WebhookCreated'> {}
 export interface WebhookRotated extends Schema<'WebhookRotated'> {}
 export interface WebhookDelivery extends Schema<'WebhookDelivery'> {}
 export interface WebhookTestResult extends Schema<'WebhookTestResult'> {}
+export interface WebhookReplay extends Schema<'WebhookReplay'> {}
+export interface WebhookReplayResult extends Schema<'WebhookReplayResult'> {}
 export interface SignalEvent extends Schema<'SignalEvent'> {}
 export type EventType = SignalEvent['type'];
 

@@ -130,7 +130,13 @@ describe('the examples of the API reference', () => {
       ...['listTimeEntries', 'createTimeEntry', 'getTimeEntry', 'updateTimeEntry', 'deleteTimeEntry'],
       ...['listMembers', 'createMember', 'getMember', 'updateMember', 'deleteMember'],
       ...['listWebhooks', 'createWebhook', 'getWebhook', 'updateWebhook', 'deleteWebhook'],
-      ...['rotateWebhookSecret', 'testWebhook', 'listWebhookDeliveries', 'getWebhookDelivery'],
+      ...[
+        'rotateWebhookSecret',
+        'testWebhook',
+        'replayWebhook',
+        'listWebhookDeliveries',
+        'getWebhookDelivery',
+      ],
       ...['retryWebhookDelivery', 'getWebhookDeliveryStats', 'listSignals'],
       ...['getOpenApiDocument', 'getHealth', 'getReadiness'],
     ]);

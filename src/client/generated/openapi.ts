@@ -463,6 +463,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/webhooks/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay the event stream to a webhook
+         * @description Queues one delivery for each signal still in the stream after `after` (a signal's `sequence`), up to `until`, of the types the webhook subscribes to (and of `types`, when given), in sequence order, each carrying the signal's event id: receivers de-duplicate by it. An event the webhook had delivered, or one an earlier replay queued, is not queued again, so a replay is idempotent; a delivery of a queued event still waiting for a retry is superseded. Answers 202 with the number queued; the dispatcher sends them. At most 10,000 signals a request: `nextAfter` says where to go on. Workspace admins only.
+         */
+        post: operations["replayWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks/{id}/deliveries": {
         parameters: {
             query?: never;
@@ -1496,6 +1516,12 @@ export interface components {
             durationMs: number;
             error: string | null;
         };
+        WebhookReplayResult: {
+            /** @description Deliveries queued by this request */
+            queued: number;
+            /** @description Where to replay on from when the range held more than 10000 signals; null when it was done */
+            nextAfter: number | null;
+        };
         SignalEvent: {
             /** Format: uuid */
             id: string;
@@ -2022,6 +2048,14 @@ export interface components {
              * @enum {string}
              */
             signatureScheme?: "stripe" | "standard" | "both";
+        };
+        WebhookReplay: {
+            /** @description Replay the signals after this sequence (a signal cursor: the `sequence` of the last event the receiver has) */
+            after: number;
+            /** @description …up to and including this sequence (default: the latest) */
+            until?: number;
+            /** @description Only these event types (of those the webhook subscribes to) */
+            types?: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test")[];
         };
     };
     responses: {
@@ -5209,6 +5243,71 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookTestResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    replayWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional here; when given, a repeat of the same request replays the first answer. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+                /** @description When given, the change happens only at this version (409 version_conflict otherwise). */
+                "If-Match"?: components["parameters"]["IfMatchOptional"];
+            };
+            path: {
+                /** @description The resource id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "after": 41,
+                 *       "types": [
+                 *         "issue.created"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookReplay"];
+            };
+        };
+        responses: {
+            /** @description Accepted: queued. */
+            202: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "queued": 3,
+                     *       "nextAfter": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookReplayResult"];
                 };
             };
             400: components["responses"]["BadRequest"];

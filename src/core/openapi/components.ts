@@ -39,6 +39,7 @@ import {
   timeEntryPatchSchema,
   timeEntrySchema,
 } from '../families/time-entries/schema.js';
+import { webhookReplayResultSchema, webhookReplaySchema } from '../families/webhooks/replay.js';
 import {
   attemptSchema,
   deliveryDetailSchema,
@@ -89,6 +90,7 @@ export const responseComponents: Record<string, z.ZodType> = {
   WebhookDeliveryAttempt: attemptSchema,
   WebhookDeliveryStats: deliveryStatsSchema,
   WebhookTestResult: webhookTestResultSchema,
+  WebhookReplayResult: webhookReplayResultSchema,
   SignalEvent: signalEventSchema,
   SignalPage: signalPageSchema,
   ...eventPayloadSchemas,
@@ -112,4 +114,5 @@ export const requestComponents: Record<string, z.ZodType> = {
   MemberPatch: memberPatchSchema,
   WebhookCreate: webhookCreateSchema,
   WebhookPatch: webhookPatchSchema,
+  WebhookReplay: webhookReplaySchema,
 };

@@ -187,9 +187,10 @@ const problemsByStatus = Object.fromEntries(
  */
 const isItemRead = (route: Route) =>
   route.kind === 'read' &&
-  /\/:[A-Za-z]+$/.test(route.path) &&
-  route.response instanceof z.ZodObject &&
-  'version' in route.response.shape;
+  (route.conditional === true ||
+    (/\/:[A-Za-z]+$/.test(route.path) &&
+      route.response instanceof z.ZodObject &&
+      'version' in route.response.shape));
 
 /**
  * The statuses the pipeline can answer for a route, derived from its kind and access as
@@ -229,6 +230,11 @@ function successResponses(route: Route, body: string): Json {
     case 'delete':
       return { '204': { description: 'Deleted.', headers: headersOf() } };
     case 'action':
+      if (route.accepted) {
+        return {
+          '202': jsonResponse('Accepted: queued.', body, example, [['Idempotent-Replayed', false]]),
+        };
+      }
       return {
         '200': jsonResponse('Done.', body, example, [
           ['ETag', false],
