@@ -14,6 +14,7 @@ export interface Project extends Schema<'Project'> {}
 export interface ProjectCreate extends Schema<'ProjectCreate'> {}
 export interface ProjectPatch extends Schema<'ProjectPatch'> {}
 export interface Outcome extends Schema<'Outcome'> {}
+export interface OutcomeSummary extends Schema<'OutcomeSummary'> {}
 export interface OutcomeCreate extends Schema<'OutcomeCreate'> {}
 export interface OutcomePatch extends Schema<'OutcomePatch'> {}
 export interface ContextItem extends Schema<'ContextItem'> {}

@@ -123,7 +123,14 @@ describe('the examples of the API reference', () => {
     const ids = Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
     expect(ids).toEqual([
       ...['listProjects', 'createProject', 'getProject', 'updateProject'],
-      ...['listOutcomes', 'createOutcome', 'getOutcome', 'updateOutcome', 'deleteOutcome'],
+      ...[
+        'listOutcomes',
+        'createOutcome',
+        'getOutcome',
+        'updateOutcome',
+        'deleteOutcome',
+        'getOutcomeSummary',
+      ],
       ...['listContextItems', 'createContextItem', 'getContextItem', 'deleteContextItem'],
       ...['listDecisions', 'createDecision', 'getDecision', 'updateDecision'],
       ...['listIssues', 'createIssue', 'getIssue', 'updateIssue', 'transitionIssue'],

@@ -25,6 +25,7 @@ import {
   outcomePatchSchema,
   outcomeSchema,
 } from '../families/outcomes/schema.js';
+import { outcomeSummarySchema } from '../families/outcomes/summary.js';
 import {
   projectCreateSchema,
   projectPageSchema,
@@ -91,6 +92,7 @@ export const responseComponents: Record<string, z.ZodType> = {
   WebhookDeliveryStats: deliveryStatsSchema,
   WebhookTestResult: webhookTestResultSchema,
   WebhookReplayResult: webhookReplayResultSchema,
+  OutcomeSummary: outcomeSummarySchema,
   SignalEvent: signalEventSchema,
   SignalPage: signalPageSchema,
   ...eventPayloadSchemas,
