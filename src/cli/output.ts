@@ -1,6 +1,25 @@
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import type { CliIo } from './io.js';
+
+/**
+ * Resolves when the stream drains, rejects if it fails first, and leaves no listener behind: a
+ * million lines wait for a drain thousands of times, and a listener left each time would be kept.
+ */
+function drained(stream: WriteStream): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onDrain = () => {
+      stream.off('error', onError);
+      resolve();
+    };
+    const onError = (error: Error) => {
+      stream.off('drain', onDrain);
+      reject(error);
+    };
+    stream.once('drain', onDrain);
+    stream.once('error', onError);
+  });
+}
 
 /** Where a command writes lines it may write millions of: waits while the reader is behind. */
 export interface LineSink {
@@ -28,7 +47,7 @@ export function lineSink(io: CliIo, file: string | undefined): LineSink {
   return {
     async write(line) {
       if (failure) throw failure;
-      if (!stream.write(`${line}\n`)) await Promise.race([once(stream, 'drain'), once(stream, 'error')]);
+      if (!stream.write(`${line}\n`)) await drained(stream);
     },
     async close() {
       stream.end();

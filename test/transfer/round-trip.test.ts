@@ -56,7 +56,8 @@ describe.each(adaptersUnderTest)('export and import on $name storage', (adapter)
             const report = await importLines(fresh, world.ws.slug, first, { batchSize: 7 });
             expect(report.problems).toEqual([]);
             const second = await exportLines(fresh, world.ws.slug);
-            expect(recordsOf(second)).toEqual(recordsOf(first));
+            // Record for record, byte for byte: fields keep their order too.
+            expect(second.slice(1, -1)).toEqual(first.slice(1, -1));
             expect(JSON.parse(second.at(-1) ?? '')).toEqual(JSON.parse(first.at(-1) ?? ''));
 
             // A second import finds every record and creates nothing.

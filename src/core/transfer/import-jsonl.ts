@@ -116,7 +116,9 @@ export function jsonlSource(file: string, lines: () => AsyncIterable<NumberedLin
       }
       yield family.family === 'members'
         ? memberItem(family, parsed.data, line, userIds)
-        : recordItem(family, parsed.data, line, localUser);
+        : // The record as the file has it (the schema checked it and changes nothing), so its fields
+          // keep their order: it is stored, announced and exported again byte for byte.
+          recordItem(family, object.record as Record<string, unknown>, line, localUser);
     }
     if (!header)
       yield {
