@@ -1,13 +1,15 @@
 // `npm run bench`: every performance figure of the tracker, printed as one table. CPU time of the
 // server process per request (from /proc) is the steady figure on a shared machine; requests/s
 // and latencies are printed next to it. Environment: BENCH_ROUNDS (default 21), BENCH_REQUESTS
-// (GETs per round, default 2,500), BENCH_LARGE (issues in the large database, default 1,000,000),
+// (GETs per round, default 2,500), BENCH_LARGE (issues in the large database, default 1,000,000,
+// which the export row exports too; set it lower for a quick run),
 // BENCH_DIR (where seeded databases are kept between runs), BENCH_WEBHOOK_EVENTS (default 5,000).
 import { fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { measureExport } from './export.js';
 import {
   compareServers,
   issueRequests,
@@ -122,6 +124,31 @@ lines.push('');
 row(`GET /issues?limit=50 at ${large} issues`, 'p50', 'total');
 row('---', '---', '---');
 for (const [name, { p50, total }] of Object.entries(growth.list)) row(name, `${p50.toFixed(2)} ms`, total);
+
+log(`export: 10k and ${large} issues to a JSON Lines file`);
+// Each export runs in a child process of its own, so its peak RSS is the export's alone. V8 grows
+// its heap lazily when it may, so the large export runs a second time with the heap capped at
+// 40 MB: that it finishes (in about the same RSS as 10k) is what "constant memory" means.
+const exports = {
+  '10k issues': await measureExport(workingCopy(smallSeed)),
+  [`${large.toLocaleString('en')} issues`]: await measureExport(largeFile),
+  [`${large.toLocaleString('en')} issues, JS heap capped at 40 MB`]: await measureExport(largeFile, {
+    heapMb: 40,
+  }),
+};
+lines.push('');
+row('outcome-tracker export (SQLite file, to a file)', 'records', 'time', 'records/s', 'file', 'peak RSS');
+row('---', '---', '---', '---', '---', '---');
+for (const [name, e] of Object.entries(exports)) {
+  row(
+    name,
+    e.records.toLocaleString('en'),
+    `${(e.ms / 1000).toFixed(1)} s`,
+    (e.records / (e.ms / 1000)).toFixed(0),
+    `${(e.bytes / 1e6).toFixed(0)} MB`,
+    `${e.maxRssMb.toFixed(0)} MB`,
+  );
+}
 
 log('in process: handle() creates, memory adapter inserts');
 const child = fork(new URL('./in-process.js', import.meta.url), [], { execArgv: ['--expose-gc'] });

@@ -16,6 +16,11 @@ export interface OpenedDatabase {
 export interface CliIo {
   /** Writes one line to standard output. */
   out(line: string): void;
+  /**
+   * Writes text to standard output, resolving once the stream can take more: what a command that
+   * writes millions of lines uses, so its memory does not fill with what the reader has not read.
+   */
+  writeOut?(text: string): Promise<void>;
   /** Writes one line to standard error. */
   err(line: string): void;
   /** The first line of standard input, without its line ending. */

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { openDatabase } from './database.js';
 import type { CliIo } from './io.js';
@@ -22,6 +23,9 @@ function lineWriter(stream: NodeJS.WriteStream): (line: string) => void {
 export function processIo(): CliIo {
   return {
     out: lineWriter(process.stdout),
+    async writeOut(text) {
+      if (!process.stdout.write(text)) await once(process.stdout, 'drain');
+    },
     err: lineWriter(process.stderr),
     async readStdinLine(prompt) {
       if (process.stdin.isTTY) process.stderr.write(prompt);

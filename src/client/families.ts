@@ -29,7 +29,17 @@ export interface OutcomesApi
   extends Creatable<T.OutcomeCreate, T.Outcome>,
     Readable<T.Outcome, T.OutcomeFilters>,
     Updatable<T.OutcomePatch, T.Outcome>,
-    Deletable {}
+    Deletable {
+  /**
+   * Where the outcome stands (issues by status and severity, open blockers, minutes in all, by
+   * user and by ISO week, decisions by status, last activity), one consistent read. Its `etag` is
+   * a digest of it: pass it as `ifNoneMatch` to get `null` while nothing it counts changed.
+   */
+  summary(
+    target: Target,
+    options?: CallOptions & { ifNoneMatch?: string },
+  ): Promise<T.Tagged<T.OutcomeSummary> | null>;
+}
 
 /** `/context`: create, get, delete, list. Context items are immutable. */
 export interface ContextApi
@@ -85,6 +95,11 @@ export interface WebhooksApi
   deliveries(target: Target, filters?: T.DeliveryFilters): Listing<T.WebhookDelivery>;
   /** Queues a delivery again at once, with a fresh retry schedule. */
   retryDelivery(target: Target, deliveryId: string, options?: CallOptions): Promise<T.WebhookDelivery>;
+  /**
+   * Queues the signals after `after` (a sequence), up to `until`, of `types`, to this webhook again,
+   * in order, each with its event id; what it had delivered or replayed before is not queued again.
+   */
+  replay(target: Target, input: T.WebhookReplay, options?: CallOptions): Promise<T.WebhookReplayResult>;
 }
 
 /** `/signals` (admins): the account's change events, as pages or as a live stream. */
@@ -120,6 +135,20 @@ export function outcomesApi(t: Transport): OutcomesApi {
   return {
     ...mutableFamily<T.OutcomeCreate, T.Outcome, T.OutcomePatch, T.OutcomeFilters>(t, '/outcomes'),
     ...deletable(t, '/outcomes'),
+    async summary(target, options = {}) {
+      const { ifNoneMatch, ...callOptions } = options;
+      const answer = await t.send<T.OutcomeSummary>({
+        method: 'GET',
+        path: `${itemPath('/outcomes', idOf(target))}/summary`,
+        options: {
+          ...callOptions,
+          ...(ifNoneMatch !== undefined
+            ? { headers: { ...callOptions.headers, 'If-None-Match': ifNoneMatch } }
+            : {}),
+        },
+      });
+      return answer.status === 304 ? null : tagged(answer);
+    },
   };
 }
 
@@ -188,6 +217,15 @@ export function webhooksApi(t: Transport): WebhooksApi {
       const answer = await t.send<T.WebhookDelivery>({
         method: 'POST',
         path: path(target, `/deliveries/${encodeURIComponent(deliveryId)}/retry`),
+        options,
+      });
+      return answer.body;
+    },
+    async replay(target, input, options) {
+      const answer = await t.send<T.WebhookReplayResult>({
+        method: 'POST',
+        path: path(target, '/replay'),
+        body: input,
         options,
       });
       return answer.body;

@@ -14,6 +14,7 @@ export interface Project extends Schema<'Project'> {}
 export interface ProjectCreate extends Schema<'ProjectCreate'> {}
 export interface ProjectPatch extends Schema<'ProjectPatch'> {}
 export interface Outcome extends Schema<'Outcome'> {}
+export interface OutcomeSummary extends Schema<'OutcomeSummary'> {}
 export interface OutcomeCreate extends Schema<'OutcomeCreate'> {}
 export interface OutcomePatch extends Schema<'OutcomePatch'> {}
 export interface ContextItem extends Schema<'ContextItem'> {}
@@ -35,6 +36,8 @@ export interface WebhookCreated extends Schema<'WebhookCreated'> {}
 export interface WebhookRotated extends Schema<'WebhookRotated'> {}
 export interface WebhookDelivery extends Schema<'WebhookDelivery'> {}
 export interface WebhookTestResult extends Schema<'WebhookTestResult'> {}
+export interface WebhookReplay extends Schema<'WebhookReplay'> {}
+export interface WebhookReplayResult extends Schema<'WebhookReplayResult'> {}
 export interface SignalEvent extends Schema<'SignalEvent'> {}
 export type EventType = SignalEvent['type'];
 

@@ -62,6 +62,24 @@ export {
   type TrackerOptions,
 } from './tracker.js';
 export {
+  type ExportOptions,
+  type ExportProgress,
+  type ExportResult,
+  exportWorkspace,
+} from './transfer/export.js';
+export { type TransferFamily, transferFamilies } from './transfer/families.js';
+export { exportFormatName, exportFormatVersion } from './transfer/format.js';
+export { formatSource, type ImportFormat, importFormats, sniffFormat } from './transfer/formats.js';
+export { jsonlSource, type NumberedLine } from './transfer/import-jsonl.js';
+export {
+  describeProblem,
+  type ImportOptions,
+  type ImportProblem,
+  type ImportReport,
+  ImportWriteFailed,
+  runImport,
+} from './transfer/import-run.js';
+export {
   type AttemptEvent,
   createDispatcher,
   type Dispatcher,

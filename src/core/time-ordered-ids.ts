@@ -15,7 +15,7 @@ const halfDigits = 62 ** (timeChars / 2);
  * Split in halves below 2^31: `%` of a number past that is a call to C's fmod (a sixth of the
  * cost of an id, and a request makes several ids).
  */
-function timeDigits(ms: number): string {
+export function timeDigits(ms: number): string {
   const whole = Math.max(0, Math.floor(ms));
   const high = Math.floor(whole / halfDigits) % halfDigits;
   return fourDigits(high) + fourDigits(whole - Math.floor(whole / halfDigits) * halfDigits);

@@ -78,6 +78,7 @@ const recipes: Record<string, Recipe> = {
   'DELETE /webhooks/:id': itemRecipe('/webhooks'),
   'POST /webhooks/:id/rotate-secret': itemRecipe('/webhooks'),
   'POST /webhooks/:id/test': itemRecipe('/webhooks'),
+  'POST /webhooks/:id/replay': itemRecipe('/webhooks', { after: 0 }),
   'POST /webhooks/:id/deliveries/:deliveryId/retry': async (s, as) => {
     const hook = await webhook(s, as);
     await create(s, as, '/projects', { name: 'Hermes' });
@@ -184,9 +185,12 @@ for (const host of hosts) {
         if (route.body) {
           const res = await send(s, route, s.tokens.admin, target, { ...target.body, ...forged });
           expectServerValues(res, route, target, s.ws.adminUserId);
-          // What was stored keeps the server's values too, read back through the item's GET.
-          const stored = await storedView(s, route, res.json.id);
-          for (const [field, value] of Object.entries(forged)) expect(stored[field]).not.toBe(value);
+          // What was stored keeps the server's values too, read back through the item's GET (an
+          // action answering a report, such as a replay's count, stored no item).
+          if (res.json.id !== undefined) {
+            const stored = await storedView(s, route, res.json.id);
+            for (const [field, value] of Object.entries(forged)) expect(stored[field]).not.toBe(value);
+          }
         } else {
           const signalsBefore = await signalsOf(s);
           expectProblem(await send(s, route, s.tokens.admin, target, forged), 400, 'validation_failed');

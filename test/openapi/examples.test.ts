@@ -123,14 +123,27 @@ describe('the examples of the API reference', () => {
     const ids = Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
     expect(ids).toEqual([
       ...['listProjects', 'createProject', 'getProject', 'updateProject'],
-      ...['listOutcomes', 'createOutcome', 'getOutcome', 'updateOutcome', 'deleteOutcome'],
+      ...[
+        'listOutcomes',
+        'createOutcome',
+        'getOutcome',
+        'updateOutcome',
+        'deleteOutcome',
+        'getOutcomeSummary',
+      ],
       ...['listContextItems', 'createContextItem', 'getContextItem', 'deleteContextItem'],
       ...['listDecisions', 'createDecision', 'getDecision', 'updateDecision'],
       ...['listIssues', 'createIssue', 'getIssue', 'updateIssue', 'transitionIssue'],
       ...['listTimeEntries', 'createTimeEntry', 'getTimeEntry', 'updateTimeEntry', 'deleteTimeEntry'],
       ...['listMembers', 'createMember', 'getMember', 'updateMember', 'deleteMember'],
       ...['listWebhooks', 'createWebhook', 'getWebhook', 'updateWebhook', 'deleteWebhook'],
-      ...['rotateWebhookSecret', 'testWebhook', 'listWebhookDeliveries', 'getWebhookDelivery'],
+      ...[
+        'rotateWebhookSecret',
+        'testWebhook',
+        'replayWebhook',
+        'listWebhookDeliveries',
+        'getWebhookDelivery',
+      ],
       ...['retryWebhookDelivery', 'getWebhookDeliveryStats', 'listSignals'],
       ...['getOpenApiDocument', 'getHealth', 'getReadiness'],
     ]);

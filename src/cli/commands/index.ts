@@ -110,6 +110,16 @@ export const commandTable: readonly CommandEntry[] = [
     load: async () => (await import('./copy.js')).command as Command,
   },
   {
+    name: 'export',
+    summary: 'Write a workspace as JSON Lines (to a file or standard output)',
+    load: async () => (await import('./export.js')).command as Command,
+  },
+  {
+    name: 'import',
+    summary: 'Import a JSON Lines export, or issues from GitHub, Jira, Linear or a CSV file',
+    load: async () => (await import('./import.js')).command as Command,
+  },
+  {
     name: 'openapi',
     summary: 'Print the OpenAPI 3.1 document of the API',
     load: () => loadOptional('openapi', openapiModule),

@@ -103,6 +103,26 @@ export interface paths {
         patch: operations["updateOutcome"];
         trace?: never;
     };
+    "/api/v1/outcomes/{id}/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get where an outcome stands
+         * @description The outcome's issues by status and by severity, its open blockers (issues in status blocked), the minutes logged against it in all, by user and by ISO week, its decisions by status, and its last activity, read in one transaction: one consistent snapshot. The ETag is a digest of the answer, so it changes exactly when something the summary counts changes; `If-None-Match` with it answers 304.
+         */
+        get: operations["getOutcomeSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/context": {
         parameters: {
             query?: never;
@@ -457,6 +477,26 @@ export interface paths {
          * @description Sends one signed `webhook.test` event to the webhook's URL now and answers what the receiver did. The attempt is logged among the deliveries; it is never retried on schedule. Workspace admins only.
          */
         post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay the event stream to a webhook
+         * @description Queues one delivery for each signal still in the stream after `after` (a signal's `sequence`), up to `until`, of the types the webhook subscribes to (and of `types`, when given), in sequence order, each carrying the signal's event id: receivers de-duplicate by it. An event the webhook had delivered, or one an earlier replay queued, is not queued again, so a replay is idempotent; a delivery of a queued event still waiting for a retry is superseded. Answers 202 with the number queued; the dispatcher sends them. At most 10,000 signals a request: `nextAfter` says where to go on. Workspace admins only.
+         */
+        post: operations["replayWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1496,6 +1536,63 @@ export interface components {
             durationMs: number;
             error: string | null;
         };
+        WebhookReplayResult: {
+            /** @description Deliveries queued by this request */
+            queued: number;
+            /** @description Where to replay on from when the range held more than 10000 signals; null when it was done */
+            nextAfter: number | null;
+        };
+        OutcomeSummary: {
+            outcomeId: string;
+            issues: {
+                total: number;
+                byStatus: {
+                    open: number;
+                    in_progress: number;
+                    blocked: number;
+                    resolved: number;
+                    closed: number;
+                };
+                bySeverity: {
+                    low: number;
+                    medium: number;
+                    high: number;
+                    critical: number;
+                };
+            };
+            /** @description Issues of the outcome in status blocked */
+            openBlockers: {
+                total: number;
+                /** @description The newest 20 */
+                issues: {
+                    id: string;
+                    key: string;
+                    title: string;
+                }[];
+            };
+            time: {
+                totalMinutes: number;
+                /** @description Minutes by the id of the user who logged them */
+                byUser: {
+                    [key: string]: number;
+                };
+                /** @description Minutes by ISO week of the entry’s date, e.g. `2026-W48` */
+                byWeek: {
+                    [key: string]: number;
+                };
+            };
+            decisions: {
+                total: number;
+                byStatus: {
+                    proposed: number;
+                    accepted: number;
+                    rejected: number;
+                    superseded: number;
+                };
+            };
+            /** @description The latest updatedAt of the outcome, its issues, its time entries and its decisions */
+            lastActivityAt: components["schemas"]["Timestamp"];
+        };
         SignalEvent: {
             /** Format: uuid */
             id: string;
@@ -2022,6 +2119,14 @@ export interface components {
              * @enum {string}
              */
             signatureScheme?: "stripe" | "standard" | "both";
+        };
+        WebhookReplay: {
+            /** @description Replay the signals after this sequence (a signal cursor: the `sequence` of the last event the receiver has) */
+            after: number;
+            /** @description …up to and including this sequence (default: the latest) */
+            until?: number;
+            /** @description Only these event types (of those the webhook subscribes to) */
+            types?: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test")[];
         };
     };
     responses: {
@@ -3023,6 +3128,114 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
             428: components["responses"]["PreconditionRequired"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOutcomeSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The resource id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report, with a digest of it as its ETag. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description A strong entity tag that is a digest of the answer: it changes exactly when the answer does. Send it in If-None-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                     *       "issues": {
+                     *         "total": 5,
+                     *         "byStatus": {
+                     *           "open": 2,
+                     *           "in_progress": 1,
+                     *           "blocked": 1,
+                     *           "resolved": 1,
+                     *           "closed": 0
+                     *         },
+                     *         "bySeverity": {
+                     *           "low": 1,
+                     *           "medium": 2,
+                     *           "high": 1,
+                     *           "critical": 1
+                     *         }
+                     *       },
+                     *       "openBlockers": {
+                     *         "total": 1,
+                     *         "issues": [
+                     *           {
+                     *             "id": "iss_0VR5yk3H00nIG1dind7v",
+                     *             "key": "APO-7",
+                     *             "title": "Payment provider sandbox is down"
+                     *           }
+                     *         ]
+                     *       },
+                     *       "time": {
+                     *         "totalMinutes": 390,
+                     *         "byUser": {
+                     *           "usr_0VR5yk3H00nIG1dind7a": 270,
+                     *           "usr_0VR5yk3H00nIG1dind7b": 120
+                     *         },
+                     *         "byWeek": {
+                     *           "2026-W47": 150,
+                     *           "2026-W48": 240
+                     *         }
+                     *       },
+                     *       "decisions": {
+                     *         "total": 2,
+                     *         "byStatus": {
+                     *           "proposed": 1,
+                     *           "accepted": 1,
+                     *           "rejected": 0,
+                     *           "superseded": 0
+                     *         }
+                     *       },
+                     *       "lastActivityAt": "2026-11-24T16:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["OutcomeSummary"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the ETag of the current answer. */
+            304: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description A strong entity tag that is a digest of the answer: it changes exactly when the answer does. Send it in If-None-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5209,6 +5422,71 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookTestResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    replayWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional here; when given, a repeat of the same request replays the first answer. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+                /** @description When given, the change happens only at this version (409 version_conflict otherwise). */
+                "If-Match"?: components["parameters"]["IfMatchOptional"];
+            };
+            path: {
+                /** @description The resource id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "after": 41,
+                 *       "types": [
+                 *         "issue.created"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookReplay"];
+            };
+        };
+        responses: {
+            /** @description Accepted: queued. */
+            202: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "queued": 3,
+                     *       "nextAfter": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookReplayResult"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -9,6 +9,7 @@ import {
   type WebhookView,
 } from '../families/webhooks/operations.js';
 import { presentWebhook } from '../families/webhooks/present.js';
+import { replayWebhook, webhookReplaySchema } from '../families/webhooks/replay.js';
 import { webhookCreateSchema, webhookPatchSchema } from '../families/webhooks/schema.js';
 import { testWebhook } from '../families/webhooks/test-delivery.js';
 import type { Services } from '../pipeline/context.js';
@@ -172,6 +173,14 @@ const testNotice = (ctx: AdminContext, view: WebhookDetailView) => {
   return `Test event failed: the endpoint ${answer}.`;
 };
 
+const replayNotice = (ctx: AdminContext) => {
+  const queued = ctx.req.query.get('replayed');
+  if (queued === null) return null;
+  if (queued === '0')
+    return 'Nothing to replay: every event in that range was delivered or replayed already.';
+  return `Replay queued ${queued} ${queued === '1' ? 'delivery' : 'deliveries'}: the dispatcher sends them in order.`;
+};
+
 const notices: Record<string, string> = {
   updated: 'Your changes were saved.',
   enabled: 'The webhook is enabled: events are sent to it again.',
@@ -184,7 +193,10 @@ const show: Page = async (ctx, [slug = '', id = ''], services) => {
   const webhook = await webhookOr404(ctx, admin, services, id);
   if (!webhook) return notFound(admin);
   const view = await detail(ctx, admin, webhook);
-  const note = testNotice(ctx, view) ?? Object.entries(notices).find(([k]) => ctx.req.query.has(k))?.[1];
+  const note =
+    testNotice(ctx, view) ??
+    replayNotice(ctx) ??
+    Object.entries(notices).find(([k]) => ctx.req.query.has(k))?.[1];
   if (!ctx.req.query.has('created') && !ctx.req.query.has('rotated')) {
     return webhookPage({ ...view, ...(note ? { notice: note } : {}) });
   }
@@ -247,6 +259,32 @@ const rotate: Page = async (ctx, [slug = '', id = ''], services) => {
     rotated: true,
   });
   return redirect(`${webhookPath(admin.workspace, id)}?rotated=1`);
+};
+
+/** Queues the replay the form asks for (POST /webhooks/{id}/replay), then says how many. */
+const replay: Page = async (ctx, [slug = '', id = ''], services) => {
+  const admin = await admitAdmin(ctx, slug);
+  if (isReply(admin)) return admin;
+  const webhook = await webhookOr404(ctx, admin, services, id);
+  if (!webhook) return notFound(admin);
+  const number = (name: string) => {
+    const value = ctx.req.form.get(name)?.trim() ?? '';
+    return value === '' ? undefined : /^\d+$/.test(value) ? Number(value) : value;
+  };
+  const until = number('until');
+  const parsed = webhookReplaySchema.safeParse({
+    after: number('after') ?? 0,
+    ...(until !== undefined ? { until } : {}),
+  });
+  if (!parsed.success) {
+    return webhookPage({
+      ...(await detail(ctx, admin, webhook)),
+      status: 400,
+      notice: 'Give the sequences as whole numbers: after, and optionally up to.',
+    });
+  }
+  const result = await replayWebhook(adminOperations(ctx, admin, services), id, parsed.data);
+  return redirect(`${webhookPath(admin.workspace, id)}?replayed=${result.queued}`);
 };
 
 /** Sends the test once the transaction has committed (as the API does), then shows its result. */
@@ -331,6 +369,7 @@ export function webhookAdminRoutes(
     { pattern: at(`/${webhookId}/status`), methods: { POST: setStatus } },
     { pattern: at(`/${webhookId}/rotate-secret`), methods: { POST: rotate } },
     { pattern: at(`/${webhookId}/test`), methods: { POST: sendTest } },
+    { pattern: at(`/${webhookId}/replay`), methods: { POST: replay } },
     { pattern: at(`/${webhookId}/delete`), methods: { GET: confirmDelete, POST: remove } },
     { pattern: at(`/${webhookId}/deliveries/${deliveryId}`), methods: { GET: showDelivery } },
     { pattern: at(`/${webhookId}/deliveries/${deliveryId}/redeliver`), methods: { POST: redeliver } },

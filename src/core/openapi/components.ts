@@ -25,6 +25,7 @@ import {
   outcomePatchSchema,
   outcomeSchema,
 } from '../families/outcomes/schema.js';
+import { outcomeSummarySchema } from '../families/outcomes/summary.js';
 import {
   projectCreateSchema,
   projectPageSchema,
@@ -39,6 +40,7 @@ import {
   timeEntryPatchSchema,
   timeEntrySchema,
 } from '../families/time-entries/schema.js';
+import { webhookReplayResultSchema, webhookReplaySchema } from '../families/webhooks/replay.js';
 import {
   attemptSchema,
   deliveryDetailSchema,
@@ -89,6 +91,8 @@ export const responseComponents: Record<string, z.ZodType> = {
   WebhookDeliveryAttempt: attemptSchema,
   WebhookDeliveryStats: deliveryStatsSchema,
   WebhookTestResult: webhookTestResultSchema,
+  WebhookReplayResult: webhookReplayResultSchema,
+  OutcomeSummary: outcomeSummarySchema,
   SignalEvent: signalEventSchema,
   SignalPage: signalPageSchema,
   ...eventPayloadSchemas,
@@ -112,4 +116,5 @@ export const requestComponents: Record<string, z.ZodType> = {
   MemberPatch: memberPatchSchema,
   WebhookCreate: webhookCreateSchema,
   WebhookPatch: webhookPatchSchema,
+  WebhookReplay: webhookReplaySchema,
 };

@@ -30,6 +30,14 @@ export function headersOf(extra: readonly (readonly [ResponseHeaderName, boolean
   return out;
 }
 
+/** The ETag of a report that has no version (an outcome's summary): a digest of the answer. */
+const digestEtag = {
+  description:
+    'A strong entity tag that is a digest of the answer: it changes exactly when the answer does. Send it in If-None-Match.',
+  required: true,
+  schema: { type: 'string', pattern: '^"[0-9a-f]{32}"$' },
+};
+
 /** A JSON success response with the named body schema, and an example of that body. */
 const jsonResponse = (
   description: string,
@@ -229,6 +237,11 @@ function successResponses(route: Route, body: string): Json {
     case 'delete':
       return { '204': { description: 'Deleted.', headers: headersOf() } };
     case 'action':
+      if (route.accepted) {
+        return {
+          '202': jsonResponse('Accepted: queued.', body, example, [['Idempotent-Replayed', false]]),
+        };
+      }
       return {
         '200': jsonResponse('Done.', body, example, [
           ['ETag', false],
@@ -236,6 +249,16 @@ function successResponses(route: Route, body: string): Json {
         ]),
       };
     case 'read':
+      if (route.conditional) {
+        const ok = jsonResponse('The report, with a digest of it as its ETag.', body, example);
+        return {
+          '200': { ...ok, headers: { ...ok.headers, ETag: digestEtag } },
+          '304': {
+            description: 'Not modified: If-None-Match names the ETag of the current answer.',
+            headers: { ...headersOf(), ETag: digestEtag },
+          },
+        };
+      }
       if (isItemRead(route)) {
         return {
           '200': jsonResponse('The resource.', body, example, [['ETag', true]]),

@@ -36,9 +36,13 @@ export function preconditionHolds(precondition: Precondition, version: number): 
 
 /** Whether If-None-Match names this version (weak comparison, so W/ tags count). */
 export function noneMatchHits(header: string, version: number): boolean {
+  return noneMatchNames(header, etagFor(version));
+}
+
+/** Whether If-None-Match names this entity tag (a version's, or a digest of a report: weak comparison). */
+export function noneMatchNames(header: string, etag: string): boolean {
   if (header.trim() === '*') return true;
-  const wanted = etagFor(version);
-  return header.split(',').some((part) => part.trim().replace(/^W\//, '') === wanted);
+  return header.split(',').some((part) => part.trim().replace(/^W\//, '') === etag);
 }
 
 /** The 409 for a stale If-Match, carrying the current ETag as the seed asks. */

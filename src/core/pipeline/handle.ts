@@ -6,7 +6,7 @@ import { withFields } from '../with-fields.js';
 import { allowedMethods, decodePathParams, optionsReply } from './allow.js';
 import { authenticate, authorize, type Principal } from './auth.js';
 import { checkBodySize, parseJsonBody } from './body.js';
-import { noneMatchHits, parseIfMatch } from './conditional.js';
+import { noneMatchNames, parseIfMatch } from './conditional.js';
 import { type OperationContext, operationContext, type Services, tenantOf } from './context.js';
 import {
   fingerprint,
@@ -372,8 +372,7 @@ async function runRoute(
   }
   if (effectiveMethod(req) === 'GET' && reply.status === 200 && reply.headers?.ETag) {
     const noneMatch = req.headers['if-none-match'];
-    const version = Number(reply.headers.ETag.replaceAll('"', ''));
-    if (noneMatch !== undefined && noneMatchHits(noneMatch, version)) {
+    if (noneMatch !== undefined && noneMatchNames(noneMatch, reply.headers.ETag)) {
       return { status: 304, headers: { ETag: reply.headers.ETag } };
     }
   }

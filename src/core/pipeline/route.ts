@@ -57,6 +57,10 @@ export interface Route<Q = unknown, B = unknown> extends RouteReference {
   body?: z.ZodType<B>;
   /** The body of the success answer (201 for creates, 200 otherwise), for the OpenAPI document. */
   response?: z.ZodType;
+  /** An action that answers 202 (work queued, not done) rather than 200. */
+  accepted?: boolean;
+  /** A read of something without a version that still answers with an ETag, and 304 to If-None-Match. */
+  conditional?: boolean;
   /**
    * Work done before the transaction, given the raw (unvalidated) body: returns the services
    * the handler gets (e.g. with host names already resolved). Must not throw.
@@ -75,6 +79,8 @@ export function defineRoute<QS extends z.ZodType = z.ZodUndefined, BS extends z.
     query?: QS;
     body?: BS;
     response?: z.ZodType;
+    accepted?: boolean;
+    conditional?: boolean;
     prepare?(body: unknown, services: Services): Promise<Services>;
     handle(ctx: OperationContext, input: RouteInput<z.output<QS>, z.output<BS>>): Promise<Reply>;
   },

@@ -193,6 +193,19 @@ ${secretPanel}
   <form method="post" action="${base}/rotate-secret">${csrf}<button type="submit" class="secondary">Rotate secret</button></form>
   <a class="button danger" href="${base}/delete">Delete…</a>
 </div>
+<section aria-labelledby="replay-heading" class="panel">
+  <h2 id="replay-heading">Replay events</h2>
+  <p class="muted">Sends the events after a signal's sequence again, in order, each with its event id: an event
+  already delivered to this webhook, or replayed before, is not sent twice.</p>
+  <form method="post" action="${base}/replay">
+    ${csrf}
+    <label for="replay-after">After sequence</label>
+    <input id="replay-after" name="after" type="number" min="0" step="1" required value="0">
+    <label for="replay-until">Up to sequence <span class="muted">(optional)</span></label>
+    <input id="replay-until" name="until" type="number" min="0" step="1">
+    <p><button type="submit" class="secondary">Replay</button></p>
+  </form>
+</section>
 <h2>Last 24 hours</h2>
 ${deliveryChart(view.hours)}
 <h2 id="deliveries-heading">Recent deliveries <span class="muted">(${view.totalDeliveries})</span></h2>

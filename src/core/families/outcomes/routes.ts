@@ -1,3 +1,4 @@
+import { defineRoute } from '../../pipeline/route.js';
 import { getStoredOr404 } from '../shared/operations.js';
 import { familyRoutes } from '../shared/routes.js';
 import { outcomeExamples } from './examples.js';
@@ -9,26 +10,46 @@ import {
   outcomePatchSchema,
   outcomeSchema,
 } from './schema.js';
+import { outcomeSummary, outcomeSummarySchema, summaryEtag } from './summary.js';
 
-export const outcomeRoutes = familyRoutes({
-  path: '/outcomes',
-  noun: 'outcome',
-  responses: { item: outcomeSchema, page: outcomePageSchema },
-  list: { query: outcomeListQuerySchema, run: listOutcomes },
-  create: { body: outcomeCreateSchema, run: createOutcome },
-  get: { stored: (ctx, id) => getStoredOr404(ctx, 'outcomes', id, 'outcome') },
-  update: { body: outcomePatchSchema, run: updateOutcome },
-  remove: deleteOutcome,
-  operationIds: {
-    list: 'listOutcomes',
-    create: 'createOutcome',
-    get: 'getOutcome',
-    update: 'updateOutcome',
-    remove: 'deleteOutcome',
-  },
-  about: {
-    remove:
-      'An outcome that issues, decisions or time entries still refer to is not deleted: 409 resource_in_use counts them.',
-  },
-  examples: outcomeExamples,
-});
+export const outcomeRoutes = [
+  ...familyRoutes({
+    path: '/outcomes',
+    noun: 'outcome',
+    responses: { item: outcomeSchema, page: outcomePageSchema },
+    list: { query: outcomeListQuerySchema, run: listOutcomes },
+    create: { body: outcomeCreateSchema, run: createOutcome },
+    get: { stored: (ctx, id) => getStoredOr404(ctx, 'outcomes', id, 'outcome') },
+    update: { body: outcomePatchSchema, run: updateOutcome },
+    remove: deleteOutcome,
+    operationIds: {
+      list: 'listOutcomes',
+      create: 'createOutcome',
+      get: 'getOutcome',
+      update: 'updateOutcome',
+      remove: 'deleteOutcome',
+    },
+    about: {
+      remove:
+        'An outcome that issues, decisions or time entries still refer to is not deleted: 409 resource_in_use counts them.',
+    },
+    examples: outcomeExamples,
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/outcomes/:id/summary',
+    access: 'read',
+    kind: 'read',
+    conditional: true,
+    operationId: 'getOutcomeSummary',
+    summary: 'Get where an outcome stands',
+    description:
+      "The outcome's issues by status and by severity, its open blockers (issues in status blocked), the minutes logged against it in all, by user and by ISO week, its decisions by status, and its last activity, read in one transaction: one consistent snapshot. The ETag is a digest of the answer, so it changes exactly when something the summary counts changes; `If-None-Match` with it answers 304.",
+    examples: { response: outcomeExamples.summary },
+    response: outcomeSummarySchema,
+    handle: async (ctx, { params }) => {
+      const summary = await outcomeSummary(ctx, params.id ?? '');
+      return { status: 200, body: summary, headers: { ETag: summaryEtag(summary) } };
+    },
+  }),
+];

@@ -15,6 +15,7 @@ import {
   rotateWebhookSecret,
   updateWebhook,
 } from './operations.js';
+import { replayWebhook, webhookReplayResultSchema, webhookReplaySchema } from './replay.js';
 import {
   deliveryDetailSchema,
   deliveryListQuerySchema,
@@ -93,6 +94,24 @@ export const webhookRoutes = [
     examples: { response: webhookExamples.testResult },
     response: webhookTestResultSchema,
     handle: (ctx, { params }) => testWebhook(ctx, id(params)),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/webhooks/:id/replay',
+    access: 'admin_write',
+    kind: 'action',
+    accepted: true,
+    operationId: 'replayWebhook',
+    summary: 'Replay the event stream to a webhook',
+    description:
+      "Queues one delivery for each signal still in the stream after `after` (a signal's `sequence`), up to `until`, of the types the webhook subscribes to (and of `types`, when given), in sequence order, each carrying the signal's event id: receivers de-duplicate by it. An event the webhook had delivered, or one an earlier replay queued, is not queued again, so a replay is idempotent; a delivery of a queued event still waiting for a retry is superseded. Answers 202 with the number queued; the dispatcher sends them. At most 10,000 signals a request: `nextAfter` says where to go on.",
+    examples: { request: { after: 41, types: ['issue.created'] }, response: { queued: 3, nextAfter: null } },
+    body: webhookReplaySchema,
+    response: webhookReplayResultSchema,
+    handle: async (ctx, { params, body }) => ({
+      status: 202,
+      body: await replayWebhook(ctx, id(params), body),
+    }),
   }),
   defineRoute({
     method: 'GET',

@@ -1,0 +1,164 @@
+import { createIssue, transitionIssue } from '../families/issues/operations.js';
+import { issueCreateSchema } from '../families/issues/schema.js';
+import { createProject } from '../families/projects/operations.js';
+import { projectKey } from '../families/projects/schema.js';
+import type { IssueSeverity, IssueStatus } from '../model.js';
+import type { OperationContext } from '../pipeline/context.js';
+import type { Ids } from '../runtime.js';
+import { derivedId } from './derived-ids.js';
+import type { ImportItem, ImportProblem, ImportSource } from './import-run.js';
+
+/** An issue of another tracker, mapped to this one's fields (each format's file says how). */
+export interface ForeignIssue {
+  line: number;
+  /** Its id in the other tracker: what makes a second import find it. */
+  externalId: string;
+  title: string;
+  description: string | null;
+  status: IssueStatus;
+  severity: IssueSeverity;
+  labels: string[];
+  /** The assignee's email, when the file gives one. */
+  assigneeEmail: string | null;
+  /** RFC 3339 UTC with milliseconds; null when the file does not say (created as of the import). */
+  createdAt: string | null;
+  /** When it reached its status (resolved, closed…), when the file says; else its last update. */
+  statusAt: string | null;
+  /** The file's column (or field) each mapped value came from, for problems to name. */
+  columns: { title: string; description: string; labels: string; assignee: string };
+}
+
+const epoch = '1970-01-01T00:00:00.000Z';
+
+/** A date as the API writes it, or null when `Date` cannot read it. */
+export function isoDate(text: string | null | undefined): string | null {
+  if (!text) return null;
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? null : new Date(ms).toISOString();
+}
+
+/** A context whose time is `now` and whose new record gets `id`: an operation then creates it as of then. */
+function asOf(ctx: OperationContext, now: string, id: string): OperationContext {
+  const ids: Ids = { id: () => id, uuid: () => ctx.ids.uuid() };
+  return { ...ctx, now, ids };
+}
+
+/** The project issues go into: the workspace's with the key, or one created with it (named by it). */
+function projectItem(source: string, key: string, line: number): ImportItem {
+  const item: ImportItem = {
+    line,
+    family: 'projects',
+    id: '',
+    references: [],
+    async prepare(ctx) {
+      const found = await ctx.tx.collections.projects.findOne(ctx.tenant.workspaceId, { key });
+      item.id = found?.id ?? derivedId('prj', ctx.now, ctx.tenant.workspaceId, source, `project:${key}`);
+    },
+    async exists(ctx) {
+      return (await ctx.tx.collections.projects.findOne(ctx.tenant.workspaceId, { key })) !== null;
+    },
+    async create(ctx) {
+      await createProject(asOf(ctx, ctx.now, item.id), { name: key, key });
+    },
+  };
+  return item;
+}
+
+/**
+ * The import items of another tracker's issues: the project first (`--project`), then each issue
+ * under an id derived from (workspace, source, external id), created through the API's create
+ * (as of the issue's creation time) and moved to its status through the API's transition.
+ */
+export function foreignSource(
+  source: string,
+  file: string,
+  project: string | undefined,
+  rows: () => AsyncIterable<ForeignIssue | ImportProblem>,
+): ImportSource {
+  return async function* read() {
+    const key = projectKey.safeParse(project);
+    if (!key.success) {
+      yield {
+        file,
+        line: 1,
+        field: '--project',
+        message: `not a project key: ${key.error.issues[0]?.message ?? ''}`,
+      };
+      return;
+    }
+    yield projectItem(source, key.data, 1);
+    for await (const row of rows()) {
+      if ('message' in row) {
+        yield row;
+        continue;
+      }
+      const input = issueCreateSchema.safeParse({
+        projectId: 'prj_00000000000000000000',
+        title: row.title,
+        description: row.description,
+        labels: row.labels,
+      });
+      if (!input.success) {
+        const issue = input.error.issues[0];
+        const field = String(issue?.path[0] ?? 'title') as keyof ForeignIssue['columns'];
+        yield {
+          file,
+          line: row.line,
+          field: row.columns[field] ?? field,
+          message: issue?.message ?? 'invalid',
+        };
+        continue;
+      }
+      yield issueItem(source, key.data, row);
+    }
+  };
+}
+
+function issueItem(source: string, projectKeyText: string, row: ForeignIssue): ImportItem {
+  let assigneeId: string | null = null;
+  const item: ImportItem = {
+    line: row.line,
+    family: 'issues',
+    id: '',
+    references: [],
+    async prepare(ctx) {
+      // Without a creation time the id still depends on nothing but the source's id: the epoch stands in.
+      item.id = derivedId('iss', row.createdAt ?? epoch, ctx.tenant.workspaceId, source, row.externalId);
+      assigneeId = null;
+      if (row.assigneeEmail === null) return;
+      const user = await ctx.tx.tenancy.getUserByEmail(row.assigneeEmail);
+      const member = user && (await ctx.tx.tenancy.getMembership(ctx.tenant.workspaceId, user.id));
+      if (member) assigneeId = member.userId;
+    },
+    async check() {
+      return row.assigneeEmail !== null && assigneeId === null
+        ? {
+            field: row.columns.assignee,
+            message: `${row.assigneeEmail} is not a member of the workspace: add them first`,
+          }
+        : null;
+    },
+    async exists(ctx) {
+      return (await ctx.tx.collections.issues.get(ctx.tenant.workspaceId, item.id)) !== null;
+    },
+    async create(ctx) {
+      const project = await ctx.tx.collections.projects.findOne(ctx.tenant.workspaceId, {
+        key: projectKeyText,
+      });
+      if (!project) throw new Error(`no project ${projectKeyText}`);
+      const createdAt = row.createdAt ?? ctx.now;
+      const created = await createIssue(asOf(ctx, createdAt, item.id), {
+        projectId: project.id,
+        title: row.title,
+        description: row.description,
+        severity: row.severity,
+        labels: row.labels,
+        assigneeId,
+      });
+      if (row.status === 'open') return;
+      const at = row.statusAt !== null && row.statusAt > createdAt ? row.statusAt : createdAt;
+      await transitionIssue(asOf(ctx, at, item.id), created.id, { to: row.status });
+    },
+  };
+  return item;
+}

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import type { IssueSeverity } from '../../model.js';
+import { type ForeignIssue, isoDate } from '../foreign.js';
+import type { NumberedLine } from '../import-jsonl.js';
+import type { ImportProblem } from '../import-run.js';
+import { jsonArrayElements } from './json-array.js';
+
+/**
+ * An issue as GitHub's REST API returns it ("List repository issues",
+ * GET /repos/{owner}/{repo}/issues): the fields this import reads; others are ignored.
+ */
+const githubIssue = z.looseObject({
+  id: z.number().int(),
+  number: z.number().int(),
+  title: z.string(),
+  body: z.string().nullable().optional(),
+  state: z.enum(['open', 'closed']),
+  state_reason: z.string().nullable().optional(),
+  labels: z.array(z.union([z.string(), z.looseObject({ name: z.string() })])).default([]),
+  assignee: z
+    .looseObject({ login: z.string(), email: z.string().nullable().optional() })
+    .nullable()
+    .optional(),
+  created_at: z.string(),
+  updated_at: z.string().nullable().optional(),
+  closed_at: z.string().nullable().optional(),
+  pull_request: z.unknown().optional(),
+});
+
+/** A label that says how severe the issue is: `severity: high`, `priority/critical`, `P0`… */
+export function severityOfLabels(labels: readonly string[]): IssueSeverity {
+  for (const label of labels) {
+    const name = label.toLowerCase();
+    if (/\b(critical|blocker|urgent|p0)\b/.test(name)) return 'critical';
+    if (/\b(high|major|p1)\b/.test(name)) return 'high';
+    if (/\b(low|minor|trivial|p3|p4)\b/.test(name)) return 'low';
+  }
+  return 'medium';
+}
+
+/** GitHub issues (pull requests skipped: the API lists them among issues). */
+export async function* githubIssues(
+  file: string,
+  lines: AsyncIterable<NumberedLine>,
+): AsyncIterable<ForeignIssue | ImportProblem> {
+  for await (const element of jsonArrayElements(lines)) {
+    if ('error' in element) {
+      yield { file, line: element.line, field: null, message: element.error };
+      continue;
+    }
+    const parsed = githubIssue.safeParse(element.value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      yield {
+        file,
+        line: element.line,
+        field: issue?.path.map(String).join('.') || null,
+        message: issue?.message ?? 'invalid',
+      };
+      continue;
+    }
+    const gh = parsed.data;
+    if (gh.pull_request !== undefined) continue;
+    const createdAt = isoDate(gh.created_at);
+    if (createdAt === null) {
+      yield {
+        file,
+        line: element.line,
+        field: 'created_at',
+        message: `not a date: ${JSON.stringify(gh.created_at)}`,
+      };
+      continue;
+    }
+    const labels = gh.labels.map((label) => (typeof label === 'string' ? label : label.name));
+    yield {
+      line: element.line,
+      externalId: String(gh.id),
+      title: gh.title,
+      description: gh.body ?? null,
+      // Closed as completed is done; closed as not planned (or a duplicate) is closed without being done.
+      status:
+        gh.state === 'open'
+          ? 'open'
+          : gh.state_reason === 'completed' || !gh.state_reason
+            ? 'resolved'
+            : 'closed',
+      severity: severityOfLabels(labels),
+      labels,
+      assigneeEmail: gh.assignee?.email ?? null,
+      createdAt,
+      statusAt: isoDate(gh.closed_at) ?? isoDate(gh.updated_at),
+      columns: { title: 'title', description: 'body', labels: 'labels', assignee: 'assignee.email' },
+    };
+  }
+}
