@@ -18,10 +18,32 @@ import {
   searchText,
   shapes,
 } from './collection-sql.js';
-import type { Conn } from './connection.js';
+import {
+  type Conn,
+  exclusiveLockSql,
+  type Prepared,
+  prepared,
+  sharedLockSql,
+  tryExclusiveLockSql,
+} from './connection.js';
 import { withUniqueRules } from './errors.js';
+import { numberTaken } from './records.js';
 
 type Where = Partial<Record<string, FilterValue>> | undefined;
+
+/** The by-id reads, prepared (the hot path of every GET by id and every create's references). */
+const statementsOf = (() => {
+  const made = new Map<CollectionName, { get: Prepared; getForWrite: Prepared }>();
+  return (name: CollectionName) => {
+    let statements = made.get(name);
+    if (!statements) {
+      const get = `SELECT data FROM ${shapes[name].table} WHERE id = $1 AND workspace_id = $2`;
+      statements = { get: prepared(get), getForWrite: prepared(`${get} FOR NO KEY UPDATE`) };
+      made.set(name, statements);
+    }
+    return statements;
+  };
+})();
 
 /**
  * The column values of a row after id and workspace, in the order of the shape's statements;
@@ -48,6 +70,7 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
   type Row = CollectionRows[Name];
   const shape = shapes[name];
   const { table } = shape;
+  const statements = statementsOf(name);
   const parse = (data: string) => JSON.parse(data) as Row;
   const matching = (workspaceId: string, where: Where) => {
     const conditions = scoped(workspaceId);
@@ -64,20 +87,57 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
   }
 
   const getRow = async (workspaceId: string, id: string): Promise<Row | null> => {
-    const data = await conn.value<string>(`SELECT data FROM ${table} WHERE id = $1 AND workspace_id = $2`, [
+    // A write transaction reads a row it is about to change, or one it refers to: locked (FOR NO
+    // KEY UPDATE) until it ends, so no other write changes or deletes it meanwhile, and one that
+    // counts its referrers before deleting it waits for this one (see the lock audit).
+    const data = await conn.value<string>(conn.writing ? statements.getForWrite : statements.get, [
       id,
       workspaceId,
     ]);
     return data === undefined ? null : parse(data);
   };
 
+  /**
+   * The predicate lock of the workspace's rows of this table (see the lock audit): writers that
+   * insert hold it shared, a write transaction that counts or lists them holds it exclusive, so
+   * its total includes every insert committed before and none that commits after it. A
+   * transaction that inserted and then counts would wait for one that does the same: it tries
+   * once, and loses the race (run again) rather than wait into a deadlock.
+   */
+  async function predicateLock(workspaceId: string, exclusive: boolean): Promise<void> {
+    if (!conn.writing) return;
+    const key = `${table}:${workspaceId}`;
+    const memoKey = `predicate\u0000${key}`;
+    const held = conn.memo.get(memoKey);
+    if (held === 'exclusive' || (held === 'shared' && !exclusive)) return;
+    if (!exclusive) await conn.run(sharedLockSql, [key]);
+    else if (held === undefined) await conn.run(exclusiveLockSql, [key]);
+    else if ((await conn.value<boolean>(tryExclusiveLockSql, [key])) !== true)
+      throw conn.deadlocked(`${table}: counted while another transaction inserts (run again)`);
+    conn.memo.set(memoKey, exclusive ? 'exclusive' : 'shared');
+  }
+
   return {
     async insert(row, json) {
-      const inserted = await conn.run(shape.insertSql, [
-        row.id,
-        row.workspaceId,
-        ...columnValues(shape, row, json),
-      ]);
+      const params = [row.id, row.workspaceId, ...columnValues(shape, row, json)];
+      const memoKey = `predicate\u0000${table}:${row.workspaceId}`;
+      if (conn.writing && name === 'issues' && conn.memo.has(numberTaken) && !conn.memo.has(memoKey)) {
+        // A numbered row (its number from the counter this transaction took): sent with the
+        // transaction's next statement, the create's signal (signals.ts). Its id is new and its
+        // number the counter's, so it clashes with nothing.
+        conn.memo.set(memoKey, 'shared');
+        conn.hold({
+          sql: shape.insertSql,
+          params,
+          sharedLock: `${table}:${row.workspaceId}`,
+          check: async (inserted) => {
+            if (inserted === 0) throw await clashOf(row);
+          },
+        });
+        return;
+      }
+      await predicateLock(row.workspaceId, false);
+      const inserted = await conn.run(shape.insertSql, params);
       if (inserted === 0) throw await clashOf(row);
     },
     get: getRow,
@@ -112,6 +172,7 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
       return deleted > 0;
     },
     async deleteWhere(workspaceId, where) {
+      await predicateLock(workspaceId, true);
       const conditions = matching(workspaceId, where);
       const deleted = await conn.rows<{ pk: number; data: string }>(
         `DELETE FROM ${table} WHERE ${conditions.sql} RETURNING pk, data`,
@@ -121,6 +182,7 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
       return deleted.sort((a, b) => a.pk - b.pk).map((row) => parse(row.data));
     },
     async count(workspaceId, where) {
+      await predicateLock(workspaceId, true);
       const conditions = matching(workspaceId, where);
       return (
         (await conn.value<number>(
@@ -130,6 +192,9 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
       );
     },
     async list(query: ListQuery<Name>) {
+      // A page and its total, of one snapshot (a read transaction), or under the predicate lock.
+      await conn.consistent();
+      await predicateLock(query.workspaceId, true);
       const conditions = matching(query.workspaceId, query.where as Where);
       addRanges(shape, query.range, conditions);
       if (query.createdAfter !== undefined) conditions.add((p) => `created_at >= ${p}`, query.createdAfter);
