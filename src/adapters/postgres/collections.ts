@@ -31,14 +31,25 @@ import { numberTaken } from './records.js';
 
 type Where = Partial<Record<string, FilterValue>> | undefined;
 
+/** Filter fields that name a row of another collection, and that collection's table. */
+const referencedBy: Readonly<Record<string, string>> = {
+  projectId: shapes.projects.table,
+  outcomeId: shapes.outcomes.table,
+  issueId: shapes.issues.table,
+};
+
 /** The by-id reads, prepared (the hot path of every GET by id and every create's references). */
 const statementsOf = (() => {
-  const made = new Map<CollectionName, { get: Prepared; getForWrite: Prepared }>();
+  const made = new Map<CollectionName, { get: Prepared; getForWrite: Prepared; getToChange: Prepared }>();
   return (name: CollectionName) => {
     let statements = made.get(name);
     if (!statements) {
       const get = `SELECT data FROM ${shapes[name].table} WHERE id = $1 AND workspace_id = $2`;
-      statements = { get: prepared(get), getForWrite: prepared(`${get} FOR NO KEY UPDATE`) };
+      statements = {
+        get: prepared(get),
+        getForWrite: prepared(`${get} FOR KEY SHARE`),
+        getToChange: prepared(`${get} FOR NO KEY UPDATE`),
+      };
       made.set(name, statements);
     }
     return statements;
@@ -87,15 +98,42 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
   }
 
   const getRow = async (workspaceId: string, id: string): Promise<Row | null> => {
-    // A write transaction reads a row it is about to change, or one it refers to: locked (FOR NO
-    // KEY UPDATE) until it ends, so no other write changes or deletes it meanwhile, and one that
-    // counts its referrers before deleting it waits for this one (see the lock audit).
-    const data = await conn.value<string>(conn.writing ? statements.getForWrite : statements.get, [
-      id,
-      workspaceId,
-    ]);
-    return data === undefined ? null : parse(data);
+    // A write transaction reads a row it refers to, or one it is about to change: FOR KEY SHARE
+    // keeps it from being deleted until this one ends (a delete that counts its referrers first
+    // waits for this one: lockReferenced) and lets other referrers and updaters through. Its
+    // version is remembered: an update of it that finds another version lost a race, and the
+    // transaction runs again, this time locking what it reads to change (FOR NO KEY UPDATE), so
+    // that concurrent read-modify-writes of one row queue instead of failing again.
+    const statement = !conn.writing
+      ? statements.get
+      : conn.rerun
+        ? statements.getToChange
+        : statements.getForWrite;
+    const data = await conn.value<string>(statement, [id, workspaceId]);
+    if (data === undefined) return null;
+    const row = parse(data);
+    if (conn.writing) conn.memo.set(readKey(row.id), row.version);
+    return row;
   };
+  const readKey = (id: string) => `read\u0000${table}\u0000${id}`;
+
+  /**
+   * Before counting (or deleting) the rows of a write transaction that refer to a row: that row,
+   * locked FOR UPDATE in a statement of its own. A transaction creating a referrer holds FOR KEY
+   * SHARE on it (getRow) until it commits, so once the lock is held the count, a statement
+   * begun after, sees every referrer; and no referrer is created until this transaction ends.
+   */
+  async function lockReferenced(workspaceId: string, where: Where): Promise<void> {
+    if (!conn.writing) return;
+    for (const [field, referenced] of Object.entries(referencedBy)) {
+      const id = where?.[field];
+      if (typeof id !== 'string') continue;
+      await conn.run(`SELECT 1 FROM ${referenced} WHERE id = $1 AND workspace_id = $2 FOR UPDATE`, [
+        id,
+        workspaceId,
+      ]);
+    }
+  }
 
   /**
    * The predicate lock of the workspace's rows of this table (see the lock audit): writers that
@@ -162,6 +200,9 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
         `SELECT version FROM ${table} WHERE id = $1 AND workspace_id = $2`,
         [row.id, row.workspaceId],
       );
+      // The version this transaction read changed under it: a lost race, not a stale request.
+      if (conn.writing && conn.memo.get(readKey(row.id)) === expectedVersion)
+        throw conn.deadlocked(`${name}: ${row.id} changed after this transaction read it (run again)`);
       throw new VersionMismatch(current ?? null);
     },
     async delete(workspaceId, id) {
@@ -172,6 +213,7 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
       return deleted > 0;
     },
     async deleteWhere(workspaceId, where) {
+      await lockReferenced(workspaceId, where as Where);
       await predicateLock(workspaceId, true);
       const conditions = matching(workspaceId, where);
       const deleted = await conn.rows<{ pk: number; data: string }>(
@@ -182,6 +224,7 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
       return deleted.sort((a, b) => a.pk - b.pk).map((row) => parse(row.data));
     },
     async count(workspaceId, where) {
+      await lockReferenced(workspaceId, where as Where);
       await predicateLock(workspaceId, true);
       const conditions = matching(workspaceId, where);
       return (

@@ -63,6 +63,11 @@ export interface Conn {
    * one (statements on their own until a store asks for one snapshot).
    */
   readonly writing: boolean;
+  /**
+   * This run of the transaction follows one that lost a race on a row it had read to change:
+   * rows read to change are locked from the start this time (see collections.ts).
+   */
+  readonly rerun: boolean;
   /** What the stores of this one transaction tell each other (a prefetched answer, a claimed key). */
   readonly memo: Map<string, unknown>;
   /**
@@ -155,7 +160,7 @@ export interface TransactionConn extends Conn {
 export function transactionConn(
   client: PoolClient,
   state: TransactionState,
-  options: { writing: boolean; searchPathSql: string },
+  options: { writing: boolean; searchPathSql: string; rerun?: boolean },
 ): TransactionConn {
   const { writing, searchPathSql } = options;
   let spentMs = 0;
@@ -240,6 +245,7 @@ export function transactionConn(
 
   return {
     writing,
+    rerun: options.rerun ?? false,
     memo: new Map(),
     busyMs: () => spentMs,
     async run(sql, params = []) {
@@ -263,15 +269,13 @@ export function transactionConn(
       if (writing || begun) return;
       if (!state.open) throw new Error('transaction already finished');
       begun = true;
-      const started = performance.now();
+      // Like BEGIN and COMMIT, not counted in busyMs: the transaction's frame, not its work.
       try {
         await client.query(preamble('BEGIN ISOLATION LEVEL REPEATABLE READ').join('; '));
         searchPathOf.set(client, searchPathSql);
       } catch (error) {
         state.failure = error;
         throw error;
-      } finally {
-        spentMs += performance.now() - started;
       }
     },
     hold(write) {
@@ -305,12 +309,7 @@ export function transactionConn(
         state.open = false;
       }
       if (!begun) return;
-      const started = performance.now();
-      try {
-        await client.query([...atCommit, ...atCommitLast, 'COMMIT'].join('; '));
-      } finally {
-        spentMs += performance.now() - started;
-      }
+      await client.query([...atCommit, ...atCommitLast, 'COMMIT'].join('; '));
     },
     async rollback() {
       searchPathOf.delete(client);

@@ -33,18 +33,22 @@ export interface TransactionRunnerOptions {
  * |------|----------------------------|-----------------------------------------------|
  * | Issue numbers per project run 1, 2, 3… without a gap | `counters` upsert `… RETURNING value`: the counter row's lock queues the creates of that project only (records.ts) | 50 creates × 6 workspaces over 3 storages (test/postgres/write-path.test.ts) |
  * | Same-key creates: one creates, the others replay or get 409 | the key is claimed first, `INSERT … ON CONFLICT DO NOTHING RETURNING` on the key's unique index: a second request waits there until the first ends, then reads its answer (records.ts) | "same-key creates" |
- * | An outcome is not deleted while an issue, decision or time entry is created against it (never both) | a reference read in a write transaction (`Collection.get`) takes `FOR KEY SHARE`; counting the rows that refer to a row (`count`/`deleteWhere` on projectId, outcomeId, issueId) first takes `FOR UPDATE` on that row, in a statement of its own, so the count sees every referrer committed before the lock (collections.ts) | "deleting an outcome while … created against it" |
+ * | An outcome is not deleted while an issue, decision or time entry is created against it (never both) | a reference read in a write transaction (`Collection.get`) takes `FOR KEY SHARE`; counting the rows that refer to a row (`count`/`deleteWhere` on projectId, outcomeId, issueId) first takes `FOR UPDATE` on that row, in a statement of its own, so the count sees every referrer committed before the lock (collections.ts) | "never both delete an outcome and create …" |
+ * | A row read and then written by one transaction is not changed between (read-modify-write) | `Collection.update` is one conditional UPDATE; when it finds another version than the one this transaction read, the transaction lost a race and runs again, and a run again locks the rows it reads `FOR NO KEY UPDATE` so that it queues (collections.ts) | conformance: "loses no update when 50 concurrent transactions read a row…" |
+ * | Totals counted in a write transaction include every insert committed before, none after | a predicate lock per table and workspace: inserts hold it shared, counts and lists of a write transaction exclusive (collections.ts) | conformance: list totals, "concurrent" |
  * | The last admin is never demoted or removed (never zero admins) | counting the members of a role in a write transaction first takes `FOR UPDATE` on the workspace row: role changes that count queue per workspace (tenancy.ts) | "removing or demoting the last admin from two sessions" |
  * | A retry of a delivery never races a dispatcher's claim into a second send | `DeliveryStore.get` in a write transaction takes `FOR NO KEY UPDATE`: the claim's `FOR UPDATE SKIP LOCKED` passes the row over, or the retry waits for the claim and sees the lease (webhooks.ts) | "a retry racing a dispatcher's claim" |
  * | A secret rotation and a delivery's result recorded on the subscription never lose either (no VersionMismatch from a lost race) | `WebhookStore.get` in a write transaction takes `FOR NO KEY UPDATE` (webhooks.ts) | "webhook secret rotation racing a delivery" |
  * | If-Match: of concurrent updates expecting one version, exactly one succeeds | one statement, `UPDATE … WHERE id = $1 AND version = $n` (READ COMMITTED re-checks the WHERE on the row's newest version after waiting for its lock) | "If-Match races" |
  * | No request is authenticated after the revoke of its token commits | one statement: the token, its membership and workspace read together (`grantOf`), which sees every commit before it began | "a token revoked while it is used" |
- * | Signals read by sequence never skip one that commits later | the account's append lock (`pg_advisory_xact_lock`) taken in the same statement as `nextval`, held to the end of the transaction (signals.ts) | 50 × 6 × 3 test; "never let a reader … skip" (concurrency.test.ts) |
+ * | Signals read by sequence never skip one that commits later | the account's append lock (`pg_advisory_xact_lock`) taken in the same statement as `nextval`, held to the end of the transaction (signals.ts) | "never let a reader … skip" (concurrency.test.ts); the 50 × 6 × 3 test (write-path.test.ts) |
  * | A delivery is claimed by one dispatcher at a time | `FOR UPDATE SKIP LOCKED` (webhooks.ts) | concurrency.test.ts |
  *
  * A lock that two transactions take in opposite orders can deadlock (PostgreSQL then fails one
  * with 40P01: two deletes of one row each holding `FOR KEY SHARE`, two claims reading two
- * subscriptions in opposite orders). Such a transaction had no effect: it is run again from the
+ * subscriptions in opposite orders); a transaction that lost a read-modify-write race, or that
+ * inserted and then counts while another does the same, fails itself alike (Conn.deadlocked).
+ * Such a transaction had no effect: it is run again from the
  * start, after a short random pause that grows with each attempt, up to `maxAttempts` runs in
  * all; after that the caller gets TransientConflict (HTTP: 503 transient_conflict with
  * Retry-After). Because `fn` may run more than once, it must have no effect outside the
@@ -57,13 +61,18 @@ export interface TransactionRunnerOptions {
 export function transactionRunner(options: TransactionRunnerOptions) {
   const random = options.random ?? Math.random;
 
-  async function attempt<T>(fn: (tx: StorageTx) => Promise<T>, mode: TransactionMode): Promise<T> {
+  async function attempt<T>(
+    fn: (tx: StorageTx) => Promise<T>,
+    mode: TransactionMode,
+    run: number,
+  ): Promise<T> {
     const client = await options.pool.connect();
     const state: TransactionState = { open: false, failure: undefined };
     const accounts = new Set<string>();
     const conn = transactionConn(client, state, {
       writing: mode === 'write',
       searchPathSql: options.searchPathSql,
+      rerun: run > 1,
     });
     let broken: Error | undefined;
     const markBroken = (error: unknown) => {
@@ -101,7 +110,7 @@ export function transactionRunner(options: TransactionRunnerOptions) {
     async run<T>(fn: (tx: StorageTx) => Promise<T>, mode: TransactionMode): Promise<T> {
       for (let run = 1; ; run++) {
         try {
-          return await attempt(fn, mode);
+          return await attempt(fn, mode, run);
         } catch (error) {
           if (!isRetryable(error)) throw error;
           if (run >= options.maxAttempts) throw new TransientConflict(run, { cause: error });
