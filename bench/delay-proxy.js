@@ -14,16 +14,20 @@ const server = createServer((client) => {
   upstream.setNoDelay(true);
   // Chunks leave in arrival order, each no earlier than delayMs after it arrived.
   const queue = [];
-  let timer = null;
+  let scheduled = false;
   const flush = () => {
-    timer = null;
+    scheduled = false;
     const now = performance.now();
     while (queue.length > 0 && queue[0].due <= now) client.write(queue.shift().chunk);
-    if (queue.length > 0) timer = setTimeout(flush, Math.max(0, queue[0].due - now));
+    if (queue.length === 0) return;
+    scheduled = true;
+    setTimeout(flush, Math.max(0, queue[0].due - now));
   };
   upstream.on('data', (chunk) => {
     queue.push({ chunk, due: performance.now() + delayMs });
-    timer ??= setTimeout(flush, delayMs);
+    if (scheduled) return;
+    scheduled = true;
+    setTimeout(flush, delayMs);
   });
   client.on('data', (chunk) => upstream.write(chunk));
   const end = () => {
