@@ -1,15 +1,19 @@
 // PostgreSQL benchmark: POST /api/v1/issues and GET /api/v1/issues/{id} through 1, 2 and 3
 // `serve` processes of the built CLI on one PostgreSQL schema, against one `serve` on a SQLite
 // file measured in the same run, under the same load (the same total connections, split evenly
-// over the processes). Rounds alternate the configurations; the table shows medians. CPU per
-// request is utime+stime from /proc/<pid>/stat of every loaded server process, and of the
-// PostgreSQL backends serving them. BENCH_PROFILE=1 also profiles one process (--cpu-prof) and
-// prints where its time goes; BENCH_PG_LOG=<server log> counts the transactions PostgreSQL made
-// the adapter run again. Needs BENCH_DATABASE_URL or TEST_DATABASE_URL; Linux (/proc).
+// over the processes). Creates go to one project, or spread over 6 workspaces (an account and a
+// project each); the database is local, or behind a TCP proxy adding BENCH_DELAY_MS (1.5 ms) to
+// every round trip (bench/delay-proxy.js). Rounds alternate the configurations; the table shows
+// medians. CPU per request is utime+stime from /proc/<pid>/stat of every loaded server process,
+// and of the PostgreSQL backends serving them; rollbacks per request are the benchmark
+// database's own (pg_stat_database of a database made for the run). BENCH_PROFILE=1 also
+// profiles one process (--cpu-prof) and prints where its time goes. BENCH_CLI=<main.js> measures
+// another build (an earlier commit's, for a before/after). Needs BENCH_DATABASE_URL or
+// TEST_DATABASE_URL; Linux (/proc).
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import autocannon from 'autocannon';
@@ -22,12 +26,10 @@ if (!serverUrl) {
 }
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 12);
-const cli = new URL('../dist/cli/main.js', import.meta.url).pathname;
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 48);
+const delayMs = Number(process.env.BENCH_DELAY_MS ?? 1.5);
+const cli = process.env.BENCH_CLI || new URL('../dist/cli/main.js', import.meta.url).pathname;
 const ticksPerSecond = 100; // USER_HZ on Linux
-// Optional: the PostgreSQL server log, to count the serialization failures and deadlocks of the
-// benchmark's own backends (each one a transaction the adapter ran again).
-const serverLog = process.env.BENCH_PG_LOG;
 const appName = 'ot-bench';
 
 /** utime + stime of a process, in microseconds; 0 once it has gone. */
@@ -96,14 +98,57 @@ async function postJson(url, token, path, body) {
   return response.json();
 }
 
-/** A project and one issue to read back, made through the first server. */
-async function seed(server, token) {
-  const project = await postJson(server.url, token, '/projects', { name: 'Bench' });
-  const issue = await postJson(server.url, token, '/issues', { projectId: project.id, title: 'Read me' });
-  return { projectId: project.id, issueId: issue.id };
+/** Runs the CLI to completion; resolves with its stdout. */
+async function runCli(args) {
+  const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  for await (const chunk of child.stdout) out += chunk;
+  const [code] = await once(child, 'exit');
+  if (code !== 0) throw new Error(`outcome-tracker ${args[0]} exited with ${code}`);
+  return out;
 }
 
-const monitor = new pg.Client({ connectionString: serverUrl });
+/** Six workspaces (an account, an admin and a token each), made before any server starts. */
+async function initWorkspaces(db) {
+  const made = [];
+  for (let w = 0; w < 6; w++) {
+    const out = await runCli([
+      'init',
+      '--db',
+      db,
+      '--workspace',
+      `bench-${w}`,
+      '--admin-email',
+      `bench${w}@example.com`,
+      '--json',
+    ]);
+    made.push(JSON.parse(out).token);
+  }
+  return made;
+}
+
+/** A project per workspace, and one issue to read back in the first, made through `server`. */
+async function seed(server, tokens) {
+  const targets = [];
+  for (const token of tokens) {
+    const project = await postJson(server.url, token, '/projects', { name: 'Bench' });
+    targets.push({ token, projectId: project.id });
+  }
+  const issue = await postJson(server.url, tokens[0], '/issues', {
+    projectId: targets[0].projectId,
+    title: 'Read me',
+  });
+  return { workspaces: targets, issueId: issue.id };
+}
+
+// A database of the benchmark's own, so that its transaction statistics are the benchmark's alone.
+const database = `ot_bench_${randomBytes(4).toString('hex')}`;
+const admin = new pg.Client({ connectionString: serverUrl });
+await admin.connect();
+await admin.query(`CREATE DATABASE ${database}`);
+const dbUrl = new URL(serverUrl);
+dbUrl.pathname = `/${database}`;
+const monitor = new pg.Client({ connectionString: dbUrl.toString() });
 await monitor.connect();
 
 /** The backends serving the benchmark's servers (their pool connections carry our application_name). */
@@ -114,18 +159,14 @@ async function backendPids() {
   return rows.map((r) => r.pid);
 }
 
-/**
- * Table statistics of the benchmark's schema alone (the database may serve others): index and
- * sequential scans, and rows written. Backends publish them at most once a second, hence the pause.
- */
-async function schemaCounters() {
+/** Rolled-back transactions of the benchmark's database (statistics are published at most once a second). */
+async function rollbacks() {
   await new Promise((resolve) => setTimeout(resolve, 1100));
-  const { rows } = await monitor.query(
-    'SELECT coalesce(sum(coalesce(idx_scan, 0) + seq_scan), 0) AS scans, ' +
-      'coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0) AS writes FROM pg_stat_user_tables WHERE schemaname = $1',
-    [schema],
-  );
-  return { scans: Number(rows[0].scans), writes: Number(rows[0].writes) };
+  await monitor.query('SELECT pg_stat_clear_snapshot()');
+  const { rows } = await monitor.query('SELECT xact_rollback FROM pg_stat_database WHERE datname = $1', [
+    database,
+  ]);
+  return Number(rows[0].xact_rollback);
 }
 
 /** Loads every server of `servers` at once, `connections / servers.length` connections each. */
@@ -134,32 +175,37 @@ async function load(op, servers, target, withBackends) {
   const backendsBefore = withBackends ? await backendPids() : [];
   const cpuBefore = servers.map((s) => cpuMicros(s.pid));
   const backendCpuBefore = new Map(backendsBefore.map((pid) => [pid, cpuMicros(pid)]));
-  const countersBefore = withBackends ? await schemaCounters() : null;
-  const logBefore = withBackends && serverLog ? statSync(serverLog).size : 0;
+  const rollbacksBefore = withBackends ? await rollbacks() : 0;
+  let next = 0;
   const results = await Promise.all(
     servers.map((server) => {
-      const headers = { authorization: `Bearer ${target.token}`, 'content-type': 'application/json' };
       const options =
         op === 'POST'
           ? {
               url: `${server.url}/api/v1/issues`,
               method: 'POST',
-              headers,
-              body: JSON.stringify({
-                projectId: target.projectId,
-                title: 'Benchmark issue',
-                severity: 'high',
-              }),
               requests: [
                 {
-                  setupRequest: (req) => ({
-                    ...req,
-                    headers: { ...req.headers, 'idempotency-key': randomUUID() },
-                  }),
+                  // Each create goes to the next workspace in turn (one, or six).
+                  setupRequest: (req) => {
+                    const { token, projectId } = target.workspaces[next++ % target.workspaces.length];
+                    return {
+                      ...req,
+                      headers: {
+                        authorization: `Bearer ${token}`,
+                        'content-type': 'application/json',
+                        'idempotency-key': randomUUID(),
+                      },
+                      body: JSON.stringify({ projectId, title: 'Benchmark issue', severity: 'high' }),
+                    };
+                  },
                 },
               ],
             }
-          : { url: `${server.url}/api/v1/issues/${target.issueId}`, headers };
+          : {
+              url: `${server.url}/api/v1/issues/${target.issueId}`,
+              headers: { authorization: `Bearer ${target.workspaces[0].token}` },
+            };
       return autocannon({ ...options, duration: seconds, connections: per });
     }),
   );
@@ -168,18 +214,7 @@ async function load(op, servers, target, withBackends) {
   if (withBackends) {
     for (const pid of await backendPids()) backendCpu += cpuMicros(pid) - (backendCpuBefore.get(pid) ?? 0);
   }
-  const counters = withBackends ? await schemaCounters() : null;
-  let conflicts = null;
-  if (withBackends && serverLog) {
-    const pids = new Set([...backendsBefore, ...(await backendPids())].map(String));
-    const appended = readFileSync(serverLog).subarray(logBefore).toString('utf8');
-    conflicts = 0;
-    for (const match of appended.matchAll(
-      /\[(\d+)\][^\n]*ERROR: {2}(could not serialize access|deadlock detected)/g,
-    )) {
-      if (pids.has(match[1])) conflicts++;
-    }
-  }
+  const rolledBack = withBackends ? (await rollbacks()) - rollbacksBefore : null;
   const ok = results.reduce((sum, r) => sum + r.requests.total - r.non2xx - r.errors, 0);
   const failed = results.reduce((sum, r) => sum + r.non2xx + r.errors, 0);
   const statusCounts = {};
@@ -191,9 +226,7 @@ async function load(op, servers, target, withBackends) {
     p99: Math.max(...results.map((r) => r.latency.p99)),
     cpuPerRequest: ok > 0 ? cpu / ok : 0,
     backendCpuPerRequest: withBackends && ok > 0 ? backendCpu / ok : null,
-    conflictsPerRequest: conflicts !== null && ok > 0 ? conflicts / ok : null,
-    scansPerRequest: counters && ok > 0 ? (counters.scans - countersBefore.scans) / ok : null,
-    writesPerRequest: counters && ok > 0 ? (counters.writes - countersBefore.writes) / ok : null,
+    rollbacksPerRequest: rolledBack !== null && ok > 0 ? rolledBack / ok : null,
     failed,
     statusCounts,
   };
@@ -205,45 +238,122 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-// The servers: one on a SQLite file, three on one fresh PostgreSQL schema.
+// The servers: one on a SQLite file; three on one PostgreSQL schema, and three more on it behind
+// the delaying proxy.
 const dir = mkdtempSync(join(tmpdir(), 'ot-bench-pg-'));
-const schema = `ot_bench_${randomBytes(5).toString('hex')}`;
-const pgUrl = new URL(serverUrl);
+const schema = 'bench';
+const pgUrl = new URL(dbUrl);
 pgUrl.searchParams.set('schema', schema);
 pgUrl.searchParams.set('application_name', appName);
 
-const sqliteServer = await startServe(join(dir, 'bench.db'));
-const sqliteTarget = { token: sqliteServer.token, ...(await seed(sqliteServer, sqliteServer.token)) };
-const first = await startServe(pgUrl.toString());
-const pgServers = [first, await startServe(pgUrl.toString()), await startServe(pgUrl.toString())];
-const pgTarget = { token: first.token, ...(await seed(first, first.token)) };
+const proxy = spawn(
+  process.execPath,
+  [
+    new URL('./delay-proxy.js', import.meta.url).pathname,
+    dbUrl.hostname || '127.0.0.1',
+    dbUrl.port || '5432',
+    String(delayMs),
+  ],
+  { stdio: ['ignore', 'pipe', 'inherit'] },
+);
+const proxyPort = await (async () => {
+  for await (const chunk of proxy.stdout) {
+    proxy.stdout.resume();
+    return JSON.parse(String(chunk).split('\n')[0]).port;
+  }
+  throw new Error('the delay proxy did not start');
+})();
+const proxiedUrl = new URL(pgUrl);
+proxiedUrl.hostname = '127.0.0.1';
+proxiedUrl.port = String(proxyPort);
 
-const configs = [
-  { name: 'SQLite, 1 process', servers: [sqliteServer], target: sqliteTarget, pg: false },
-  { name: 'PostgreSQL, 1 process', servers: pgServers.slice(0, 1), target: pgTarget, pg: true },
-  { name: 'PostgreSQL, 2 processes', servers: pgServers.slice(0, 2), target: pgTarget, pg: true },
-  { name: 'PostgreSQL, 3 processes', servers: pgServers, target: pgTarget, pg: true },
-];
+const sqliteDb = join(dir, 'bench.db');
+const sqliteTokens = await initWorkspaces(sqliteDb);
+const pgTokens = await initWorkspaces(pgUrl.toString());
+const sqliteServer = await startServe(sqliteDb);
+const sqliteSeed = await seed(sqliteServer, sqliteTokens);
+const local = [];
+for (let i = 0; i < 3; i++) local.push(await startServe(pgUrl.toString()));
+const proxied = [];
+for (let i = 0; i < 3; i++) proxied.push(await startServe(proxiedUrl.toString()));
+const pgSeed = await seed(local[0], pgTokens);
+
+const oneProject = (seeded) => ({ workspaces: seeded.workspaces.slice(0, 1), issueId: seeded.issueId });
+const configs = [];
+for (const [load_, pick] of [
+  ['one project', oneProject],
+  ['6 workspaces', (seeded) => seeded],
+]) {
+  configs.push({
+    op: 'POST',
+    name: `SQLite, 1 process, ${load_}`,
+    servers: [sqliteServer],
+    target: pick(sqliteSeed),
+    pg: false,
+    base: `SQLite, ${load_}`,
+  });
+  for (const n of [1, 2, 3]) {
+    configs.push({
+      op: 'POST',
+      name: `PostgreSQL, ${n} process${n > 1 ? 'es' : ''}, ${load_}`,
+      servers: local.slice(0, n),
+      target: pick(pgSeed),
+      pg: true,
+      base: `SQLite, ${load_}`,
+    });
+  }
+}
+for (const n of [1, 2, 3]) {
+  configs.push({
+    op: 'POST',
+    name: `PostgreSQL +${delayMs} ms, ${n} process${n > 1 ? 'es' : ''}, 6 workspaces`,
+    servers: proxied.slice(0, n),
+    target: pgSeed,
+    pg: true,
+    base: 'SQLite, 6 workspaces',
+  });
+}
+configs.push({
+  op: 'GET',
+  name: 'SQLite, 1 process',
+  servers: [sqliteServer],
+  target: sqliteSeed,
+  pg: false,
+  base: 'SQLite GET',
+});
+configs.push({
+  op: 'GET',
+  name: 'PostgreSQL, 1 process',
+  servers: local.slice(0, 1),
+  target: pgSeed,
+  pg: true,
+  base: 'SQLite GET',
+});
+configs.push({
+  op: 'GET',
+  name: 'PostgreSQL, 3 processes',
+  servers: local,
+  target: pgSeed,
+  pg: true,
+  base: 'SQLite GET',
+});
+
 const measured = new Map();
 try {
-  // A short warm-up of every configuration, not measured.
-  for (const config of configs) await load('GET', config.servers, config.target, false);
   for (let round = 0; round < rounds; round++) {
     // Alternate the order, so no configuration always runs first or last.
     const order = round % 2 === 0 ? configs : [...configs].reverse();
-    for (const op of ['POST', 'GET']) {
-      for (const config of order) {
-        const key = `${op} ${config.name}`;
-        const result = await load(op, config.servers, config.target, config.pg);
-        measured.set(key, [...(measured.get(key) ?? []), result]);
-        process.stderr.write(`round ${round + 1}: ${key}: ${result.rps.toFixed(0)} req/s\n`);
-      }
+    for (const config of order) {
+      const key = `${config.op} ${config.name}`;
+      const result = await load(config.op, config.servers, config.target, config.pg);
+      measured.set(key, [...(measured.get(key) ?? []), result]);
+      process.stderr.write(`round ${round + 1}: ${key}: ${result.rps.toFixed(0)} req/s\n`);
     }
   }
 
   console.log(
     `\nmedians of ${rounds} alternating rounds, ${seconds}s each, ${connections} connections split over the processes;` +
-      ` serve processes of the built CLI (request log to /dev/null), rate limit off\n`,
+      ` serve processes of ${cli} (request log to /dev/null), rate limit off\n`,
   );
   const header = [
     'request',
@@ -253,64 +363,58 @@ try {
     'p99 ms',
     'node µs/req',
     'PG µs/req',
-    'scans/req',
-    'row writes/req',
-    're-runs/req',
+    'rollbacks/req',
     'non-2xx',
   ];
   const rows = [];
-  for (const op of ['POST', 'GET']) {
-    const baseline = median(measured.get(`${op} ${configs[0].name}`).map((r) => r.rps));
-    for (const config of configs) {
-      const results = measured.get(`${op} ${config.name}`);
-      const rps = median(results.map((r) => r.rps));
-      const backend =
-        results[0].backendCpuPerRequest === null
-          ? '-'
-          : median(results.map((r) => r.backendCpuPerRequest)).toFixed(0);
-      const perRequest = (field) =>
-        results[0][field] === null ? '-' : median(results.map((r) => r[field])).toFixed(1);
-      const failed = results.reduce((sum, r) => sum + r.failed, 0);
-      const codes = Object.entries(
-        results.reduce((all, r) => {
-          for (const [code, n] of Object.entries(r.statusCounts))
-            if (!code.startsWith('2')) all[code] = (all[code] ?? 0) + n;
-          return all;
-        }, {}),
-      )
-        .map(([code, n]) => `${n}×${code}`)
-        .join(' ');
-      rows.push([
-        op === 'POST' ? 'POST /issues' : 'GET /issues/{id}',
-        config.name,
-        rps.toFixed(0),
-        (rps / baseline).toFixed(2),
-        String(median(results.map((r) => r.p99))),
-        median(results.map((r) => r.cpuPerRequest)).toFixed(0),
-        backend,
-        perRequest('scansPerRequest'),
-        perRequest('writesPerRequest'),
-        results[0].conflictsPerRequest === null
-          ? '-'
-          : median(results.map((r) => r.conflictsPerRequest)).toFixed(2),
-        failed === 0 ? '0' : codes || String(failed),
-      ]);
-    }
+  const rpsOf = (key) => median(measured.get(key).map((r) => r.rps));
+  for (const config of configs) {
+    const results = measured.get(`${config.op} ${config.name}`);
+    const baseConfig = configs.find((c) => c.base === config.base && !c.pg);
+    const rps = median(results.map((r) => r.rps));
+    const perRequest = (field, digits) =>
+      results[0][field] === null ? '-' : median(results.map((r) => r[field])).toFixed(digits);
+    const failed = results.reduce((sum, r) => sum + r.failed, 0);
+    const codes = Object.entries(
+      results.reduce((all, r) => {
+        for (const [code, n] of Object.entries(r.statusCounts))
+          if (!code.startsWith('2')) all[code] = (all[code] ?? 0) + n;
+        return all;
+      }, {}),
+    )
+      .map(([code, n]) => `${n}×${code}`)
+      .join(' ');
+    rows.push([
+      config.op === 'POST' ? 'POST /issues' : 'GET /issues/{id}',
+      config.name,
+      rps.toFixed(0),
+      (rps / rpsOf(`${baseConfig.op} ${baseConfig.name}`)).toFixed(2),
+      String(median(results.map((r) => r.p99))),
+      median(results.map((r) => r.cpuPerRequest)).toFixed(0),
+      perRequest('backendCpuPerRequest', 0),
+      perRequest('rollbacksPerRequest', 3),
+      failed === 0 ? '0' : codes || String(failed),
+    ]);
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
   console.log(line(header));
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const row of rows) console.log(line(row));
+  const scaling =
+    rpsOf(`POST PostgreSQL +${delayMs} ms, 3 processes, 6 workspaces`) /
+    rpsOf(`POST PostgreSQL +${delayMs} ms, 1 process, 6 workspaces`);
+  console.log(`\nbehind the proxy, 6 workspaces: 3 processes make ${scaling.toFixed(2)}× the creates of one`);
 } finally {
-  for (const server of [sqliteServer, ...pgServers]) await stop(server);
+  for (const server of [sqliteServer, ...local, ...proxied]) await stop(server);
+  proxy.kill('SIGTERM');
 }
 
 if (process.env.BENCH_PROFILE === '1') {
   // Where one PostgreSQL process's time goes under POST load: self time per function.
   const profileDir = join(dir, 'profile');
   const profiled = await startServe(pgUrl.toString(), ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
-  await load('POST', [profiled], pgTarget, true);
+  await load('POST', [profiled], pgSeed, true);
   await stop(profiled);
   const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));
   const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8'));
@@ -349,6 +453,7 @@ function areaOf(functionName, url) {
   return basename(url);
 }
 
-await monitor.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
 await monitor.end();
+await admin.query(`DROP DATABASE ${database} WITH (FORCE)`);
+await admin.end();
 rmSync(dir, { recursive: true, force: true });

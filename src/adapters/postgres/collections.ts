@@ -18,10 +18,43 @@ import {
   searchText,
   shapes,
 } from './collection-sql.js';
-import type { Conn } from './connection.js';
+import {
+  type Conn,
+  exclusiveLockSql,
+  type Prepared,
+  prepared,
+  sharedLockSql,
+  tryExclusiveLockSql,
+} from './connection.js';
 import { withUniqueRules } from './errors.js';
+import { numberTaken } from './records.js';
 
 type Where = Partial<Record<string, FilterValue>> | undefined;
+
+/** Filter fields that name a row of another collection, and that collection's table. */
+const referencedBy: Readonly<Record<string, string>> = {
+  projectId: shapes.projects.table,
+  outcomeId: shapes.outcomes.table,
+  issueId: shapes.issues.table,
+};
+
+/** The by-id reads, prepared (the hot path of every GET by id and every create's references). */
+const statementsOf = (() => {
+  const made = new Map<CollectionName, { get: Prepared; getForWrite: Prepared; getToChange: Prepared }>();
+  return (name: CollectionName) => {
+    let statements = made.get(name);
+    if (!statements) {
+      const get = `SELECT data FROM ${shapes[name].table} WHERE id = $1 AND workspace_id = $2`;
+      statements = {
+        get: prepared(get),
+        getForWrite: prepared(`${get} FOR KEY SHARE`),
+        getToChange: prepared(`${get} FOR NO KEY UPDATE`),
+      };
+      made.set(name, statements);
+    }
+    return statements;
+  };
+})();
 
 /**
  * The column values of a row after id and workspace, in the order of the shape's statements;
@@ -48,6 +81,7 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
   type Row = CollectionRows[Name];
   const shape = shapes[name];
   const { table } = shape;
+  const statements = statementsOf(name);
   const parse = (data: string) => JSON.parse(data) as Row;
   const matching = (workspaceId: string, where: Where) => {
     const conditions = scoped(workspaceId);
@@ -64,20 +98,84 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
   }
 
   const getRow = async (workspaceId: string, id: string): Promise<Row | null> => {
-    const data = await conn.value<string>(`SELECT data FROM ${table} WHERE id = $1 AND workspace_id = $2`, [
-      id,
-      workspaceId,
-    ]);
-    return data === undefined ? null : parse(data);
+    // A write transaction reads a row it refers to, or one it is about to change: FOR KEY SHARE
+    // keeps it from being deleted until this one ends (a delete that counts its referrers first
+    // waits for this one: lockReferenced) and lets other referrers and updaters through. Its
+    // version is remembered: an update of it that finds another version lost a race, and the
+    // transaction runs again, this time locking what it reads to change (FOR NO KEY UPDATE), so
+    // that concurrent read-modify-writes of one row queue instead of failing again.
+    const statement = !conn.writing
+      ? statements.get
+      : conn.rerun
+        ? statements.getToChange
+        : statements.getForWrite;
+    const data = await conn.value<string>(statement, [id, workspaceId]);
+    if (data === undefined) return null;
+    const row = parse(data);
+    if (conn.writing) conn.memo.set(readKey(row.id), row.version);
+    return row;
   };
+  const readKey = (id: string) => `read\u0000${table}\u0000${id}`;
+
+  /**
+   * Before counting (or deleting) the rows of a write transaction that refer to a row: that row,
+   * locked FOR UPDATE in a statement of its own. A transaction creating a referrer holds FOR KEY
+   * SHARE on it (getRow) until it commits, so once the lock is held the count, a statement
+   * begun after, sees every referrer; and no referrer is created until this transaction ends.
+   */
+  async function lockReferenced(workspaceId: string, where: Where): Promise<void> {
+    if (!conn.writing) return;
+    for (const [field, referenced] of Object.entries(referencedBy)) {
+      const id = where?.[field];
+      if (typeof id !== 'string') continue;
+      await conn.run(`SELECT 1 FROM ${referenced} WHERE id = $1 AND workspace_id = $2 FOR UPDATE`, [
+        id,
+        workspaceId,
+      ]);
+    }
+  }
+
+  /**
+   * The predicate lock of the workspace's rows of this table (see the lock audit): writers that
+   * insert hold it shared, a write transaction that counts or lists them holds it exclusive, so
+   * its total includes every insert committed before and none that commits after it. A
+   * transaction that inserted and then counts would wait for one that does the same: it tries
+   * once, and loses the race (run again) rather than wait into a deadlock.
+   */
+  async function predicateLock(workspaceId: string, exclusive: boolean): Promise<void> {
+    if (!conn.writing) return;
+    const key = `${table}:${workspaceId}`;
+    const memoKey = `predicate\u0000${key}`;
+    const held = conn.memo.get(memoKey);
+    if (held === 'exclusive' || (held === 'shared' && !exclusive)) return;
+    if (!exclusive) await conn.run(sharedLockSql, [key]);
+    else if (held === undefined) await conn.run(exclusiveLockSql, [key]);
+    else if ((await conn.value<boolean>(tryExclusiveLockSql, [key])) !== true)
+      throw conn.deadlocked(`${table}: counted while another transaction inserts (run again)`);
+    conn.memo.set(memoKey, exclusive ? 'exclusive' : 'shared');
+  }
 
   return {
     async insert(row, json) {
-      const inserted = await conn.run(shape.insertSql, [
-        row.id,
-        row.workspaceId,
-        ...columnValues(shape, row, json),
-      ]);
+      const params = [row.id, row.workspaceId, ...columnValues(shape, row, json)];
+      const memoKey = `predicate\u0000${table}:${row.workspaceId}`;
+      if (conn.writing && name === 'issues' && conn.memo.has(numberTaken) && !conn.memo.has(memoKey)) {
+        // A numbered row (its number from the counter this transaction took): sent with the
+        // transaction's next statement, the create's signal (signals.ts). Its id is new and its
+        // number the counter's, so it clashes with nothing.
+        conn.memo.set(memoKey, 'shared');
+        conn.hold({
+          sql: shape.insertSql,
+          params,
+          sharedLock: `${table}:${row.workspaceId}`,
+          check: async (inserted) => {
+            if (inserted === 0) throw await clashOf(row);
+          },
+        });
+        return;
+      }
+      await predicateLock(row.workspaceId, false);
+      const inserted = await conn.run(shape.insertSql, params);
       if (inserted === 0) throw await clashOf(row);
     },
     get: getRow,
@@ -102,6 +200,9 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
         `SELECT version FROM ${table} WHERE id = $1 AND workspace_id = $2`,
         [row.id, row.workspaceId],
       );
+      // The version this transaction read changed under it: a lost race, not a stale request.
+      if (conn.writing && conn.memo.get(readKey(row.id)) === expectedVersion)
+        throw conn.deadlocked(`${name}: ${row.id} changed after this transaction read it (run again)`);
       throw new VersionMismatch(current ?? null);
     },
     async delete(workspaceId, id) {
@@ -112,6 +213,8 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
       return deleted > 0;
     },
     async deleteWhere(workspaceId, where) {
+      await lockReferenced(workspaceId, where as Where);
+      await predicateLock(workspaceId, true);
       const conditions = matching(workspaceId, where);
       const deleted = await conn.rows<{ pk: number; data: string }>(
         `DELETE FROM ${table} WHERE ${conditions.sql} RETURNING pk, data`,
@@ -121,6 +224,8 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
       return deleted.sort((a, b) => a.pk - b.pk).map((row) => parse(row.data));
     },
     async count(workspaceId, where) {
+      await lockReferenced(workspaceId, where as Where);
+      await predicateLock(workspaceId, true);
       const conditions = matching(workspaceId, where);
       return (
         (await conn.value<number>(
@@ -130,6 +235,9 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
       );
     },
     async list(query: ListQuery<Name>) {
+      // A page and its total, of one snapshot (a read transaction), or under the predicate lock.
+      await conn.consistent();
+      await predicateLock(query.workspaceId, true);
       const conditions = matching(query.workspaceId, query.where as Where);
       addRanges(shape, query.range, conditions);
       if (query.createdAfter !== undefined) conditions.add((p) => `created_at >= ${p}`, query.createdAfter);

@@ -1,6 +1,40 @@
+import { createHash } from 'node:crypto';
 import type { PoolClient, QueryResult, QueryResultRow } from 'pg';
 
 type Params = readonly unknown[];
+
+/**
+ * A statement of the hot path, prepared once per connection under a name of its own (the hash
+ * of its text, so two texts never share a name): PostgreSQL parses and plans it once, not on
+ * every request.
+ */
+export interface Prepared {
+  readonly name: string;
+  readonly text: string;
+}
+
+export const prepared = (text: string): Prepared => ({
+  name: `ot_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`,
+  text,
+});
+
+export type Sql = string | Prepared;
+
+const textOf = (sql: Sql): string => (typeof sql === 'string' ? sql : sql.text);
+
+/**
+ * A write a store holds back until the transaction's next statement, so that a statement able
+ * to carry it (signals.append carries a collection insert) sends both in one round trip; any
+ * other statement, and the commit, send it first on its own. `check` judges how many rows it
+ * changed (an insert that inserted nothing names the unique rule it broke).
+ */
+export interface HeldWrite {
+  sql: string;
+  params: readonly unknown[];
+  /** The key of a shared predicate lock to take before the write (collections.ts). */
+  sharedLock?: string;
+  check(changed: number): Promise<void>;
+}
 
 /**
  * What the stores of one transaction use to reach the database. Every call checks that the
@@ -10,13 +44,13 @@ type Params = readonly unknown[];
  */
 export interface Conn {
   /** Runs a statement; returns how many rows it changed. */
-  run(sql: string, params?: Params): Promise<number>;
+  run(sql: Sql, params?: Params): Promise<number>;
   /** The first row, or undefined. */
-  row<T extends QueryResultRow>(sql: string, params?: Params): Promise<T | undefined>;
-  rows<T extends QueryResultRow>(sql: string, params?: Params): Promise<T[]>;
+  row<T extends QueryResultRow>(sql: Sql, params?: Params): Promise<T | undefined>;
+  rows<T extends QueryResultRow>(sql: Sql, params?: Params): Promise<T[]>;
   /** The first column of the first row, or undefined. */
-  value<T>(sql: string, params?: Params): Promise<T | undefined>;
-  values<T>(sql: string, params?: Params): Promise<T[]>;
+  value<T>(sql: Sql, params?: Params): Promise<T | undefined>;
+  values<T>(sql: Sql, params?: Params): Promise<T[]>;
   /**
    * Milliseconds this transaction's statements took, from sending each to its answer
    * (StorageTx.busyMs): the client is the transaction's alone, so that is its own use of the
@@ -24,6 +58,39 @@ export interface Conn {
    * meanwhile, and counts), not the wait for a connection before the transaction began.
    */
   busyMs(): number;
+  /**
+   * A write transaction (READ COMMITTED, explicit locks: see transaction.ts), rather than a read
+   * one (statements on their own until a store asks for one snapshot).
+   */
+  readonly writing: boolean;
+  /**
+   * This run of the transaction follows one that lost a race on a row it had read to change:
+   * rows read to change are locked from the start this time (see collections.ts).
+   */
+  readonly rerun: boolean;
+  /** What the stores of this one transaction tell each other (a prefetched answer, a claimed key). */
+  readonly memo: Map<string, unknown>;
+  /**
+   * A read transaction's next statements see one snapshot (REPEATABLE READ from here on): for a
+   * store whose answer takes more than one statement (a page and its total, a copy's pages).
+   * Write transactions: nothing (each of their statements sees what committed before it).
+   */
+  consistent(): Promise<void>;
+  /** Holds `write` back (see HeldWrite); write transactions only. */
+  hold(write: HeldWrite): void;
+  /** The write held back, for the statement that carries it (which must then `check` it). */
+  takeHeld(): HeldWrite | undefined;
+  /**
+   * A write sent with the COMMIT, in the same round trip (its parameters become literals): for a
+   * write whose result nothing in the transaction reads and that cannot fail but with the whole
+   * transaction (the answer stored under a key this transaction claimed).
+   */
+  atCommit(sql: string, params: Params, options?: { last?: boolean }): void;
+  /**
+   * Fails the transaction as lost to a deadlock (SQLSTATE 40P01), so it is run again: for a lock
+   * that could only be waited for into one.
+   */
+  deadlocked(message: string): Error;
 }
 
 /** The state of one transaction on its client: open or not, and its first failure. */
@@ -32,15 +99,110 @@ export interface TransactionState {
   failure: unknown;
 }
 
-/** A Conn over `client`, valid while `state.open` holds. */
-export function transactionConn(client: PoolClient, state: TransactionState): Conn {
+/**
+ * The `search_path` each pooled client was given: set once per connection (session level), in
+ * the first round trip the storage makes on it, not in every transaction.
+ */
+const searchPathOf = new WeakMap<PoolClient, string>();
+
+/** A parameter as a literal of the simple query protocol (all text, like the extended protocol's). */
+function literal(client: PoolClient, value: unknown): string | undefined {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'string') return client.escapeLiteral(value);
+  if (typeof value === 'number' && Number.isFinite(value)) return `'${value}'`;
+  if (typeof value === 'boolean') return value ? "'true'" : "'false'";
+  return undefined;
+}
+
+/**
+ * The statement with its parameters written in as literals, or undefined when one cannot be
+ * (an array, an object) or the text holds a quoted literal a `$n` might hide in.
+ */
+function inlined(client: PoolClient, sql: string, params: Params): string | undefined {
+  if (sql.includes("'") || sql.includes('"') || sql.includes('--')) return undefined;
+  const literals = params.map((p) => literal(client, p));
+  if (literals.some((l) => l === undefined)) return undefined;
+  let missing = false;
+  const text = sql.replace(/\$(\d+)/g, (_, n: string) => {
+    const value = literals[Number(n) - 1];
+    if (value === undefined) missing = true;
+    return value ?? '';
+  });
+  return missing ? undefined : text;
+}
+
+/** Predicate locks (collections.ts): one advisory lock per table and workspace, in a key space of its own. */
+export const sharedLockSql = 'SELECT pg_advisory_xact_lock_shared(1869574507, hashtext($1))';
+export const exclusiveLockSql = 'SELECT pg_advisory_xact_lock(1869574507, hashtext($1))';
+export const tryExclusiveLockSql = 'SELECT pg_try_advisory_xact_lock(1869574507, hashtext($1))';
+
+/** A statement that only reads: a plain SELECT, locking nothing and drawing no number. */
+const readsOnly = (sql: string): boolean =>
+  sql.startsWith('SELECT ') &&
+  !/\b(INSERT|UPDATE|DELETE|FOR|nextval|setval|pg_advisory\w*|pg_try_advisory\w*)\b/.test(sql);
+
+/** The last result of a (possibly multi-statement) simple query. */
+const lastOf = (result: QueryResult | QueryResult[]): QueryResult =>
+  Array.isArray(result) ? (result[result.length - 1] as QueryResult) : result;
+
+export interface TransactionConn extends Conn {
+  /** Ends the transaction: COMMIT with the writes kept for it (write), or the snapshot's end. */
+  commit(): Promise<void>;
+  /** Rolls back what was begun; forgets the connection's search_path (a rolled-back SET is undone). */
+  rollback(): Promise<void>;
+}
+
+/**
+ * A Conn over `client`, valid while `state.open` holds. Round trips are few: the search_path
+ * (once per connection) and a write transaction's BEGIN travel with its first statement, as
+ * one simple query; the writes kept for the commit travel with the COMMIT.
+ */
+export function transactionConn(
+  client: PoolClient,
+  state: TransactionState,
+  options: { writing: boolean; searchPathSql: string; rerun?: boolean },
+): TransactionConn {
+  const { writing, searchPathSql } = options;
   let spentMs = 0;
-  async function query(sql: string, params: Params, rowMode?: 'array'): Promise<QueryResult> {
-    if (!state.open) throw new Error('transaction already finished');
-    if (state.failure !== undefined) throw state.failure;
+  let begun = false;
+  let held: HeldWrite | undefined;
+  const atCommit: string[] = [];
+  const atCommitLast: string[] = [];
+
+  /** What must travel ahead of the next statement: the search_path, a BEGIN. */
+  function preamble(begin: string | null): string[] {
+    const ahead: string[] = [];
+    if (begin !== null) ahead.push(begin);
+    if (searchPathOf.get(client) !== searchPathSql) ahead.push(searchPathSql);
+    return ahead;
+  }
+
+  async function send(config: {
+    sql: Sql;
+    params: Params;
+    rowMode?: 'array' | undefined;
+    ahead: string[];
+  }): Promise<QueryResult> {
+    const { sql, params, rowMode, ahead } = config;
     const started = performance.now();
     try {
-      return await client.query({ text: sql, values: [...params], ...(rowMode ? { rowMode } : {}) });
+      const array = rowMode ? { rowMode } : {};
+      if (ahead.length > 0) {
+        const text = inlined(client, textOf(sql), params);
+        if (text !== undefined) {
+          const result = lastOf(
+            (await client.query({ text: `${ahead.join('; ')}; ${text}`, ...array })) as
+              | QueryResult
+              | QueryResult[],
+          );
+          searchPathOf.set(client, searchPathSql);
+          return result;
+        }
+        await client.query(ahead.join('; '));
+        searchPathOf.set(client, searchPathSql);
+      }
+      if (typeof sql === 'string') return await client.query({ text: sql, values: [...params], ...array });
+      return await client.query({ name: sql.name, text: sql.text, values: [...params], ...array });
     } catch (error) {
       state.failure = error;
       throw error;
@@ -48,24 +210,110 @@ export function transactionConn(client: PoolClient, state: TransactionState): Co
       spentMs += performance.now() - started;
     }
   }
+
+  async function flushHeld(): Promise<void> {
+    const write = held;
+    if (write === undefined) return;
+    held = undefined;
+    if (write.sharedLock !== undefined) await unchecked(sharedLockSql, [write.sharedLock]);
+    const result = await unchecked(write.sql, write.params);
+    await write.check(result.rowCount ?? 0);
+  }
+
+  async function statement(sql: Sql, params: Params, rowMode?: 'array'): Promise<QueryResult> {
+    if (!state.open) throw new Error('transaction already finished');
+    if (state.failure !== undefined) throw state.failure;
+    await flushHeld();
+    return unchecked(sql, params, rowMode);
+  }
+
+  /** A statement, with what must travel ahead of it. */
+  function unchecked(sql: Sql, params: Params, rowMode?: 'array'): Promise<QueryResult> {
+    // A read transaction's write (a token touch) begins a transaction, so that it is undone
+    // when the work fails after it, as every write of a transaction is.
+    const begin = begun
+      ? null
+      : writing
+        ? 'BEGIN'
+        : readsOnly(textOf(sql))
+          ? null
+          : 'BEGIN ISOLATION LEVEL REPEATABLE READ';
+    // Begun as soon as it is sent: a failure after BEGIN still needs the ROLLBACK.
+    if (begin !== null) begun = true;
+    return send({ sql, params, rowMode, ahead: preamble(begin) });
+  }
+
   return {
+    writing,
+    rerun: options.rerun ?? false,
+    memo: new Map(),
     busyMs: () => spentMs,
     async run(sql, params = []) {
-      return (await query(sql, params)).rowCount ?? 0;
+      return (await statement(sql, params)).rowCount ?? 0;
     },
-    async row<T extends QueryResultRow>(sql: string, params: Params = []) {
-      return (await query(sql, params)).rows[0] as T | undefined;
+    async row<T extends QueryResultRow>(sql: Sql, params: Params = []) {
+      return (await statement(sql, params)).rows[0] as T | undefined;
     },
-    async rows<T extends QueryResultRow>(sql: string, params: Params = []) {
-      return (await query(sql, params)).rows as T[];
+    async rows<T extends QueryResultRow>(sql: Sql, params: Params = []) {
+      return (await statement(sql, params)).rows as T[];
     },
-    async value<T>(sql: string, params: Params = []) {
-      const result = await query(sql, params, 'array');
+    async value<T>(sql: Sql, params: Params = []) {
+      const result = await statement(sql, params, 'array');
       return (result.rows[0] as unknown[] | undefined)?.[0] as T | undefined;
     },
-    async values<T>(sql: string, params: Params = []) {
-      const result = await query(sql, params, 'array');
+    async values<T>(sql: Sql, params: Params = []) {
+      const result = await statement(sql, params, 'array');
       return (result.rows as unknown[][]).map((row) => row[0] as T);
+    },
+    async consistent() {
+      if (writing || begun) return;
+      if (!state.open) throw new Error('transaction already finished');
+      begun = true;
+      // Like BEGIN and COMMIT, not counted in busyMs: the transaction's frame, not its work.
+      try {
+        await client.query(preamble('BEGIN ISOLATION LEVEL REPEATABLE READ').join('; '));
+        searchPathOf.set(client, searchPathSql);
+      } catch (error) {
+        state.failure = error;
+        throw error;
+      }
+    },
+    hold(write) {
+      if (!writing) throw new Error('only a write transaction holds writes back');
+      if (held !== undefined) throw new Error('a write is held back already');
+      held = write;
+    },
+    takeHeld() {
+      const write = held;
+      held = undefined;
+      return write;
+    },
+    atCommit(sql, params, atCommitOptions) {
+      const text = inlined(client, sql, params);
+      if (text === undefined)
+        throw new Error('a write kept for the commit takes text and number parameters only');
+      (atCommitOptions?.last ? atCommitLast : atCommit).push(text);
+    },
+    deadlocked(message) {
+      const error = Object.assign(new Error(message), { code: '40P01' });
+      state.failure ??= error;
+      return error;
+    },
+    async commit() {
+      if (state.failure !== undefined) throw state.failure;
+      // The held write may need to name the rule it broke: a statement of this transaction still.
+      state.open = true;
+      try {
+        await flushHeld();
+      } finally {
+        state.open = false;
+      }
+      if (!begun) return;
+      await client.query([...atCommit, ...atCommitLast, 'COMMIT'].join('; '));
+    },
+    async rollback() {
+      searchPathOf.delete(client);
+      if (begun) await client.query('ROLLBACK');
     },
   };
 }

@@ -103,6 +103,8 @@ export function postgresDump(conn: Conn): DumpStore {
   return {
     async page(table, after, limit) {
       const source = sources[table] as Source<typeof table>;
+      // Every page of one snapshot (a read transaction's; a write one reads what committed).
+      await conn.consistent();
       const rows = await conn.rows<Row & { dump_key: number }>(
         `SELECT ${source.key} AS dump_key, ${source.columns} FROM ${source.table} ` +
           `WHERE ${source.key} > $1 ORDER BY ${source.key} LIMIT $2`,

@@ -6,7 +6,7 @@ import { postgresCollection } from './collections.js';
 import type { Conn } from './connection.js';
 import { postgresDump } from './dump.js';
 import { migrate } from './migrate.js';
-import { changeListener, channelOf, notifySql } from './notifications.js';
+import { batchedNotifier, changeListener, channelOf, newOrigin, notifySql } from './notifications.js';
 import { postgresRateLimitStore } from './rate-limit-store.js';
 import { postgresCounters, postgresIdempotency } from './records.js';
 import { postgresSessions } from './sessions.js';
@@ -36,8 +36,8 @@ export type PostgresStorageOptions = (
   /** Connections in the pool the storage makes (not with `pool`); default 10. */
   poolMax?: number;
   /**
-   * How many times a transaction that lost a race (serialization failure, deadlock) runs in
-   * all before TransientConflict; default 20.
+   * How many times a transaction that lost a race (a deadlock) runs in all before
+   * TransientConflict; default 20.
    */
   maxAttempts?: number;
 };
@@ -54,6 +54,8 @@ export interface PostgresStorage extends Storage {
   rateLimits: RateLimitStore;
   /** The accounts' shares of storage time every process on the database settles with (idem). */
   storageTimes: StorageTimeStore;
+  /** How many times this storage has run a transaction again (after a deadlock), since it was made. */
+  reruns(): number;
 }
 
 /** The OID of int8[] (the admission times of the rate limit). */
@@ -99,8 +101,8 @@ function postgresTx(conn: Conn, appended: (accountId: string) => void): StorageT
 
 /**
  * PostgreSQL storage over a pool of connections (node-postgres). Transactions run concurrently,
- * each on its own connection, write ones SERIALIZABLE and re-run when they lose a race (see
- * transaction.ts); every guarantee holds across all the processes that share the database.
+ * each on its own connection, write ones READ COMMITTED with explicit locks (see the lock audit
+ * in transaction.ts); every guarantee holds across all the processes that share the database.
  * The schema is migrated when the storage is made; transactions wait for that.
  */
 export function postgresStorage(options: PostgresStorageOptions): PostgresStorage {
@@ -114,7 +116,8 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
   if (ownsPool) pool.on('error', onIdleError);
 
   const channel = channelOf(schema);
-  const changes = changeListener(channel, async () => {
+  const origin = newOrigin();
+  const changes = changeListener(channel, origin, async () => {
     if (ownsPool) {
       const client = new pg.Client({ connectionString: options.connectionString, types });
       await client.connect();
@@ -130,14 +133,16 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
   // Reported through ready() and every transaction; not an unhandled rejection meanwhile.
   migrated.catch(() => {});
 
+  const notifier = batchedNotifier((accounts) => pool.query(notifySql, [channel, origin, accounts]));
+  let reruns = 0;
   const runner = transactionRunner({
     pool,
-    searchPathSql: `SET LOCAL search_path TO ${quoteIdent(schema)}`,
-    schema,
+    searchPathSql: `SET search_path TO ${quoteIdent(schema)}`,
     maxAttempts: Math.max(1, options.maxAttempts ?? 20),
     makeTx: postgresTx,
-    committed: async (client, accounts) => {
-      await client.query(notifySql, [channel, [...accounts]]);
+    committed: (accounts) => notifier.add(accounts),
+    reran: () => {
+      reruns++;
     },
   });
 
@@ -149,6 +154,7 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
     rateLimits: postgresRateLimitStore(pool, `${quoteIdent(schema)}.rate_limits`, migrated),
     storageTimes: postgresStorageTimeStore(pool, `${quoteIdent(schema)}.storage_time_shares`, migrated),
     changes: { subscribe: (listener) => changes.subscribe(listener) },
+    reruns: () => reruns,
     async transaction(fn, transactionOptions) {
       if (closed) throw new Error('storage is closed');
       await migrated;
@@ -166,6 +172,7 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
       await changes.close();
       // Transactions started before close() finish; the pool closes after them.
       await Promise.allSettled([...running, migrated]);
+      await notifier.flushed();
       if (ownsPool) {
         await pool.end();
         pool.off('error', onIdleError);

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import type { ChangeSource } from '../../core/storage.js';
 
@@ -13,8 +13,46 @@ export function channelOf(schema: string): string {
     : `outcome_tracker:${createHash('sha256').update(schema).digest('hex').slice(0, 40)}`;
 }
 
-/** Sends, after a commit, one notification per account the transaction appended events to. */
-export const notifySql = 'SELECT pg_notify($1, account) FROM unnest($2::text[]) AS account';
+/** Sends one notification per account, each payload `<origin>:<account>`. */
+export const notifySql = "SELECT pg_notify($1, $2 || ':' || account) FROM unnest($3::text[]) AS account";
+
+/**
+ * Where notifications come from: one random name per storage. A storage's listener passes over
+ * its own (the process that committed has told itself already), so a process does not run a
+ * dispatcher's claim for each of its own commits.
+ */
+export const newOrigin = (): string => randomBytes(8).toString('hex');
+
+/**
+ * Notifications off the write path: commits hand over their accounts, and one statement sends
+ * every account handed over since the last one, after the commits, on a pooled connection,
+ * under no lock. Never fails a commit: a wake-up lost is a hint lost.
+ */
+export function batchedNotifier(send: (accounts: string[]) => Promise<unknown>) {
+  const pending = new Set<string>();
+  let sending: Promise<void> | null = null;
+  async function drain(): Promise<void> {
+    // Let the commits finishing in this turn of the event loop join the batch.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (pending.size > 0) {
+      const accounts = [...pending];
+      pending.clear();
+      await send(accounts).catch(() => {});
+    }
+  }
+  return {
+    add(accounts: Iterable<string>): void {
+      for (const account of accounts) pending.add(account);
+      sending ??= drain().finally(() => {
+        sending = null;
+      });
+    },
+    /** Settles once everything handed over is sent (or failed). */
+    async flushed(): Promise<void> {
+      while (sending) await sending;
+    },
+  };
+}
 
 /** How the listener gets its own connection: a client of the pool's settings, or of the pool. */
 export type ListenConnection = () => Promise<{ client: pg.ClientBase; done(error?: Error): void }>;
@@ -31,6 +69,7 @@ const reconnectDelayMs = 1000;
  */
 export function changeListener(
   channel: string,
+  origin: string,
   connect: ListenConnection,
 ): ChangeSource & {
   close(): Promise<void>;
@@ -40,9 +79,12 @@ export function changeListener(
   let retryTimer: NodeJS.Timeout | null = null;
   let closed = false;
 
+  const own = `${origin}:`;
   const deliver = (message: pg.Notification) => {
-    if (message.channel !== channel || message.payload === undefined) return;
-    for (const listener of listeners) listener(message.payload);
+    const payload = message.payload;
+    if (message.channel !== channel || payload === undefined || payload.startsWith(own)) return;
+    const account = payload.slice(payload.indexOf(':') + 1);
+    for (const listener of listeners) listener(account);
   };
 
   function start(): void {

@@ -1,19 +1,80 @@
 import type { IdempotencyRecord } from '../../core/model.js';
 import { type CounterStore, type IdempotencyStore, UniqueViolation } from '../../core/storage.js';
-import type { Conn } from './connection.js';
+import { type Conn, prepared } from './connection.js';
 import { purgeLockTaken } from './purge-lock.js';
 
-/** Stored create responses, by (workspace, Idempotency-Key). */
+const getSql = prepared('SELECT data FROM idempotency_keys WHERE workspace_id = $1 AND key = $2');
+
+/**
+ * Claims a key: inserts a placeholder under it, or waits on the key's unique index while a
+ * transaction that claimed it is open, and inserts nothing once that one committed its answer.
+ */
+const claimSql = prepared(
+  'INSERT INTO idempotency_keys (workspace_id, key, created_at, data) VALUES ($1, $2, $3, $4) ' +
+    'ON CONFLICT DO NOTHING RETURNING 1',
+);
+
+/** A claimed key's answer, written with the COMMIT. */
+const answerSql =
+  'UPDATE idempotency_keys SET created_at = $3, data = $4 WHERE workspace_id = $1 AND key = $2';
+
+/** A claimed key no answer was stored under: given back with the COMMIT. */
+const unclaimSql = 'DELETE FROM idempotency_keys WHERE workspace_id = $1 AND key = $2 AND created_at = $3';
+
+/**
+ * The placeholder of a claimed key. Dated '' (before any time): were it ever seen, it would read
+ * as expired, and the next request with the key would replace it.
+ */
+const placeholder = (workspaceId: string, key: string): string =>
+  JSON.stringify({ workspaceId, key, fingerprint: '', createdAt: '', status: 0, body: 'null', headers: {} });
+
+/** Where a transaction's stores keep the keys it claimed: key → answered yet. */
+const claimsOf = (conn: Conn): Map<string, boolean> => {
+  let claims = conn.memo.get('idempotency.claims') as Map<string, boolean> | undefined;
+  if (!claims) {
+    claims = new Map();
+    conn.memo.set('idempotency.claims', claims);
+  }
+  return claims;
+};
+
+/**
+ * Stored create responses, by (workspace, Idempotency-Key). In a write transaction, `get`
+ * claims the key before the request does any work (see the lock audit in transaction.ts): of
+ * requests with one key, the first goes on, the others wait on the key's unique index until it
+ * ends, and then read its answer (replay) or, when it stored none, claim the key in turn. The
+ * answer under a claimed key is written with the COMMIT; a key claimed and left unanswered (a
+ * request that failed without throwing) is given back there too.
+ */
 export function postgresIdempotency(conn: Conn): IdempotencyStore {
+  const id = (workspaceId: string, key: string) => `${workspaceId}\u0000${key}`;
   return {
     async get(workspaceId, key) {
-      const data = await conn.value<string>(
-        'SELECT data FROM idempotency_keys WHERE workspace_id = $1 AND key = $2',
-        [workspaceId, key],
-      );
+      if (conn.writing) {
+        const claimed = await conn.value<number>(claimSql, [
+          workspaceId,
+          key,
+          '',
+          placeholder(workspaceId, key),
+        ]);
+        if (claimed !== undefined) {
+          claimsOf(conn).set(id(workspaceId, key), false);
+          // Runs at the commit after the answers: gives the key back when none was stored.
+          conn.atCommit(unclaimSql, [workspaceId, key, ''], { last: true });
+          return null;
+        }
+      }
+      const data = await conn.value<string>(getSql, [workspaceId, key]);
       return data === undefined ? null : (JSON.parse(data) as IdempotencyRecord);
     },
     async put(record, replaceIfBefore) {
+      const claims = claimsOf(conn);
+      const claim = id(record.workspaceId, record.key);
+      if (claims.get(claim) === false) {
+        claims.set(claim, true);
+        conn.atCommit(answerSql, [record.workspaceId, record.key, record.createdAt, JSON.stringify(record)]);
+        return;
+      }
       // Inserts, or replaces an expired record; a live one makes the upsert change nothing.
       const changed = await conn.run(
         'INSERT INTO idempotency_keys (workspace_id, key, created_at, data) VALUES ($1, $2, $3, $4) ' +
@@ -30,16 +91,22 @@ export function postgresIdempotency(conn: Conn): IdempotencyStore {
   };
 }
 
+const nextSql = prepared(
+  'INSERT INTO counters (name, value) VALUES ($1, 1) ' +
+    'ON CONFLICT (name) DO UPDATE SET value = counters.value + 1 RETURNING value',
+);
+
+/** Set in a transaction's memo once it took a number from a counter (see collections.ts). */
+export const numberTaken = 'counters.taken';
+
 /** Named counters (issue numbers per project). */
 export function postgresCounters(conn: Conn): CounterStore {
   return {
     async next(name) {
-      const value = await conn.value<number>(
-        'INSERT INTO counters (name, value) VALUES ($1, 1) ' +
-          'ON CONFLICT (name) DO UPDATE SET value = counters.value + 1 RETURNING value',
-        [name],
-      );
+      // The counter row's lock queues the transactions taking numbers from it, and only those.
+      const value = await conn.value<number>(nextSql, [name]);
       if (value === undefined) throw new Error(`counter ${name} returned no value`);
+      conn.memo.set(numberTaken, true);
       return value;
     },
     async set(name, value) {

@@ -2,7 +2,7 @@ import type { SignalEvent } from '../../core/model.js';
 import { type SignalQuery, type SignalStore, UniqueViolation } from '../../core/storage.js';
 import { withFields } from '../../core/with-fields.js';
 import { eventText } from '../shared/event-text.js';
-import type { Conn } from './connection.js';
+import { type Conn, type Prepared, prepared } from './connection.js';
 import { purgeLockTaken } from './purge-lock.js';
 import { Conditions } from './sql.js';
 
@@ -17,11 +17,49 @@ function conditions(query: Omit<SignalQuery, 'afterSequence' | 'limit'>): Condit
   return where;
 }
 
+/** Where append leaves the subscriptions that want its event, for `WebhookStore.activeFor`. */
+export const activeHooksKey = (accountId: string, type: string): string =>
+  `webhooks.active\u0000${accountId}\u0000${type}`;
+
+const appendStatements = new Map<string, Prepared>();
+
 /**
- * The key of an account's append lock: one advisory lock per account, in a key space of its
- * own (the first argument), so it cannot collide with the adapter's other advisory locks.
+ * The account's append lock is an advisory lock per account, in a key space of its own
+ * (1869574504), so it cannot collide with the adapter's other advisory locks.
+ *
+ * One round trip for an append: the write held back before it (a collection insert), the
+ * account's append lock, `nextval` and the insert (the lock is taken first: the insert reads the
+ * lock's row, so its `nextval` runs once the lock is held), and the account's active
+ * subscriptions that want the event, which the outbox asks for next.
  */
-export const appendLockSql = 'SELECT pg_advisory_xact_lock(1869574504, hashtext($1))';
+function appendStatement(heldSql: string | undefined, sharedLock: boolean, lock: boolean): Prepared {
+  const cacheKey = `${lock}\u0000${sharedLock}\u0000${heldSql ?? ''}`;
+  const cached = appendStatements.get(cacheKey);
+  if (cached) return cached;
+  const shift = Math.max(0, ...(heldSql?.match(/\$\d+/g) ?? []).map((m) => Number(m.slice(1))));
+  const p = (n: number) => `$${n + shift}`;
+  const withs = [
+    ...(heldSql === undefined ? [] : [`held AS (${heldSql} RETURNING 1)`]),
+    // The held write's predicate lock (collections.ts), taken before the append lock.
+    sharedLock
+      ? `shared AS MATERIALIZED (SELECT pg_advisory_xact_lock_shared(1869574507, hashtext(${p(7)})))`
+      : 'shared AS MATERIALIZED (SELECT 1)',
+    lock
+      ? `locked AS MATERIALIZED (SELECT pg_advisory_xact_lock(1869574504, hashtext(${p(2)})) FROM shared)`
+      : 'locked AS MATERIALIZED (SELECT 1 FROM shared)',
+    'added AS (INSERT INTO signals (sequence, id, account_id, type, resource_id, occurred_at, data) ' +
+      `SELECT nextval('signal_sequence'), ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)} FROM locked RETURNING sequence)`,
+  ];
+  // Evaluated left to right: the sequence (and with it both locks) before the held write.
+  const statement = prepared(
+    `WITH ${withs.join(', ')} SELECT (SELECT sequence FROM added) AS sequence, ` +
+      `ARRAY(SELECT data FROM webhooks WHERE account_id = ${p(2)} AND status = 'active' ` +
+      `AND event_types && ARRAY[${p(3)}, '*']::text[] ORDER BY pk) AS hooks, ` +
+      `${heldSql === undefined ? 'NULL::int' : '(SELECT count(*)::int FROM held)'} AS held`,
+  );
+  appendStatements.set(cacheKey, statement);
+  return statement;
+}
 
 /**
  * Makes `signal_sequence` hand out numbers above $1 from now on, never lowering it. (A sequence
@@ -50,19 +88,26 @@ export function postgresSignals(conn: Conn, appended: AppendObserver): SignalSto
   return {
     async append(event, text) {
       const { id, accountId, type, resource, occurredAt } = event;
-      if (!locked.has(accountId)) {
-        await conn.run(appendLockSql, [accountId]);
-        locked.add(accountId);
-      }
+      const held = conn.writing ? conn.takeHeld() : undefined;
+      const statement = appendStatement(held?.sql, held?.sharedLock !== undefined, !locked.has(accountId));
       const data = eventText(event, text);
-      const sequence = await conn.value<number>(
-        'INSERT INTO signals (sequence, id, account_id, type, resource_id, occurred_at, data) ' +
-          "VALUES (nextval('signal_sequence'), $1, $2, $3, $4, $5, $6) RETURNING sequence",
-        [id, accountId, type, resource.id, occurredAt, data],
-      );
-      if (sequence === undefined) throw new Error('signal insert returned no sequence');
+      const row = await conn.row<{ sequence: number; hooks: string[]; held: number | null }>(statement, [
+        ...(held?.params ?? []),
+        id,
+        accountId,
+        type,
+        resource.id,
+        occurredAt,
+        data,
+        ...(held?.sharedLock !== undefined ? [held.sharedLock] : []),
+      ]);
+      locked.add(accountId);
+      if (held) await held.check(row?.held ?? 0);
+      if (row?.sequence == null) throw new Error('signal insert returned no sequence');
+      // The outbox asks next which subscriptions want this event (see webhooks.ts).
+      conn.memo.set(activeHooksKey(accountId, type), row.hooks);
       appended(accountId);
-      return toEvent({ sequence, data });
+      return toEvent({ sequence: row.sequence, data });
     },
     async list(query) {
       const where = conditions(query);

@@ -15,7 +15,7 @@ import {
   type UserRow,
   type WorkspaceRow,
 } from '../shared/tenancy-rows.js';
-import type { Conn } from './connection.js';
+import { type Conn, prepared } from './connection.js';
 import { withUniqueRules } from './errors.js';
 
 export const workspaceColumns = 'id, account_id, slug, name, created_at';
@@ -134,8 +134,11 @@ export function postgresTenancy(conn: Conn): TenancyStore {
       );
     },
     async getMembership(workspaceId, userId) {
+      // A write transaction reads a membership it refers to (an assignee) or is about to change:
+      // FOR KEY SHARE keeps it from being removed meanwhile (see the lock audit).
       const row = await conn.row<MembershipRow>(
-        `SELECT ${membershipColumns} FROM memberships WHERE workspace_id = $1 AND user_id = $2`,
+        `SELECT ${membershipColumns} FROM memberships WHERE workspace_id = $1 AND user_id = $2` +
+          (conn.writing ? ' FOR KEY SHARE' : ''),
         [workspaceId, userId],
       );
       return maybe(row, toMembership);
@@ -155,6 +158,13 @@ export function postgresTenancy(conn: Conn): TenancyStore {
       }
     },
     async listMembers(query) {
+      if (conn.writing && query.role !== undefined) {
+        // Counting the members of a role to change one (the last-admin rule): the workspace row,
+        // locked first, queues such changes per workspace; the count, a statement begun after
+        // the lock, sees every change committed before it.
+        await conn.run('SELECT 1 FROM workspaces WHERE id = $1 FOR UPDATE', [query.workspaceId]);
+      }
+      await conn.consistent();
       const clauses = ['workspace_id = $1'];
       const params: unknown[] = [query.workspaceId];
       if (query.role !== undefined) {
@@ -204,6 +214,8 @@ export function postgresTenancy(conn: Conn): TenancyStore {
   };
 }
 
+const grantSql = prepared(tokenGrantSql('$1'));
+
 /** API tokens, found by the hash of the plain token. */
 export function postgresTokens(conn: Conn): TokenStore {
   const byId = async (id: string) =>
@@ -224,7 +236,9 @@ export function postgresTokens(conn: Conn): TokenStore {
       );
     },
     async grantOf(hash) {
-      return maybe(await conn.row<TokenGrantRow>(tokenGrantSql('$1'), [hash]), toTokenGrant);
+      // One statement: the token, its membership and its workspace as of one moment, which sees
+      // every revoke and role change committed before it.
+      return maybe(await conn.row<TokenGrantRow>(grantSql, [hash]), toTokenGrant);
     },
     get: byId,
     async list(workspaceId) {

@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from 'pg';
+import type { Pool } from 'pg';
 import { type StorageTx, TransientConflict } from '../../core/storage.js';
 import { type Conn, type TransactionState, transactionConn } from './connection.js';
 import { isRetryable } from './errors.js';
@@ -7,118 +7,82 @@ export type TransactionMode = 'read' | 'write';
 
 export interface TransactionRunnerOptions {
   pool: Pool;
-  /** `SET LOCAL search_path …`, run with BEGIN in the same round trip. */
+  /** `SET search_path …`: sent once per pooled connection, with its first statement. */
   searchPathSql: string;
-  /** The schema: writers take turns per schema, so deployments sharing a database do not queue behind each other. */
-  schema: string;
   /** How many times one transaction may run before TransientConflict; at least 1. */
   maxAttempts: number;
   /** Builds the stores of one transaction; `appended` hears each account that got an event. */
   makeTx(conn: Conn, appended: (accountId: string) => void): StorageTx;
-  /** Told, after a commit, the accounts the transaction appended events to. */
-  committed(client: PoolClient, accounts: ReadonlySet<string>): Promise<void>;
+  /** Told, after a commit, the accounts the transaction appended events to (never awaited). */
+  committed(accounts: ReadonlySet<string>): void;
+  /** Told each time a transaction is run again (a deadlock). */
+  reran?: () => void;
   random?: () => number;
-  /** How long after a collision write transactions take turns from their first run (ms). */
-  contendedForMs?: number;
 }
 
-/**
- * The writers' turn: a session-level advisory lock per schema, in a key space of the adapter's
- * own (see signals.ts, migrate.ts and purge-lock.ts for the others), taken before BEGIN.
- */
-const takeTurnSql = 'SELECT pg_advisory_lock(1869574506, hashtext($1))';
-const giveTurnSql = 'SELECT pg_advisory_unlock(1869574506, hashtext($1))';
-
-/**
- * A first-come, first-served queue of one: `take()` resolves, in call order, with the function
- * that lets the next caller in.
- */
-function queueOfOne() {
-  let last: Promise<void> = Promise.resolve();
-  return {
-    take(): Promise<() => void> {
-      let leave: () => void = () => {};
-      const left = new Promise<void>((resolve) => {
-        leave = resolve;
-      });
-      const turn = last.then(() => leave);
-      last = left;
-      return turn;
-    },
-  };
-}
-
-/**
- * Isolation: write transactions run SERIALIZABLE, so a transaction that reads a row and writes
- * based on it behaves as if it had run alone, across every process on the database; read
- * transactions run REPEATABLE READ (one consistent snapshot; a token touch may still write).
- * PostgreSQL resolves a race between two of them by failing one (serialization failure, or
- * deadlock); such a transaction had no effect, so it is run again from the start, after a
- * short random pause that grows with each attempt, up to `maxAttempts` runs in all; after that
- * the caller gets TransientConflict. Because `fn` may run more than once, it must have no
- * effect outside the transaction (the core does outside work before or after it).
+/*
+ * Isolation and locks: the lock audit.
  *
- * Writers that collide take turns. Waiting for a lock inside a SERIALIZABLE transaction cannot
- * help (its snapshot predates the wait, so it still conflicts), but a lock taken before BEGIN
- * can: the snapshot then starts after the previous holder committed. So a write transaction run
- * again after a collision first takes the writers' turn, a session-level advisory lock, on its
- * pooled connection, and gives it back once it has ended. For a while after any collision
- * (`contendedForMs`), every write transaction of this process takes the turn from its first run,
- * so a sustained load of writes to one project queues instead of colliding over and over:
- * under contention PostgreSQL writes go one at a time, as SQLite's do, and reads stay parallel.
- * Within a process the writers queue for the turn before they take a connection, so a queue of
- * writers never holds the pool that reads need.
+ * Write transactions run READ COMMITTED: each statement sees what committed before it began, and
+ * no transaction fails because another one read what it wrote. So nothing leans on SERIALIZABLE:
+ * every rule that needs two transactions to queue takes an explicit lock on the data it is
+ * about, or is one statement, and transactions of different projects, accounts and rows never
+ * wait for each other (there is no wider lock: no per-schema writers' turn).
+ *
+ * | Rule | Lock (or single statement) | Race test (test/postgres/lock-audit.test.ts) |
+ * |------|----------------------------|-----------------------------------------------|
+ * | Issue numbers per project run 1, 2, 3… without a gap | `counters` upsert `… RETURNING value`: the counter row's lock queues the creates of that project only (records.ts) | 50 creates × 6 workspaces over 3 storages (test/postgres/write-path.test.ts) |
+ * | Same-key creates: one creates, the others replay or get 409 | the key is claimed first, `INSERT … ON CONFLICT DO NOTHING RETURNING` on the key's unique index: a second request waits there until the first ends, then reads its answer (records.ts) | "same-key creates" |
+ * | An outcome is not deleted while an issue, decision or time entry is created against it (never both) | a reference read in a write transaction (`Collection.get`) takes `FOR KEY SHARE`; counting the rows that refer to a row (`count`/`deleteWhere` on projectId, outcomeId, issueId) first takes `FOR UPDATE` on that row, in a statement of its own, so the count sees every referrer committed before the lock (collections.ts) | "never both delete an outcome and create …" |
+ * | A row read and then written by one transaction is not changed between (read-modify-write) | `Collection.update` is one conditional UPDATE; when it finds another version than the one this transaction read, the transaction lost a race and runs again, and a run again locks the rows it reads `FOR NO KEY UPDATE` so that it queues (collections.ts) | conformance: "loses no update when 50 concurrent transactions read a row…" |
+ * | Totals counted in a write transaction include every insert committed before, none after | a predicate lock per table and workspace: inserts hold it shared, counts and lists of a write transaction exclusive (collections.ts) | conformance: list totals, "concurrent" |
+ * | The last admin is never demoted or removed (never zero admins) | counting the members of a role in a write transaction first takes `FOR UPDATE` on the workspace row: role changes that count queue per workspace (tenancy.ts) | "removing or demoting the last admin from two sessions" |
+ * | A retry of a delivery never races a dispatcher's claim into a second send | `DeliveryStore.get` in a write transaction takes `FOR NO KEY UPDATE`: the claim's `FOR UPDATE SKIP LOCKED` passes the row over, or the retry waits for the claim and sees the lease (webhooks.ts) | "a retry racing a dispatcher's claim" |
+ * | A secret rotation and a delivery's result recorded on the subscription never lose either (no VersionMismatch from a lost race) | `WebhookStore.get` in a write transaction takes `FOR NO KEY UPDATE` (webhooks.ts) | "webhook secret rotation racing a delivery" |
+ * | If-Match: of concurrent updates expecting one version, exactly one succeeds | one statement, `UPDATE … WHERE id = $1 AND version = $n` (READ COMMITTED re-checks the WHERE on the row's newest version after waiting for its lock) | "If-Match races" |
+ * | No request is authenticated after the revoke of its token commits | one statement: the token, its membership and workspace read together (`grantOf`), which sees every commit before it began | "a token revoked while it is used" |
+ * | Signals read by sequence never skip one that commits later | the account's append lock (`pg_advisory_xact_lock`) taken in the same statement as `nextval`, held to the end of the transaction (signals.ts) | "never let a reader … skip" (concurrency.test.ts); the 50 × 6 × 3 test (write-path.test.ts) |
+ * | A delivery is claimed by one dispatcher at a time | `FOR UPDATE SKIP LOCKED` (webhooks.ts) | concurrency.test.ts |
+ *
+ * A lock that two transactions take in opposite orders can deadlock (PostgreSQL then fails one
+ * with 40P01: two deletes of one row each holding `FOR KEY SHARE`, two claims reading two
+ * subscriptions in opposite orders); a transaction that lost a read-modify-write race, or that
+ * inserted and then counts while another does the same, fails itself alike (Conn.deadlocked).
+ * Such a transaction had no effect: it is run again from the
+ * start, after a short random pause that grows with each attempt, up to `maxAttempts` runs in
+ * all; after that the caller gets TransientConflict (HTTP: 503 transient_conflict with
+ * Retry-After). Because `fn` may run more than once, it must have no effect outside the
+ * transaction (the core does outside work before or after it).
+ *
+ * Read transactions send their statements on their own (autocommit): a GET by id is the token
+ * read and the row read, two round trips and no BEGIN. A store whose answer takes more than one
+ * statement (a page and its total, a copy) asks for one snapshot first (REPEATABLE READ).
  */
 export function transactionRunner(options: TransactionRunnerOptions) {
   const random = options.random ?? Math.random;
-  const contendedForMs = options.contendedForMs ?? 1000;
-  const begin = {
-    write: `BEGIN ISOLATION LEVEL SERIALIZABLE; ${options.searchPathSql}`,
-    read: `BEGIN ISOLATION LEVEL REPEATABLE READ; ${options.searchPathSql}`,
-  };
-
-  let contendedUntil = 0;
-  // This process's writers wait for the turn here first, holding no connection, so that at most
-  // one of them holds a pooled connection while it waits for the turn across processes: the
-  // rest of the pool stays free for reads, and for writes that need no turn.
-  const turnInProcess = queueOfOne();
 
   async function attempt<T>(
     fn: (tx: StorageTx) => Promise<T>,
     mode: TransactionMode,
-    takeTurn: boolean,
-  ): Promise<T> {
-    const leaveTurn = takeTurn ? await turnInProcess.take() : undefined;
-    try {
-      return await attemptOnConnection(fn, mode, takeTurn);
-    } finally {
-      leaveTurn?.();
-    }
-  }
-
-  async function attemptOnConnection<T>(
-    fn: (tx: StorageTx) => Promise<T>,
-    mode: TransactionMode,
-    takeTurn: boolean,
+    run: number,
   ): Promise<T> {
     const client = await options.pool.connect();
     const state: TransactionState = { open: false, failure: undefined };
     const accounts = new Set<string>();
+    const conn = transactionConn(client, state, {
+      writing: mode === 'write',
+      searchPathSql: options.searchPathSql,
+      rerun: run > 1,
+    });
     let broken: Error | undefined;
-    let holdsTurn = false;
     const markBroken = (error: unknown) => {
       broken ??= error instanceof Error ? error : new Error(String(error));
     };
     try {
-      if (takeTurn) {
-        await client.query(takeTurnSql, [options.schema]);
-        holdsTurn = true;
-      }
-      await client.query(begin[mode]);
       state.open = true;
       let result: T;
       try {
-        result = await fn(options.makeTx(transactionConn(client, state), (id) => accounts.add(id)));
+        result = await fn(options.makeTx(conn, (id) => accounts.add(id)));
       } catch (error) {
         // A statement's failure (a lost race) is what counts, whatever fn made of it.
         throw state.failure !== undefined && isRetryable(state.failure) ? state.failure : error;
@@ -128,18 +92,15 @@ export function transactionRunner(options: TransactionRunnerOptions) {
       // PostgreSQL answers COMMIT of a transaction a failed statement aborted with ROLLBACK, and
       // no error: fn may have caught the failure, but nothing of it was committed.
       if (state.failure !== undefined) throw state.failure;
-      await client.query('COMMIT');
+      await conn.commit();
       // Committed: from here on nothing may fail the transaction (a wake-up is only a hint).
-      if (accounts.size > 0) await options.committed(client, accounts).catch(() => {});
+      if (accounts.size > 0) options.committed(accounts);
       return result;
     } catch (error) {
       // Harmless when the transaction already ended (a failed COMMIT): PostgreSQL only warns.
-      await client.query('ROLLBACK').catch(markBroken);
+      await conn.rollback().catch(markBroken);
       throw error;
     } finally {
-      // A session lock must not stay with a pooled connection: a connection that cannot give
-      // the turn back is destroyed (which ends its session, and the lock with it).
-      if (holdsTurn) await client.query(giveTurnSql, [options.schema]).catch(markBroken);
       // A client whose rollback failed is in an unknown state: destroy it rather than reuse it.
       client.release(broken);
     }
@@ -148,17 +109,14 @@ export function transactionRunner(options: TransactionRunnerOptions) {
   return {
     async run<T>(fn: (tx: StorageTx) => Promise<T>, mode: TransactionMode): Promise<T> {
       for (let run = 1; ; run++) {
-        const takeTurn = mode === 'write' && (run > 1 || Date.now() < contendedUntil);
         try {
-          return await attempt(fn, mode, takeTurn);
+          return await attempt(fn, mode, run);
         } catch (error) {
           if (!isRetryable(error)) throw error;
-          if (mode === 'write') contendedUntil = Date.now() + contendedForMs;
           if (run >= options.maxAttempts) throw new TransientConflict(run, { cause: error });
-          // A writer's next run waits for its turn instead. Reads back off with full jitter over
-          // a window that doubles each time (2 ms, 4 ms, … at most 100 ms), so transactions
-          // that collided do not collide again in lockstep.
-          if (mode === 'write') continue;
+          options.reran?.();
+          // Full jitter over a window that doubles each time (2 ms, 4 ms, … at most 100 ms), so
+          // transactions that deadlocked do not meet again in lockstep.
           const windowMs = Math.min(100, 2 ** run);
           await new Promise((resolve) => setTimeout(resolve, random() * windowMs));
         }

@@ -15,6 +15,7 @@ import {
 } from '../shared/claim-budget.js';
 import { deliveryColumns, deliveryUpdateValues, deliveryValues } from '../shared/delivery-rows.js';
 import type { Conn } from './connection.js';
+import { activeHooksKey } from './signals.js';
 import { Conditions } from './sql.js';
 
 /**
@@ -99,6 +100,7 @@ async function keysetPage<Row>(
   after: { createdAt: string; id: string } | undefined,
   limit: number,
 ): Promise<ListResult<Row>> {
+  await conn.consistent();
   const matchParams = [...where.params];
   const condition = where.sql;
   let keyset = '';
@@ -116,6 +118,11 @@ async function keysetPage<Row>(
 
 const parseSubscription = (data: string) => JSON.parse(data) as WebhookSubscription;
 
+const getWebhookSql = 'SELECT data FROM webhooks WHERE id = $1 AND account_id = $2';
+const getWebhookForWriteSql = `${getWebhookSql} FOR NO KEY UPDATE`;
+const getDeliverySql = 'SELECT data FROM deliveries WHERE id = $1 AND account_id = $2';
+const getDeliveryForWriteSql = `${getDeliverySql} FOR NO KEY UPDATE`;
+
 /** An account's webhook subscriptions. */
 export function postgresWebhooks(conn: Conn): WebhookStore {
   return {
@@ -128,7 +135,9 @@ export function postgresWebhooks(conn: Conn): WebhookStore {
       if (inserted === 0) throw new UniqueViolation('webhook.id');
     },
     async get(accountId, id) {
-      const data = await conn.value<string>('SELECT data FROM webhooks WHERE id = $1 AND account_id = $2', [
+      // In a write transaction the subscription is read to be changed (a rotation, a result
+      // recorded on it): locked, so the other waits and reads it after (see the lock audit).
+      const data = await conn.value<string>(conn.writing ? getWebhookForWriteSql : getWebhookSql, [
         id,
         accountId,
       ]);
@@ -180,6 +189,13 @@ export function postgresWebhooks(conn: Conn): WebhookStore {
       return true;
     },
     async activeFor(accountId, eventType) {
+      // Read by the append of the event this is asked for, in its round trip (signals.ts).
+      const key = activeHooksKey(accountId, eventType);
+      const prefetched = conn.memo.get(key) as string[] | undefined;
+      if (prefetched !== undefined) {
+        conn.memo.delete(key);
+        return prefetched.map(parseSubscription);
+      }
       const rows = await conn.values<string>(
         "SELECT data FROM webhooks WHERE account_id = $1 AND status = 'active' " +
           "AND event_types && ARRAY[$2, '*']::text[] ORDER BY pk",
@@ -221,7 +237,9 @@ export function postgresDeliveries(conn: Conn): DeliveryStore {
       if (inserted === 0) throw new UniqueViolation('delivery.id');
     },
     async get(accountId, id) {
-      const data = await conn.value<string>('SELECT data FROM deliveries WHERE id = $1 AND account_id = $2', [
+      // In a write transaction a delivery is read to be changed (a retry): locked, so a claim
+      // passes it over (SKIP LOCKED) or the retry waits for the claim and sees its lease.
+      const data = await conn.value<string>(conn.writing ? getDeliveryForWriteSql : getDeliverySql, [
         id,
         accountId,
       ]);

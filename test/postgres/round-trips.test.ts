@@ -1,0 +1,124 @@
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { postgresStorage } from '../../src/adapters/postgres/index.js';
+import { createTracker, projects, tenancy } from '../../src/core/index.js';
+import {
+  dropSchema,
+  freshSchema,
+  postgresSkipReason,
+  requireDatabaseUrl,
+  testDatabaseUrl,
+} from '../support/postgres.js';
+
+/**
+ * Round trips to PostgreSQL per request, counted on a pool whose clients count their queries
+ * (one `query` call is one round trip: a simple query of several statements travels as one).
+ */
+function countingPool(max: number) {
+  const pool = new pg.Pool({ connectionString: requireDatabaseUrl(), max });
+  const sent: string[] = [];
+  const connect = pool.connect.bind(pool);
+  const counted = new WeakSet<pg.PoolClient>();
+  const counting = async () => {
+    const client = await connect();
+    if (!counted.has(client)) {
+      counted.add(client);
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+        const first = args[0];
+        sent.push(typeof first === 'string' ? first : String((first as { text?: string }).text));
+        return query(...args);
+      };
+    }
+    return client;
+  };
+  // pool.query connects with a callback.
+  const wrapped = (callback?: (error: unknown, client?: pg.PoolClient, done?: () => void) => void) => {
+    if (!callback) return counting();
+    counting().then(
+      (client) => callback(undefined, client, () => client.release()),
+      (error) => callback(error),
+    );
+    return undefined;
+  };
+  (pool as unknown as { connect: typeof wrapped }).connect = wrapped;
+  return { pool, sent };
+}
+
+describe.skipIf(!testDatabaseUrl)(
+  `round trips of a request to PostgreSQL${testDatabaseUrl ? '' : ` (skipped: ${postgresSkipReason})`}`,
+  () => {
+    let schema = '';
+    afterEach(async () => {
+      if (schema) await dropSchema(schema);
+      schema = '';
+    });
+
+    it('are at most 6 for a create and at most 2 for a GET by id, the notification sent after', async () => {
+      schema = freshSchema();
+      const { pool, sent } = countingPool(4);
+      const storage = postgresStorage({ pool, schema });
+      await storage.ready();
+      const tracker = createTracker({ storage, rateLimit: false });
+      try {
+        const init = await storage.transaction((tx) =>
+          tenancy.initWorkspace(
+            { tx, ids: tracker.ids, now: Date.now() },
+            { slug: 'trips', adminEmail: 't@example.com' },
+          ),
+        );
+        const project = await tracker.run({ workspaceSlug: 'trips' }, (ctx) =>
+          projects.create(ctx, { name: 'Trips' }),
+        );
+        const create = () =>
+          tracker.handle({
+            method: 'POST',
+            path: '/api/v1/issues',
+            headers: {
+              authorization: `Bearer ${init.token}`,
+              'content-type': 'application/json',
+              'idempotency-key': crypto.randomUUID(),
+            },
+            body: JSON.stringify({ projectId: project.id, title: 'Counted' }),
+          });
+        const get = (id: string) =>
+          tracker.handle({
+            method: 'GET',
+            path: `/api/v1/issues/${id}`,
+            headers: { authorization: `Bearer ${init.token}` },
+          });
+        // The first use of the token refreshes its lastUsedAt (once a minute): not counted.
+        const first = await create();
+        expect(first.status).toBe(201);
+        const { id } = JSON.parse(String(first.body)) as { id: string };
+
+        const measure = async (request: () => Promise<{ status: number }>, status: number) => {
+          sent.length = 0;
+          expect((await request()).status).toBe(status);
+          return sent.filter((text) => !text.includes('pg_notify'));
+        };
+        for (let i = 0; i < 3; i++) {
+          const trips = await measure(create, 201);
+          expect(trips.length, trips.join('\n')).toBeLessThanOrEqual(6);
+          const reads = await measure(() => get(id), 200);
+          expect(reads.length, reads.join('\n')).toBeLessThanOrEqual(2);
+        }
+        // The notification is a statement of its own, after the commit, and never inside it.
+        sent.length = 0;
+        expect((await create()).status).toBe(201);
+        for (let polls = 0; !sent.some((text) => text.includes('pg_notify')); polls++) {
+          if (polls > 500) throw new Error('no notification sent after the commit');
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        const notify = sent.findIndex((text) => text.includes('pg_notify'));
+        const commit = sent.findIndex((text) => text.endsWith('COMMIT'));
+        expect(commit).toBeGreaterThanOrEqual(0);
+        expect(notify).toBeGreaterThan(commit);
+        expect(sent[notify]).not.toContain('COMMIT');
+      } finally {
+        await tracker.close();
+        await pool.end();
+      }
+    });
+  },
+);
