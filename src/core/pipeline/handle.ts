@@ -5,6 +5,7 @@ import { type Storage, type StorageTx, TransientConflict, UniqueViolation } from
 import { withFields } from '../with-fields.js';
 import { allowedMethods, decodePathParams, optionsReply } from './allow.js';
 import { authenticate, authorize, type Principal } from './auth.js';
+import { type Grant, grantLost } from './authority.js';
 import { checkBodySize, parseJsonBody } from './body.js';
 import { noneMatchHits, parseIfMatch } from './conditional.js';
 import { type OperationContext, operationContext, type Services, tenantOf } from './context.js';
@@ -226,6 +227,7 @@ async function handleOnce(
   // The work after the commit is the account's too: its transactions are charged to its share,
   // and a stream's wait while the share is spent (see chargedStorage).
   const budget = rt.storageTime;
+  const grant = grantOf(req, method, match, principal as Principal | null);
   const depsWith = (storage: Storage): AfterCommitDeps => ({
     storage,
     nowMs: () => rt.clock.now(),
@@ -233,6 +235,7 @@ async function handleOnce(
       account === null
         ? new Promise((resolve) => setTimeout(resolve, ms))
         : waitForChange(rt.changes, account, ms),
+    grantLost: (tx) => (grant === null ? Promise.resolve(null) : grantLost(tx, grant, rt.clock.now())),
   });
   const chargedTo = (throttle: boolean): Storage =>
     budget && account !== null ? chargedStorage(rt.storage, budget, account, rt.clock, throttle) : rt.storage;
@@ -245,6 +248,17 @@ async function handleOnce(
   const free = account === null ? () => {} : rt.streams.take(account);
   if (free === null) throw tooManyStreams();
   return { reply: final, stream: holdingSlot(final.streamFrom(streamDeps), free), account };
+}
+
+/** What an authenticated request was granted, for work after its commit to check again. */
+function grantOf(
+  req: ParsedRequest,
+  method: string,
+  match: RouteMatch | null,
+  principal: Principal | null,
+): Grant | null {
+  if (principal === null || match === null || match.kind !== 'route') return null;
+  return { authorization: req.headers.authorization, access: match.route.access, method, principal };
 }
 
 /** A request whose token authenticated: routed, authorized and run. */
