@@ -30,6 +30,7 @@ import { type PublicRoute, type TrackerRuntime, waitForChange } from './runtime.
 import { chargedStorage, storageTimeSpent } from './storage-time.js';
 import { holdingSlot, tooManyStreams } from './stream-slots.js';
 import { parseInput } from './validate.js';
+import { illFormedText } from './well-formed-text.js';
 
 /** What a request produced, before serialization. */
 interface Outcome {
@@ -63,6 +64,14 @@ export async function handleRequest(
       throw new ApiError(429, 'rate_limited', `Too many requests; retry in ${rate.resetSeconds} s.`, {
         retryAfter: rate.resetSeconds,
       });
+    }
+    // Before anything reads the request's text: refused alike on every adapter, the admin
+    // pages' forms included (problem+json, as no browser sends such text). The open endpoints
+    // (the API description, its assets) read nothing of a request but a validator to compare.
+    const illFormed = target.open ? null : illFormedText(req);
+    if (illFormed) {
+      const problem = { status: 400, body: illFormed.toProblem(), headers: illFormed.headers };
+      return serialize(problem, req, requestId, rate);
     }
     if (req.method === 'OPTIONS' && target.isApi) {
       return serialize(await answerOptions(rt, req), req, requestId, rate);
