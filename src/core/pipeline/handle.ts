@@ -3,6 +3,7 @@ import { ApiError } from '../errors.js';
 import { isoTime } from '../runtime.js';
 import { type Storage, type StorageTx, TransientConflict, UniqueViolation } from '../storage.js';
 import { withFields } from '../with-fields.js';
+import { withAdmittedBody } from './admit-body.js';
 import { allowedMethods, decodePathParams, optionsReply } from './allow.js';
 import { authenticate, authorize, type Principal } from './auth.js';
 import { type Grant, grantLost } from './authority.js';
@@ -53,10 +54,11 @@ const problemType = 'application/problem+json; charset=utf-8';
  */
 export async function handleRequest(
   rt: TrackerRuntime,
-  req: ParsedRequest,
+  headed: ParsedRequest,
   requestId: string,
 ): Promise<TrackerResponse> {
   let rate: RateLimitDecision | null = null;
+  let req = headed;
   try {
     const target = classify(rt, req);
     rate = await takeRate(rt, req, target);
@@ -65,6 +67,8 @@ export async function handleRequest(
         retryAfter: rate.resetSeconds,
       });
     }
+    // Admitted by its headers (and token): only now is a body the host has not read yet read.
+    req = await withAdmittedBody(rt, req, target.needsToken);
     // Before anything reads the request's text: refused alike on every adapter, the admin
     // pages' forms included (problem+json, as no browser sends such text). The open endpoints
     // (the API description, its assets) read nothing of a request but a validator to compare.

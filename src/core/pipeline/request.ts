@@ -11,6 +11,13 @@ export interface TrackerRequest {
   /** The raw body: bytes or text, exactly as received. */
   body?: Uint8Array | string | null;
   /**
+   * The body not read yet, in place of `body`: the core reads it only once the request is
+   * admitted by its headers (rate limit; for the API, a token that authenticates), so a client
+   * refused by them costs no body read (hosts answer and close). It rejects with an ApiError
+   * (408 for a body too slow) or any error when the client went away.
+   */
+  readBody?: () => Promise<Uint8Array | null>;
+  /**
    * A body a framework's body parser has already consumed, when the raw one is gone: JSON and flat
    * forms are restored, anything else is answered 500 (see edge/parsed-body.ts).
    */
@@ -43,6 +50,8 @@ export interface ParsedRequest {
   url: string;
   headers: Record<string, string>;
   body: Uint8Array | string | null;
+  /** The body still to read (TrackerRequest.readBody), or null once read or when given as `body`. */
+  readBody: (() => Promise<Uint8Array | null>) | null;
   clientAddress: string;
   secure: boolean;
 }
@@ -61,6 +70,7 @@ export function parseRequest(req: TrackerRequest): ParsedRequest {
         : withQuery(path, queryAt === -1 ? '' : req.path.slice(queryAt + 1), req.query),
     headers: lowerCaseHeaders(req.headers),
     body: req.body ?? null,
+    readBody: req.body === undefined || req.body === null ? (req.readBody ?? null) : null,
     clientAddress: req.clientAddress ?? 'unknown',
     secure: req.secure === true,
   };
