@@ -1,9 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Hono } from 'hono';
 import { lingerOnClose } from '../core/edge/linger.js';
 import { nodeRequestHeaders } from '../core/edge/node-headers.js';
 import { announcesBody, readCapped, readStreamCapped } from '../core/edge/read-capped.js';
-import { maxBodyBytes, type Tracker, type TrackerRequest } from '../core/index.js';
+import { ApiError, maxBodyBytes, type Tracker, type TrackerRequest } from '../core/index.js';
 import { bodyTimeoutMs, bodyTooSlow } from '../core/pipeline/admit-body.js';
 import { declaresOversizedBody } from '../core/pipeline/body.js';
 
@@ -40,6 +41,27 @@ export function honoApp(tracker: Tracker): Hono<{ Bindings: NodeBindings }> {
     return new Response(answer, { status: response.status, headers: response.headers });
   });
   return app;
+}
+
+/**
+ * `@hono/node-server`'s `errorHandler`: a request it cannot turn into a `Request` (a backslash in
+ * the target, a bad Host) was answered with an empty 400; this answers as the app does, with a
+ * problem+json body and an X-Request-Id, and closes the connection. `serve --server hono` uses
+ * it; pass it to `getRequestListener(app.fetch, { errorHandler: honoRequestError })`.
+ */
+export function honoRequestError(error: unknown): Response {
+  const malformed = error instanceof Error && error.name === 'RequestError';
+  const problem = malformed
+    ? new ApiError(400, 'malformed_request', `The request is not well-formed: ${error.message}.`)
+    : new ApiError(500, 'internal_error', 'Something went wrong on our side.');
+  return new Response(JSON.stringify(problem.toProblem()), {
+    status: problem.status,
+    headers: {
+      'Content-Type': 'application/problem+json; charset=utf-8',
+      'X-Request-Id': randomUUID(),
+      Connection: 'close',
+    },
+  });
 }
 
 /**

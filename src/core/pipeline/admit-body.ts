@@ -40,7 +40,19 @@ export async function withAdmittedBody(
     body = await read();
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    throw new ApiError(400, 'malformed_request', 'The request closed before its body ended.');
+    throw new ClientGone(error);
   }
   return { ...req, body, readBody: null };
+}
+
+/**
+ * The client went away before its body arrived (or the server cut it at shutdown): there is no
+ * one to answer. handleRequest lets it through, so the host's own handling of a failed read (as
+ * when it read bodies itself) sees it: no answer, no request logged, no 500.
+ */
+export class ClientGone extends Error {
+  constructor(readonly reason: unknown) {
+    super('the client went away before its request body arrived');
+    this.name = 'ClientGone';
+  }
 }

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { ApiError } from '../errors.js';
+import { probePaths } from '../public-routes.js';
 import { isoTime } from '../runtime.js';
 import { type Storage, type StorageTx, TransientConflict, UniqueViolation } from '../storage.js';
 import { withFields } from '../with-fields.js';
-import { withAdmittedBody } from './admit-body.js';
+import { ClientGone, withAdmittedBody } from './admit-body.js';
 import { allowedMethods, decodePathParams, optionsReply } from './allow.js';
 import { authenticate, authorize, type Principal } from './auth.js';
 import { type Grant, grantLost } from './authority.js';
@@ -67,6 +68,11 @@ export async function handleRequest(
         retryAfter: rate.resetSeconds,
       });
     }
+    // The probes and the open endpoints answer GET and HEAD only: any other method is told so.
+    if (!target.open && answersGetOnly(rt, req.path)) {
+      if (req.method === 'OPTIONS') return serialize(optionsReply(getOnly), req, requestId, rate);
+      throw methodNotAllowed(req.method, getOnly);
+    }
     // Admitted by its headers (and token): only now is a body the host has not read yet read.
     req = await withAdmittedBody(rt, req, target.needsToken);
     // Before anything reads the request's text: refused alike on every adapter, the admin
@@ -91,6 +97,7 @@ export async function handleRequest(
     budget.charge(outcome.account, performance.now() - started, rt.clock.now());
     return response;
   } catch (error) {
+    if (error instanceof ClientGone) throw error.reason;
     const apiError =
       error instanceof ApiError
         ? error
@@ -104,6 +111,12 @@ export async function handleRequest(
     return serialize(reply, req, requestId, rate);
   }
 }
+
+const getOnly = ['GET', 'HEAD'];
+
+/** Whether the path is a probe's or an open endpoint's, which answer GET and HEAD alone. */
+const answersGetOnly = (rt: TrackerRuntime, path: string): boolean =>
+  (probePaths as readonly string[]).includes(path) || rt.publicRoutes[`GET ${path}`] !== undefined;
 
 /** OPTIONS: which methods the path answers, or 404 for a path no route answers. */
 async function answerOptions(rt: TrackerRuntime, req: ParsedRequest): Promise<Reply> {
