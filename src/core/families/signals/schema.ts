@@ -21,6 +21,17 @@ export const signalListQuerySchema = z.strictObject({
         .filter((t) => t !== ''),
     )
     .pipe(z.array(z.enum(eventTypes, { error: unknownEventType('') })).min(1))
+    // The document names the types the server takes: a comma-separated list of them, or them
+    // repeated (the parse above is looser about spaces and empty entries, never about names).
+    .meta({
+      anyOf: [
+        {
+          type: 'string',
+          pattern: `^(${eventTypes.join('|').replaceAll('.', '\\.')})(,(${eventTypes.join('|').replaceAll('.', '\\.')}))*$`,
+        },
+        { type: 'array', items: { enum: [...eventTypes] }, minItems: 1 },
+      ],
+    })
     .optional(),
   resourceId: z.string().min(1).max(100).optional(),
   limit: queryInteger((n) => n.min(1).max(maxPageSize).default(defaultPageSize)),

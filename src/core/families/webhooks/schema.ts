@@ -17,7 +17,11 @@ const readOnly = [
   'disabledReason',
 ] as const;
 
-const url = nonBlank().max(2048);
+/**
+ * A receiver's URL. The document says https (the default: `serve --allow-private-webhooks`
+ * accepts http:// and private addresses too, more than it says); the SSRF guard judges the rest.
+ */
+const url = nonBlank().max(2048).meta({ format: 'uri', pattern: '^https://' });
 /** An event type of the catalog, or `*` for all of them; a wrong one is named in the error. */
 const subscribedType = z.enum([...eventTypes, '*'], { error: unknownEventType('"*" or ') });
 const subscribedTypes = z
