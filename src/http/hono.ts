@@ -91,6 +91,7 @@ function fromIncoming(incoming: IncomingMessage): {
             body = await readStreamCapped(incoming, maxBodyBytes, { ms: bodyTimeoutMs, error: bodyTooSlow });
             return body;
           },
+          bodyPending: () => !incoming.complete,
         }
       : { body: null }),
     clientAddress,

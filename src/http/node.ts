@@ -71,6 +71,7 @@ async function bodyOf(req: FrameworkRequest): Promise<{
   body?: Uint8Array | string | null;
   parsedBody?: unknown;
   readBody?: () => Promise<Uint8Array | null>;
+  bodyPending?: () => boolean;
 }> {
   if (typeof req.rawBody === 'string' || req.rawBody instanceof Uint8Array) return { body: req.rawBody };
   if (req.readableEnded && req.body !== undefined) return { parsedBody: req.body };
@@ -82,7 +83,10 @@ async function bodyOf(req: FrameworkRequest): Promise<{
     return { body: null };
   }
   // Read only once the request's headers admit it (the core calls it), and briefly.
-  return { readBody: () => readStreamCapped(req, maxBodyBytes, { ms: bodyTimeoutMs, error: bodyTooSlow }) };
+  return {
+    readBody: () => readStreamCapped(req, maxBodyBytes, { ms: bodyTimeoutMs, error: bodyTooSlow }),
+    bodyPending: () => !req.complete,
+  };
 }
 
 /**

@@ -28,7 +28,9 @@ export async function withAdmittedBody(
 ): Promise<ParsedRequest> {
   const read = req.readBody;
   if (read === null) return req;
-  if (needsToken) {
+  // Only a body still arriving is worth refusing unread: one that has all arrived is read at
+  // once, and the request's transaction authenticates the token as for any request.
+  if (needsToken && req.bodyPending()) {
     const resolved = await rt.storage.transaction(
       (tx) => resolveToken(tx, req.headers.authorization, rt.clock.now()),
       { mode: 'read' },

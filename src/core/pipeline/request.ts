@@ -18,6 +18,12 @@ export interface TrackerRequest {
    */
   readBody?: () => Promise<Uint8Array | null>;
   /**
+   * With `readBody`: whether the body is still arriving. A body that has all arrived costs nothing
+   * to wait for, so the core then reads it without checking the token first (the request's own
+   * transaction authenticates it); absent, the body counts as still arriving.
+   */
+  bodyPending?: () => boolean;
+  /**
    * A body a framework's body parser has already consumed, when the raw one is gone: JSON and flat
    * forms are restored, anything else is answered 500 (see edge/parsed-body.ts).
    */
@@ -52,9 +58,13 @@ export interface ParsedRequest {
   body: Uint8Array | string | null;
   /** The body still to read (TrackerRequest.readBody), or null once read or when given as `body`. */
   readBody: (() => Promise<Uint8Array | null>) | null;
+  /** Whether that body is still arriving (TrackerRequest.bodyPending). */
+  bodyPending: () => boolean;
   clientAddress: string;
   secure: boolean;
 }
+
+const stillArriving = () => true;
 
 export function parseRequest(req: TrackerRequest): ParsedRequest {
   const queryAt = req.path.indexOf('?');
@@ -71,6 +81,7 @@ export function parseRequest(req: TrackerRequest): ParsedRequest {
     headers: lowerCaseHeaders(req.headers),
     body: req.body ?? null,
     readBody: req.body === undefined || req.body === null ? (req.readBody ?? null) : null,
+    bodyPending: req.bodyPending ?? stillArriving,
     clientAddress: req.clientAddress ?? 'unknown',
     secure: req.secure === true,
   };
