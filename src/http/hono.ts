@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Hono } from 'hono';
 import { lingerOnClose } from '../core/edge/linger.js';
 import { nodeRequestHeaders } from '../core/edge/node-headers.js';
 import { announcesBody, readCapped, readStreamCapped } from '../core/edge/read-capped.js';
-import { maxBodyBytes, type Tracker, type TrackerRequest } from '../core/index.js';
+import { ApiError, maxBodyBytes, type Tracker, type TrackerRequest } from '../core/index.js';
+import { bodyTimeoutMs, bodyTooSlow } from '../core/pipeline/admit-body.js';
 import { declaresOversizedBody } from '../core/pipeline/body.js';
 
 /** Node's server puts the incoming request in Hono's env; other runtimes have no peer address here. */
@@ -22,11 +24,12 @@ export function honoApp(tracker: Tracker): Hono<{ Bindings: NodeBindings }> {
     const incoming = c.env?.incoming;
     // Under Node the request is read straight from the IncomingMessage, as the Node host does:
     // touching `c.req.raw` would build a WHATWG Request (and its AbortController) per request.
-    const { request, body, unread } = incoming?.headers
-      ? await fromIncoming(incoming)
+    const { request, received, unread } = incoming?.headers
+      ? fromIncoming(incoming)
       : await fromWebRequest(c.req.raw, c.env?.incoming?.socket?.remoteAddress);
     const response = await tracker.handle(request);
-    if (unread || response.status === 413 || (body !== null && body.byteLength > maxBodyBytes)) {
+    const body = received();
+    if (unread() || response.status === 413 || (body !== null && body.byteLength > maxBodyBytes)) {
       // The rest of an oversized body is still coming (or all of a body left unread, whatever the
       // answer: a 401 comes before the size is judged): never read it as the next request. With
       // `Connection: close` Node's server closes the connection once the answer is flushed, as for
@@ -40,33 +43,75 @@ export function honoApp(tracker: Tracker): Hono<{ Bindings: NodeBindings }> {
   return app;
 }
 
-/** The core's request from Node's IncomingMessage (the full path, whatever the mount). */
-async function fromIncoming(
-  incoming: IncomingMessage,
-): Promise<{ request: TrackerRequest; body: Uint8Array | null; unread: boolean }> {
+/**
+ * `@hono/node-server`'s `errorHandler`: a request it cannot turn into a `Request` (a backslash in
+ * the target, a bad Host) was answered with an empty 400; this answers as the app does, with a
+ * problem+json body and an X-Request-Id, and closes the connection. `serve --server hono` uses
+ * it; pass it to `getRequestListener(app.fetch, { errorHandler: honoRequestError })`.
+ */
+export function honoRequestError(error: unknown): Response {
+  const malformed = error instanceof Error && error.name === 'RequestError';
+  const problem = malformed
+    ? new ApiError(400, 'malformed_request', `The request is not well-formed: ${error.message}.`)
+    : new ApiError(500, 'internal_error', 'Something went wrong on our side.');
+  return new Response(JSON.stringify(problem.toProblem()), {
+    status: problem.status,
+    headers: {
+      'Content-Type': 'application/problem+json; charset=utf-8',
+      'X-Request-Id': randomUUID(),
+      Connection: 'close',
+    },
+  });
+}
+
+/**
+ * The core's request from Node's IncomingMessage (the full path, whatever the mount). Its body
+ * is read only once the core admits the request by its headers; `received` is what was read,
+ * `unread` whether some of the body was left unread (the connection must then close).
+ */
+function fromIncoming(incoming: IncomingMessage): {
+  request: TrackerRequest;
+  received: () => Uint8Array | null;
+  unread: () => boolean;
+} {
   const clientAddress = incoming.socket.remoteAddress ?? 'unknown';
   const secure = (incoming.socket as { encrypted?: boolean }).encrypted === true;
   // A body declared larger than allowed is refused unread (413), as by the Node host.
   const refusedUnread = declaresOversizedBody(incoming.headers);
   if (refusedUnread) lingerOnClose(incoming.socket);
-  const body =
-    announcesBody(incoming.headers) && !refusedUnread ? await readStreamCapped(incoming, maxBodyBytes) : null;
+  const hasBody = announcesBody(incoming.headers) && !refusedUnread;
+  let body: Uint8Array | null = null;
   const request: TrackerRequest = {
     method: incoming.method ?? 'GET',
     path: incoming.url ?? '/',
     headers: nodeRequestHeaders(incoming),
-    body,
+    ...(hasBody
+      ? {
+          readBody: async () => {
+            body = await readStreamCapped(incoming, maxBodyBytes, { ms: bodyTimeoutMs, error: bodyTooSlow });
+            return body;
+          },
+          bodyPending: () => !incoming.complete,
+        }
+      : { body: null }),
     clientAddress,
     secure,
   };
-  return { request, body, unread: refusedUnread };
+  const unread = () => {
+    if (refusedUnread) return true;
+    if (!hasBody || incoming.readableEnded) return false;
+    // Refused by its headers (401, 429) or too slow: close, lingering so the answer is read.
+    lingerOnClose(incoming.socket);
+    return true;
+  };
+  return { request, received: () => body, unread };
 }
 
 /** The core's request from a web-standards Request (runtimes other than Node). */
 async function fromWebRequest(
   raw: Request,
   remoteAddress: string | undefined,
-): Promise<{ request: TrackerRequest; body: Uint8Array | null; unread: false }> {
+): Promise<{ request: TrackerRequest; received: () => Uint8Array | null; unread: () => false }> {
   const url = new URL(raw.url);
   const body = raw.body ? await readCapped(raw.body, maxBodyBytes) : null;
   const request: TrackerRequest = {
@@ -77,7 +122,7 @@ async function fromWebRequest(
     clientAddress: remoteAddress ?? 'unknown',
     secure: url.protocol === 'https:',
   };
-  return { request, body, unread: false };
+  return { request, received: () => body, unread: () => false };
 }
 
 /** A web stream over a streamed body; cancelling it (the client left) stops the source. */

@@ -3,6 +3,7 @@ import { lingerOnClose } from '../core/edge/linger.js';
 import { nodeRequestHeaders } from '../core/edge/node-headers.js';
 import { announcesBody, readStreamCapped } from '../core/edge/read-capped.js';
 import { maxBodyBytes, type Tracker } from '../core/index.js';
+import { bodyTimeoutMs, bodyTooSlow } from '../core/pipeline/admit-body.js';
 import { declaresOversizedBody } from '../core/pipeline/body.js';
 
 /** A `node:http` request listener serving the tracker: `http.createServer(nodeHandler(tracker))`. */
@@ -33,8 +34,13 @@ async function respond(tracker: Tracker, req: IncomingMessage, res: ServerRespon
     clientAddress,
     secure,
   });
-  // Closing after an unread oversized body keeps its remainder from being parsed as a request.
-  if (!req.readableEnded && announcesBody(req.headers)) res.setHeader('Connection', 'close');
+  // Closing after an unread body (oversized, too slow, or refused by the headers: 401, 429)
+  // keeps its remainder from being parsed as a request; the close lingers, so that a client
+  // still sending reads the answer rather than a reset.
+  if (!req.readableEnded && announcesBody(req.headers)) {
+    res.setHeader('Connection', 'close');
+    lingerOnClose(req.socket);
+  }
   if (response.stream) {
     res.writeHead(response.status, response.headers);
     return pipeStream(response.stream, res);
@@ -61,9 +67,12 @@ type FrameworkRequest = IncomingMessage & { originalUrl?: string; rawBody?: unkn
  * The body: the raw bytes a body parser kept (`req.rawBody`), else the stream when nothing has read
  * it, else the value a body parser left in `req.body` (the core restores it where that is faithful).
  */
-async function bodyOf(
-  req: FrameworkRequest,
-): Promise<{ body?: Uint8Array | string | null; parsedBody?: unknown }> {
+async function bodyOf(req: FrameworkRequest): Promise<{
+  body?: Uint8Array | string | null;
+  parsedBody?: unknown;
+  readBody?: () => Promise<Uint8Array | null>;
+  bodyPending?: () => boolean;
+}> {
   if (typeof req.rawBody === 'string' || req.rawBody instanceof Uint8Array) return { body: req.rawBody };
   if (req.readableEnded && req.body !== undefined) return { parsedBody: req.body };
   // Iterating a stream costs even when it is empty; most requests (GETs) announce no body.
@@ -73,7 +82,11 @@ async function bodyOf(
     lingerOnClose(req.socket);
     return { body: null };
   }
-  return { body: await readStreamCapped(req, maxBodyBytes) };
+  // Read only once the request's headers admit it (the core calls it), and briefly.
+  return {
+    readBody: () => readStreamCapped(req, maxBodyBytes, { ms: bodyTimeoutMs, error: bodyTooSlow }),
+    bodyPending: () => !req.complete,
+  };
 }
 
 /**

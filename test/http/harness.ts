@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import { memoryStorage } from '../../src/adapters/memory/index.js';
 import {
   type Clock,
@@ -18,7 +18,7 @@ import {
   tenancy,
 } from '../../src/core/index.js';
 import type { RateLimitOptions } from '../../src/core/pipeline/rate-limit.js';
-import { honoApp } from '../../src/http/hono.js';
+import { honoApp, honoRequestError } from '../../src/http/hono.js';
 import { nodeHandler } from '../../src/http/node.js';
 import { createResponseChecker } from '../openapi/response-validator.js';
 
@@ -187,11 +187,15 @@ export async function listen(host: Host, tracker: Tracker): Promise<{ server: Se
     });
     return { server, port: (server.address() as AddressInfo).port };
   }
-  return new Promise((resolve) => {
-    const server = serve({ fetch: honoApp(tracker).fetch, port: 0, hostname: '127.0.0.1' }, (info) =>
-      resolve({ server: server as Server, port: info.port }),
-    ) as Server;
+  // @hono/node-server's request listener, as `serve --server hono` uses it (with its errorHandler).
+  const server = createServer(
+    getRequestListener(honoApp(tracker).fetch, { hostname: '127.0.0.1', errorHandler: honoRequestError }),
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
   });
+  return { server, port: (server.address() as AddressInfo).port };
 }
 
 /** Creates an account, its workspace with an admin and a read_write token, and a project "Apollo". */

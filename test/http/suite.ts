@@ -526,7 +526,8 @@ export function runHttpSuite(host: Host, adapter?: AdapterUnderTest): void {
         const flipped = `${payload.slice(0, -1)}${payload.endsWith('A') ? 'B' : 'A'}.${sum}`;
         // The replacement character always differs from the one it replaces (1 in 64 sums end in x).
         const badSum = `${payload}.${sum.slice(0, -1)}${sum.endsWith('x') ? 'y' : 'x'}`;
-        for (const bad of [flipped, badSum, 'not-a-cursor', `${cursor}.extra`, '', cursor.repeat(20)]) {
+        // An empty cursor is no cursor (the first page), as the OpenAPI document's string allows.
+        for (const bad of [flipped, badSum, 'not-a-cursor', `${cursor}.extra`, cursor.repeat(20)]) {
           const res = await s.api('GET', `/api/v1/issues?limit=1&cursor=${encodeURIComponent(bad)}`, {
             token: s.tokens.admin,
           });

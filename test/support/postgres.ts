@@ -53,6 +53,7 @@ const resetSql = [
   'deliveries',
   'delivery_attempts',
   'rate_limits',
+  'rate_limit_runs',
   'storage_time_shares',
 ]
   .map((table) => `DELETE FROM ${table};`)

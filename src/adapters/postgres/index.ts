@@ -151,7 +151,7 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
 
   return {
     ready: () => migrated,
-    rateLimits: postgresRateLimitStore(pool, `${quoteIdent(schema)}.rate_limits`, migrated),
+    rateLimits: postgresRateLimitStore(pool, schema, migrated),
     storageTimes: postgresStorageTimeStore(pool, `${quoteIdent(schema)}.storage_time_shares`, migrated),
     changes: { subscribe: (listener) => changes.subscribe(listener) },
     reruns: () => reruns,

@@ -162,6 +162,12 @@ export const command = defineCommand({
       description: `Open connections at most, event streams included (default: ${defaultServerLimits.maxConnections})`,
       ...fromEnv('maxConnections'),
     },
+    maxConnectionsPerAddress: {
+      type: 'string',
+      value: '<n>',
+      description: `Open connections one client address may hold at most (default: ${defaultServerLimits.maxConnectionsPerAddress}; 0: no bound, e.g. behind a proxy)`,
+      ...fromEnv('maxConnectionsPerAddress'),
+    },
     allowPrivateWebhooks: {
       type: 'boolean',
       description: 'Deliver webhooks to http:// and private, loopback or link-local addresses',
@@ -212,6 +218,9 @@ export const command = defineCommand({
       maxConnections: digits('expected a whole number of connections')
         .pipe(z.number().min(1, 'expected at least 1 connection'))
         .default(defaultServerLimits.maxConnections),
+      maxConnectionsPerAddress: digits('expected a whole number of connections (0: no bound)').default(
+        defaultServerLimits.maxConnectionsPerAddress,
+      ),
       allowPrivateWebhooks: z.boolean().default(false),
       mcp: z.boolean().default(false),
       ...commonOptions,
@@ -312,6 +321,7 @@ async function start(input: ServeInput, io: CliIo, logger: Logger): Promise<Star
     requestTimeoutMs: input.requestTimeout,
     keepAliveTimeoutMs: input.keepAliveTimeout,
     maxConnections: input.maxConnections,
+    maxConnectionsPerAddress: input.maxConnectionsPerAddress,
     sendTimeoutMs: input.sendTimeout,
   });
   const { server } = listening;

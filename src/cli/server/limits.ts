@@ -15,6 +15,12 @@ export interface ServerLimits {
   /** Open connections at most; more are closed on arrival. Event streams each hold one. */
   maxConnections: number;
   /**
+   * Open connections one client address may hold at most; more from it are closed on arrival, so
+   * one client cannot take all `maxConnections` (0: no bound, e.g. behind a proxy, where every
+   * connection comes from the proxy's address).
+   */
+  maxConnectionsPerAddress: number;
+  /**
    * How long an answer may wait with none of it taken by the client: a connection whose unsent
    * bytes have not moved for this long is closed (0: never).
    */
@@ -26,6 +32,7 @@ export const defaultServerLimits: ServerLimits = {
   requestTimeoutMs: 60_000,
   keepAliveTimeoutMs: 5_000,
   maxConnections: 1_024,
+  maxConnectionsPerAddress: 256,
   sendTimeoutMs: 30_000,
 };
 
@@ -42,12 +49,37 @@ export function applyServerLimits(server: Server, limits: ServerLimits): void {
   server.requestTimeout = limits.requestTimeoutMs;
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   server.maxConnections = limits.maxConnections;
+  if (limits.maxConnectionsPerAddress > 0)
+    boundConnectionsPerAddress(server, limits.maxConnectionsPerAddress);
   if (limits.sendTimeoutMs > 0) closeStalledSends(server, limits.sendTimeoutMs);
   server.on('clientError', answerClientError);
   // Node hands CONNECT (a tunnel request) to this event, not to the app, and without a listener
   // closes the connection unanswered.
   server.on('connect', (_request: unknown, socket: Duplex) => answerRefused(socket, connectRefused()));
   refuseMissingHost(server);
+}
+
+/**
+ * Closes a connection on arrival when its client address holds `limit` open already: a single
+ * client opening connections without end (1,100 trickling bodies) took every connection of the
+ * server, and every other client was refused until they timed out.
+ */
+function boundConnectionsPerAddress(server: Server, limit: number): void {
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? 'unknown';
+    const held = open.get(address) ?? 0;
+    if (held >= limit) {
+      socket.destroy();
+      return;
+    }
+    open.set(address, held + 1);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left > 0) open.set(address, left);
+      else open.delete(address);
+    });
+  });
 }
 
 /**

@@ -1,9 +1,13 @@
-import type { Server, ServerOptions } from 'node:http';
-import { serve } from '@hono/node-server';
+import { createServer, type Server, type ServerOptions } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
 import type { Tracker } from '../../core/tracker.js';
-import { honoApp } from '../../http/hono.js';
+import { honoApp, honoRequestError } from '../../http/hono.js';
 
-/** Binds through `@hono/node-server`; loaded only for `--server hono`, as hono is an optional peer. */
+/**
+ * Binds through `@hono/node-server`; loaded only for `--server hono`, as hono is an optional peer.
+ * Its request listener is used (rather than its `serve`, which takes no `errorHandler`) so that a
+ * request it cannot turn into a `Request` is answered as problem+json (honoRequestError).
+ */
 export function listenHono(
   host: string,
   port: number,
@@ -13,22 +17,19 @@ export function listenHono(
 ): Promise<{ server: Server; serve(tracker: Tracker): void }> {
   return new Promise((resolve) => {
     let app: ReturnType<typeof honoApp> | null = null;
-    // serve() starts listening at once; listen errors are emitted on a later tick, after this handler is on.
-    const server = serve(
-      {
-        fetch: (request, env) => (app ? app.fetch(request, env) : starting()),
-        port,
-        hostname: host,
-        serverOptions,
-      },
-      () =>
-        resolve({
-          server,
-          serve: (tracker) => {
-            app = honoApp(tracker);
-          },
-        }),
-    ) as Server;
+    const listener = getRequestListener((request, env) => (app ? app.fetch(request, env) : starting()), {
+      hostname: host,
+      errorHandler: honoRequestError,
+    });
+    const server = createServer(serverOptions, listener);
     server.once('error', fail);
+    server.listen(port, host, () =>
+      resolve({
+        server,
+        serve: (tracker) => {
+          app = honoApp(tracker);
+        },
+      }),
+    );
   });
 }

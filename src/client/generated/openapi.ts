@@ -2099,6 +2099,7 @@ export interface components {
             role?: "admin" | "member" | "viewer";
         };
         WebhookCreate: {
+            /** Format: uri */
             url: string;
             eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description?: string | null;
@@ -2109,6 +2110,7 @@ export interface components {
             signatureScheme?: "stripe" | "standard" | "both";
         };
         WebhookPatch: {
+            /** Format: uri */
             url?: string;
             eventTypes?: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description?: string | null;
@@ -5789,7 +5791,7 @@ export interface operations {
             query?: {
                 after?: number;
                 cursor?: string;
-                types?: string | string[];
+                types?: string | ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test")[];
                 resourceId?: string;
                 limit?: number;
             };

@@ -24,11 +24,25 @@ export async function readCapped(
  * promises per request, and nearly every body is one chunk. Past the limit it stops reading
  * (pauses the stream): the host then answers and closes the connection.
  */
-export function readStreamCapped(stream: Readable, limit: number): Promise<Uint8Array | null> {
+export function readStreamCapped(
+  stream: Readable,
+  limit: number,
+  timeout?: { ms: number; error: () => Error },
+): Promise<Uint8Array | null> {
   return new Promise((resolve, reject) => {
     const parts: Uint8Array[] = [];
     let size = 0;
+    // A body still arriving after `timeout.ms` is given up: a client trickling its body would
+    // otherwise hold its connection for the whole request timeout.
+    const timer = timeout
+      ? setTimeout(() => {
+          stop();
+          stream.pause();
+          reject(timeout.error());
+        }, timeout.ms)
+      : undefined;
     const stop = () => {
+      clearTimeout(timer);
       stream.off('data', onData);
       stream.off('end', onEnd);
       stream.off('close', onClose);

@@ -66,6 +66,15 @@ export const commonResponseHeaders: readonly ResponseHeaderName[] = [
 const uuid = { type: 'string', format: 'uuid' };
 const entityTags = { type: 'string', examples: ['"3"', '*'] };
 
+/**
+ * What parseIfMatch accepts: `*` alone, or a comma-separated list of entity tags (quoted, weak
+ * ones never match) or bare version numbers; anything else is 400 validation_failed.
+ */
+const ifMatchTags = {
+  ...entityTags,
+  pattern: '^\\s*(\\*|((W/)?"[^"]*"|[0-9]+)?(\\s*,\\s*((W/)?"[^"]*"|[0-9]+)?)*)\\s*$',
+};
+
 /** `components.parameters`: the request headers the pipeline reads. */
 export const requestHeaderParameters = {
   IdempotencyKeyRequired: {
@@ -89,14 +98,14 @@ export const requestHeaderParameters = {
     required: true,
     description:
       'The ETag from a GET of the item (or `*`). Stale: 409 version_conflict with the current ETag.',
-    schema: entityTags,
+    schema: ifMatchTags,
   },
   IfMatchOptional: {
     name: 'If-Match',
     in: 'header',
     required: false,
     description: 'When given, the change happens only at this version (409 version_conflict otherwise).',
-    schema: entityTags,
+    schema: ifMatchTags,
   },
   IfNoneMatch: {
     name: 'If-None-Match',

@@ -39,6 +39,24 @@ export async function authenticate(
   authorization: string | undefined,
   now: number,
 ): Promise<Principal | ApiError> {
+  const resolved = await resolveToken(tx, authorization, now);
+  if (resolved instanceof ApiError) return resolved;
+  const { principal, lastUsedAt } = resolved;
+  if (lastUsedAt === null || now - Date.parse(lastUsedAt) >= touchEveryMs) {
+    await tx.tokens.touch(principal.tokenId, new Date(now).toISOString());
+  }
+  return principal;
+}
+
+/**
+ * The principal a bearer token stands for now, read in `tx` and written nowhere (no lastUsedAt
+ * touch): what a request authenticates with, and what an open stream re-checks (authority.ts).
+ */
+export async function resolveToken(
+  tx: StorageTx,
+  authorization: string | undefined,
+  now: number,
+): Promise<{ principal: Principal; lastUsedAt: string | null } | ApiError> {
   if (!authorization) return unauthorized('Send an API token as "Authorization: Bearer cn_…".');
   const match = bearerPattern.exec(authorization);
   if (!match?.[1]) return unauthorized('The Authorization header must be "Bearer <token>".');
@@ -54,16 +72,16 @@ export async function authenticate(
   if (grant.role === null)
     return unauthorized("This API token's user is no longer a member of the workspace.");
   if (grant.accountId === null) return unauthorized('The workspace of this API token no longer exists.');
-  if (stored.lastUsedAt === null || now - Date.parse(stored.lastUsedAt) >= touchEveryMs) {
-    await tx.tokens.touch(stored.id, new Date(now).toISOString());
-  }
   return {
-    accountId: grant.accountId,
-    workspaceId: stored.workspaceId,
-    userId: stored.userId,
-    tokenId: stored.id,
-    role: grant.role,
-    scope: stored.scope,
+    principal: {
+      accountId: grant.accountId,
+      workspaceId: stored.workspaceId,
+      userId: stored.userId,
+      tokenId: stored.id,
+      role: grant.role,
+      scope: stored.scope,
+    },
+    lastUsedAt: stored.lastUsedAt,
   };
 }
 

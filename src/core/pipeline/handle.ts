@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { ApiError } from '../errors.js';
+import { probePaths } from '../public-routes.js';
 import { isoTime } from '../runtime.js';
 import { type Storage, type StorageTx, TransientConflict, UniqueViolation } from '../storage.js';
 import { withFields } from '../with-fields.js';
+import { ClientGone, withAdmittedBody } from './admit-body.js';
 import { allowedMethods, decodePathParams, optionsReply } from './allow.js';
 import { authenticate, authorize, type Principal } from './auth.js';
+import { type Grant, grantLost } from './authority.js';
 import { checkBodySize, parseJsonBody } from './body.js';
 import { noneMatchNames, parseIfMatch } from './conditional.js';
 import { type OperationContext, operationContext, type Services, tenantOf } from './context.js';
@@ -29,6 +32,7 @@ import { type PublicRoute, type TrackerRuntime, waitForChange } from './runtime.
 import { chargedStorage, storageTimeSpent } from './storage-time.js';
 import { holdingSlot, tooManyStreams } from './stream-slots.js';
 import { parseInput } from './validate.js';
+import { illFormedText } from './well-formed-text.js';
 
 /** What a request produced, before serialization. */
 interface Outcome {
@@ -51,10 +55,11 @@ const problemType = 'application/problem+json; charset=utf-8';
  */
 export async function handleRequest(
   rt: TrackerRuntime,
-  req: ParsedRequest,
+  headed: ParsedRequest,
   requestId: string,
 ): Promise<TrackerResponse> {
   let rate: RateLimitDecision | null = null;
+  let req = headed;
   try {
     const target = classify(rt, req);
     rate = await takeRate(rt, req, target);
@@ -62,6 +67,21 @@ export async function handleRequest(
       throw new ApiError(429, 'rate_limited', `Too many requests; retry in ${rate.resetSeconds} s.`, {
         retryAfter: rate.resetSeconds,
       });
+    }
+    // The probes and the open endpoints answer GET and HEAD only: any other method is told so.
+    if (!target.open && answersGetOnly(rt, req.path)) {
+      if (req.method === 'OPTIONS') return serialize(optionsReply(getOnly), req, requestId, rate);
+      throw methodNotAllowed(req.method, getOnly);
+    }
+    // Admitted by its headers (and token): only now is a body the host has not read yet read.
+    req = await withAdmittedBody(rt, req, target.needsToken);
+    // Before anything reads the request's text: refused alike on every adapter, the admin
+    // pages' forms included (problem+json, as no browser sends such text). The open endpoints
+    // (the API description, its assets) read nothing of a request but a validator to compare.
+    const illFormed = target.open ? null : illFormedText(req);
+    if (illFormed) {
+      const problem = { status: 400, body: illFormed.toProblem(), headers: illFormed.headers };
+      return serialize(problem, req, requestId, rate);
     }
     if (req.method === 'OPTIONS' && target.isApi) {
       return serialize(await answerOptions(rt, req), req, requestId, rate);
@@ -77,6 +97,7 @@ export async function handleRequest(
     budget.charge(outcome.account, performance.now() - started, rt.clock.now());
     return response;
   } catch (error) {
+    if (error instanceof ClientGone) throw error.reason;
     const apiError =
       error instanceof ApiError
         ? error
@@ -90,6 +111,12 @@ export async function handleRequest(
     return serialize(reply, req, requestId, rate);
   }
 }
+
+const getOnly = ['GET', 'HEAD'];
+
+/** Whether the path is a probe's or an open endpoint's, which answer GET and HEAD alone. */
+const answersGetOnly = (rt: TrackerRuntime, path: string): boolean =>
+  (probePaths as readonly string[]).includes(path) || rt.publicRoutes[`GET ${path}`] !== undefined;
 
 /** OPTIONS: which methods the path answers, or 404 for a path no route answers. */
 async function answerOptions(rt: TrackerRuntime, req: ParsedRequest): Promise<Reply> {
@@ -226,6 +253,7 @@ async function handleOnce(
   // The work after the commit is the account's too: its transactions are charged to its share,
   // and a stream's wait while the share is spent (see chargedStorage).
   const budget = rt.storageTime;
+  const grant = grantOf(req, method, match, principal as Principal | null);
   const depsWith = (storage: Storage): AfterCommitDeps => ({
     storage,
     nowMs: () => rt.clock.now(),
@@ -233,6 +261,7 @@ async function handleOnce(
       account === null
         ? new Promise((resolve) => setTimeout(resolve, ms))
         : waitForChange(rt.changes, account, ms),
+    grantLost: (tx) => (grant === null ? Promise.resolve(null) : grantLost(tx, grant, rt.clock.now())),
   });
   const chargedTo = (throttle: boolean): Storage =>
     budget && account !== null ? chargedStorage(rt.storage, budget, account, rt.clock, throttle) : rt.storage;
@@ -245,6 +274,17 @@ async function handleOnce(
   const free = account === null ? () => {} : rt.streams.take(account);
   if (free === null) throw tooManyStreams();
   return { reply: final, stream: holdingSlot(final.streamFrom(streamDeps), free), account };
+}
+
+/** What an authenticated request was granted, for work after its commit to check again. */
+function grantOf(
+  req: ParsedRequest,
+  method: string,
+  match: RouteMatch | null,
+  principal: Principal | null,
+): Grant | null {
+  if (principal === null || match === null || match.kind !== 'route') return null;
+  return { authorization: req.headers.authorization, access: match.route.access, method, principal };
 }
 
 /** A request whose token authenticated: routed, authorized and run. */

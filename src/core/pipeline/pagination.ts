@@ -25,11 +25,20 @@ export function queryInteger<T extends z.ZodType>(inner: (number: z.ZodNumber) =
   );
 }
 
+/**
+ * `cursor`: the nextCursor of the previous page. An empty one (`cursor=`, as a client writes its
+ * first request's null cursor) is the first page, as the document's plain string allows; an
+ * over-long or altered one is 400 invalid_cursor (decodeCursor).
+ */
+export const optionalCursor = z
+  .string()
+  .transform((cursor) => (cursor === '' ? undefined : cursor))
+  .optional();
+
 /** Query fields every list accepts. */
 export const pageQuery = {
   limit: queryInteger((n) => n.min(1).max(maxPageSize).default(defaultPageSize)),
-  /** Judged by decodeCursor: an empty, over-long or altered one is 400 invalid_cursor. */
-  cursor: z.string().optional(),
+  cursor: optionalCursor,
 };
 
 /** Longer than any cursor this service makes. */

@@ -68,34 +68,94 @@ export function decision(
   };
 }
 
-/**
- * The admission times of one key, oldest first, in a ring of `limit` slots: O(1) per take.
- * Times that have left the window are dropped from the front as they are met.
- */
-class AdmissionRing {
-  private readonly times: number[];
-  private start = 0;
-  private count = 0;
+/** What a key of the memory limiter holds (runs, bytes) and has done (work: runs moved). */
+export interface Footprint {
+  runs: number;
+  bytes: number;
+  work: number;
+}
 
-  constructor(readonly limit: number) {
-    this.times = new Array<number>(limit).fill(0);
-  }
+/**
+ * The admissions of one key inside the window, oldest first, as runs of (millisecond, count):
+ * admissions at one millisecond share a run. The window stays exact (each admission leaves it
+ * exactly `windowMs` after it was made), and what a key costs does not depend on the limit:
+ *
+ * - memory: at most min(limit, windowMs) runs (one per distinct millisecond in the window), 12
+ *   bytes each, in typed arrays that start at 4 runs and double as needed (and halve when a
+ *   quarter full): under 2·12·min(limit, windowMs) bytes + ~150 bytes of object. A key's first
+ *   request costs the same at a limit of 100 as at 10^7; the default 100 a minute costs at most
+ *   ~2.4 kB a key, and no limit more than ~1.4 MB for a key admitted in every millisecond of a
+ *   60 s window.
+ * - time: O(1) amortized per take (each run is appended once and dropped once; a resize copies
+ *   the runs, paid for by the appends or drops before it): at most 4 runs moved per take.
+ */
+class AdmissionRuns {
+  private times = new Float64Array(4);
+  private counts = new Uint32Array(4);
+  private start = 0;
+  private runs = 0;
+  /** Admissions in the runs. */
+  private admitted = 0;
+  /** Runs appended, dropped and copied so far: the work of every take of the key, counted. */
+  private work = 0;
 
   get newest(): number {
-    return this.times[(this.start + this.count - 1) % this.limit] ?? 0;
+    return this.runs === 0 ? Number.NEGATIVE_INFINITY : (this.times[this.at(this.runs - 1)] as number);
   }
 
-  take(nowMs: number, windowMs: number): RateLimitDecision {
-    // Drop admissions at least a window old; each is dropped once, so this is O(1) amortized.
-    while (this.count > 0 && (this.times[this.start] ?? 0) <= nowMs - windowMs) {
-      this.start = (this.start + 1) % this.limit;
-      this.count--;
+  /** What the key holds now: runs, and the bytes its arrays take. */
+  get footprint(): Footprint {
+    return { runs: this.runs, bytes: this.times.byteLength + this.counts.byteLength, work: this.work };
+  }
+
+  take(clockMs: number, limit: number, windowMs: number): RateLimitDecision {
+    // Whole milliseconds (so a window holds at most windowMs runs), rounded up: an admission
+    // then leaves the window at most a fraction of a millisecond late, never early.
+    const nowMs = Math.ceil(clockMs);
+    // Drop runs at least a window old; each is dropped once.
+    while (this.runs > 0 && (this.times[this.start] as number) <= nowMs - windowMs) {
+      this.admitted -= this.counts[this.start] as number;
+      this.start = (this.start + 1) % this.times.length;
+      this.runs--;
+      this.work++;
     }
-    const oldest = this.times[this.start] ?? 0;
-    if (this.count >= this.limit) return decision(false, this.count, oldest, nowMs, this.limit, windowMs);
-    this.times[(this.start + this.count) % this.limit] = nowMs;
-    this.count++;
-    return decision(true, this.count, this.times[this.start] ?? nowMs, nowMs, this.limit, windowMs);
+    if (this.runs > 0 && this.runs * 4 <= this.times.length && this.times.length > 4) {
+      this.resize(this.times.length / 2);
+    }
+    const oldest = this.times[this.start] as number;
+    if (this.admitted >= limit) return decision(false, this.admitted, oldest, nowMs, limit, windowMs);
+    // A clock that stepped back joins the newest run: the admission then leaves the window a
+    // little late, never early.
+    if (this.runs > 0 && nowMs <= this.newest) {
+      const last = this.at(this.runs - 1);
+      this.counts[last] = (this.counts[last] as number) + 1;
+    } else {
+      if (this.runs === this.times.length) this.resize(this.times.length * 2);
+      const next = this.at(this.runs);
+      this.times[next] = nowMs;
+      this.counts[next] = 1;
+      this.runs++;
+      this.work++;
+    }
+    this.admitted++;
+    return decision(true, this.admitted, this.times[this.start] as number, nowMs, limit, windowMs);
+  }
+
+  private at(index: number): number {
+    return (this.start + index) % this.times.length;
+  }
+
+  private resize(capacity: number): void {
+    const times = new Float64Array(capacity);
+    const counts = new Uint32Array(capacity);
+    for (let i = 0; i < this.runs; i++) {
+      times[i] = this.times[this.at(i)] as number;
+      counts[i] = this.counts[this.at(i)] as number;
+    }
+    this.times = times;
+    this.counts = counts;
+    this.start = 0;
+    this.work += this.runs;
   }
 }
 
@@ -105,25 +165,28 @@ class AdmissionRing {
  */
 export interface SlidingWindow {
   take(key: string, nowMs: number, limit: number, windowMs: number): RateLimitDecision;
+  /** What one key holds now (AdmissionRuns states the bound); zeros for a key it does not hold. */
+  footprint(key: string): Footprint;
 }
 
 export function slidingWindow(): SlidingWindow {
-  const rings = new Map<string, AdmissionRing>();
+  const keys = new Map<string, AdmissionRuns>();
   let nextSweep = 0;
   return {
     take(key, nowMs, limit, windowMs) {
       if (nowMs >= nextSweep) {
         // Forget keys with nothing left in the window, so idle clients cost no memory.
-        for (const [k, ring] of rings) if (ring.newest <= nowMs - windowMs) rings.delete(k);
+        for (const [k, runs] of keys) if (runs.newest <= nowMs - windowMs) keys.delete(k);
         nextSweep = nowMs + windowMs;
       }
-      let ring = rings.get(key);
-      if (!ring || ring.limit !== limit) {
-        ring = new AdmissionRing(limit);
-        rings.set(key, ring);
+      let runs = keys.get(key);
+      if (!runs) {
+        runs = new AdmissionRuns();
+        keys.set(key, runs);
       }
-      return ring.take(nowMs, windowMs);
+      return runs.take(nowMs, limit, windowMs);
     },
+    footprint: (key) => keys.get(key)?.footprint ?? { runs: 0, bytes: 0, work: 0 },
   };
 }
 

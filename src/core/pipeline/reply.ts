@@ -1,4 +1,5 @@
-import type { Storage, StoredJson } from '../storage.js';
+import type { ApiError } from '../errors.js';
+import type { Storage, StorageTx, StoredJson } from '../storage.js';
 import { etagFor } from './conditional.js';
 
 /** What a route handler answers; the pipeline serializes it and adds the common headers. */
@@ -32,6 +33,11 @@ export interface AfterCommitDeps {
   nowMs(): number;
   /** Resolves at the next committed change of the request's account, or after `timeoutMs`. */
   waitForChange(timeoutMs: number): Promise<void>;
+  /**
+   * Whether the request's token still grants what its route needs, read in `tx` (authority.ts):
+   * null when it does (always, for a request without a token), else why not.
+   */
+  grantLost(tx: StorageTx): Promise<ApiError | null>;
 }
 
 /** 200 with a single versioned resource and its ETag. */

@@ -11,6 +11,19 @@ export interface TrackerRequest {
   /** The raw body: bytes or text, exactly as received. */
   body?: Uint8Array | string | null;
   /**
+   * The body not read yet, in place of `body`: the core reads it only once the request is
+   * admitted by its headers (rate limit; for the API, a token that authenticates), so a client
+   * refused by them costs no body read (hosts answer and close). It rejects with an ApiError
+   * (408 for a body too slow) or any error when the client went away.
+   */
+  readBody?: () => Promise<Uint8Array | null>;
+  /**
+   * With `readBody`: whether the body is still arriving. A body that has all arrived costs nothing
+   * to wait for, so the core then reads it without checking the token first (the request's own
+   * transaction authenticates it); absent, the body counts as still arriving.
+   */
+  bodyPending?: () => boolean;
+  /**
    * A body a framework's body parser has already consumed, when the raw one is gone: JSON and flat
    * forms are restored, anything else is answered 500 (see edge/parsed-body.ts).
    */
@@ -43,9 +56,15 @@ export interface ParsedRequest {
   url: string;
   headers: Record<string, string>;
   body: Uint8Array | string | null;
+  /** The body still to read (TrackerRequest.readBody), or null once read or when given as `body`. */
+  readBody: (() => Promise<Uint8Array | null>) | null;
+  /** Whether that body is still arriving (TrackerRequest.bodyPending). */
+  bodyPending: () => boolean;
   clientAddress: string;
   secure: boolean;
 }
+
+const stillArriving = () => true;
 
 export function parseRequest(req: TrackerRequest): ParsedRequest {
   const queryAt = req.path.indexOf('?');
@@ -61,6 +80,8 @@ export function parseRequest(req: TrackerRequest): ParsedRequest {
         : withQuery(path, queryAt === -1 ? '' : req.path.slice(queryAt + 1), req.query),
     headers: lowerCaseHeaders(req.headers),
     body: req.body ?? null,
+    readBody: req.body === undefined || req.body === null ? (req.readBody ?? null) : null,
+    bodyPending: req.bodyPending ?? stillArriving,
     clientAddress: req.clientAddress ?? 'unknown',
     secure: req.secure === true,
   };

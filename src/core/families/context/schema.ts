@@ -3,6 +3,7 @@ import { contextKinds } from '../../model.js';
 import {
   idOf,
   listQueryBase,
+  nonBlank,
   pageOf,
   serviceOwnedFields,
   versionedFields,
@@ -14,7 +15,7 @@ const webUrl = z.url({ protocol: /^https?$/ }).max(2048);
 
 const base = {
   outcomeId: idOf('out'),
-  title: z.string().trim().min(1).max(500),
+  title: nonBlank().max(500),
 };
 const noteBody = z.string().min(1).max(100_000);
 

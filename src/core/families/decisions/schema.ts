@@ -3,6 +3,7 @@ import { decisionStatuses } from '../../model.js';
 import {
   idOf,
   listQueryBase,
+  nonBlank,
   pageOf,
   serviceOwnedFields,
   timestamp,
@@ -12,9 +13,9 @@ import {
 } from '../shared/schema.js';
 
 const fields = {
-  title: z.string().trim().min(1).max(500),
-  rationale: z.string().trim().min(1).max(50_000),
-  participants: z.array(z.string().trim().min(1).max(200)).max(100),
+  title: nonBlank().max(500),
+  rationale: nonBlank().max(50_000),
+  participants: z.array(nonBlank().max(200)).max(100),
   outcomeId: idOf('out').nullable(),
   status: z.enum(decisionStatuses),
   decidedAt: timestamp.nullable(),

@@ -3,6 +3,7 @@ import { issueSeverities, issueStatuses } from '../../model.js';
 import {
   idOf,
   listQueryBase,
+  nonBlank,
   pageOf,
   searchText,
   serviceOwnedFields,
@@ -14,9 +15,9 @@ import {
 /** Fields the service sets: ignored in bodies. `status` changes only through a transition (seed). */
 const readOnly = [...serviceOwnedFields, 'status', 'number', 'key', 'resolvedAt'];
 
-const title = z.string().trim().min(1).max(500);
+const title = nonBlank().max(500);
 const description = z.string().max(50_000).nullable();
-const labels = z.array(z.string().trim().min(1).max(64)).max(50);
+const labels = z.array(nonBlank().max(64)).max(50);
 
 export const issueCreateSchema = withoutReadOnly(
   readOnly,

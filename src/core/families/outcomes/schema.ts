@@ -5,6 +5,7 @@ import {
   dateOut,
   idOf,
   listQueryBase,
+  nonBlank,
   pageOf,
   searchText,
   serviceOwnedFields,
@@ -15,7 +16,7 @@ import {
 
 const readOnly = [...serviceOwnedFields, 'shippedAt'];
 
-const title = z.string().trim().min(1).max(500);
+const title = nonBlank().max(500);
 const description = z.string().max(50_000).nullable();
 
 export const outcomeCreateSchema = withoutReadOnly(

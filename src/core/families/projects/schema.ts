@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   listQueryBase,
+  nonBlank,
   pageOf,
   searchText,
   serviceOwnedFields,
@@ -13,7 +14,7 @@ export const projectKey = z
   .string()
   .regex(/^[A-Z][A-Z0-9]{1,9}$/, 'expected 2 to 10 upper-case letters or digits, starting with a letter');
 
-const name = z.string().trim().min(1).max(200);
+const name = nonBlank().max(200);
 const description = z.string().max(50_000).nullable();
 
 export const projectCreateSchema = withoutReadOnly(

@@ -29,6 +29,14 @@ export const listQueryBase = {
   updatedSince: timeBound.optional(),
 };
 
+/**
+ * A text field that must say something: trimmed, and at least one character left. The document
+ * says so with a pattern (a character that is not white space): `minLength: 1` alone let a
+ * whitespace-only value pass the document and be refused by the server.
+ */
+export const nonBlank = () =>
+  z.string().regex(/\S/, { error: 'must not be blank (white space only)' }).trim().min(1);
+
 /** Shorter search text has no trigram to look up in the search index: it would scan every row. */
 export const minSearchLength = 3;
 const tooShort = `needs at least ${minSearchLength} characters: shorter text cannot use the search index`;

@@ -1,5 +1,6 @@
 import { ApiError } from '../../errors.js';
 import type { SignalEvent } from '../../model.js';
+import { authorityRecheckMs, lostGrantComment } from '../../pipeline/authority.js';
 import type { OperationContext } from '../../pipeline/context.js';
 import { decodePosition, encodePosition, type Page } from '../../pipeline/pagination.js';
 import type { AfterCommitDeps } from '../../pipeline/reply.js';
@@ -89,7 +90,13 @@ export async function streamStart(
 export const heartbeatMs = 15_000;
 const batch = 100;
 
-/** Server-sent events: every matching event once, in order, with heartbeat comments while idle. */
+/**
+ * Server-sent events: every matching event once, in order, with heartbeat comments while idle.
+ * Each read of events re-checks the request's token in the same transaction, before any of
+ * them is sent, and at least every `authorityRecheckMs` while idle: a revoked or expired token,
+ * a removed or demoted member ends the stream with a comment saying why, on every process,
+ * and no event committed after that reaches it.
+ */
 export async function* signalStream(
   deps: AfterCommitDeps,
   filter: { accountId: string; types?: string[]; resourceId?: string },
@@ -99,10 +106,15 @@ export async function* signalStream(
   let lastBeat = deps.nowMs();
   yield 'retry: 2000\n\n';
   for (;;) {
-    let events: SignalEvent[];
+    let read: { events: SignalEvent[]; lost: ApiError | null };
     try {
-      events = await deps.storage.transaction(
-        (tx) => tx.signals.list({ ...filter, afterSequence: last, limit: batch }),
+      read = await deps.storage.transaction(
+        async (tx) => {
+          const events = await tx.signals.list({ ...filter, afterSequence: last, limit: batch });
+          // After the events, in their snapshot: if the grant stands here, each of them was
+          // committed before any revocation.
+          return { events, lost: await deps.grantLost(tx) };
+        },
         { mode: 'read' },
       );
     } catch {
@@ -110,15 +122,19 @@ export async function* signalStream(
       // Last-Event-ID and resumes where it was; a lasting failure is then reported as a 500.
       return;
     }
-    for (const event of events) {
+    if (read.lost) {
+      yield lostGrantComment(read.lost);
+      return;
+    }
+    for (const event of read.events) {
       last = event.sequence;
       yield `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
     }
-    if (events.length === batch) continue;
+    if (read.events.length === batch) continue;
     if (deps.nowMs() - lastBeat >= heartbeatMs) {
       lastBeat = deps.nowMs();
       yield ': heartbeat\n\n';
     }
-    await deps.waitForChange(1000);
+    await deps.waitForChange(authorityRecheckMs);
   }
 }

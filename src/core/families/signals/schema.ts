@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { eventTypes, unknownEventType } from '../../events.js';
-import { defaultPageSize, maxPageSize, queryInteger } from '../../pipeline/pagination.js';
+import { defaultPageSize, maxPageSize, optionalCursor, queryInteger } from '../../pipeline/pagination.js';
 import { idOf, pageOf, timestampOut } from '../shared/schema.js';
 
 const sequence = queryInteger((n) => n.min(0).max(Number.MAX_SAFE_INTEGER));
@@ -9,7 +9,7 @@ export const signalListQuerySchema = z.strictObject({
   /** Only events after this sequence number. */
   after: sequence.optional(),
   /** The nextCursor of the previous page, bound to the types and resourceId it was made with (checked by listSignals). */
-  cursor: z.string().optional(),
+  cursor: optionalCursor,
   /** Event types, comma-separated (`types=a,b`), repeated (`types=a&types=b`) or both. */
   types: z
     .union([z.string(), z.array(z.string())])
@@ -21,6 +21,17 @@ export const signalListQuerySchema = z.strictObject({
         .filter((t) => t !== ''),
     )
     .pipe(z.array(z.enum(eventTypes, { error: unknownEventType('') })).min(1))
+    // The document names the types the server takes: a comma-separated list of them, or them
+    // repeated (the parse above is looser about spaces and empty entries, never about names).
+    .meta({
+      anyOf: [
+        {
+          type: 'string',
+          pattern: `^(${eventTypes.join('|').replaceAll('.', '\\.')})(,(${eventTypes.join('|').replaceAll('.', '\\.')}))*$`,
+        },
+        { type: 'array', items: { enum: [...eventTypes] }, minItems: 1 },
+      ],
+    })
     .optional(),
   resourceId: z.string().min(1).max(100).optional(),
   limit: queryInteger((n) => n.min(1).max(maxPageSize).default(defaultPageSize)),

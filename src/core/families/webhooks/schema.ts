@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { eventTypes, unknownEventType } from '../../events.js';
 import { deliveryStatuses, signatureSchemes, webhookStatuses } from '../../model.js';
 import { pageQuery, queryInteger } from '../../pipeline/pagination.js';
-import { idOf, pageOf, timestampOut, versionedFields, withoutReadOnly } from '../shared/schema.js';
+import { idOf, nonBlank, pageOf, timestampOut, versionedFields, withoutReadOnly } from '../shared/schema.js';
 
 /** Fields the service owns on a subscription (userId too: ignored like in every other body). */
 const readOnly = [
@@ -17,7 +17,11 @@ const readOnly = [
   'disabledReason',
 ] as const;
 
-const url = z.string().trim().min(1).max(2048);
+/**
+ * A receiver's URL. The document says https (the default: `serve --allow-private-webhooks`
+ * accepts http:// and private addresses too, more than it says); the SSRF guard judges the rest.
+ */
+const url = nonBlank().max(2048).meta({ format: 'uri', pattern: '^https://' });
 /** An event type of the catalog, or `*` for all of them; a wrong one is named in the error. */
 const subscribedType = z.enum([...eventTypes, '*'], { error: unknownEventType('"*" or ') });
 const subscribedTypes = z

@@ -1,0 +1,66 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PostgresStorage } from '../../src/adapters/postgres/index.js';
+import { type RateLimitStore, slidingWindowLimiter } from '../../src/core/pipeline/rate-limit.js';
+import { postgresSkipReason, tempPostgresStorage, testDatabaseUrl } from '../support/postgres.js';
+
+/**
+ * The PostgreSQL store keeps the limiter's promise exactly (rolling-window.test.ts holds the
+ * memory store to it): refused if and only if `limit` admissions lie in the last window, and
+ * headers that say exactly when a slot frees. Fake clock; each run on a key of its own.
+ */
+const windowMs = 60_000;
+
+const requestTimes = fc
+  .array(fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 2_000 }), fc.integer({ min: 0, max: 90_000 })), {
+    maxLength: 120,
+  })
+  .map((gaps) => {
+    let t = 0;
+    return gaps.map((gap) => (t += gap));
+  });
+
+describe.skipIf(!testDatabaseUrl)('rolling-window rate limit on the PostgreSQL store (fake clock)', () => {
+  let storage: PostgresStorage;
+  let run = 0;
+  beforeAll(async () => {
+    storage = await tempPostgresStorage();
+  });
+  afterAll(async () => {
+    await storage?.close();
+  });
+
+  /** The store, with every key of this run made its own. */
+  const storeOfRun = (): RateLimitStore => {
+    const prefix = `run${run++}:`;
+    return { take: (key, nowMs, limit, w) => storage.rateLimits.take(prefix + key, nowMs, limit, w) };
+  };
+
+  it('refuses if and only if the window is full, with exact Remaining and Reset', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 12 }), requestTimes, async (limit, times) => {
+        let now = 0;
+        const limiter = slidingWindowLimiter({ limit, windowMs, store: storeOfRun() }, { now: () => now });
+        const admitted: number[] = [];
+        for (const t of times) {
+          now = t;
+          const inWindow = admitted.filter((a) => a > t - windowMs);
+          const d = await limiter.take('token');
+          expect(d.allowed).toBe(inWindow.length < limit);
+          if (d.allowed) {
+            admitted.push(t);
+            inWindow.push(t);
+          }
+          expect(d.remaining).toBe(limit - inWindow.length);
+          const freesAt = (inWindow[0] ?? t) + windowMs;
+          expect(d.resetSeconds).toBe(Math.max(d.allowed ? 0 : 1, Math.ceil((freesAt - t) / 1000)));
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
+
+describe.skipIf(testDatabaseUrl)('rolling-window rate limit on the PostgreSQL store', () => {
+  it.skip(`skipped: ${postgresSkipReason}`, () => {});
+});
