@@ -67,6 +67,16 @@ export interface TimeEntriesApi
     Updatable<T.TimeEntryPatch, T.TimeEntry>,
     Deletable {}
 
+/**
+ * `/comments`: create, get, update, modify, delete, list (oldest first; `sort: '-createdAt'` for
+ * newest first). A comment names exactly one of `issueId`, `outcomeId` and `decisionId`.
+ */
+export interface CommentsApi
+  extends Creatable<T.CommentCreate, T.Comment>,
+    Readable<T.Comment, T.CommentFilters>,
+    Updatable<T.CommentPatch, T.Comment>,
+    Deletable {}
+
 /** `/webhooks` (admins): subscriptions, their secrets, test sends and deliveries. */
 export interface WebhooksApi
   extends Readable<T.Webhook, T.WebhookFilters>,
@@ -159,6 +169,13 @@ export function timeEntriesApi(t: Transport): TimeEntriesApi {
       '/time-entries',
     ),
     ...deletable(t, '/time-entries'),
+  };
+}
+
+export function commentsApi(t: Transport): CommentsApi {
+  return {
+    ...mutableFamily<T.CommentCreate, T.Comment, T.CommentPatch, T.CommentFilters>(t, '/comments'),
+    ...deletable(t, '/comments'),
   };
 }
 

@@ -28,6 +28,9 @@ export type IssueStatus = Issue['status'];
 export interface TimeEntry extends Schema<'TimeEntry'> {}
 export interface TimeEntryCreate extends Schema<'TimeEntryCreate'> {}
 export interface TimeEntryPatch extends Schema<'TimeEntryPatch'> {}
+export interface Comment extends Schema<'Comment'> {}
+export interface CommentCreate extends Schema<'CommentCreate'> {}
+export interface CommentPatch extends Schema<'CommentPatch'> {}
 export interface Webhook extends Schema<'Webhook'> {}
 export interface WebhookCreate extends Schema<'WebhookCreate'> {}
 export interface WebhookPatch extends Schema<'WebhookPatch'> {}
@@ -56,6 +59,9 @@ export type WebhookEvent =
   | Schemas['TimeEntryCreatedEvent']
   | Schemas['TimeEntryUpdatedEvent']
   | Schemas['TimeEntryDeletedEvent']
+  | Schemas['CommentCreatedEvent']
+  | Schemas['CommentUpdatedEvent']
+  | Schemas['CommentDeletedEvent']
   | Schemas['WebhookCreatedEvent']
   | Schemas['WebhookUpdatedEvent']
   | Schemas['WebhookDeletedEvent']
@@ -75,6 +81,7 @@ export type ContextFilters = Omit<ListQuery<'/api/v1/context'>, 'cursor'>;
 export type DecisionFilters = Omit<ListQuery<'/api/v1/decisions'>, 'cursor'>;
 export type IssueFilters = Omit<ListQuery<'/api/v1/issues'>, 'cursor'>;
 export type TimeEntryFilters = Omit<ListQuery<'/api/v1/time-entries'>, 'cursor'>;
+export type CommentFilters = Omit<ListQuery<'/api/v1/comments'>, 'cursor'>;
 export type WebhookFilters = Omit<ListQuery<'/api/v1/webhooks'>, 'cursor'>;
 export type DeliveryFilters = Omit<ListQuery<'/api/v1/webhooks/{id}/deliveries'>, 'cursor'>;
 export type SignalFilters = Omit<ListQuery<'/api/v1/signals'>, 'cursor'>;

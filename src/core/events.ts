@@ -1,3 +1,4 @@
+import { commentEvents } from './families/comments/events.js';
 import { contextEvents } from './families/context/events.js';
 import { decisionEvents } from './families/decisions/events.js';
 import { issueEvents } from './families/issues/events.js';
@@ -15,6 +16,7 @@ export const eventTypes = [
   ...Object.values(decisionEvents),
   ...Object.values(issueEvents),
   ...Object.values(timeEntryEvents),
+  ...Object.values(commentEvents),
   ...Object.values(memberEvents),
   ...Object.values(webhookEvents),
   webhookTestEvent,

@@ -9,6 +9,7 @@ export {
 export type { FetchRequestInfo } from './edge/fetch.js';
 export { ApiError, type ErrorCode } from './errors.js';
 export { type EventType, eventTypes } from './events.js';
+export * as comments from './families/comments/api.js';
 export * as context from './families/context/api.js';
 export * as decisions from './families/decisions/api.js';
 export * as issues from './families/issues/api.js';

@@ -95,6 +95,8 @@ export interface Issue extends VersionedRecord {
   assigneeId: string | null;
   labels: string[];
   resolvedAt: string | null;
+  /** How many comments the issue has: kept by the service as comments come and go. */
+  commentCount: number;
 }
 
 /** Who caused a change: the token's user, or the operator (CLI) with no token. */
@@ -146,6 +148,8 @@ export interface Outcome extends VersionedRecord {
   dueDate: string | null;
   /** Set by the service when the status becomes `shipped`. */
   shippedAt: string | null;
+  /** How many comments the outcome has: kept by the service as comments come and go. */
+  commentCount: number;
 }
 
 export const contextKinds = ['document', 'link', 'note'] as const;
@@ -172,6 +176,20 @@ export interface Decision extends VersionedRecord {
   status: DecisionStatus;
   decidedAt: string | null;
   supersededBy: string | null;
+  /** How many comments the decision has: kept by the service as comments come and go. */
+  commentCount: number;
+}
+
+/** A Markdown comment on exactly one issue, outcome or decision. */
+export interface Comment extends VersionedRecord {
+  issueId: string | null;
+  outcomeId: string | null;
+  decisionId: string | null;
+  /** The token's user who wrote it; null when the operator wrote it (no token). */
+  authorId: string | null;
+  body: string;
+  /** When the body last changed; null while it never did. */
+  editedAt: string | null;
 }
 
 export interface TimeEntry extends VersionedRecord {

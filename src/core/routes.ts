@@ -1,3 +1,4 @@
+import { commentRoutes } from './families/comments/routes.js';
 import { contextRoutes } from './families/context/routes.js';
 import { decisionRoutes } from './families/decisions/routes.js';
 import { issueRoutes } from './families/issues/routes.js';
@@ -17,6 +18,7 @@ export const routes: readonly Route[] = [
   ...decisionRoutes,
   ...issueRoutes,
   ...timeEntryRoutes,
+  ...commentRoutes,
   ...memberRoutes,
   ...webhookRoutes,
   ...signalRoutes,

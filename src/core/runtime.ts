@@ -26,6 +26,7 @@ export type IdPrefix =
   | 'dec'
   | 'iss'
   | 'te'
+  | 'cmt'
   | 'wh'
   | 'dlv'
   | 'att';

@@ -2,6 +2,7 @@ import type {
   Account,
   AdminSession,
   ApiToken,
+  Comment,
   ContextItem,
   Decision,
   DeliveryAttempt,
@@ -96,6 +97,7 @@ export interface CollectionRows {
   context: ContextItem;
   decisions: Decision;
   timeEntries: TimeEntry;
+  comments: Comment;
 }
 export type CollectionName = keyof CollectionRows;
 
@@ -140,6 +142,12 @@ export const collectionDefinitions = {
     ranges: ['date'],
     sums: ['minutes'],
   },
+  comments: {
+    filters: ['issueId', 'outcomeId', 'decisionId', 'authorId'],
+    search: [],
+    ranges: [],
+    sums: [],
+  },
 } as const satisfies { [Name in CollectionName]: CollectionDefinition<Name> };
 
 type Defined<
@@ -164,13 +172,18 @@ export interface ListQuery<Name extends CollectionName> {
   updatedSince?: string;
   /** Case-insensitive substring match over the collection's search fields. */
   search?: string;
-  /** Keyset position: only rows strictly after it in (createdAt desc, id desc) order. */
+  /**
+   * `desc` (the default): newest first, (createdAt desc, id desc); `asc`: oldest first,
+   * (createdAt asc, id asc). `after` and the rows follow the same order.
+   */
+  order?: 'asc' | 'desc';
+  /** Keyset position: only rows strictly after it in the list's order. */
   after?: { createdAt: string; id: string };
   limit: number;
 }
 
 export interface ListResult<Row> {
-  /** At most `limit` rows, ordered by createdAt desc then id desc. */
+  /** At most `limit` rows, ordered by createdAt then id, descending unless the query says `asc`. */
   rows: Row[];
   /** How many rows match the query's filters, ignoring `after` and `limit`. */
   total: number;
@@ -229,7 +242,7 @@ export interface Collection<Name extends CollectionName, Row = CollectionRows[Na
   deleteWhere(workspaceId: string, where: ListQuery<Name>['where']): Promise<Row[]>;
   /** How many rows of the workspace have fields equal to `where`. */
   count(workspaceId: string, where: ListQuery<Name>['where']): Promise<number>;
-  /** Rows matching the query, newest first, with the count of all matches. */
+  /** Rows matching the query, newest first (oldest first with `order: 'asc'`), with the count of all matches. */
   list(query: ListQuery<Name>): Promise<ListResult<Row>>;
 }
 
@@ -553,6 +566,7 @@ export interface DumpRows {
   context: ContextItem;
   decisions: Decision;
   timeEntries: TimeEntry;
+  comments: Comment;
   counters: { name: string; value: number };
   signals: SignalEvent;
   idempotency: IdempotencyRecord;
@@ -575,6 +589,7 @@ export const dumpTables = [
   'context',
   'decisions',
   'timeEntries',
+  'comments',
   'counters',
   'signals',
   'idempotency',

@@ -165,6 +165,24 @@ describe.each(modes)('every operation of the client, %s', (mode) => {
     expect((await client.timeEntries.list({ outcomeId: outcome.id }).page()).totalMinutes).toBe(60);
   });
 
+  it('comments: create, get, update, modify, delete and list oldest first or newest first', async () => {
+    const issue = await client.issues.create({ projectId: f.ws.projectId, title: 'Discussed' });
+    const first = await client.comments.create({ issueId: issue.id, body: 'First' });
+    const second = await client.comments.create({ issueId: issue.id, body: 'Second' });
+    expect((await client.comments.get(first.id)).authorId).toBe(f.ws.adminUserId);
+    expect((await client.issues.get(issue.id)).commentCount).toBe(2);
+    const edited = await client.comments.update(first.id, { body: 'First, edited' }, { ifMatch: first.etag });
+    expect(edited.editedAt).not.toBeNull();
+    const again = await client.comments.modify(second.id, (current) => ({ body: `${current.body}!` }));
+    expect(again.body).toBe('Second!');
+    const oldest = await client.comments.list({ issueId: issue.id }).page();
+    expect(oldest.data.map((c) => c.body)).toEqual(['First, edited', 'Second!']);
+    const newest = await client.comments.list({ issueId: issue.id, sort: '-createdAt' }).page();
+    expect(newest.data.map((c) => c.body)).toEqual(['Second!', 'First, edited']);
+    await client.comments.delete(again);
+    expect((await client.issues.get(issue.id)).commentCount).toBe(1);
+  });
+
   it('webhooks: create, get, update, modify, rotate, test, deliveries, retry, list and delete', async () => {
     const hook = await client.webhooks.create({ url: hookUrl, eventTypes: ['issue.created'] });
     expect(hook.secret).toMatch(/^whsec_/);

@@ -177,6 +177,29 @@ export function collectionTests(adapter: AdapterUnderTest): void {
       expect(listed.total).toBe(5);
     });
 
+    it("orders a list oldest first with order 'asc', equal times by id ascending, and pages on after the cursor", async () => {
+      const rows = [row({}, at(1)), row({}, at(2)), row({}, at(2)), row({}, at(2)), row({}, at(0))];
+      for (const r of rows) await insert(r);
+      const expected = [...rows]
+        .sort((a, b) =>
+          a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1,
+        )
+        .map((r) => r.id);
+      const seen: string[] = [];
+      let after: { createdAt: string; id: string } | undefined;
+      for (let page = 0; page < 5; page++) {
+        const result = await tx((t) =>
+          col(t).list({ workspaceId: 'wsp_1', order: 'asc', limit: 2, ...(after ? { after } : {}) }),
+        );
+        expect(result.total).toBe(5);
+        seen.push(...result.rows.map((r) => r.id));
+        const last = result.rows.at(-1);
+        if (!last || result.rows.length < 2) break;
+        after = { createdAt: last.createdAt, id: last.id };
+      }
+      expect(seen).toEqual(expected);
+    });
+
     it('visits every row exactly once when paging with `after`, even with inserts between pages', async () => {
       const original: Row[] = [];
       for (let i = 0; i < 23; i++) original.push(row({}, at(i % 4)));

@@ -71,6 +71,7 @@ export function sampleRow<Name extends CollectionName>(
       assigneeId: null,
       labels: ['web'],
       resolvedAt: null,
+      commentCount: 0,
     }),
     outcomes: () => ({
       ...common,
@@ -81,6 +82,7 @@ export function sampleRow<Name extends CollectionName>(
       ownerId: null,
       dueDate: '2026-12-31',
       shippedAt: null,
+      commentCount: 0,
     }),
     context: () => ({
       ...common,
@@ -100,6 +102,7 @@ export function sampleRow<Name extends CollectionName>(
       status: 'proposed',
       decidedAt: null,
       supersededBy: null,
+      commentCount: 0,
     }),
     timeEntries: () => ({
       ...common,
@@ -109,6 +112,15 @@ export function sampleRow<Name extends CollectionName>(
       minutes: 30,
       date: '2026-11-22',
       note: null,
+    }),
+    comments: () => ({
+      ...common,
+      issueId: 'iss_1',
+      outcomeId: null,
+      decisionId: null,
+      authorId: 'usr_1',
+      body: 'Seen on *Safari* too',
+      editedAt: null,
     }),
   };
   return { ...rows[name](), ...overrides };

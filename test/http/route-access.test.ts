@@ -67,6 +67,9 @@ const recipes: Record<string, Recipe> = {
   'POST /time-entries': createRecipe('/time-entries'),
   'PATCH /time-entries/:id': itemRecipe('/time-entries', { minutes: 45 }),
   'DELETE /time-entries/:id': itemRecipe('/time-entries'),
+  'POST /comments': createRecipe('/comments'),
+  'PATCH /comments/:id': itemRecipe('/comments', { body: 'Edited' }),
+  'DELETE /comments/:id': itemRecipe('/comments'),
   'POST /members': async () => ({ params: {}, body: { email: `${newKey()}@acme.test`, role: 'viewer' } }),
   'PATCH /members/:id': async (s, as) => ({
     params: { id: (await member(s, as)).id },

@@ -128,6 +128,7 @@ describe('the examples of the API reference', () => {
       ...['listDecisions', 'createDecision', 'getDecision', 'updateDecision'],
       ...['listIssues', 'createIssue', 'getIssue', 'updateIssue', 'transitionIssue'],
       ...['listTimeEntries', 'createTimeEntry', 'getTimeEntry', 'updateTimeEntry', 'deleteTimeEntry'],
+      ...['listComments', 'createComment', 'getComment', 'updateComment', 'deleteComment'],
       ...['listMembers', 'createMember', 'getMember', 'updateMember', 'deleteMember'],
       ...['listWebhooks', 'createWebhook', 'getWebhook', 'updateWebhook', 'deleteWebhook'],
       ...['rotateWebhookSecret', 'testWebhook', 'listWebhookDeliveries', 'getWebhookDelivery'],

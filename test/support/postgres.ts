@@ -46,6 +46,7 @@ const resetSql = [
   'context_items',
   'decisions',
   'time_entries',
+  'comments',
   'signals',
   'idempotency_keys',
   'counters',

@@ -195,10 +195,16 @@ export function memoryCollection<Name extends CollectionName>(
   const { name } = store;
   const definition = collectionDefinitions[name];
 
-  /** The rows of the workspace matching `where`, newest first. */
-  function* matching(workspaceId: string, where: Where, after?: { createdAt: string; id: string }) {
+  /** The rows of the workspace matching `where`, newest first (oldest first with `asc`). */
+  function* matching(
+    workspaceId: string,
+    where: Where,
+    after?: { createdAt: string; id: string },
+    order: 'asc' | 'desc' = 'desc',
+  ) {
     const { positions } = store.candidates(workspaceId, where);
-    for (const position of positions.newestFirst(after)) {
+    const walk = order === 'asc' ? positions.oldestFirst(after) : positions.newestFirst(after);
+    for (const position of walk) {
       const row = store.rows.get(position.id) as Row;
       if (matches(row, where)) yield row;
     }
@@ -297,7 +303,7 @@ export function memoryCollection<Name extends CollectionName>(
         ranges.every(([, bounds]) => bounds === undefined);
 
       const page: Row[] = [];
-      for (const row of matching(query.workspaceId, where, query.after)) {
+      for (const row of matching(query.workspaceId, where, query.after, query.order)) {
         if (page.length >= query.limit) break;
         if (accepts(row)) page.push(row);
       }

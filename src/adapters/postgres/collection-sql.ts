@@ -26,6 +26,7 @@ const tables: Record<CollectionName, string> = {
   context: 'context_items',
   decisions: 'decisions',
   timeEntries: 'time_entries',
+  comments: 'comments',
 };
 
 /** Unique rules beyond the id: constraint name → what the port calls it. */

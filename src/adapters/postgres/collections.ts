@@ -140,16 +140,18 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
       const matchParams = [...conditions.params];
 
       const after = query.after;
+      const ascending = query.order === 'asc';
       let keyset = '';
       if (after) {
         const createdAt = conditions.param(after.createdAt);
         const id = conditions.param(after.id);
-        keyset = ` AND (created_at, id) < (${createdAt}, ${id})`;
+        keyset = ` AND (created_at, id) ${ascending ? '>' : '<'} (${createdAt}, ${id})`;
       }
       const limit = conditions.param(query.limit);
+      const order = ascending ? 'created_at, id' : 'created_at DESC, id DESC';
       const rows = (
         await conn.values<string>(
-          `SELECT data FROM ${table} WHERE ${where}${keyset} ORDER BY created_at DESC, id DESC LIMIT ${limit}`,
+          `SELECT data FROM ${table} WHERE ${where}${keyset} ORDER BY ${order} LIMIT ${limit}`,
           conditions.params,
         )
       ).map(parse);

@@ -76,6 +76,7 @@ const sources: { [Table in DumpTable]: Source<Table> } = {
   context: fromData(shapes.context.table),
   decisions: fromData(shapes.decisions.table),
   timeEntries: fromData(shapes.timeEntries.table),
+  comments: fromData(shapes.comments.table),
   counters: {
     table: 'counters',
     columns: 'name, value',

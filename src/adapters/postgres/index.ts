@@ -85,6 +85,7 @@ function postgresTx(conn: Conn, appended: (accountId: string) => void): StorageT
       context: postgresCollection('context', conn),
       decisions: postgresCollection('decisions', conn),
       timeEntries: postgresCollection('timeEntries', conn),
+      comments: postgresCollection('comments', conn),
     },
     signals: postgresSignals(conn, appended),
     idempotency: postgresIdempotency(conn),

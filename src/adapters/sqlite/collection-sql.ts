@@ -23,6 +23,7 @@ const tables: Record<CollectionName, string> = {
   context: 'context_items',
   decisions: 'decisions',
   timeEntries: 'time_entries',
+  comments: 'comments',
 };
 
 /** Unique rules beyond the id, as SQLite words them in its error message. */

@@ -18,8 +18,15 @@ import {
 } from './collection-sql.js';
 import type { Conn } from './connection.js';
 import { withUniqueRules } from './errors.js';
-import { countedColumns } from './migrations/002_list_counts.js';
+import { countedColumns as firstCounted } from './migrations/002_list_counts.js';
 import { searchedFields } from './migrations/005_batched_search.js';
+import { commentCountedColumns } from './migrations/014_comments.js';
+
+/** The filter columns of each table counted in list_counts (migrations 2 and 14). */
+const countedColumns: Readonly<Record<string, readonly string[]>> = {
+  ...firstCounted,
+  ...commentCountedColumns,
+};
 
 type Where = Partial<Record<string, FilterValue>> | undefined;
 
@@ -331,11 +338,12 @@ async function list(this: CollectionState, query: ListQuery<CollectionName>): Pr
     throw new Error(`${name}: "${sumField}" is not a sum field`);
   }
   const after = query.after;
+  const ascending = query.order === 'asc';
   const page = (from: string) =>
     conn
       .values<string>(
-        `SELECT data FROM ${from} WHERE ${where}${after ? ' AND (created_at, id) < (?, ?)' : ''} ` +
-          'ORDER BY created_at DESC, id DESC LIMIT ?',
+        `SELECT data FROM ${from} WHERE ${where}${after ? ` AND (created_at, id) ${ascending ? '>' : '<'} (?, ?)` : ''} ` +
+          `ORDER BY ${ascending ? 'created_at, id' : 'created_at DESC, id DESC'} LIMIT ?`,
         after ? [...params, after.createdAt, after.id, query.limit] : [...params, query.limit],
       )
       .map(parse);

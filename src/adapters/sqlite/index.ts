@@ -59,6 +59,7 @@ function sqliteTx(conn: Conn, writePendingSearch: () => void): StorageTx {
       context: collection('context'),
       decisions: collection('decisions'),
       timeEntries: collection('timeEntries'),
+      comments: collection('comments'),
     },
     signals: sqliteSignals(conn),
     idempotency: sqliteIdempotency(conn),

@@ -319,6 +319,58 @@ export interface paths {
         patch: operations["updateTimeEntry"];
         trace?: never;
     };
+    "/api/v1/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List comments
+         * @description One page of the workspace's comments, narrowed by the query parameters. Follow `nextCursor` (null on the last page) for the next page; `total` counts every match. Oldest first unless `sort=-createdAt`; narrow to one thread with `issueId`, `outcomeId` or `decisionId`, or to one author with `authorId`.
+         */
+        get: operations["listComments"];
+        put?: never;
+        /**
+         * Create a comment
+         * @description Creates a comment and answers it with its ETag and Location. Needs an Idempotency-Key: the same key with the same body within 24 hours answers the stored result again (200, Idempotent-Replayed: true). Names exactly one of `issueId`, `outcomeId` and `decisionId`; the author is the token's user. The commented resource's `commentCount` grows by one, as its next version (its ETag changes; no event of its own).
+         */
+        post: operations["createComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/comments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a comment
+         * @description One comment with its ETag; If-None-Match naming that ETag answers 304 while it is current.
+         */
+        get: operations["getComment"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a comment
+         * @description Deletes the comment. With If-Match, only at that version (409 version_conflict otherwise). Only its author or a workspace admin may delete a comment; the commented resource's `commentCount` shrinks by one.
+         */
+        delete: operations["deleteComment"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a comment
+         * @description Changes the fields sent and keeps the others. Needs If-Match with the ETag of the version changed: a stale one is answered 409 version_conflict, none 428. Only the body changes, and `editedAt` with it. Only its author or a workspace admin may edit a comment.
+         */
+        patch: operations["updateComment"];
+        trace?: never;
+    };
     "/api/v1/members": {
         parameters: {
             query?: never;
@@ -945,6 +997,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "comment.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * comment.created
+         * @description Delivered to subscriptions listing comment.created or *. Verify X-Service-Signature over the raw body before trusting it; de-duplicate on X-Service-Event-Id.
+         */
+        post: operations["commentCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "comment.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * comment.updated
+         * @description Delivered to subscriptions listing comment.updated or *. Verify X-Service-Signature over the raw body before trusting it; de-duplicate on X-Service-Event-Id.
+         */
+        post: operations["commentUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "comment.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * comment.deleted
+         * @description Delivered to subscriptions listing comment.deleted or *. Verify X-Service-Signature over the raw body before trusting it; de-duplicate on X-Service-Event-Id.
+         */
+        post: operations["commentDeletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "member.created": {
         parameters: {
             query?: never;
@@ -1193,6 +1305,8 @@ export interface components {
             dueDate: components["schemas"]["CalendarDate"] | null;
             /** @description Set when the status becomes shipped */
             shippedAt: components["schemas"]["Timestamp"] | null;
+            /** @description How many comments it has */
+            commentCount: number;
         };
         OutcomePage: {
             data: components["schemas"]["Outcome"][];
@@ -1236,6 +1350,8 @@ export interface components {
             status: "proposed" | "accepted" | "rejected" | "superseded";
             decidedAt: components["schemas"]["Timestamp"] | null;
             supersededBy: string | null;
+            /** @description How many comments it has */
+            commentCount: number;
         };
         DecisionPage: {
             data: components["schemas"]["Decision"][];
@@ -1269,6 +1385,8 @@ export interface components {
             labels: string[];
             /** @description Set on entering resolved, cleared on leaving it */
             resolvedAt: components["schemas"]["Timestamp"] | null;
+            /** @description How many comments it has */
+            commentCount: number;
         };
         IssuePage: {
             data: components["schemas"]["Issue"][];
@@ -1298,6 +1416,29 @@ export interface components {
             /** @description Items matching the filters, over all pages */
             total: number;
             totalMinutes: number;
+        };
+        Comment: {
+            id: string;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+            /** @description Increases with every change; the ETag is "<version>" */
+            version: number;
+            issueId: string | null;
+            outcomeId: string | null;
+            decisionId: string | null;
+            /** @description The token's user who wrote it; null when the operator wrote it without a token */
+            authorId: string | null;
+            /** @description Markdown text */
+            body: string;
+            /** @description When the body last changed; null while it never did */
+            editedAt: components["schemas"]["Timestamp"] | null;
+        };
+        CommentPage: {
+            data: components["schemas"]["Comment"][];
+            /** @description Pass as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+            /** @description Items matching the filters, over all pages */
+            total: number;
         };
         Member: {
             /** @description The member's id: the id of its user */
@@ -1331,7 +1472,7 @@ export interface components {
             version: number;
             accountId: string;
             url: string;
-            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description: string | null;
             /** @enum {string} */
             status: "active" | "disabled";
@@ -1358,7 +1499,7 @@ export interface components {
             version: number;
             accountId: string;
             url: string;
-            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description: string | null;
             /** @enum {string} */
             status: "active" | "disabled";
@@ -1380,7 +1521,7 @@ export interface components {
             version: number;
             accountId: string;
             url: string;
-            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description: string | null;
             /** @enum {string} */
             status: "active" | "disabled";
@@ -1401,7 +1542,7 @@ export interface components {
             /** Format: uuid */
             eventId: string;
             /** @enum {string} */
-            eventType: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
+            eventType: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
             /**
              * @description pending (waiting for its next attempt), sending (an attempt in flight), delivered or failed
              * @enum {string}
@@ -1431,7 +1572,7 @@ export interface components {
             /** Format: uuid */
             eventId: string;
             /** @enum {string} */
-            eventType: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
+            eventType: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
             /**
              * @description pending (waiting for its next attempt), sending (an attempt in flight), delivered or failed
              * @enum {string}
@@ -1502,7 +1643,7 @@ export interface components {
             /** @description Strictly increasing in commit order */
             sequence: number;
             /** @enum {string} */
-            type: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
+            type: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
             occurredAt: components["schemas"]["Timestamp"];
             accountId: string;
             workspaceId: string;
@@ -1728,6 +1869,8 @@ export interface components {
                 };
                 /** @description The comment sent with the transition */
                 comment?: string;
+                /** @description The comment the transition made of it (see comment.created) */
+                commentId?: string;
             };
         };
         TimeEntryCreatedEvent: {
@@ -1771,6 +1914,49 @@ export interface components {
             occurredAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["TimeEntry"];
+            };
+        };
+        CommentCreatedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, also sent as X-Service-Event-Id; the same on every retry
+             */
+            id: string;
+            /** @constant */
+            type: "comment.created";
+            occurredAt: components["schemas"]["Timestamp"];
+            data: {
+                object: components["schemas"]["Comment"];
+            };
+        };
+        CommentUpdatedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, also sent as X-Service-Event-Id; the same on every retry
+             */
+            id: string;
+            /** @constant */
+            type: "comment.updated";
+            occurredAt: components["schemas"]["Timestamp"];
+            data: {
+                object: components["schemas"]["Comment"];
+                /** @description The old values of the fields that changed */
+                previous: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        CommentDeletedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, also sent as X-Service-Event-Id; the same on every retry
+             */
+            id: string;
+            /** @constant */
+            type: "comment.deleted";
+            occurredAt: components["schemas"]["Timestamp"];
+            data: {
+                object: components["schemas"]["Comment"];
             };
         };
         MemberCreatedEvent: {
@@ -1988,6 +2174,15 @@ export interface components {
             issueId?: string | null;
             note?: string | null;
         };
+        CommentCreate: {
+            issueId?: string;
+            outcomeId?: string;
+            decisionId?: string;
+            body: string;
+        };
+        CommentPatch: {
+            body?: string;
+        };
         MemberCreate: {
             /** Format: email */
             email: string;
@@ -2003,7 +2198,7 @@ export interface components {
         };
         WebhookCreate: {
             url: string;
-            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description?: string | null;
             /**
              * @description How deliveries are signed: `stripe` (X-Service-Signature), `standard` (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature) or `both`
@@ -2013,7 +2208,7 @@ export interface components {
         };
         WebhookPatch: {
             url?: string;
-            eventTypes?: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes?: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description?: string | null;
             /** @enum {string} */
             status?: "active" | "disabled";
@@ -2719,6 +2914,7 @@ export interface operations {
                      *           "ownerId": null,
                      *           "dueDate": null,
                      *           "shippedAt": null,
+                     *           "commentCount": 0,
                      *           "createdAt": "2026-11-22T10:05:05.000Z",
                      *           "updatedAt": "2026-11-22T10:05:05.000Z",
                      *           "version": 1
@@ -2789,6 +2985,7 @@ export interface operations {
                      *       "ownerId": null,
                      *       "dueDate": null,
                      *       "shippedAt": null,
+                     *       "commentCount": 0,
                      *       "createdAt": "2026-11-22T10:05:05.000Z",
                      *       "updatedAt": "2026-11-22T10:05:05.000Z",
                      *       "version": 1
@@ -2822,6 +3019,7 @@ export interface operations {
                      *       "ownerId": null,
                      *       "dueDate": null,
                      *       "shippedAt": null,
+                     *       "commentCount": 0,
                      *       "createdAt": "2026-11-22T10:05:05.000Z",
                      *       "updatedAt": "2026-11-22T10:05:05.000Z",
                      *       "version": 1
@@ -2882,6 +3080,7 @@ export interface operations {
                      *       "ownerId": null,
                      *       "dueDate": null,
                      *       "shippedAt": null,
+                     *       "commentCount": 0,
                      *       "createdAt": "2026-11-22T10:05:05.000Z",
                      *       "updatedAt": "2026-11-22T10:05:05.000Z",
                      *       "version": 1
@@ -3006,6 +3205,7 @@ export interface operations {
                      *       "ownerId": null,
                      *       "dueDate": null,
                      *       "shippedAt": null,
+                     *       "commentCount": 0,
                      *       "createdAt": "2026-11-22T10:05:05.000Z",
                      *       "updatedAt": "2026-11-22T10:08:08.000Z",
                      *       "version": 2
@@ -3346,6 +3546,7 @@ export interface operations {
                      *           "status": "proposed",
                      *           "decidedAt": null,
                      *           "supersededBy": null,
+                     *           "commentCount": 0,
                      *           "createdAt": "2026-11-22T10:12:12.000Z",
                      *           "updatedAt": "2026-11-22T10:12:12.000Z",
                      *           "version": 1
@@ -3419,6 +3620,7 @@ export interface operations {
                      *       "status": "proposed",
                      *       "decidedAt": null,
                      *       "supersededBy": null,
+                     *       "commentCount": 0,
                      *       "createdAt": "2026-11-22T10:12:12.000Z",
                      *       "updatedAt": "2026-11-22T10:12:12.000Z",
                      *       "version": 1
@@ -3453,6 +3655,7 @@ export interface operations {
                      *       "status": "proposed",
                      *       "decidedAt": null,
                      *       "supersededBy": null,
+                     *       "commentCount": 0,
                      *       "createdAt": "2026-11-22T10:12:12.000Z",
                      *       "updatedAt": "2026-11-22T10:12:12.000Z",
                      *       "version": 1
@@ -3514,6 +3717,7 @@ export interface operations {
                      *       "status": "proposed",
                      *       "decidedAt": null,
                      *       "supersededBy": null,
+                     *       "commentCount": 0,
                      *       "createdAt": "2026-11-22T10:12:12.000Z",
                      *       "updatedAt": "2026-11-22T10:12:12.000Z",
                      *       "version": 1
@@ -3598,6 +3802,7 @@ export interface operations {
                      *       "status": "proposed",
                      *       "decidedAt": null,
                      *       "supersededBy": null,
+                     *       "commentCount": 0,
                      *       "createdAt": "2026-11-22T10:12:12.000Z",
                      *       "updatedAt": "2026-11-22T10:15:15.000Z",
                      *       "version": 2
@@ -3670,6 +3875,7 @@ export interface operations {
                      *           "assigneeId": null,
                      *           "labels": [],
                      *           "resolvedAt": null,
+                     *           "commentCount": 0,
                      *           "createdAt": "2026-11-22T10:16:16.000Z",
                      *           "updatedAt": "2026-11-22T10:16:16.000Z",
                      *           "version": 1
@@ -3745,6 +3951,7 @@ export interface operations {
                      *       "assigneeId": null,
                      *       "labels": [],
                      *       "resolvedAt": null,
+                     *       "commentCount": 0,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:16:16.000Z",
                      *       "version": 1
@@ -3782,6 +3989,7 @@ export interface operations {
                      *       "assigneeId": null,
                      *       "labels": [],
                      *       "resolvedAt": null,
+                     *       "commentCount": 0,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:16:16.000Z",
                      *       "version": 1
@@ -3846,6 +4054,7 @@ export interface operations {
                      *       "assigneeId": null,
                      *       "labels": [],
                      *       "resolvedAt": null,
+                     *       "commentCount": 0,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:16:16.000Z",
                      *       "version": 1
@@ -3938,6 +4147,7 @@ export interface operations {
                      *         "safari"
                      *       ],
                      *       "resolvedAt": null,
+                     *       "commentCount": 0,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:19:19.000Z",
                      *       "version": 2
@@ -4017,6 +4227,7 @@ export interface operations {
                      *         "safari"
                      *       ],
                      *       "resolvedAt": null,
+                     *       "commentCount": 0,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:20:20.000Z",
                      *       "version": 3
@@ -4375,6 +4586,356 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["TimeEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            428: components["responses"]["PreconditionRequired"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listComments: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                createdAfter?: string;
+                createdBefore?: string;
+                updatedSince?: string;
+                issueId?: string;
+                outcomeId?: string;
+                decisionId?: string;
+                authorId?: string;
+                /** @description One of createdAt; a leading `-` sorts descending. Default `createdAt`. */
+                sort?: "createdAt" | "-createdAt";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "cmt_ZpL0s3kQv8aRuT2mYw4N",
+                     *           "issueId": "iss_CuUE3PZrO8ENHJLaEhNH",
+                     *           "outcomeId": null,
+                     *           "decisionId": null,
+                     *           "authorId": "usr_FVGq5J0otcivYAMuLNGs",
+                     *           "body": "Reproduced on Safari 18: the click handler never fires.",
+                     *           "editedAt": null,
+                     *           "createdAt": "2026-11-22T10:22:22.000Z",
+                     *           "updatedAt": "2026-11-22T10:22:22.000Z",
+                     *           "version": 1
+                     *         }
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "total": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CommentPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createComment: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A client-generated UUID. The same key and request within 24 hours replays the first answer (200, Idempotent-Replayed: true); the same key with another request is a 422. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "issueId": "iss_CuUE3PZrO8ENHJLaEhNH",
+                 *       "body": "Reproduced on Safari 18: the click handler never fires."
+                 *     }
+                 */
+                "application/json": components["schemas"]["CommentCreate"];
+            };
+        };
+        responses: {
+            /** @description The stored answer of an earlier request with the same Idempotency-Key and the same body. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
+                    ETag: string;
+                    /** @description Present (`true`) when the answer is the stored answer of an earlier request with this key. */
+                    "Idempotent-Replayed": "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "cmt_ZpL0s3kQv8aRuT2mYw4N",
+                     *       "issueId": "iss_CuUE3PZrO8ENHJLaEhNH",
+                     *       "outcomeId": null,
+                     *       "decisionId": null,
+                     *       "authorId": "usr_FVGq5J0otcivYAMuLNGs",
+                     *       "body": "Reproduced on Safari 18: the click handler never fires.",
+                     *       "editedAt": null,
+                     *       "createdAt": "2026-11-22T10:22:22.000Z",
+                     *       "updatedAt": "2026-11-22T10:22:22.000Z",
+                     *       "version": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            /** @description Created. */
+            201: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "cmt_ZpL0s3kQv8aRuT2mYw4N",
+                     *       "issueId": "iss_CuUE3PZrO8ENHJLaEhNH",
+                     *       "outcomeId": null,
+                     *       "decisionId": null,
+                     *       "authorId": "usr_FVGq5J0otcivYAMuLNGs",
+                     *       "body": "Reproduced on Safari 18: the click handler never fires.",
+                     *       "editedAt": null,
+                     *       "createdAt": "2026-11-22T10:22:22.000Z",
+                     *       "updatedAt": "2026-11-22T10:22:22.000Z",
+                     *       "version": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getComment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag held by the client: 304 Not Modified while it is current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description The resource id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "cmt_ZpL0s3kQv8aRuT2mYw4N",
+                     *       "issueId": "iss_CuUE3PZrO8ENHJLaEhNH",
+                     *       "outcomeId": null,
+                     *       "decisionId": null,
+                     *       "authorId": "usr_FVGq5J0otcivYAMuLNGs",
+                     *       "body": "Reproduced on Safari 18: the click handler never fires.",
+                     *       "editedAt": null,
+                     *       "createdAt": "2026-11-22T10:22:22.000Z",
+                     *       "updatedAt": "2026-11-22T10:22:22.000Z",
+                     *       "version": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version. */
+            304: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteComment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description When given, the change happens only at this version (409 version_conflict otherwise). */
+                "If-Match"?: components["parameters"]["IfMatchOptional"];
+            };
+            path: {
+                /** @description The resource id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateComment: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The ETag from a GET of the item (or `*`). Stale: 409 version_conflict with the current ETag. */
+                "If-Match": components["parameters"]["IfMatchRequired"];
+            };
+            path: {
+                /** @description The resource id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "body": "Reproduced on Safari 18 and 17: the click handler never fires."
+                 *     }
+                 */
+                "application/json": components["schemas"]["CommentPatch"];
+            };
+        };
+        responses: {
+            /** @description The resource after the change. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "cmt_ZpL0s3kQv8aRuT2mYw4N",
+                     *       "issueId": "iss_CuUE3PZrO8ENHJLaEhNH",
+                     *       "outcomeId": null,
+                     *       "decisionId": null,
+                     *       "authorId": "usr_FVGq5J0otcivYAMuLNGs",
+                     *       "body": "Reproduced on Safari 18 and 17: the click handler never fires.",
+                     *       "editedAt": "2026-11-22T10:23:23.000Z",
+                     *       "createdAt": "2026-11-22T10:22:22.000Z",
+                     *       "updatedAt": "2026-11-22T10:23:23.000Z",
+                     *       "version": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Comment"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5840,6 +6401,7 @@ export interface operations {
                  *           "ownerId": null,
                  *           "dueDate": null,
                  *           "shippedAt": null,
+                 *           "commentCount": 0,
                  *           "createdAt": "2026-11-22T10:05:05.000Z",
                  *           "updatedAt": "2026-11-22T10:05:05.000Z",
                  *           "version": 1
@@ -5896,6 +6458,7 @@ export interface operations {
                  *           "ownerId": null,
                  *           "dueDate": null,
                  *           "shippedAt": null,
+                 *           "commentCount": 0,
                  *           "createdAt": "2026-11-22T10:05:05.000Z",
                  *           "updatedAt": "2026-11-22T10:08:08.000Z",
                  *           "version": 2
@@ -5955,6 +6518,7 @@ export interface operations {
                  *           "ownerId": null,
                  *           "dueDate": null,
                  *           "shippedAt": null,
+                 *           "commentCount": 0,
                  *           "createdAt": "2026-11-22T10:05:05.000Z",
                  *           "updatedAt": "2026-11-22T10:05:05.000Z",
                  *           "version": 1
@@ -6011,6 +6575,7 @@ export interface operations {
                  *           "ownerId": null,
                  *           "dueDate": null,
                  *           "shippedAt": null,
+                 *           "commentCount": 0,
                  *           "createdAt": "2026-11-22T10:05:05.000Z",
                  *           "updatedAt": "2026-11-22T10:05:05.000Z",
                  *           "version": 1
@@ -6176,6 +6741,7 @@ export interface operations {
                  *           "status": "proposed",
                  *           "decidedAt": null,
                  *           "supersededBy": null,
+                 *           "commentCount": 0,
                  *           "createdAt": "2026-11-22T10:12:12.000Z",
                  *           "updatedAt": "2026-11-22T10:12:12.000Z",
                  *           "version": 1
@@ -6233,6 +6799,7 @@ export interface operations {
                  *           "status": "proposed",
                  *           "decidedAt": null,
                  *           "supersededBy": null,
+                 *           "commentCount": 0,
                  *           "createdAt": "2026-11-22T10:12:12.000Z",
                  *           "updatedAt": "2026-11-22T10:15:15.000Z",
                  *           "version": 2
@@ -6296,6 +6863,7 @@ export interface operations {
                  *           "assigneeId": null,
                  *           "labels": [],
                  *           "resolvedAt": null,
+                 *           "commentCount": 0,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
                  *           "updatedAt": "2026-11-22T10:16:16.000Z",
                  *           "version": 1
@@ -6358,6 +6926,7 @@ export interface operations {
                  *             "safari"
                  *           ],
                  *           "resolvedAt": null,
+                 *           "commentCount": 0,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
                  *           "updatedAt": "2026-11-22T10:19:19.000Z",
                  *           "version": 2
@@ -6424,6 +6993,7 @@ export interface operations {
                  *             "safari"
                  *           ],
                  *           "resolvedAt": null,
+                 *           "commentCount": 0,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
                  *           "updatedAt": "2026-11-22T10:20:20.000Z",
                  *           "version": 3
@@ -6603,6 +7173,174 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["TimeEntryDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 seconds. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer in 10 s) is retried about 1 m, 5 m, 30 m, 2 h, 6 h, 12 h and 24 h later; 410 disables the subscription. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    commentCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`; during a secret rotation a second `v1` signed with the old secret follows. */
+                "X-Service-Signature": string;
+                /** @description The event id: the same on every retry of this event. */
+                "X-Service-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "comment.created",
+                 *       "occurredAt": "2026-11-22T10:22:22.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "cmt_ZpL0s3kQv8aRuT2mYw4N",
+                 *           "issueId": "iss_CuUE3PZrO8ENHJLaEhNH",
+                 *           "outcomeId": null,
+                 *           "decisionId": null,
+                 *           "authorId": "usr_FVGq5J0otcivYAMuLNGs",
+                 *           "body": "Reproduced on Safari 18: the click handler never fires.",
+                 *           "editedAt": null,
+                 *           "createdAt": "2026-11-22T10:22:22.000Z",
+                 *           "updatedAt": "2026-11-22T10:22:22.000Z",
+                 *           "version": 1
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CommentCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 seconds. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer in 10 s) is retried about 1 m, 5 m, 30 m, 2 h, 6 h, 12 h and 24 h later; 410 disables the subscription. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    commentUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`; during a secret rotation a second `v1` signed with the old secret follows. */
+                "X-Service-Signature": string;
+                /** @description The event id: the same on every retry of this event. */
+                "X-Service-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "comment.updated",
+                 *       "occurredAt": "2026-11-22T10:23:23.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "cmt_ZpL0s3kQv8aRuT2mYw4N",
+                 *           "issueId": "iss_CuUE3PZrO8ENHJLaEhNH",
+                 *           "outcomeId": null,
+                 *           "decisionId": null,
+                 *           "authorId": "usr_FVGq5J0otcivYAMuLNGs",
+                 *           "body": "Reproduced on Safari 18 and 17: the click handler never fires.",
+                 *           "editedAt": "2026-11-22T10:23:23.000Z",
+                 *           "createdAt": "2026-11-22T10:22:22.000Z",
+                 *           "updatedAt": "2026-11-22T10:23:23.000Z",
+                 *           "version": 2
+                 *         },
+                 *         "previous": {
+                 *           "body": "Reproduced on Safari 18: the click handler never fires."
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CommentUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 seconds. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer in 10 s) is retried about 1 m, 5 m, 30 m, 2 h, 6 h, 12 h and 24 h later; 410 disables the subscription. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    commentDeletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`; during a secret rotation a second `v1` signed with the old secret follows. */
+                "X-Service-Signature": string;
+                /** @description The event id: the same on every retry of this event. */
+                "X-Service-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "comment.deleted",
+                 *       "occurredAt": "2026-11-22T10:22:22.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "cmt_ZpL0s3kQv8aRuT2mYw4N",
+                 *           "issueId": "iss_CuUE3PZrO8ENHJLaEhNH",
+                 *           "outcomeId": null,
+                 *           "decisionId": null,
+                 *           "authorId": "usr_FVGq5J0otcivYAMuLNGs",
+                 *           "body": "Reproduced on Safari 18: the click handler never fires.",
+                 *           "editedAt": null,
+                 *           "createdAt": "2026-11-22T10:22:22.000Z",
+                 *           "updatedAt": "2026-11-22T10:22:22.000Z",
+                 *           "version": 1
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CommentDeletedEvent"];
             };
         };
         responses: {

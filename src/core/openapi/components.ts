@@ -1,4 +1,10 @@
 import type { z } from 'zod';
+import {
+  commentCreateSchema,
+  commentPageSchema,
+  commentPatchSchema,
+  commentSchema,
+} from '../families/comments/schema.js';
 import { contextCreateSchema, contextItemSchema, contextPageSchema } from '../families/context/schema.js';
 import {
   decisionCreateSchema,
@@ -77,6 +83,8 @@ export const responseComponents: Record<string, z.ZodType> = {
   IssuePage: issuePageSchema,
   TimeEntry: timeEntrySchema,
   TimeEntryPage: timeEntryPageSchema,
+  Comment: commentSchema,
+  CommentPage: commentPageSchema,
   Member: memberSchema,
   MemberPage: memberPageSchema,
   Webhook: webhookSchema,
@@ -108,6 +116,8 @@ export const requestComponents: Record<string, z.ZodType> = {
   IssueTransition: issueTransitionSchema,
   TimeEntryCreate: timeEntryCreateSchema,
   TimeEntryPatch: timeEntryPatchSchema,
+  CommentCreate: commentCreateSchema,
+  CommentPatch: commentPatchSchema,
   MemberCreate: memberCreateSchema,
   MemberPatch: memberPatchSchema,
   WebhookCreate: webhookCreateSchema,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type EventType, eventTypes } from '../events.js';
+import { commentSchema } from '../families/comments/schema.js';
 import { contextItemSchema } from '../families/context/schema.js';
 import { decisionSchema } from '../families/decisions/schema.js';
 import { issueSchema } from '../families/issues/schema.js';
@@ -21,6 +22,7 @@ const objectOf: Record<Family, z.ZodType> = {
   decision: decisionSchema,
   issue: issueSchema,
   time_entry: timeEntrySchema,
+  comment: commentSchema,
   member: memberSchema,
   webhook: webhookSchema,
 };
@@ -39,6 +41,9 @@ export function eventPayloadSchema(type: EventType): z.ZodType {
           object,
           previous: z.strictObject({ status: issueSchema.shape.status }),
           comment: z.string().optional().describe('The comment sent with the transition'),
+          commentId: idOf('cmt')
+            .optional()
+            .describe('The comment the transition made of it (see comment.created)'),
         })
       : type === 'webhook.updated'
         ? z.strictObject({ object, previous, secretRotated: z.literal(true).optional() })
@@ -73,6 +78,7 @@ const collectionOf: Record<Family, string> = {
   decision: '/decisions',
   issue: '/issues',
   time_entry: '/time-entries',
+  comment: '/comments',
   member: '/members',
   webhook: '/webhooks',
 };

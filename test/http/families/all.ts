@@ -1,3 +1,4 @@
+import { runCommentSuite } from './comments.js';
 import { runContextSuite } from './context.js';
 import { runDecisionSuite } from './decisions.js';
 import { runIssueKeySuite } from './issues.js';
@@ -14,6 +15,7 @@ export function runFamilySuites(target: Target): void {
   runContextSuite(target);
   runDecisionSuite(target);
   runTimeEntrySuite(target);
+  runCommentSuite(target);
   runIssueKeySuite(target);
   runMemberSuite(target);
 }

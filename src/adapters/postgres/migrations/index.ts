@@ -8,6 +8,7 @@ import { issuesByUpdateTime } from './007_issues_by_update_time.js';
 import { dueDeliveriesBySubscription } from './008_due_deliveries_by_subscription.js';
 import { membershipsByUser } from './009_memberships_by_user.js';
 import { storageTimeShares } from './010_storage_time_shares.js';
+import { comments } from './011_comments.js';
 
 /** One schema step, recorded in `schema_migrations` once applied. */
 export interface Migration {
@@ -28,6 +29,7 @@ export const migrations: readonly Migration[] = [
   { version: 8, name: 'due deliveries by subscription', sql: dueDeliveriesBySubscription },
   { version: 9, name: 'memberships by user', sql: membershipsByUser },
   { version: 10, name: 'storage time shares', sql: storageTimeShares },
+  { version: 11, name: 'comments', sql: comments },
 ];
 
 /** The schema version this code knows. */

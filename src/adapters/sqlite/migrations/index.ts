@@ -11,6 +11,7 @@ import { idempotencyAnswersInSignals } from './010_idempotency_answers_in_signal
 import { issuesByUpdateTime } from './011_issues_by_update_time.js';
 import { dueDeliveriesBySubscription } from './012_due_deliveries_by_subscription.js';
 import { membershipsByUser } from './013_memberships_by_user.js';
+import { comments } from './014_comments.js';
 
 /** One schema step. `version` is what `PRAGMA user_version` holds once it is applied. */
 export interface Migration {
@@ -34,6 +35,7 @@ export const migrations: readonly Migration[] = [
   { version: 11, name: 'issues by update time', sql: issuesByUpdateTime },
   { version: 12, name: 'due deliveries by subscription', sql: dueDeliveriesBySubscription },
   { version: 13, name: 'memberships by user', sql: membershipsByUser },
+  { version: 14, name: 'comments', sql: comments },
 ];
 
 /** The schema version this code knows. */

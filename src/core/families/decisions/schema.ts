@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { decisionStatuses } from '../../model.js';
 import {
+  commentCountOut,
   idOf,
   listQueryBase,
   pageOf,
@@ -21,8 +22,11 @@ const fields = {
   supersededBy: idOf('dec').nullable(),
 };
 
+/** Fields the service sets: ignored in bodies. */
+const readOnly = [...serviceOwnedFields, 'commentCount'];
+
 export const decisionCreateSchema = withoutReadOnly(
-  serviceOwnedFields,
+  readOnly,
   z.strictObject({
     projectId: idOf('prj'),
     title: fields.title,
@@ -37,7 +41,7 @@ export const decisionCreateSchema = withoutReadOnly(
 export type DecisionCreate = z.output<typeof decisionCreateSchema>;
 
 export const decisionPatchSchema = withoutReadOnly(
-  [...serviceOwnedFields, 'projectId'],
+  [...readOnly, 'projectId'],
   z.strictObject({
     title: fields.title.optional(),
     rationale: fields.rationale.optional(),
@@ -69,5 +73,6 @@ export const decisionSchema = z.strictObject({
   status: z.enum(decisionStatuses),
   decidedAt: timestampOut.nullable(),
   supersededBy: idOf('dec').nullable(),
+  commentCount: commentCountOut,
 });
 export const decisionPageSchema = pageOf(decisionSchema);

@@ -12,6 +12,7 @@ const issue = {
   assigneeId: null,
   labels: [],
   resolvedAt: null,
+  commentCount: 0,
   createdAt: '2026-11-22T10:16:16.000Z',
   updatedAt: '2026-11-22T10:16:16.000Z',
   version: 1,

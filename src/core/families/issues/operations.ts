@@ -3,6 +3,7 @@ import type { Issue, IssueStatus } from '../../model.js';
 import type { OperationContext } from '../../pipeline/context.js';
 import type { Page } from '../../pipeline/pagination.js';
 import type { StoredJson } from '../../storage.js';
+import { insertComment } from '../comments/operations.js';
 import { insertAndAnnounce } from '../shared/lifecycle.js';
 import {
   getForWrite,
@@ -49,6 +50,7 @@ export async function createIssue(ctx: OperationContext, input: IssueCreate): Pr
     assigneeId: input.assigneeId ?? null,
     labels: input.labels ?? [],
     resolvedAt: null,
+    commentCount: 0,
     createdAt: ctx.now,
     updatedAt: ctx.now,
     version: 1,
@@ -129,7 +131,11 @@ export const invalidTransition = (from: IssueStatus, to: IssueStatus): ApiError 
     allowed: [...issueTransitions[from]],
   });
 
-/** Moves an issue through the state machine; entering `resolved` stamps resolvedAt, leaving it clears it. */
+/**
+ * Moves an issue through the state machine; entering `resolved` stamps resolvedAt, leaving it
+ * clears it. A `comment` sent with it (not blank) becomes a comment on the issue, counted in the
+ * same new version, and the `issue.status_changed` event names it (`commentId`).
+ */
 export async function transitionIssue(
   ctx: OperationContext,
   idOrKey: string,
@@ -137,10 +143,16 @@ export async function transitionIssue(
 ): Promise<IssueView> {
   const current = await findIssue(ctx, idOrKey, true);
   if (!canTransition(current.status, input.to)) throw invalidTransition(current.status, input.to);
+  const commented = input.comment !== undefined && input.comment.trim().length > 0;
   const next = await saveNextVersion(ctx, 'issues', current, {
     status: input.to,
     resolvedAt: input.to === 'resolved' ? ctx.now : null,
+    ...(commented ? { commentCount: current.commentCount + 1 } : {}),
   });
+  const comment =
+    commented && input.comment !== undefined
+      ? await insertComment(ctx, { issueId: next.id, outcomeId: null, decisionId: null, body: input.comment })
+      : null;
   await ctx.emit({
     type: issueEvents.statusChanged,
     resource: resourceOf(next),
@@ -148,6 +160,7 @@ export async function transitionIssue(
       object: presentIssue(next),
       previous: { status: current.status },
       ...(input.comment !== undefined ? { comment: input.comment } : {}),
+      ...(comment ? { commentId: comment.id } : {}),
     },
   });
   return presentIssue(next);

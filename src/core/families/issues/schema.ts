@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { issueSeverities, issueStatuses } from '../../model.js';
 import {
+  commentCountOut,
   idOf,
   listQueryBase,
   pageOf,
@@ -12,7 +13,7 @@ import {
 } from '../shared/schema.js';
 
 /** Fields the service sets: ignored in bodies. `status` changes only through a transition (seed). */
-const readOnly = [...serviceOwnedFields, 'status', 'number', 'key', 'resolvedAt'];
+const readOnly = [...serviceOwnedFields, 'status', 'number', 'key', 'resolvedAt', 'commentCount'];
 
 const title = z.string().trim().min(1).max(500);
 const description = z.string().max(50_000).nullable();
@@ -83,5 +84,6 @@ export const issueSchema = z.strictObject({
   assigneeId: idOf('usr').nullable(),
   labels: z.array(z.string()),
   resolvedAt: timestampOut.nullable().describe('Set on entering resolved, cleared on leaving it'),
+  commentCount: commentCountOut,
 });
 export const issuePageSchema = pageOf(issueSchema);

@@ -8,6 +8,7 @@ const outcome = {
   ownerId: null,
   dueDate: null,
   shippedAt: null,
+  commentCount: 0,
   createdAt: '2026-11-22T10:05:05.000Z',
   updatedAt: '2026-11-22T10:05:05.000Z',
   version: 1,

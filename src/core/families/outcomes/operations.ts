@@ -2,6 +2,7 @@ import { ApiError } from '../../errors.js';
 import type { Outcome, OutcomeStatus } from '../../model.js';
 import type { OperationContext } from '../../pipeline/context.js';
 import type { Page } from '../../pipeline/pagination.js';
+import { deleteCommentsOn } from '../comments/operations.js';
 import { contextEvents } from '../context/events.js';
 import { presentContext } from '../context/operations.js';
 import { deleteAndAnnounce, insertAndAnnounce } from '../shared/lifecycle.js';
@@ -42,6 +43,7 @@ export async function createOutcome(ctx: OperationContext, input: OutcomeCreate)
     ownerId: input.ownerId ?? null,
     dueDate: input.dueDate ?? null,
     shippedAt: shippedAtFor(status, null, ctx.now),
+    commentCount: 0,
     createdAt: ctx.now,
     updatedAt: ctx.now,
     version: 1,
@@ -90,7 +92,7 @@ const plural = (noun: string, n: number): string =>
   n === 1 ? noun : noun.endsWith('y') ? `${noun.slice(0, -1)}ies` : `${noun}s`;
 
 /**
- * Deletes an outcome and its context items. Refused with 409 resource_in_use while issues,
+ * Deletes an outcome with its context items and comments. Refused with 409 resource_in_use while issues,
  * decisions or time entries still refer to it: nothing a user did not ask to delete goes with it.
  */
 export async function deleteOutcome(ctx: OperationContext, id: string): Promise<void> {
@@ -112,6 +114,7 @@ export async function deleteOutcome(ctx: OperationContext, id: string): Promise<
       references,
     });
   }
+  await deleteCommentsOn(ctx, outcome.id);
   for (const item of await ctx.tx.collections.context.deleteWhere(workspaceId, where)) {
     await ctx.emit({
       type: contextEvents.deleted,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { outcomeStatuses } from '../../model.js';
 import { calendarDate } from '../shared/dates.js';
 import {
+  commentCountOut,
   dateOut,
   idOf,
   listQueryBase,
@@ -13,7 +14,7 @@ import {
   withoutReadOnly,
 } from '../shared/schema.js';
 
-const readOnly = [...serviceOwnedFields, 'shippedAt'];
+const readOnly = [...serviceOwnedFields, 'shippedAt', 'commentCount'];
 
 const title = z.string().trim().min(1).max(500);
 const description = z.string().max(50_000).nullable();
@@ -62,5 +63,6 @@ export const outcomeSchema = z.strictObject({
   ownerId: idOf('usr').nullable(),
   dueDate: dateOut.nullable(),
   shippedAt: timestampOut.nullable().describe('Set when the status becomes shipped'),
+  commentCount: commentCountOut,
 });
 export const outcomePageSchema = pageOf(outcomeSchema);

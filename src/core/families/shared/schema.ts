@@ -85,6 +85,9 @@ export const versionedFields = <P extends string>(prefix: P) => ({
   version: z.number().int().min(1).describe('Increases with every change; the ETag is "<version>"'),
 });
 
+/** How many comments an issue, outcome or decision has (the service keeps it). */
+export const commentCountOut = z.number().int().min(0).describe('How many comments it has');
+
 /** The read envelope of every list (CONTRACT §3). */
 export const pageOf = <T extends z.ZodType>(item: T) =>
   z.strictObject({
