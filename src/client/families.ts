@@ -58,6 +58,28 @@ export interface IssuesApi
     to: T.IssueStatus,
     options?: WriteOptions & { comment?: string },
   ): Promise<T.Tagged<T.Issue>>;
+  /** The issue's relations (`/issues/{id}/relations`): blocks, parents, duplicates. */
+  relations: IssueRelationsApi;
+}
+
+/**
+ * `/issues/{id}/relations`: each relation is stored once and read from both ends, its `type` as
+ * seen from the issue asked about (`blocked_by` from the issue that another `blocks`).
+ */
+export interface IssueRelationsApi {
+  /** The issue's relations from both ends, oldest first (iterate, or `.page()`). */
+  list(issue: Target, filters?: T.IssueRelationFilters): Listing<T.IssueRelation>;
+  /**
+   * Relates the issue to `input.issueId`. A cycle of `blocks` or parents is `ApiError` 422
+   * `relation_cycle` (its `path` names the issues around it); a second parent `second_parent`.
+   */
+  create(
+    issue: Target,
+    input: T.IssueRelationCreate,
+    options?: CallOptions,
+  ): Promise<T.Tagged<T.IssueRelation>>;
+  /** Removes the relation from both issues. */
+  delete(issue: Target, relationId: string, options?: CallOptions): Promise<void>;
 }
 
 /** `/time-entries`: create, get, update, modify, delete, list (with `totalMinutes`). */
@@ -145,8 +167,24 @@ export function decisionsApi(t: Transport): DecisionsApi {
   return mutableFamily<T.DecisionCreate, T.Decision, T.DecisionPatch, T.DecisionFilters>(t, '/decisions');
 }
 
+function issueRelationsApi(t: Transport): IssueRelationsApi {
+  const path = (issue: Target) => `${itemPath('/issues', idOf(issue))}/relations`;
+  return {
+    list: (issue, filters) => listingOf(t, path(issue), filters),
+    async create(issue, input, options) {
+      return tagged(
+        await t.send<T.IssueRelation>({ method: 'POST', path: path(issue), body: input, options }),
+      );
+    },
+    async delete(issue, relationId, options) {
+      await t.send({ method: 'DELETE', path: itemPath(path(issue), relationId), options });
+    },
+  };
+}
+
 export function issuesApi(t: Transport): IssuesApi {
   return {
+    relations: issueRelationsApi(t),
     ...mutableFamily<T.IssueCreate, T.Issue, T.IssuePatch, T.IssueFilters>(t, '/issues'),
     async transition(target, to, options = {}) {
       const { comment, ...callOptions } = options;

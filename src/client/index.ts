@@ -8,6 +8,7 @@ export type {
   CommentsApi,
   ContextApi,
   DecisionsApi,
+  IssueRelationsApi,
   IssuesApi,
   OutcomesApi,
   ProjectsApi,

@@ -25,6 +25,8 @@ export interface Issue extends Schema<'Issue'> {}
 export interface IssueCreate extends Schema<'IssueCreate'> {}
 export interface IssuePatch extends Schema<'IssuePatch'> {}
 export type IssueStatus = Issue['status'];
+export interface IssueRelation extends Schema<'IssueRelation'> {}
+export interface IssueRelationCreate extends Schema<'IssueRelationCreate'> {}
 export interface TimeEntry extends Schema<'TimeEntry'> {}
 export interface TimeEntryCreate extends Schema<'TimeEntryCreate'> {}
 export interface TimeEntryPatch extends Schema<'TimeEntryPatch'> {}
@@ -56,6 +58,8 @@ export type WebhookEvent =
   | Schemas['IssueCreatedEvent']
   | Schemas['IssueUpdatedEvent']
   | Schemas['IssueStatusChangedEvent']
+  | Schemas['IssueRelationCreatedEvent']
+  | Schemas['IssueRelationDeletedEvent']
   | Schemas['TimeEntryCreatedEvent']
   | Schemas['TimeEntryUpdatedEvent']
   | Schemas['TimeEntryDeletedEvent']
@@ -80,6 +84,7 @@ export type OutcomeFilters = Omit<ListQuery<'/api/v1/outcomes'>, 'cursor'>;
 export type ContextFilters = Omit<ListQuery<'/api/v1/context'>, 'cursor'>;
 export type DecisionFilters = Omit<ListQuery<'/api/v1/decisions'>, 'cursor'>;
 export type IssueFilters = Omit<ListQuery<'/api/v1/issues'>, 'cursor'>;
+export type IssueRelationFilters = Omit<ListQuery<'/api/v1/issues/{id}/relations'>, 'cursor'>;
 export type TimeEntryFilters = Omit<ListQuery<'/api/v1/time-entries'>, 'cursor'>;
 export type CommentFilters = Omit<ListQuery<'/api/v1/comments'>, 'cursor'>;
 export type WebhookFilters = Omit<ListQuery<'/api/v1/webhooks'>, 'cursor'>;

@@ -5,6 +5,7 @@ import { issueEvents } from './families/issues/events.js';
 import { memberEvents } from './families/members/events.js';
 import { outcomeEvents } from './families/outcomes/events.js';
 import { projectEvents } from './families/projects/events.js';
+import { relationEvents } from './families/relations/events.js';
 import { timeEntryEvents } from './families/time-entries/events.js';
 import { webhookEvents, webhookTestEvent } from './families/webhooks/events.js';
 
@@ -15,6 +16,7 @@ export const eventTypes = [
   ...Object.values(contextEvents),
   ...Object.values(decisionEvents),
   ...Object.values(issueEvents),
+  ...Object.values(relationEvents),
   ...Object.values(timeEntryEvents),
   ...Object.values(commentEvents),
   ...Object.values(memberEvents),

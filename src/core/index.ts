@@ -16,6 +16,7 @@ export * as issues from './families/issues/api.js';
 export * as members from './families/members/api.js';
 export * as outcomes from './families/outcomes/api.js';
 export * as projects from './families/projects/api.js';
+export * as relations from './families/relations/api.js';
 export * as timeEntries from './families/time-entries/api.js';
 export * as webhooks from './families/webhooks/api.js';
 export type * from './model.js';

@@ -97,6 +97,35 @@ export interface Issue extends VersionedRecord {
   resolvedAt: string | null;
   /** How many comments the issue has: kept by the service as comments come and go. */
   commentCount: number;
+  /** The issue's parent (a `parent_of` relation names it), or null. */
+  parentId: string | null;
+  /** How many issues block this one (`blocks` relations naming it as their target). */
+  blockedBy: number;
+  /** How many children it has (`parent_of` relations naming it as their source). */
+  subIssues: number;
+}
+
+/** What a relation says, as asked for from either end. */
+export const relationTypes = [
+  'blocks',
+  'blocked_by',
+  'relates_to',
+  'duplicates',
+  'duplicate_of',
+  'parent_of',
+  'child_of',
+] as const;
+export type RelationType = (typeof relationTypes)[number];
+
+/** The types a relation is stored under: one of each pair, read from the other end as its inverse. */
+export const storedRelationTypes = ['blocks', 'relates_to', 'duplicates', 'parent_of'] as const;
+export type StoredRelationType = (typeof storedRelationTypes)[number];
+
+/** A relation between two issues of one workspace, stored once: `sourceId` <type> `targetId`. */
+export interface IssueRelation extends VersionedRecord {
+  type: StoredRelationType;
+  sourceId: string;
+  targetId: string;
 }
 
 /** Who caused a change: the token's user, or the operator (CLI) with no token. */

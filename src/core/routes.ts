@@ -5,6 +5,7 @@ import { issueRoutes } from './families/issues/routes.js';
 import { memberRoutes } from './families/members/routes.js';
 import { outcomeRoutes } from './families/outcomes/routes.js';
 import { projectRoutes } from './families/projects/routes.js';
+import { relationRoutes } from './families/relations/routes.js';
 import { signalRoutes } from './families/signals/routes.js';
 import { timeEntryRoutes } from './families/time-entries/routes.js';
 import { webhookRoutes } from './families/webhooks/routes.js';
@@ -17,6 +18,7 @@ export const routes: readonly Route[] = [
   ...contextRoutes,
   ...decisionRoutes,
   ...issueRoutes,
+  ...relationRoutes,
   ...timeEntryRoutes,
   ...commentRoutes,
   ...memberRoutes,

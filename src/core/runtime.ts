@@ -27,6 +27,7 @@ export type IdPrefix =
   | 'iss'
   | 'te'
   | 'cmt'
+  | 'rel'
   | 'wh'
   | 'dlv'
   | 'att';

@@ -8,6 +8,7 @@ import type {
   DeliveryAttempt,
   IdempotencyRecord,
   Issue,
+  IssueRelation,
   Membership,
   Outcome,
   Project,
@@ -98,6 +99,7 @@ export interface CollectionRows {
   decisions: Decision;
   timeEntries: TimeEntry;
   comments: Comment;
+  issueRelations: IssueRelation;
 }
 export type CollectionName = keyof CollectionRows;
 
@@ -118,7 +120,7 @@ export interface CollectionDefinition<Name extends CollectionName> {
 export const collectionDefinitions = {
   projects: { filters: ['key'], search: ['name', 'description'], ranges: [], sums: [] },
   issues: {
-    filters: ['projectId', 'outcomeId', 'status', 'severity', 'assigneeId', 'number'],
+    filters: ['projectId', 'outcomeId', 'status', 'severity', 'assigneeId', 'number', 'parentId'],
     search: ['title', 'description'],
     ranges: [],
     sums: [],
@@ -148,6 +150,7 @@ export const collectionDefinitions = {
     ranges: [],
     sums: [],
   },
+  issueRelations: { filters: ['sourceId', 'targetId', 'type'], search: [], ranges: [], sums: [] },
 } as const satisfies { [Name in CollectionName]: CollectionDefinition<Name> };
 
 type Defined<
@@ -567,6 +570,7 @@ export interface DumpRows {
   decisions: Decision;
   timeEntries: TimeEntry;
   comments: Comment;
+  issueRelations: IssueRelation;
   counters: { name: string; value: number };
   signals: SignalEvent;
   idempotency: IdempotencyRecord;
@@ -590,6 +594,7 @@ export const dumpTables = [
   'decisions',
   'timeEntries',
   'comments',
+  'issueRelations',
   'counters',
   'signals',
   'idempotency',

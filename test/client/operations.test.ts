@@ -165,6 +165,23 @@ describe.each(modes)('every operation of the client, %s', (mode) => {
     expect((await client.timeEntries.list({ outcomeId: outcome.id }).page()).totalMinutes).toBe(60);
   });
 
+  it('issue relations: create from one end, list from both, refuse a cycle, delete', async () => {
+    const parent = await client.issues.create({ projectId: f.ws.projectId, title: 'Epic' });
+    const child = await client.issues.create({ projectId: f.ws.projectId, title: 'Story' });
+    const made = await client.issues.relations.create(child, { type: 'child_of', issueId: parent.id });
+    expect(made).toMatchObject({ type: 'child_of', issueId: parent.id });
+    const fromParent = await client.issues.relations.list(parent).page();
+    expect(fromParent.data.map((r) => [r.id, r.type, r.issueId])).toEqual([[made.id, 'parent_of', child.id]]);
+    expect((await client.issues.get(child.id)).parentId).toBe(parent.id);
+    expect((await client.issues.list({ parentId: parent.id }).page()).total).toBe(1);
+    const refused = await client.issues.relations
+      .create(parent, { type: 'child_of', issueId: child.id })
+      .catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 422, code: 'relation_cycle' });
+    await client.issues.relations.delete(parent, made.id);
+    expect((await client.issues.get(child.id)).parentId).toBeNull();
+  });
+
   it('comments: create, get, update, modify, delete and list oldest first or newest first', async () => {
     const issue = await client.issues.create({ projectId: f.ws.projectId, title: 'Discussed' });
     const first = await client.comments.create({ issueId: issue.id, body: 'First' });

@@ -72,6 +72,9 @@ export function sampleRow<Name extends CollectionName>(
       labels: ['web'],
       resolvedAt: null,
       commentCount: 0,
+      parentId: null,
+      blockedBy: 0,
+      subIssues: 0,
     }),
     outcomes: () => ({
       ...common,
@@ -122,6 +125,7 @@ export function sampleRow<Name extends CollectionName>(
       body: 'Seen on *Safari* too',
       editedAt: null,
     }),
+    issueRelations: () => ({ ...common, type: 'blocks', sourceId: 'iss_1', targetId: 'iss_2' }),
   };
   return { ...rows[name](), ...overrides };
 }

@@ -60,6 +60,15 @@ const recipes: Record<string, Recipe> = {
   'PATCH /decisions/:id': itemRecipe('/decisions', { status: 'accepted' }),
   'POST /issues': createRecipe('/issues'),
   'PATCH /issues/:id': itemRecipe('/issues', { severity: 'high' }),
+  'POST /issues/:id/relations': async (s, as) => ({
+    params: { id: (await createIssue(s, as)).id },
+    body: { type: 'blocks', issueId: (await createIssue(s, as)).id },
+  }),
+  'DELETE /issues/:id/relations/:relationId': async (s, as) => {
+    const [a, b] = [await createIssue(s, as), await createIssue(s, as)];
+    const made = await create(s, as, `/issues/${a.id}/relations`, { type: 'blocks', issueId: b.id });
+    return { params: { id: a.id, relationId: made.id } };
+  },
   'POST /issues/:id/transition': async (s, as) => ({
     params: { id: (await createIssue(s, as)).id },
     body: { to: 'blocked' },
@@ -188,7 +197,7 @@ for (const host of hosts) {
           const res = await send(s, route, s.tokens.admin, target, { ...target.body, ...forged });
           expectServerValues(res, route, target, s.ws.adminUserId);
           // What was stored keeps the server's values too, read back through the item's GET.
-          const stored = await storedView(s, route, res.json.id);
+          const stored = await storedView(s, route, res.json.id, target.params);
           for (const [field, value] of Object.entries(forged)) expect(stored[field]).not.toBe(value);
         } else {
           const signalsBefore = await signalsOf(s);
@@ -203,7 +212,17 @@ for (const host of hosts) {
 }
 
 /** The item a route wrote, as its family's GET answers it afterwards. */
-async function storedView(s: TestServer, route: Route, id: string): Promise<Record<string, unknown>> {
+async function storedView(
+  s: TestServer,
+  route: Route,
+  id: string,
+  params: Record<string, string>,
+): Promise<Record<string, unknown>> {
+  // A relation has no GET of its own: its issue's list of relations shows it.
+  if (route.path.endsWith('/relations')) {
+    const listed = await client(s).list(`/issues/${params.id}/relations`);
+    return listed.data.find((relation: { id: string }) => relation.id === id);
+  }
   const collection = route.path.split('/')[1];
   const res = await client(s).get(`/${collection}/${id}`);
   expect(res.status, `GET /${collection}/${id} answered ${res.status}`).toBe(200);

@@ -253,6 +253,10 @@ export function runHttpSuite(host: Host, adapter?: AdapterUnderTest): void {
           assigneeId: null,
           labels: [],
           resolvedAt: null,
+          commentCount: 0,
+          parentId: null,
+          blockedBy: 0,
+          subIssues: 0,
           createdAt: iso(startTime),
           updatedAt: iso(startTime),
           version: 1,
@@ -1477,6 +1481,7 @@ export function runHttpSuite(host: Host, adapter?: AdapterUnderTest): void {
           object: moved,
           previous: { status: 'open' },
           comment: 'Waiting for the vendor',
+          commentId: expect.stringMatching(/^cmt_/),
         });
       });
 

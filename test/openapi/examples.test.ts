@@ -127,6 +127,7 @@ describe('the examples of the API reference', () => {
       ...['listContextItems', 'createContextItem', 'getContextItem', 'deleteContextItem'],
       ...['listDecisions', 'createDecision', 'getDecision', 'updateDecision'],
       ...['listIssues', 'createIssue', 'getIssue', 'updateIssue', 'transitionIssue'],
+      ...['listIssueRelations', 'createIssueRelation', 'deleteIssueRelation'],
       ...['listTimeEntries', 'createTimeEntry', 'getTimeEntry', 'updateTimeEntry', 'deleteTimeEntry'],
       ...['listComments', 'createComment', 'getComment', 'updateComment', 'deleteComment'],
       ...['listMembers', 'createMember', 'getMember', 'updateMember', 'deleteMember'],

@@ -47,6 +47,7 @@ const resetSql = [
   'decisions',
   'time_entries',
   'comments',
+  'issue_relations',
   'signals',
   'idempotency_keys',
   'counters',

@@ -71,6 +71,7 @@ export function memoryStorage(): Storage {
       decisions: new IndexedRows('decisions', null),
       timeEntries: new IndexedRows('timeEntries', null),
       comments: new IndexedRows('comments', null),
+      issueRelations: new IndexedRows('issueRelations', null),
     },
     signals: [],
     idempotency: new Map(),
@@ -281,6 +282,7 @@ function memoryTx(state: State, startedMs: number, record: RecordUndo): StorageT
       decisions: memoryCollection(state.collections.decisions, record),
       timeEntries: memoryCollection(state.collections.timeEntries, record),
       comments: memoryCollection(state.collections.comments, record),
+      issueRelations: memoryCollection(state.collections.issueRelations, record),
     },
     signals: {
       async append(event) {
@@ -403,6 +405,7 @@ function tableRows<Table extends DumpTable>(state: State, table: Table): readonl
     decisions: () => [...state.collections.decisions.rows.values()],
     timeEntries: () => [...state.collections.timeEntries.rows.values()],
     comments: () => [...state.collections.comments.rows.values()],
+    issueRelations: () => [...state.collections.issueRelations.rows.values()],
     counters: () => [...state.counters].map(([name, value]) => ({ name, value })),
     signals: () => state.signals,
     idempotency: () => [...state.idempotency.values()],

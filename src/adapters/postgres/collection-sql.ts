@@ -27,6 +27,7 @@ const tables: Record<CollectionName, string> = {
   decisions: 'decisions',
   timeEntries: 'time_entries',
   comments: 'comments',
+  issueRelations: 'issue_relations',
 };
 
 /** Unique rules beyond the id: constraint name → what the port calls it. */

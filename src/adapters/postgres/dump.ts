@@ -77,6 +77,7 @@ const sources: { [Table in DumpTable]: Source<Table> } = {
   decisions: fromData(shapes.decisions.table),
   timeEntries: fromData(shapes.timeEntries.table),
   comments: fromData(shapes.comments.table),
+  issueRelations: fromData(shapes.issueRelations.table),
   counters: {
     table: 'counters',
     columns: 'name, value',

@@ -86,6 +86,7 @@ function postgresTx(conn: Conn, appended: (accountId: string) => void): StorageT
       decisions: postgresCollection('decisions', conn),
       timeEntries: postgresCollection('timeEntries', conn),
       comments: postgresCollection('comments', conn),
+      issueRelations: postgresCollection('issueRelations', conn),
     },
     signals: postgresSignals(conn, appended),
     idempotency: postgresIdempotency(conn),

@@ -24,6 +24,7 @@ const tables: Record<CollectionName, string> = {
   decisions: 'decisions',
   timeEntries: 'time_entries',
   comments: 'comments',
+  issueRelations: 'issue_relations',
 };
 
 /** Unique rules beyond the id, as SQLite words them in its error message. */

@@ -21,11 +21,13 @@ import { withUniqueRules } from './errors.js';
 import { countedColumns as firstCounted } from './migrations/002_list_counts.js';
 import { searchedFields } from './migrations/005_batched_search.js';
 import { commentCountedColumns } from './migrations/014_comments.js';
+import { relationCountedColumns } from './migrations/015_issue_relations.js';
 
-/** The filter columns of each table counted in list_counts (migrations 2 and 14). */
+/** The filter columns of each table counted in list_counts (migrations 2, 14 and 15). */
 const countedColumns: Readonly<Record<string, readonly string[]>> = {
   ...firstCounted,
   ...commentCountedColumns,
+  ...relationCountedColumns,
 };
 
 type Where = Partial<Record<string, FilterValue>> | undefined;

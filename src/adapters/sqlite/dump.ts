@@ -35,6 +35,7 @@ const sources: { [Table in DumpTable]: { table: string; toRecord: (row: Row) => 
   decisions: { table: shapes.decisions.table, toRecord: (r) => JSON.parse(r.data as string) },
   timeEntries: { table: shapes.timeEntries.table, toRecord: (r) => JSON.parse(r.data as string) },
   comments: { table: shapes.comments.table, toRecord: (r) => JSON.parse(r.data as string) },
+  issueRelations: { table: shapes.issueRelations.table, toRecord: (r) => JSON.parse(r.data as string) },
   counters: { table: 'counters', toRecord: (r) => ({ name: r.name as string, value: r.value as number }) },
   signals: {
     table: 'signals',

@@ -60,6 +60,7 @@ function sqliteTx(conn: Conn, writePendingSearch: () => void): StorageTx {
       decisions: collection('decisions'),
       timeEntries: collection('timeEntries'),
       comments: collection('comments'),
+      issueRelations: collection('issueRelations'),
     },
     signals: sqliteSignals(conn),
     idempotency: sqliteIdempotency(conn),

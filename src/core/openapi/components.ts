@@ -37,6 +37,12 @@ import {
   projectPatchSchema,
   projectSchema,
 } from '../families/projects/schema.js';
+import {
+  relationCreateSchema,
+  relationPageSchema,
+  relationSchema,
+  storedRelationSchema,
+} from '../families/relations/schema.js';
 import { dateOut, timestampOut } from '../families/shared/schema.js';
 import { signalEventSchema, signalPageSchema } from '../families/signals/schema.js';
 import {
@@ -81,6 +87,9 @@ export const responseComponents: Record<string, z.ZodType> = {
   DecisionPage: decisionPageSchema,
   Issue: issueSchema,
   IssuePage: issuePageSchema,
+  IssueRelation: relationSchema,
+  IssueRelationPage: relationPageSchema,
+  StoredIssueRelation: storedRelationSchema,
   TimeEntry: timeEntrySchema,
   TimeEntryPage: timeEntryPageSchema,
   Comment: commentSchema,
@@ -114,6 +123,7 @@ export const requestComponents: Record<string, z.ZodType> = {
   IssueCreate: issueCreateSchema,
   IssuePatch: issuePatchSchema,
   IssueTransition: issueTransitionSchema,
+  IssueRelationCreate: relationCreateSchema,
   TimeEntryCreate: timeEntryCreateSchema,
   TimeEntryPatch: timeEntryPatchSchema,
   CommentCreate: commentCreateSchema,

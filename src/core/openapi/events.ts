@@ -7,6 +7,8 @@ import { issueSchema } from '../families/issues/schema.js';
 import { memberSchema } from '../families/members/schema.js';
 import { outcomeSchema } from '../families/outcomes/schema.js';
 import { projectSchema } from '../families/projects/schema.js';
+import { relationExamples } from '../families/relations/examples.js';
+import { storedRelationSchema } from '../families/relations/schema.js';
 import { idOf, timestampOut } from '../families/shared/schema.js';
 import { timeEntrySchema } from '../families/time-entries/schema.js';
 import { webhookSchema } from '../families/webhooks/schema.js';
@@ -21,6 +23,7 @@ const objectOf: Record<Family, z.ZodType> = {
   context: contextItemSchema,
   decision: decisionSchema,
   issue: issueSchema,
+  issue_relation: storedRelationSchema,
   time_entry: timeEntrySchema,
   comment: commentSchema,
   member: memberSchema,
@@ -77,6 +80,8 @@ const collectionOf: Record<Family, string> = {
   context: '/context',
   decision: '/decisions',
   issue: '/issues',
+  // No route reads one relation alone: its events' example is the family's own.
+  issue_relation: '',
   time_entry: '/time-entries',
   comment: '/comments',
   member: '/members',
@@ -102,7 +107,11 @@ export function eventExamples(routes: readonly Route[]): Record<string, unknown>
   return Object.fromEntries(
     eventTypes.map((type) => {
       const family = type.slice(0, type.indexOf('.')) as Family;
-      const item = (exampleOf('GET', `${collectionOf[family]}/:id`)?.response ?? {}) as Item;
+      const item = (
+        family === 'issue_relation'
+          ? relationExamples.stored
+          : (exampleOf('GET', `${collectionOf[family]}/:id`)?.response ?? {})
+      ) as Item;
       if (type === 'webhook.test') {
         const message = 'This is a test delivery from outcome-tracker.';
         return [type, event(type, { object: { webhookId: item.id, message } })];

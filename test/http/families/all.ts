@@ -5,6 +5,7 @@ import { runIssueKeySuite } from './issues.js';
 import { runMemberSuite } from './members.js';
 import { runOutcomeSuite } from './outcomes.js';
 import { runProjectSuite } from './projects.js';
+import { runRelationSuite } from './relations.js';
 import type { Target } from './support.js';
 import { runTimeEntrySuite } from './time-entries.js';
 
@@ -16,6 +17,7 @@ export function runFamilySuites(target: Target): void {
   runDecisionSuite(target);
   runTimeEntrySuite(target);
   runCommentSuite(target);
+  runRelationSuite(target);
   runIssueKeySuite(target);
   runMemberSuite(target);
 }

@@ -9,6 +9,7 @@ import { dueDeliveriesBySubscription } from './008_due_deliveries_by_subscriptio
 import { membershipsByUser } from './009_memberships_by_user.js';
 import { storageTimeShares } from './010_storage_time_shares.js';
 import { comments } from './011_comments.js';
+import { issueRelations } from './012_issue_relations.js';
 
 /** One schema step, recorded in `schema_migrations` once applied. */
 export interface Migration {
@@ -30,6 +31,7 @@ export const migrations: readonly Migration[] = [
   { version: 9, name: 'memberships by user', sql: membershipsByUser },
   { version: 10, name: 'storage time shares', sql: storageTimeShares },
   { version: 11, name: 'comments', sql: comments },
+  { version: 12, name: 'issue relations', sql: issueRelations },
 ];
 
 /** The schema version this code knows. */

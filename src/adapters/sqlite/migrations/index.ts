@@ -12,6 +12,7 @@ import { issuesByUpdateTime } from './011_issues_by_update_time.js';
 import { dueDeliveriesBySubscription } from './012_due_deliveries_by_subscription.js';
 import { membershipsByUser } from './013_memberships_by_user.js';
 import { comments } from './014_comments.js';
+import { issueRelations } from './015_issue_relations.js';
 
 /** One schema step. `version` is what `PRAGMA user_version` holds once it is applied. */
 export interface Migration {
@@ -36,6 +37,7 @@ export const migrations: readonly Migration[] = [
   { version: 12, name: 'due deliveries by subscription', sql: dueDeliveriesBySubscription },
   { version: 13, name: 'memberships by user', sql: membershipsByUser },
   { version: 14, name: 'comments', sql: comments },
+  { version: 15, name: 'issue relations', sql: issueRelations },
 ];
 
 /** The schema version this code knows. */

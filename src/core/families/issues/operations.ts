@@ -51,6 +51,9 @@ export async function createIssue(ctx: OperationContext, input: IssueCreate): Pr
     labels: input.labels ?? [],
     resolvedAt: null,
     commentCount: 0,
+    parentId: null,
+    blockedBy: 0,
+    subIssues: 0,
     createdAt: ctx.now,
     updatedAt: ctx.now,
     version: 1,
@@ -62,7 +65,7 @@ export async function createIssue(ctx: OperationContext, input: IssueCreate): Pr
 }
 
 /** Finds an issue by id (`iss_…`) or by its readable key (`APO-12`). */
-async function findIssue(ctx: OperationContext, idOrKey: string, forWrite: boolean): Promise<Issue> {
+export async function findIssue(ctx: OperationContext, idOrKey: string, forWrite: boolean): Promise<Issue> {
   const key = issueKeyPattern.exec(idOrKey);
   if (!key)
     return forWrite
@@ -97,12 +100,12 @@ export async function getIssueJson(ctx: OperationContext, idOrKey: string): Prom
 }
 
 export async function listIssues(ctx: OperationContext, query: IssueListQuery): Promise<Page<IssueView>> {
-  const { projectId, outcomeId, status, severity, assigneeId, ...params } = query;
+  const { projectId, outcomeId, status, severity, assigneeId, parentId, ...params } = query;
   return listPage(
     ctx,
     'issues',
     params,
-    { projectId, outcomeId, status, severity, assigneeId },
+    { projectId, outcomeId, status, severity, assigneeId, parentId },
     presentIssue,
   );
 }

@@ -13,7 +13,17 @@ import {
 } from '../shared/schema.js';
 
 /** Fields the service sets: ignored in bodies. `status` changes only through a transition (seed). */
-const readOnly = [...serviceOwnedFields, 'status', 'number', 'key', 'resolvedAt', 'commentCount'];
+const readOnly = [
+  ...serviceOwnedFields,
+  'status',
+  'number',
+  'key',
+  'resolvedAt',
+  'commentCount',
+  'parentId',
+  'blockedBy',
+  'subIssues',
+];
 
 const title = z.string().trim().min(1).max(500);
 const description = z.string().max(50_000).nullable();
@@ -63,6 +73,7 @@ export const issueListQuerySchema = z.strictObject({
   status: z.enum(issueStatuses).optional(),
   severity: z.enum(issueSeverities).optional(),
   assigneeId: idOf('usr').optional(),
+  parentId: idOf('iss').optional().describe('The children of this issue (its sub-issues)'),
   q: searchText.optional(),
 });
 export type IssueListQuery = z.output<typeof issueListQuerySchema>;
@@ -85,5 +96,8 @@ export const issueSchema = z.strictObject({
   labels: z.array(z.string()),
   resolvedAt: timestampOut.nullable().describe('Set on entering resolved, cleared on leaving it'),
   commentCount: commentCountOut,
+  parentId: idOf('iss').nullable().describe('Its parent, set by a parent_of (or child_of) relation'),
+  blockedBy: z.number().int().min(0).describe('How many issues block it (blocks / blocked_by relations)'),
+  subIssues: z.number().int().min(0).describe('How many children it has (parent_of / child_of relations)'),
 });
 export const issuePageSchema = pageOf(issueSchema);

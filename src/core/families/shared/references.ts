@@ -25,6 +25,7 @@ const label: Record<CollectionName, string> = {
   decisions: 'a decision',
   timeEntries: 'a time entry',
   comments: 'a comment',
+  issueRelations: 'an issue relation',
 };
 
 /** A user reference must name a member of the caller's workspace. */
