@@ -24,11 +24,20 @@ export interface ProjectsApi
     Readable<T.Project, T.ProjectFilters>,
     Updatable<T.ProjectPatch, T.Project> {}
 
-/** `/outcomes`: create, get, update, modify, delete (refused while referenced), list. */
+/** Archive and bring back (`POST <path>/{id}/archive`, `/unarchive`), with If-Match. */
+export interface Archivable<T> {
+  /** Archives it: lists leave it out unless `archived: 'true'` or `'only'`. Needs its ETag (`ifMatch` or a tagged target). */
+  archive(target: Target, options?: WriteOptions): Promise<T.Tagged<T>>;
+  /** Brings it back into lists. Needs its ETag (`ifMatch` or a tagged target). */
+  unarchive(target: Target, options?: WriteOptions): Promise<T.Tagged<T>>;
+}
+
+/** `/outcomes`: create, get, update, modify, delete (refused while referenced), archive, list. */
 export interface OutcomesApi
   extends Creatable<T.OutcomeCreate, T.Outcome>,
     Readable<T.Outcome, T.OutcomeFilters>,
     Updatable<T.OutcomePatch, T.Outcome>,
+    Archivable<T.Outcome>,
     Deletable {}
 
 /** `/context`: create, get, delete, list. Context items are immutable. */
@@ -47,7 +56,8 @@ export interface DecisionsApi
 export interface IssuesApi
   extends Creatable<T.IssueCreate, T.Issue>,
     Readable<T.Issue, T.IssueFilters>,
-    Updatable<T.IssuePatch, T.Issue> {
+    Updatable<T.IssuePatch, T.Issue>,
+    Archivable<T.Issue> {
   /**
    * Moves an issue to another status (`POST /issues/{id}/transition`). A move the table forbids
    * is `ApiError` 422 `invalid_transition`, whose `allowed` lists the statuses reachable now.
@@ -144,6 +154,22 @@ function mutableFamily<Create, R, Patch, Filters, P extends T.Page<R> = T.Page<R
   return { ...creatable<Create, R>(t, base), ...read, ...updatable<Patch, R>(t, base, read.get) };
 }
 
+function archivable<R>(t: Transport, base: string): Archivable<R> {
+  const send = async (target: Target, action: string, options: WriteOptions | undefined) =>
+    tagged(
+      await t.send<R>({
+        method: 'POST',
+        path: `${itemPath(base, idOf(target))}/${action}`,
+        ifMatch: ifMatchOf(target, options),
+        options,
+      }),
+    );
+  return {
+    archive: (target, options) => send(target, 'archive', options),
+    unarchive: (target, options) => send(target, 'unarchive', options),
+  };
+}
+
 export function projectsApi(t: Transport): ProjectsApi {
   return mutableFamily<T.ProjectCreate, T.Project, T.ProjectPatch, T.ProjectFilters>(t, '/projects');
 }
@@ -151,6 +177,7 @@ export function projectsApi(t: Transport): ProjectsApi {
 export function outcomesApi(t: Transport): OutcomesApi {
   return {
     ...mutableFamily<T.OutcomeCreate, T.Outcome, T.OutcomePatch, T.OutcomeFilters>(t, '/outcomes'),
+    ...archivable<T.Outcome>(t, '/outcomes'),
     ...deletable(t, '/outcomes'),
   };
 }
@@ -185,6 +212,7 @@ function issueRelationsApi(t: Transport): IssueRelationsApi {
 export function issuesApi(t: Transport): IssuesApi {
   return {
     relations: issueRelationsApi(t),
+    ...archivable<T.Issue>(t, '/issues'),
     ...mutableFamily<T.IssueCreate, T.Issue, T.IssuePatch, T.IssueFilters>(t, '/issues'),
     async transition(target, to, options = {}) {
       const { comment, ...callOptions } = options;

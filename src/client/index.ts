@@ -5,6 +5,7 @@
 export { type Client, type ClientOptions, createClient } from './create-client.js';
 export { ApiError, ConnectionError, UnexpectedResponseError, VersionConflictError } from './errors.js';
 export type {
+  Archivable,
   CommentsApi,
   ContextApi,
   DecisionsApi,

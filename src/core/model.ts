@@ -103,6 +103,8 @@ export interface Issue extends VersionedRecord {
   blockedBy: number;
   /** How many children it has (`parent_of` relations naming it as their source). */
   subIssues: number;
+  /** When it was archived (left out of lists unless asked for); null while it is not. */
+  archivedAt: string | null;
 }
 
 /** What a relation says, as asked for from either end. */
@@ -179,6 +181,8 @@ export interface Outcome extends VersionedRecord {
   shippedAt: string | null;
   /** How many comments the outcome has: kept by the service as comments come and go. */
   commentCount: number;
+  /** When it was archived (left out of lists unless asked for); null while it is not. */
+  archivedAt: string | null;
 }
 
 export const contextKinds = ['document', 'link', 'note'] as const;

@@ -115,42 +115,68 @@ export interface CollectionDefinition<Name extends CollectionName> {
   ranges: readonly (keyof CollectionRows[Name] & string)[];
   /** Numeric fields a list may sum over all matching rows. */
   sums: readonly (keyof CollectionRows[Name] & string)[];
+  /**
+   * Nullable filter fields a list may ask to be set (`notNull`), null in most rows (`archivedAt`):
+   * adapters index the rows where they are set, so that both those rows and a total of the rows
+   * where they are null (all the rows less those) stay index reads.
+   */
+  notNull: readonly (keyof CollectionRows[Name] & string)[];
 }
 
 export const collectionDefinitions = {
-  projects: { filters: ['key'], search: ['name', 'description'], ranges: [], sums: [] },
+  projects: { filters: ['key'], search: ['name', 'description'], ranges: [], sums: [], notNull: [] },
   issues: {
-    filters: ['projectId', 'outcomeId', 'status', 'severity', 'assigneeId', 'number', 'parentId'],
+    filters: [
+      'projectId',
+      'outcomeId',
+      'status',
+      'severity',
+      'assigneeId',
+      'number',
+      'parentId',
+      'archivedAt',
+    ],
     search: ['title', 'description'],
     ranges: [],
     sums: [],
+    notNull: ['archivedAt'],
   },
   outcomes: {
-    filters: ['projectId', 'status', 'ownerId'],
+    filters: ['projectId', 'status', 'ownerId', 'archivedAt'],
     search: ['title', 'description'],
     ranges: [],
     sums: [],
+    notNull: ['archivedAt'],
   },
-  context: { filters: ['outcomeId', 'kind'], search: [], ranges: [], sums: [] },
+  context: { filters: ['outcomeId', 'kind'], search: [], ranges: [], sums: [], notNull: [] },
   decisions: {
     filters: ['projectId', 'outcomeId', 'status', 'supersededBy'],
     search: [],
     ranges: [],
     sums: [],
+    notNull: [],
   },
   timeEntries: {
     filters: ['outcomeId', 'issueId', 'userId'],
     search: [],
     ranges: ['date'],
     sums: ['minutes'],
+    notNull: [],
   },
   comments: {
     filters: ['issueId', 'outcomeId', 'decisionId', 'authorId'],
     search: [],
     ranges: [],
     sums: [],
+    notNull: [],
   },
-  issueRelations: { filters: ['sourceId', 'targetId', 'type'], search: [], ranges: [], sums: [] },
+  issueRelations: {
+    filters: ['sourceId', 'targetId', 'type'],
+    search: [],
+    ranges: [],
+    sums: [],
+    notNull: [],
+  },
 } as const satisfies { [Name in CollectionName]: CollectionDefinition<Name> };
 
 type Defined<
@@ -167,6 +193,8 @@ export interface ListQuery<Name extends CollectionName> {
   where?: Partial<Record<Defined<Name, 'filters'>, FilterValue>>;
   /** Inclusive bounds on the collection's range fields. */
   range?: Partial<Record<Defined<Name, 'ranges'>, { gte?: string | number; lte?: string | number }>>;
+  /** Fields that must be set (not null), among the collection's `notNull` fields. */
+  notNull?: readonly Defined<Name, 'notNull'>[];
   /** A numeric field to sum over every matching row (not just the page). */
   sum?: Defined<Name, 'sums'>;
   /** Inclusive lower / exclusive upper bounds on `createdAt`, inclusive lower bound on `updatedAt`. */

@@ -165,6 +165,21 @@ describe.each(modes)('every operation of the client, %s', (mode) => {
     expect((await client.timeEntries.list({ outcomeId: outcome.id }).page()).totalMinutes).toBe(60);
   });
 
+  it('archive: issues and outcomes leave lists until brought back', async () => {
+    const issue = await client.issues.create({ projectId: f.ws.projectId, title: 'Stale' });
+    const archived = await client.issues.archive(issue);
+    expect(archived.archivedAt).not.toBeNull();
+    const listed = await client.issues.list({ archived: 'only' }).page();
+    expect(listed.data.map((i) => i.id)).toEqual([issue.id]);
+    const back = await client.issues.unarchive(archived);
+    expect(back.archivedAt).toBeNull();
+    const outcome = await client.outcomes.create({ projectId: f.ws.projectId, title: 'Old goal' });
+    await client.outcomes.archive(outcome.id, { ifMatch: outcome.etag });
+    expect((await client.outcomes.list({ archived: 'only' }).page()).data.map((o) => o.id)).toEqual([
+      outcome.id,
+    ]);
+  });
+
   it('issue relations: create from one end, list from both, refuse a cycle, delete', async () => {
     const parent = await client.issues.create({ projectId: f.ws.projectId, title: 'Epic' });
     const child = await client.issues.create({ projectId: f.ws.projectId, title: 'Story' });

@@ -289,6 +289,67 @@ export function collectionTests(adapter: AdapterUnderTest): void {
       });
     });
 
+    it('lists and counts rows where a notNull field is null or set, alone or with filters, through archives and unarchives', async () => {
+      const rows = Array.from({ length: 12 }, (_, i) =>
+        sampleRow(
+          'issues',
+          'wsp_1',
+          { status: i % 3 === 0 ? 'closed' : 'open', archivedAt: i % 4 === 0 ? at(100 + i) : null },
+          at(i),
+        ),
+      );
+      await tx(async (t) => {
+        for (const row of rows) await t.collections.issues.insert(row);
+        await t.collections.issues.insert(sampleRow('issues', 'wsp_2', { archivedAt: at(5) }));
+      });
+      const check = async () => {
+        const expectList = async (
+          query: { where?: Record<string, string | null>; notNull?: readonly 'archivedAt'[] },
+          keep: (row: (typeof rows)[number]) => boolean,
+        ) => {
+          const expected = rows
+            .filter(keep)
+            .map((r) => r.id)
+            .reverse();
+          for (const limit of [3, 50]) {
+            const listed = await tx((t) =>
+              t.collections.issues.list({ workspaceId: 'wsp_1', limit, ...query } as never),
+            );
+            expect(listed.total).toBe(expected.length);
+            expect(listed.rows.map((r) => r.id)).toEqual(expected.slice(0, limit));
+          }
+        };
+        const current = await tx(async (t) => {
+          const out = [];
+          for (const r of rows)
+            out.push((await t.collections.issues.get('wsp_1', r.id)) as (typeof rows)[number]);
+          return out;
+        });
+        rows.splice(0, rows.length, ...current);
+        await expectList({ where: { archivedAt: null } }, (r) => r.archivedAt === null);
+        await expectList(
+          { where: { archivedAt: null, status: 'open' } },
+          (r) => r.archivedAt === null && r.status === 'open',
+        );
+        await expectList({ notNull: ['archivedAt'] }, (r) => r.archivedAt !== null);
+        await expectList(
+          { where: { status: 'closed' }, notNull: ['archivedAt'] },
+          (r) => r.archivedAt !== null && r.status === 'closed',
+        );
+        expect(
+          await tx((t) => t.collections.issues.count('wsp_1', { archivedAt: null, status: 'closed' })),
+        ).toBe(rows.filter((r) => r.archivedAt === null && r.status === 'closed').length);
+      };
+      await check();
+      // Unarchive one, archive another: the indexes of set rows follow.
+      await tx(async (t) => {
+        const [first, second] = [rows[0], rows[1]] as [(typeof rows)[number], (typeof rows)[number]];
+        await t.collections.issues.update({ ...first, archivedAt: null, version: 2 }, 1);
+        await t.collections.issues.update({ ...second, archivedAt: at(200), version: 2 }, 1);
+      });
+      await check();
+    });
+
     it('sums a numeric field over every match, not just the page, within inclusive ranges', async () => {
       const dates = ['2026-11-01', '2026-11-02', '2026-11-03', '2026-11-04', '2026-11-05'];
       await tx(async (t) => {

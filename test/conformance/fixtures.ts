@@ -75,6 +75,7 @@ export function sampleRow<Name extends CollectionName>(
       parentId: null,
       blockedBy: 0,
       subIssues: 0,
+      archivedAt: null,
     }),
     outcomes: () => ({
       ...common,
@@ -86,6 +87,7 @@ export function sampleRow<Name extends CollectionName>(
       dueDate: '2026-12-31',
       shippedAt: null,
       commentCount: 0,
+      archivedAt: null,
     }),
     context: () => ({
       ...common,

@@ -60,6 +60,10 @@ const recipes: Record<string, Recipe> = {
   'PATCH /decisions/:id': itemRecipe('/decisions', { status: 'accepted' }),
   'POST /issues': createRecipe('/issues'),
   'PATCH /issues/:id': itemRecipe('/issues', { severity: 'high' }),
+  'POST /issues/:id/archive': itemRecipe('/issues'),
+  'POST /issues/:id/unarchive': itemRecipe('/issues'),
+  'POST /outcomes/:id/archive': itemRecipe('/outcomes'),
+  'POST /outcomes/:id/unarchive': itemRecipe('/outcomes'),
   'POST /issues/:id/relations': async (s, as) => ({
     params: { id: (await createIssue(s, as)).id },
     body: { type: 'blocks', issueId: (await createIssue(s, as)).id },

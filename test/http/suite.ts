@@ -257,6 +257,7 @@ export function runHttpSuite(host: Host, adapter?: AdapterUnderTest): void {
           parentId: null,
           blockedBy: 0,
           subIssues: 0,
+          archivedAt: null,
           createdAt: iso(startTime),
           updatedAt: iso(startTime),
           version: 1,

@@ -124,9 +124,11 @@ describe('the examples of the API reference', () => {
     expect(ids).toEqual([
       ...['listProjects', 'createProject', 'getProject', 'updateProject'],
       ...['listOutcomes', 'createOutcome', 'getOutcome', 'updateOutcome', 'deleteOutcome'],
+      ...['archiveOutcome', 'unarchiveOutcome'],
       ...['listContextItems', 'createContextItem', 'getContextItem', 'deleteContextItem'],
       ...['listDecisions', 'createDecision', 'getDecision', 'updateDecision'],
       ...['listIssues', 'createIssue', 'getIssue', 'updateIssue', 'transitionIssue'],
+      ...['archiveIssue', 'unarchiveIssue'],
       ...['listIssueRelations', 'createIssueRelation', 'deleteIssueRelation'],
       ...['listTimeEntries', 'createTimeEntry', 'getTimeEntry', 'updateTimeEntry', 'deleteTimeEntry'],
       ...['listComments', 'createComment', 'getComment', 'updateComment', 'deleteComment'],

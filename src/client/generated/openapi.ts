@@ -103,6 +103,46 @@ export interface paths {
         patch: operations["updateOutcome"];
         trace?: never;
     };
+    "/api/v1/outcomes/{id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive an outcome
+         * @description Stamps `archivedAt`: lists leave the outcome out unless `archived=true` (with the others) or `archived=only`; it can still be read, changed and brought back. Needs If-Match with the current ETag (428 without, 409 when stale). Archiving an archived outcome changes nothing.
+         */
+        post: operations["archiveOutcome"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/outcomes/{id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bring back an archived outcome
+         * @description Clears `archivedAt`: the outcome is listed again. Needs If-Match with the current ETag (428 without, 409 when stale). Unarchiving an outcome that is not archived changes nothing.
+         */
+        post: operations["unarchiveOutcome"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/context": {
         parameters: {
             query?: never;
@@ -261,6 +301,46 @@ export interface paths {
          * @description Moves the issue to the status `to` when its workflow allows that from the current status; otherwise 422 invalid_transition lists the statuses reachable. An Idempotency-Key and If-Match are optional.
          */
         post: operations["transitionIssue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/issues/{id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive an issue
+         * @description Stamps `archivedAt`: lists leave the issue out unless `archived=true` (with the others) or `archived=only`; it can still be read, changed and brought back. Needs If-Match with the current ETag (428 without, 409 when stale). Archiving an archived issue changes nothing.
+         */
+        post: operations["archiveIssue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/issues/{id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bring back an archived issue
+         * @description Clears `archivedAt`: the issue is listed again. Needs If-Match with the current ETag (428 without, 409 when stale). Unarchiving an issue that is not archived changes nothing.
+         */
+        post: operations["unarchiveIssue"];
         delete?: never;
         options?: never;
         head?: never;
@@ -841,6 +921,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "outcome.archived": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * outcome.archived
+         * @description Delivered to subscriptions listing outcome.archived or *. Verify X-Service-Signature over the raw body before trusting it; de-duplicate on X-Service-Event-Id.
+         */
+        post: operations["outcomeArchivedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "outcome.unarchived": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * outcome.unarchived
+         * @description Delivered to subscriptions listing outcome.unarchived or *. Verify X-Service-Signature over the raw body before trusting it; de-duplicate on X-Service-Event-Id.
+         */
+        post: operations["outcomeUnarchivedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "context.created": {
         parameters: {
             query?: never;
@@ -975,6 +1095,46 @@ export interface webhooks {
          * @description Delivered to subscriptions listing issue.status_changed or *. Verify X-Service-Signature over the raw body before trusting it; de-duplicate on X-Service-Event-Id.
          */
         post: operations["issueStatusChangedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "issue.archived": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * issue.archived
+         * @description Delivered to subscriptions listing issue.archived or *. Verify X-Service-Signature over the raw body before trusting it; de-duplicate on X-Service-Event-Id.
+         */
+        post: operations["issueArchivedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "issue.unarchived": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * issue.unarchived
+         * @description Delivered to subscriptions listing issue.unarchived or *. Verify X-Service-Signature over the raw body before trusting it; de-duplicate on X-Service-Event-Id.
+         */
+        post: operations["issueUnarchivedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1395,6 +1555,8 @@ export interface components {
             shippedAt: components["schemas"]["Timestamp"] | null;
             /** @description How many comments it has */
             commentCount: number;
+            /** @description When it was archived (left out of lists unless `archived=true|only`); null while it is not */
+            archivedAt: components["schemas"]["Timestamp"] | null;
         };
         OutcomePage: {
             data: components["schemas"]["Outcome"][];
@@ -1481,6 +1643,8 @@ export interface components {
             blockedBy: number;
             /** @description How many children it has (parent_of / child_of relations) */
             subIssues: number;
+            /** @description When it was archived (left out of lists unless `archived=true|only`); null while it is not */
+            archivedAt: components["schemas"]["Timestamp"] | null;
         };
         IssuePage: {
             data: components["schemas"]["Issue"][];
@@ -1598,7 +1762,7 @@ export interface components {
             version: number;
             accountId: string;
             url: string;
-            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description: string | null;
             /** @enum {string} */
             status: "active" | "disabled";
@@ -1625,7 +1789,7 @@ export interface components {
             version: number;
             accountId: string;
             url: string;
-            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description: string | null;
             /** @enum {string} */
             status: "active" | "disabled";
@@ -1647,7 +1811,7 @@ export interface components {
             version: number;
             accountId: string;
             url: string;
-            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description: string | null;
             /** @enum {string} */
             status: "active" | "disabled";
@@ -1668,7 +1832,7 @@ export interface components {
             /** Format: uuid */
             eventId: string;
             /** @enum {string} */
-            eventType: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
+            eventType: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
             /**
              * @description pending (waiting for its next attempt), sending (an attempt in flight), delivered or failed
              * @enum {string}
@@ -1698,7 +1862,7 @@ export interface components {
             /** Format: uuid */
             eventId: string;
             /** @enum {string} */
-            eventType: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
+            eventType: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
             /**
              * @description pending (waiting for its next attempt), sending (an attempt in flight), delivered or failed
              * @enum {string}
@@ -1769,7 +1933,7 @@ export interface components {
             /** @description Strictly increasing in commit order */
             sequence: number;
             /** @enum {string} */
-            type: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
+            type: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
             occurredAt: components["schemas"]["Timestamp"];
             accountId: string;
             workspaceId: string;
@@ -1889,6 +2053,32 @@ export interface components {
                 object: components["schemas"]["Outcome"];
             };
         };
+        OutcomeArchivedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, also sent as X-Service-Event-Id; the same on every retry
+             */
+            id: string;
+            /** @constant */
+            type: "outcome.archived";
+            occurredAt: components["schemas"]["Timestamp"];
+            data: {
+                object: components["schemas"]["Outcome"];
+            };
+        };
+        OutcomeUnarchivedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, also sent as X-Service-Event-Id; the same on every retry
+             */
+            id: string;
+            /** @constant */
+            type: "outcome.unarchived";
+            occurredAt: components["schemas"]["Timestamp"];
+            data: {
+                object: components["schemas"]["Outcome"];
+            };
+        };
         ContextCreatedEvent: {
             /**
              * Format: uuid
@@ -1997,6 +2187,32 @@ export interface components {
                 comment?: string;
                 /** @description The comment the transition made of it (see comment.created) */
                 commentId?: string;
+            };
+        };
+        IssueArchivedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, also sent as X-Service-Event-Id; the same on every retry
+             */
+            id: string;
+            /** @constant */
+            type: "issue.archived";
+            occurredAt: components["schemas"]["Timestamp"];
+            data: {
+                object: components["schemas"]["Issue"];
+            };
+        };
+        IssueUnarchivedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, also sent as X-Service-Event-Id; the same on every retry
+             */
+            id: string;
+            /** @constant */
+            type: "issue.unarchived";
+            occurredAt: components["schemas"]["Timestamp"];
+            data: {
+                object: components["schemas"]["Issue"];
             };
         };
         IssueRelationCreatedEvent: {
@@ -2359,7 +2575,7 @@ export interface components {
         };
         WebhookCreate: {
             url: string;
-            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description?: string | null;
             /**
              * @description How deliveries are signed: `stripe` (X-Service-Signature), `standard` (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature) or `both`
@@ -2369,7 +2585,7 @@ export interface components {
         };
         WebhookPatch: {
             url?: string;
-            eventTypes?: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes?: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description?: string | null;
             /** @enum {string} */
             status?: "active" | "disabled";
@@ -3042,6 +3258,8 @@ export interface operations {
                 updatedSince?: string;
                 projectId?: string;
                 status?: "planned" | "in_progress" | "shipped" | "abandoned";
+                /** @description Archived items are left out unless `true` (with the others) or `only` */
+                archived?: "false" | "true" | "only";
                 q?: string;
             };
             header?: never;
@@ -3076,6 +3294,7 @@ export interface operations {
                      *           "dueDate": null,
                      *           "shippedAt": null,
                      *           "commentCount": 0,
+                     *           "archivedAt": null,
                      *           "createdAt": "2026-11-22T10:05:05.000Z",
                      *           "updatedAt": "2026-11-22T10:05:05.000Z",
                      *           "version": 1
@@ -3147,6 +3366,7 @@ export interface operations {
                      *       "dueDate": null,
                      *       "shippedAt": null,
                      *       "commentCount": 0,
+                     *       "archivedAt": null,
                      *       "createdAt": "2026-11-22T10:05:05.000Z",
                      *       "updatedAt": "2026-11-22T10:05:05.000Z",
                      *       "version": 1
@@ -3181,6 +3401,7 @@ export interface operations {
                      *       "dueDate": null,
                      *       "shippedAt": null,
                      *       "commentCount": 0,
+                     *       "archivedAt": null,
                      *       "createdAt": "2026-11-22T10:05:05.000Z",
                      *       "updatedAt": "2026-11-22T10:05:05.000Z",
                      *       "version": 1
@@ -3242,6 +3463,7 @@ export interface operations {
                      *       "dueDate": null,
                      *       "shippedAt": null,
                      *       "commentCount": 0,
+                     *       "archivedAt": null,
                      *       "createdAt": "2026-11-22T10:05:05.000Z",
                      *       "updatedAt": "2026-11-22T10:05:05.000Z",
                      *       "version": 1
@@ -3367,9 +3589,138 @@ export interface operations {
                      *       "dueDate": null,
                      *       "shippedAt": null,
                      *       "commentCount": 0,
+                     *       "archivedAt": null,
                      *       "createdAt": "2026-11-22T10:05:05.000Z",
                      *       "updatedAt": "2026-11-22T10:08:08.000Z",
                      *       "version": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Outcome"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            428: components["responses"]["PreconditionRequired"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    archiveOutcome: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The ETag from a GET of the item (or `*`). Stale: 409 version_conflict with the current ETag. */
+                "If-Match": components["parameters"]["IfMatchRequired"];
+            };
+            path: {
+                /** @description The resource id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource after the change. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "out_KA0v3sAwQE6znGhRcycX",
+                     *       "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                     *       "title": "Customers launch in one click",
+                     *       "description": null,
+                     *       "status": "planned",
+                     *       "ownerId": null,
+                     *       "dueDate": null,
+                     *       "shippedAt": null,
+                     *       "commentCount": 0,
+                     *       "archivedAt": "2026-11-22T10:30:30.000Z",
+                     *       "createdAt": "2026-11-22T10:05:05.000Z",
+                     *       "updatedAt": "2026-11-22T10:30:30.000Z",
+                     *       "version": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Outcome"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            428: components["responses"]["PreconditionRequired"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unarchiveOutcome: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The ETag from a GET of the item (or `*`). Stale: 409 version_conflict with the current ETag. */
+                "If-Match": components["parameters"]["IfMatchRequired"];
+            };
+            path: {
+                /** @description The resource id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource after the change. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "out_KA0v3sAwQE6znGhRcycX",
+                     *       "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                     *       "title": "Customers launch in one click",
+                     *       "description": null,
+                     *       "status": "planned",
+                     *       "ownerId": null,
+                     *       "dueDate": null,
+                     *       "shippedAt": null,
+                     *       "commentCount": 0,
+                     *       "archivedAt": null,
+                     *       "createdAt": "2026-11-22T10:05:05.000Z",
+                     *       "updatedAt": "2026-11-22T10:31:31.000Z",
+                     *       "version": 3
                      *     }
                      */
                     "application/json": components["schemas"]["Outcome"];
@@ -4001,6 +4352,8 @@ export interface operations {
                 assigneeId?: string;
                 /** @description The children of this issue (its sub-issues) */
                 parentId?: string;
+                /** @description Archived items are left out unless `true` (with the others) or `only` */
+                archived?: "false" | "true" | "only";
                 q?: string;
             };
             header?: never;
@@ -4042,6 +4395,7 @@ export interface operations {
                      *           "parentId": null,
                      *           "blockedBy": 0,
                      *           "subIssues": 0,
+                     *           "archivedAt": null,
                      *           "createdAt": "2026-11-22T10:16:16.000Z",
                      *           "updatedAt": "2026-11-22T10:16:16.000Z",
                      *           "version": 1
@@ -4121,6 +4475,7 @@ export interface operations {
                      *       "parentId": null,
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
+                     *       "archivedAt": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:16:16.000Z",
                      *       "version": 1
@@ -4162,6 +4517,7 @@ export interface operations {
                      *       "parentId": null,
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
+                     *       "archivedAt": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:16:16.000Z",
                      *       "version": 1
@@ -4230,6 +4586,7 @@ export interface operations {
                      *       "parentId": null,
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
+                     *       "archivedAt": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:16:16.000Z",
                      *       "version": 1
@@ -4326,6 +4683,7 @@ export interface operations {
                      *       "parentId": null,
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
+                     *       "archivedAt": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:19:19.000Z",
                      *       "version": 2
@@ -4409,6 +4767,7 @@ export interface operations {
                      *       "parentId": null,
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
+                     *       "archivedAt": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:20:20.000Z",
                      *       "version": 3
@@ -4425,6 +4784,148 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    archiveIssue: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The ETag from a GET of the item (or `*`). Stale: 409 version_conflict with the current ETag. */
+                "If-Match": components["parameters"]["IfMatchRequired"];
+            };
+            path: {
+                /** @description The issue's id or its key (APO-12) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource after the change. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "iss_CuUE3PZrO8ENHJLaEhNH",
+                     *       "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                     *       "number": 1,
+                     *       "key": "APO-1",
+                     *       "title": "Launch button does nothing on Safari",
+                     *       "description": null,
+                     *       "severity": "medium",
+                     *       "status": "open",
+                     *       "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                     *       "assigneeId": null,
+                     *       "labels": [],
+                     *       "resolvedAt": null,
+                     *       "commentCount": 0,
+                     *       "parentId": null,
+                     *       "blockedBy": 0,
+                     *       "subIssues": 0,
+                     *       "archivedAt": "2026-11-22T10:30:30.000Z",
+                     *       "createdAt": "2026-11-22T10:16:16.000Z",
+                     *       "updatedAt": "2026-11-22T10:30:30.000Z",
+                     *       "version": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Issue"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            428: components["responses"]["PreconditionRequired"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unarchiveIssue: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The ETag from a GET of the item (or `*`). Stale: 409 version_conflict with the current ETag. */
+                "If-Match": components["parameters"]["IfMatchRequired"];
+            };
+            path: {
+                /** @description The issue's id or its key (APO-12) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource after the change. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "iss_CuUE3PZrO8ENHJLaEhNH",
+                     *       "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                     *       "number": 1,
+                     *       "key": "APO-1",
+                     *       "title": "Launch button does nothing on Safari",
+                     *       "description": null,
+                     *       "severity": "medium",
+                     *       "status": "open",
+                     *       "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                     *       "assigneeId": null,
+                     *       "labels": [],
+                     *       "resolvedAt": null,
+                     *       "commentCount": 0,
+                     *       "parentId": null,
+                     *       "blockedBy": 0,
+                     *       "subIssues": 0,
+                     *       "archivedAt": null,
+                     *       "createdAt": "2026-11-22T10:16:16.000Z",
+                     *       "updatedAt": "2026-11-22T10:31:31.000Z",
+                     *       "version": 3
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Issue"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6779,6 +7280,7 @@ export interface operations {
                  *           "dueDate": null,
                  *           "shippedAt": null,
                  *           "commentCount": 0,
+                 *           "archivedAt": null,
                  *           "createdAt": "2026-11-22T10:05:05.000Z",
                  *           "updatedAt": "2026-11-22T10:05:05.000Z",
                  *           "version": 1
@@ -6836,6 +7338,7 @@ export interface operations {
                  *           "dueDate": null,
                  *           "shippedAt": null,
                  *           "commentCount": 0,
+                 *           "archivedAt": null,
                  *           "createdAt": "2026-11-22T10:05:05.000Z",
                  *           "updatedAt": "2026-11-22T10:08:08.000Z",
                  *           "version": 2
@@ -6896,6 +7399,7 @@ export interface operations {
                  *           "dueDate": null,
                  *           "shippedAt": null,
                  *           "commentCount": 0,
+                 *           "archivedAt": null,
                  *           "createdAt": "2026-11-22T10:05:05.000Z",
                  *           "updatedAt": "2026-11-22T10:05:05.000Z",
                  *           "version": 1
@@ -6953,6 +7457,7 @@ export interface operations {
                  *           "dueDate": null,
                  *           "shippedAt": null,
                  *           "commentCount": 0,
+                 *           "archivedAt": null,
                  *           "createdAt": "2026-11-22T10:05:05.000Z",
                  *           "updatedAt": "2026-11-22T10:05:05.000Z",
                  *           "version": 1
@@ -6961,6 +7466,122 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["OutcomeShippedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 seconds. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer in 10 s) is retried about 1 m, 5 m, 30 m, 2 h, 6 h, 12 h and 24 h later; 410 disables the subscription. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    outcomeArchivedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`; during a secret rotation a second `v1` signed with the old secret follows. */
+                "X-Service-Signature": string;
+                /** @description The event id: the same on every retry of this event. */
+                "X-Service-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "outcome.archived",
+                 *       "occurredAt": "2026-11-22T10:05:05.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "out_KA0v3sAwQE6znGhRcycX",
+                 *           "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                 *           "title": "Customers launch in one click",
+                 *           "description": null,
+                 *           "status": "planned",
+                 *           "ownerId": null,
+                 *           "dueDate": null,
+                 *           "shippedAt": null,
+                 *           "commentCount": 0,
+                 *           "archivedAt": null,
+                 *           "createdAt": "2026-11-22T10:05:05.000Z",
+                 *           "updatedAt": "2026-11-22T10:05:05.000Z",
+                 *           "version": 1
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["OutcomeArchivedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 seconds. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer in 10 s) is retried about 1 m, 5 m, 30 m, 2 h, 6 h, 12 h and 24 h later; 410 disables the subscription. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    outcomeUnarchivedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`; during a secret rotation a second `v1` signed with the old secret follows. */
+                "X-Service-Signature": string;
+                /** @description The event id: the same on every retry of this event. */
+                "X-Service-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "outcome.unarchived",
+                 *       "occurredAt": "2026-11-22T10:05:05.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "out_KA0v3sAwQE6znGhRcycX",
+                 *           "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                 *           "title": "Customers launch in one click",
+                 *           "description": null,
+                 *           "status": "planned",
+                 *           "ownerId": null,
+                 *           "dueDate": null,
+                 *           "shippedAt": null,
+                 *           "commentCount": 0,
+                 *           "archivedAt": null,
+                 *           "createdAt": "2026-11-22T10:05:05.000Z",
+                 *           "updatedAt": "2026-11-22T10:05:05.000Z",
+                 *           "version": 1
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["OutcomeUnarchivedEvent"];
             };
         };
         responses: {
@@ -7244,6 +7865,7 @@ export interface operations {
                  *           "parentId": null,
                  *           "blockedBy": 0,
                  *           "subIssues": 0,
+                 *           "archivedAt": null,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
                  *           "updatedAt": "2026-11-22T10:16:16.000Z",
                  *           "version": 1
@@ -7310,6 +7932,7 @@ export interface operations {
                  *           "parentId": null,
                  *           "blockedBy": 0,
                  *           "subIssues": 0,
+                 *           "archivedAt": null,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
                  *           "updatedAt": "2026-11-22T10:19:19.000Z",
                  *           "version": 2
@@ -7380,6 +8003,7 @@ export interface operations {
                  *           "parentId": null,
                  *           "blockedBy": 0,
                  *           "subIssues": 0,
+                 *           "archivedAt": null,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
                  *           "updatedAt": "2026-11-22T10:20:20.000Z",
                  *           "version": 3
@@ -7391,6 +8015,136 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["IssueStatusChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 seconds. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer in 10 s) is retried about 1 m, 5 m, 30 m, 2 h, 6 h, 12 h and 24 h later; 410 disables the subscription. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    issueArchivedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`; during a secret rotation a second `v1` signed with the old secret follows. */
+                "X-Service-Signature": string;
+                /** @description The event id: the same on every retry of this event. */
+                "X-Service-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "issue.archived",
+                 *       "occurredAt": "2026-11-22T10:16:16.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "iss_CuUE3PZrO8ENHJLaEhNH",
+                 *           "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                 *           "number": 1,
+                 *           "key": "APO-1",
+                 *           "title": "Launch button does nothing on Safari",
+                 *           "description": null,
+                 *           "severity": "medium",
+                 *           "status": "open",
+                 *           "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                 *           "assigneeId": null,
+                 *           "labels": [],
+                 *           "resolvedAt": null,
+                 *           "commentCount": 0,
+                 *           "parentId": null,
+                 *           "blockedBy": 0,
+                 *           "subIssues": 0,
+                 *           "archivedAt": null,
+                 *           "createdAt": "2026-11-22T10:16:16.000Z",
+                 *           "updatedAt": "2026-11-22T10:16:16.000Z",
+                 *           "version": 1
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["IssueArchivedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 seconds. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer in 10 s) is retried about 1 m, 5 m, 30 m, 2 h, 6 h, 12 h and 24 h later; 410 disables the subscription. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    issueUnarchivedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`; during a secret rotation a second `v1` signed with the old secret follows. */
+                "X-Service-Signature": string;
+                /** @description The event id: the same on every retry of this event. */
+                "X-Service-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "issue.unarchived",
+                 *       "occurredAt": "2026-11-22T10:16:16.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "iss_CuUE3PZrO8ENHJLaEhNH",
+                 *           "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                 *           "number": 1,
+                 *           "key": "APO-1",
+                 *           "title": "Launch button does nothing on Safari",
+                 *           "description": null,
+                 *           "severity": "medium",
+                 *           "status": "open",
+                 *           "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                 *           "assigneeId": null,
+                 *           "labels": [],
+                 *           "resolvedAt": null,
+                 *           "commentCount": 0,
+                 *           "parentId": null,
+                 *           "blockedBy": 0,
+                 *           "subIssues": 0,
+                 *           "archivedAt": null,
+                 *           "createdAt": "2026-11-22T10:16:16.000Z",
+                 *           "updatedAt": "2026-11-22T10:16:16.000Z",
+                 *           "version": 1
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["IssueUnarchivedEvent"];
             };
         };
         responses: {

@@ -1,3 +1,4 @@
+import { runArchiveSuite } from './archive.js';
 import { runCommentSuite } from './comments.js';
 import { runContextSuite } from './context.js';
 import { runDecisionSuite } from './decisions.js';
@@ -18,6 +19,7 @@ export function runFamilySuites(target: Target): void {
   runTimeEntrySuite(target);
   runCommentSuite(target);
   runRelationSuite(target);
+  runArchiveSuite(target);
   runIssueKeySuite(target);
   runMemberSuite(target);
 }

@@ -10,6 +10,7 @@ import { membershipsByUser } from './009_memberships_by_user.js';
 import { storageTimeShares } from './010_storage_time_shares.js';
 import { comments } from './011_comments.js';
 import { issueRelations } from './012_issue_relations.js';
+import { archive } from './013_archive.js';
 
 /** One schema step, recorded in `schema_migrations` once applied. */
 export interface Migration {
@@ -32,6 +33,7 @@ export const migrations: readonly Migration[] = [
   { version: 10, name: 'storage time shares', sql: storageTimeShares },
   { version: 11, name: 'comments', sql: comments },
   { version: 12, name: 'issue relations', sql: issueRelations },
+  { version: 13, name: 'archive', sql: archive },
 ];
 
 /** The schema version this code knows. */

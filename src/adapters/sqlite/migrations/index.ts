@@ -13,6 +13,7 @@ import { dueDeliveriesBySubscription } from './012_due_deliveries_by_subscriptio
 import { membershipsByUser } from './013_memberships_by_user.js';
 import { comments } from './014_comments.js';
 import { issueRelations } from './015_issue_relations.js';
+import { archive } from './016_archive.js';
 
 /** One schema step. `version` is what `PRAGMA user_version` holds once it is applied. */
 export interface Migration {
@@ -38,6 +39,7 @@ export const migrations: readonly Migration[] = [
   { version: 13, name: 'memberships by user', sql: membershipsByUser },
   { version: 14, name: 'comments', sql: comments },
   { version: 15, name: 'issue relations', sql: issueRelations },
+  { version: 16, name: 'archive', sql: archive },
 ];
 
 /** The schema version this code knows. */

@@ -16,6 +16,7 @@ const issue = {
   parentId: null,
   blockedBy: 0,
   subIssues: 0,
+  archivedAt: null,
   createdAt: '2026-11-22T10:16:16.000Z',
   updatedAt: '2026-11-22T10:16:16.000Z',
   version: 1,

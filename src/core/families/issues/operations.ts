@@ -4,6 +4,7 @@ import type { OperationContext } from '../../pipeline/context.js';
 import type { Page } from '../../pipeline/pagination.js';
 import type { StoredJson } from '../../storage.js';
 import { insertComment } from '../comments/operations.js';
+import { setArchived } from '../shared/archive.js';
 import { insertAndAnnounce } from '../shared/lifecycle.js';
 import {
   getForWrite,
@@ -14,6 +15,7 @@ import {
   saveNextVersion,
 } from '../shared/operations.js';
 import { outcomeOfProject, referenced, referencedMember } from '../shared/references.js';
+import { archivedFilter } from '../shared/schema.js';
 import { applyChanges } from '../shared/update.js';
 import { issueEvents } from './events.js';
 import {
@@ -54,6 +56,7 @@ export async function createIssue(ctx: OperationContext, input: IssueCreate): Pr
     parentId: null,
     blockedBy: 0,
     subIssues: 0,
+    archivedAt: null,
     createdAt: ctx.now,
     updatedAt: ctx.now,
     version: 1,
@@ -100,12 +103,13 @@ export async function getIssueJson(ctx: OperationContext, idOrKey: string): Prom
 }
 
 export async function listIssues(ctx: OperationContext, query: IssueListQuery): Promise<Page<IssueView>> {
-  const { projectId, outcomeId, status, severity, assigneeId, parentId, ...params } = query;
+  const { projectId, outcomeId, status, severity, assigneeId, parentId, archived, ...params } = query;
+  const { where, notNull } = archivedFilter(archived);
   return listPage(
     ctx,
     'issues',
-    params,
-    { projectId, outcomeId, status, severity, assigneeId, parentId },
+    { ...params, notNull },
+    { projectId, outcomeId, status, severity, assigneeId, parentId, ...where },
     presentIssue,
   );
 }
@@ -167,4 +171,16 @@ export async function transitionIssue(
     },
   });
   return presentIssue(next);
+}
+
+/** Archives the issue (`archivedAt`): lists leave it out unless asked for it. */
+export async function archiveIssue(ctx: OperationContext, idOrKey: string): Promise<IssueView> {
+  const current = await findIssue(ctx, idOrKey, true);
+  return setArchived(ctx, 'issues', current, true, { noun: 'issue', present: presentIssue });
+}
+
+/** Brings an archived issue back into lists. */
+export async function unarchiveIssue(ctx: OperationContext, idOrKey: string): Promise<IssueView> {
+  const current = await findIssue(ctx, idOrKey, true);
+  return setArchived(ctx, 'issues', current, false, { noun: 'issue', present: presentIssue });
 }

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { issueSeverities, issueStatuses } from '../../model.js';
 import {
+  archivedAtOut,
+  archivedQuery,
   commentCountOut,
   idOf,
   listQueryBase,
@@ -23,6 +25,7 @@ const readOnly = [
   'parentId',
   'blockedBy',
   'subIssues',
+  'archivedAt',
 ];
 
 const title = z.string().trim().min(1).max(500);
@@ -74,6 +77,7 @@ export const issueListQuerySchema = z.strictObject({
   severity: z.enum(issueSeverities).optional(),
   assigneeId: idOf('usr').optional(),
   parentId: idOf('iss').optional().describe('The children of this issue (its sub-issues)'),
+  archived: archivedQuery,
   q: searchText.optional(),
 });
 export type IssueListQuery = z.output<typeof issueListQuerySchema>;
@@ -99,5 +103,6 @@ export const issueSchema = z.strictObject({
   parentId: idOf('iss').nullable().describe('Its parent, set by a parent_of (or child_of) relation'),
   blockedBy: z.number().int().min(0).describe('How many issues block it (blocks / blocked_by relations)'),
   subIssues: z.number().int().min(0).describe('How many children it has (parent_of / child_of relations)'),
+  archivedAt: archivedAtOut,
 });
 export const issuePageSchema = pageOf(issueSchema);

@@ -9,6 +9,7 @@ const outcome = {
   dueDate: null,
   shippedAt: null,
   commentCount: 0,
+  archivedAt: null,
   createdAt: '2026-11-22T10:05:05.000Z',
   updatedAt: '2026-11-22T10:05:05.000Z',
   version: 1,

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { outcomeStatuses } from '../../model.js';
 import { calendarDate } from '../shared/dates.js';
 import {
+  archivedAtOut,
+  archivedQuery,
   commentCountOut,
   dateOut,
   idOf,
@@ -14,7 +16,7 @@ import {
   withoutReadOnly,
 } from '../shared/schema.js';
 
-const readOnly = [...serviceOwnedFields, 'shippedAt', 'commentCount'];
+const readOnly = [...serviceOwnedFields, 'shippedAt', 'commentCount', 'archivedAt'];
 
 const title = z.string().trim().min(1).max(500);
 const description = z.string().max(50_000).nullable();
@@ -49,6 +51,7 @@ export const outcomeListQuerySchema = z.strictObject({
   ...listQueryBase,
   projectId: idOf('prj').optional(),
   status: z.enum(outcomeStatuses).optional(),
+  archived: archivedQuery,
   q: searchText.optional(),
 });
 export type OutcomeListQuery = z.output<typeof outcomeListQuerySchema>;
@@ -64,5 +67,6 @@ export const outcomeSchema = z.strictObject({
   dueDate: dateOut.nullable(),
   shippedAt: timestampOut.nullable().describe('Set when the status becomes shipped'),
   commentCount: commentCountOut,
+  archivedAt: archivedAtOut,
 });
 export const outcomePageSchema = pageOf(outcomeSchema);
