@@ -7503,7 +7503,7 @@ export interface operations {
                  * @example {
                  *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
                  *       "type": "outcome.archived",
-                 *       "occurredAt": "2026-11-22T10:05:05.000Z",
+                 *       "occurredAt": "2026-11-22T10:30:30.000Z",
                  *       "data": {
                  *         "object": {
                  *           "id": "out_KA0v3sAwQE6znGhRcycX",
@@ -7515,10 +7515,10 @@ export interface operations {
                  *           "dueDate": null,
                  *           "shippedAt": null,
                  *           "commentCount": 0,
-                 *           "archivedAt": null,
+                 *           "archivedAt": "2026-11-22T10:30:30.000Z",
                  *           "createdAt": "2026-11-22T10:05:05.000Z",
-                 *           "updatedAt": "2026-11-22T10:05:05.000Z",
-                 *           "version": 1
+                 *           "updatedAt": "2026-11-22T10:30:30.000Z",
+                 *           "version": 2
                  *         }
                  *       }
                  *     }
@@ -8052,7 +8052,7 @@ export interface operations {
                  * @example {
                  *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
                  *       "type": "issue.archived",
-                 *       "occurredAt": "2026-11-22T10:16:16.000Z",
+                 *       "occurredAt": "2026-11-22T10:30:30.000Z",
                  *       "data": {
                  *         "object": {
                  *           "id": "iss_CuUE3PZrO8ENHJLaEhNH",
@@ -8071,10 +8071,10 @@ export interface operations {
                  *           "parentId": null,
                  *           "blockedBy": 0,
                  *           "subIssues": 0,
-                 *           "archivedAt": null,
+                 *           "archivedAt": "2026-11-22T10:30:30.000Z",
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
-                 *           "updatedAt": "2026-11-22T10:16:16.000Z",
-                 *           "version": 1
+                 *           "updatedAt": "2026-11-22T10:30:30.000Z",
+                 *           "version": 2
                  *         }
                  *       }
                  *     }

@@ -120,6 +120,10 @@ export function eventExamples(routes: readonly Route[]): Record<string, unknown>
         const moved = exampleOf('POST', '/issues/:id/transition')?.response as Item;
         return [type, event(type, { object: moved, previous: { status: item.status } })];
       }
+      if (type.endsWith('.archived')) {
+        const archived = exampleOf('POST', `${collectionOf[family]}/:id/archive`)?.response as Item;
+        return [type, event(type, { object: archived })];
+      }
       if (type.endsWith('.updated')) {
         const patch = exampleOf('PATCH', `${collectionOf[family]}/:id`);
         const sent = Object.keys((patch?.request ?? {}) as Item);
