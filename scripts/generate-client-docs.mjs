@@ -16,6 +16,7 @@ const families = [
   ['decisions', 'DecisionsApi'],
   ['issues', 'IssuesApi'],
   ['timeEntries', 'TimeEntriesApi'],
+  ['comments', 'CommentsApi'],
   ['webhooks', 'WebhooksApi'],
   ['signals', 'SignalsApi'],
 ];

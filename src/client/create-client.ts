@@ -1,5 +1,7 @@
 import {
+  type CommentsApi,
   type ContextApi,
+  commentsApi,
   contextApi,
   type DecisionsApi,
   decisionsApi,
@@ -49,6 +51,7 @@ export interface Client {
   decisions: DecisionsApi;
   issues: IssuesApi;
   timeEntries: TimeEntriesApi;
+  comments: CommentsApi;
   webhooks: WebhooksApi;
   signals: SignalsApi;
 }
@@ -82,6 +85,7 @@ export function createClient(options: ClientOptions): Client {
     decisions: decisionsApi(transport),
     issues: issuesApi(transport),
     timeEntries: timeEntriesApi(transport),
+    comments: commentsApi(transport),
     webhooks: webhooksApi(transport),
     signals: signalsApi(transport, sleep),
   };

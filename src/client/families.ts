@@ -24,11 +24,20 @@ export interface ProjectsApi
     Readable<T.Project, T.ProjectFilters>,
     Updatable<T.ProjectPatch, T.Project> {}
 
-/** `/outcomes`: create, get, update, modify, delete (refused while referenced), list. */
+/** Archive and bring back (`POST <path>/{id}/archive`, `/unarchive`), with If-Match. */
+export interface Archivable<T> {
+  /** Archives it: lists leave it out unless `archived: 'true'` or `'only'`. Needs its ETag (`ifMatch` or a tagged target). */
+  archive(target: Target, options?: WriteOptions): Promise<T.Tagged<T>>;
+  /** Brings it back into lists. Needs its ETag (`ifMatch` or a tagged target). */
+  unarchive(target: Target, options?: WriteOptions): Promise<T.Tagged<T>>;
+}
+
+/** `/outcomes`: create, get, update, modify, delete (refused while referenced), archive, list. */
 export interface OutcomesApi
   extends Creatable<T.OutcomeCreate, T.Outcome>,
     Readable<T.Outcome, T.OutcomeFilters>,
     Updatable<T.OutcomePatch, T.Outcome>,
+    Archivable<T.Outcome>,
     Deletable {
   /**
    * Where the outcome stands (issues by status and severity, open blockers, minutes in all, by
@@ -57,7 +66,8 @@ export interface DecisionsApi
 export interface IssuesApi
   extends Creatable<T.IssueCreate, T.Issue>,
     Readable<T.Issue, T.IssueFilters>,
-    Updatable<T.IssuePatch, T.Issue> {
+    Updatable<T.IssuePatch, T.Issue>,
+    Archivable<T.Issue> {
   /**
    * Moves an issue to another status (`POST /issues/{id}/transition`). A move the table forbids
    * is `ApiError` 422 `invalid_transition`, whose `allowed` lists the statuses reachable now.
@@ -68,6 +78,28 @@ export interface IssuesApi
     to: T.IssueStatus,
     options?: WriteOptions & { comment?: string },
   ): Promise<T.Tagged<T.Issue>>;
+  /** The issue's relations (`/issues/{id}/relations`): blocks, parents, duplicates. */
+  relations: IssueRelationsApi;
+}
+
+/**
+ * `/issues/{id}/relations`: each relation is stored once and read from both ends, its `type` as
+ * seen from the issue asked about (`blocked_by` from the issue that another `blocks`).
+ */
+export interface IssueRelationsApi {
+  /** The issue's relations from both ends, oldest first (iterate, or `.page()`). */
+  list(issue: Target, filters?: T.IssueRelationFilters): Listing<T.IssueRelation>;
+  /**
+   * Relates the issue to `input.issueId`. A cycle of `blocks` or parents is `ApiError` 422
+   * `relation_cycle` (its `path` names the issues around it); a second parent `second_parent`.
+   */
+  create(
+    issue: Target,
+    input: T.IssueRelationCreate,
+    options?: CallOptions,
+  ): Promise<T.Tagged<T.IssueRelation>>;
+  /** Removes the relation from both issues. */
+  delete(issue: Target, relationId: string, options?: CallOptions): Promise<void>;
 }
 
 /** `/time-entries`: create, get, update, modify, delete, list (with `totalMinutes`). */
@@ -75,6 +107,16 @@ export interface TimeEntriesApi
   extends Creatable<T.TimeEntryCreate, T.TimeEntry>,
     Readable<T.TimeEntry, T.TimeEntryFilters, T.TimeEntryPage>,
     Updatable<T.TimeEntryPatch, T.TimeEntry>,
+    Deletable {}
+
+/**
+ * `/comments`: create, get, update, modify, delete, list (oldest first; `sort: '-createdAt'` for
+ * newest first). A comment names exactly one of `issueId`, `outcomeId` and `decisionId`.
+ */
+export interface CommentsApi
+  extends Creatable<T.CommentCreate, T.Comment>,
+    Readable<T.Comment, T.CommentFilters>,
+    Updatable<T.CommentPatch, T.Comment>,
     Deletable {}
 
 /** `/webhooks` (admins): subscriptions, their secrets, test sends and deliveries. */
@@ -127,6 +169,22 @@ function mutableFamily<Create, R, Patch, Filters, P extends T.Page<R> = T.Page<R
   return { ...creatable<Create, R>(t, base), ...read, ...updatable<Patch, R>(t, base, read.get) };
 }
 
+function archivable<R>(t: Transport, base: string): Archivable<R> {
+  const send = async (target: Target, action: string, options: WriteOptions | undefined) =>
+    tagged(
+      await t.send<R>({
+        method: 'POST',
+        path: `${itemPath(base, idOf(target))}/${action}`,
+        ifMatch: ifMatchOf(target, options),
+        options,
+      }),
+    );
+  return {
+    archive: (target, options) => send(target, 'archive', options),
+    unarchive: (target, options) => send(target, 'unarchive', options),
+  };
+}
+
 export function projectsApi(t: Transport): ProjectsApi {
   return mutableFamily<T.ProjectCreate, T.Project, T.ProjectPatch, T.ProjectFilters>(t, '/projects');
 }
@@ -134,6 +192,7 @@ export function projectsApi(t: Transport): ProjectsApi {
 export function outcomesApi(t: Transport): OutcomesApi {
   return {
     ...mutableFamily<T.OutcomeCreate, T.Outcome, T.OutcomePatch, T.OutcomeFilters>(t, '/outcomes'),
+    ...archivable<T.Outcome>(t, '/outcomes'),
     ...deletable(t, '/outcomes'),
     async summary(target, options = {}) {
       const { ifNoneMatch, ...callOptions } = options;
@@ -164,8 +223,25 @@ export function decisionsApi(t: Transport): DecisionsApi {
   return mutableFamily<T.DecisionCreate, T.Decision, T.DecisionPatch, T.DecisionFilters>(t, '/decisions');
 }
 
+function issueRelationsApi(t: Transport): IssueRelationsApi {
+  const path = (issue: Target) => `${itemPath('/issues', idOf(issue))}/relations`;
+  return {
+    list: (issue, filters) => listingOf(t, path(issue), filters),
+    async create(issue, input, options) {
+      return tagged(
+        await t.send<T.IssueRelation>({ method: 'POST', path: path(issue), body: input, options }),
+      );
+    },
+    async delete(issue, relationId, options) {
+      await t.send({ method: 'DELETE', path: itemPath(path(issue), relationId), options });
+    },
+  };
+}
+
 export function issuesApi(t: Transport): IssuesApi {
   return {
+    relations: issueRelationsApi(t),
+    ...archivable<T.Issue>(t, '/issues'),
     ...mutableFamily<T.IssueCreate, T.Issue, T.IssuePatch, T.IssueFilters>(t, '/issues'),
     async transition(target, to, options = {}) {
       const { comment, ...callOptions } = options;
@@ -188,6 +264,13 @@ export function timeEntriesApi(t: Transport): TimeEntriesApi {
       '/time-entries',
     ),
     ...deletable(t, '/time-entries'),
+  };
+}
+
+export function commentsApi(t: Transport): CommentsApi {
+  return {
+    ...mutableFamily<T.CommentCreate, T.Comment, T.CommentPatch, T.CommentFilters>(t, '/comments'),
+    ...deletable(t, '/comments'),
   };
 }
 

@@ -5,8 +5,11 @@
 export { type Client, type ClientOptions, createClient } from './create-client.js';
 export { ApiError, ConnectionError, UnexpectedResponseError, VersionConflictError } from './errors.js';
 export type {
+  Archivable,
+  CommentsApi,
   ContextApi,
   DecisionsApi,
+  IssueRelationsApi,
   IssuesApi,
   OutcomesApi,
   ProjectsApi,

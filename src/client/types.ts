@@ -26,9 +26,14 @@ export interface Issue extends Schema<'Issue'> {}
 export interface IssueCreate extends Schema<'IssueCreate'> {}
 export interface IssuePatch extends Schema<'IssuePatch'> {}
 export type IssueStatus = Issue['status'];
+export interface IssueRelation extends Schema<'IssueRelation'> {}
+export interface IssueRelationCreate extends Schema<'IssueRelationCreate'> {}
 export interface TimeEntry extends Schema<'TimeEntry'> {}
 export interface TimeEntryCreate extends Schema<'TimeEntryCreate'> {}
 export interface TimeEntryPatch extends Schema<'TimeEntryPatch'> {}
+export interface Comment extends Schema<'Comment'> {}
+export interface CommentCreate extends Schema<'CommentCreate'> {}
+export interface CommentPatch extends Schema<'CommentPatch'> {}
 export interface Webhook extends Schema<'Webhook'> {}
 export interface WebhookCreate extends Schema<'WebhookCreate'> {}
 export interface WebhookPatch extends Schema<'WebhookPatch'> {}
@@ -56,9 +61,14 @@ export type WebhookEvent =
   | Schemas['IssueCreatedEvent']
   | Schemas['IssueUpdatedEvent']
   | Schemas['IssueStatusChangedEvent']
+  | Schemas['IssueRelationCreatedEvent']
+  | Schemas['IssueRelationDeletedEvent']
   | Schemas['TimeEntryCreatedEvent']
   | Schemas['TimeEntryUpdatedEvent']
   | Schemas['TimeEntryDeletedEvent']
+  | Schemas['CommentCreatedEvent']
+  | Schemas['CommentUpdatedEvent']
+  | Schemas['CommentDeletedEvent']
   | Schemas['WebhookCreatedEvent']
   | Schemas['WebhookUpdatedEvent']
   | Schemas['WebhookDeletedEvent']
@@ -77,7 +87,9 @@ export type OutcomeFilters = Omit<ListQuery<'/api/v1/outcomes'>, 'cursor'>;
 export type ContextFilters = Omit<ListQuery<'/api/v1/context'>, 'cursor'>;
 export type DecisionFilters = Omit<ListQuery<'/api/v1/decisions'>, 'cursor'>;
 export type IssueFilters = Omit<ListQuery<'/api/v1/issues'>, 'cursor'>;
+export type IssueRelationFilters = Omit<ListQuery<'/api/v1/issues/{id}/relations'>, 'cursor'>;
 export type TimeEntryFilters = Omit<ListQuery<'/api/v1/time-entries'>, 'cursor'>;
+export type CommentFilters = Omit<ListQuery<'/api/v1/comments'>, 'cursor'>;
 export type WebhookFilters = Omit<ListQuery<'/api/v1/webhooks'>, 'cursor'>;
 export type DeliveryFilters = Omit<ListQuery<'/api/v1/webhooks/{id}/deliveries'>, 'cursor'>;
 export type SignalFilters = Omit<ListQuery<'/api/v1/signals'>, 'cursor'>;

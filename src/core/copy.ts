@@ -56,6 +56,8 @@ const writers: { [Table in DumpTable]: (tx: StorageTx, row: DumpRows[Table]) => 
   context: (tx, row) => tx.collections.context.insert(row),
   decisions: (tx, row) => tx.collections.decisions.insert(row),
   timeEntries: (tx, row) => tx.collections.timeEntries.insert(row),
+  comments: (tx, row) => tx.collections.comments.insert(row),
+  issueRelations: (tx, row) => tx.collections.issueRelations.insert(row),
   counters: (tx, row) => tx.counters.set(row.name, row.value),
   signals: (tx, row) => tx.signals.restore(row),
   // Nothing is created before '': the put never replaces, and the target is empty anyway.

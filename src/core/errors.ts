@@ -26,6 +26,10 @@ export type ErrorCode =
   | 'idempotency_key_reused'
   | 'invalid_transition'
   | 'invalid_reference'
+  | 'self_relation'
+  | 'relation_exists'
+  | 'relation_cycle'
+  | 'second_parent'
   | 'precondition_required'
   | 'rate_limited'
   | 'too_many_streams'
@@ -59,6 +63,10 @@ const titles: Record<ErrorCode, string> = {
   idempotency_key_reused: 'Idempotency key reused',
   invalid_transition: 'Invalid transition',
   invalid_reference: 'Invalid reference',
+  self_relation: 'An issue cannot be related to itself',
+  relation_exists: 'Relation exists',
+  relation_cycle: 'Relation cycle',
+  second_parent: 'Second parent',
   precondition_required: 'Precondition required',
   rate_limited: 'Too many requests',
   too_many_streams: 'Too many event streams',

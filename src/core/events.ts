@@ -1,9 +1,11 @@
+import { commentEvents } from './families/comments/events.js';
 import { contextEvents } from './families/context/events.js';
 import { decisionEvents } from './families/decisions/events.js';
 import { issueEvents } from './families/issues/events.js';
 import { memberEvents } from './families/members/events.js';
 import { outcomeEvents } from './families/outcomes/events.js';
 import { projectEvents } from './families/projects/events.js';
+import { relationEvents } from './families/relations/events.js';
 import { timeEntryEvents } from './families/time-entries/events.js';
 import { webhookEvents, webhookTestEvent } from './families/webhooks/events.js';
 
@@ -14,7 +16,9 @@ export const eventTypes = [
   ...Object.values(contextEvents),
   ...Object.values(decisionEvents),
   ...Object.values(issueEvents),
+  ...Object.values(relationEvents),
   ...Object.values(timeEntryEvents),
+  ...Object.values(commentEvents),
   ...Object.values(memberEvents),
   ...Object.values(webhookEvents),
   webhookTestEvent,

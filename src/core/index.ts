@@ -9,12 +9,14 @@ export {
 export type { FetchRequestInfo } from './edge/fetch.js';
 export { ApiError, type ErrorCode } from './errors.js';
 export { type EventType, eventTypes } from './events.js';
+export * as comments from './families/comments/api.js';
 export * as context from './families/context/api.js';
 export * as decisions from './families/decisions/api.js';
 export * as issues from './families/issues/api.js';
 export * as members from './families/members/api.js';
 export * as outcomes from './families/outcomes/api.js';
 export * as projects from './families/projects/api.js';
+export * as relations from './families/relations/api.js';
 export * as timeEntries from './families/time-entries/api.js';
 export * as webhooks from './families/webhooks/api.js';
 export {

@@ -95,6 +95,39 @@ export interface Issue extends VersionedRecord {
   assigneeId: string | null;
   labels: string[];
   resolvedAt: string | null;
+  /** How many comments the issue has: kept by the service as comments come and go. */
+  commentCount: number;
+  /** The issue's parent (a `parent_of` relation names it), or null. */
+  parentId: string | null;
+  /** How many issues block this one (`blocks` relations naming it as their target). */
+  blockedBy: number;
+  /** How many children it has (`parent_of` relations naming it as their source). */
+  subIssues: number;
+  /** When it was archived (left out of lists unless asked for); null while it is not. */
+  archivedAt: string | null;
+}
+
+/** What a relation says, as asked for from either end. */
+export const relationTypes = [
+  'blocks',
+  'blocked_by',
+  'relates_to',
+  'duplicates',
+  'duplicate_of',
+  'parent_of',
+  'child_of',
+] as const;
+export type RelationType = (typeof relationTypes)[number];
+
+/** The types a relation is stored under: one of each pair, read from the other end as its inverse. */
+export const storedRelationTypes = ['blocks', 'relates_to', 'duplicates', 'parent_of'] as const;
+export type StoredRelationType = (typeof storedRelationTypes)[number];
+
+/** A relation between two issues of one workspace, stored once: `sourceId` <type> `targetId`. */
+export interface IssueRelation extends VersionedRecord {
+  type: StoredRelationType;
+  sourceId: string;
+  targetId: string;
 }
 
 /** Who caused a change: the token's user, or the operator (CLI) with no token. */
@@ -146,6 +179,10 @@ export interface Outcome extends VersionedRecord {
   dueDate: string | null;
   /** Set by the service when the status becomes `shipped`. */
   shippedAt: string | null;
+  /** How many comments the outcome has: kept by the service as comments come and go. */
+  commentCount: number;
+  /** When it was archived (left out of lists unless asked for); null while it is not. */
+  archivedAt: string | null;
 }
 
 export const contextKinds = ['document', 'link', 'note'] as const;
@@ -172,6 +209,20 @@ export interface Decision extends VersionedRecord {
   status: DecisionStatus;
   decidedAt: string | null;
   supersededBy: string | null;
+  /** How many comments the decision has: kept by the service as comments come and go. */
+  commentCount: number;
+}
+
+/** A Markdown comment on exactly one issue, outcome or decision. */
+export interface Comment extends VersionedRecord {
+  issueId: string | null;
+  outcomeId: string | null;
+  decisionId: string | null;
+  /** The token's user who wrote it; null when the operator wrote it (no token). */
+  authorId: string | null;
+  body: string;
+  /** When the body last changed; null while it never did. */
+  editedAt: string | null;
 }
 
 export interface TimeEntry extends VersionedRecord {

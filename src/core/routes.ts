@@ -1,9 +1,11 @@
+import { commentRoutes } from './families/comments/routes.js';
 import { contextRoutes } from './families/context/routes.js';
 import { decisionRoutes } from './families/decisions/routes.js';
 import { issueRoutes } from './families/issues/routes.js';
 import { memberRoutes } from './families/members/routes.js';
 import { outcomeRoutes } from './families/outcomes/routes.js';
 import { projectRoutes } from './families/projects/routes.js';
+import { relationRoutes } from './families/relations/routes.js';
 import { signalRoutes } from './families/signals/routes.js';
 import { timeEntryRoutes } from './families/time-entries/routes.js';
 import { webhookRoutes } from './families/webhooks/routes.js';
@@ -16,7 +18,9 @@ export const routes: readonly Route[] = [
   ...contextRoutes,
   ...decisionRoutes,
   ...issueRoutes,
+  ...relationRoutes,
   ...timeEntryRoutes,
+  ...commentRoutes,
   ...memberRoutes,
   ...webhookRoutes,
   ...signalRoutes,

@@ -26,6 +26,8 @@ export type IdPrefix =
   | 'dec'
   | 'iss'
   | 'te'
+  | 'cmt'
+  | 'rel'
   | 'wh'
   | 'dlv'
   | 'att';

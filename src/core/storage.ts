@@ -2,11 +2,13 @@ import type {
   Account,
   AdminSession,
   ApiToken,
+  Comment,
   ContextItem,
   Decision,
   DeliveryAttempt,
   IdempotencyRecord,
   Issue,
+  IssueRelation,
   Membership,
   Outcome,
   Project,
@@ -96,6 +98,8 @@ export interface CollectionRows {
   context: ContextItem;
   decisions: Decision;
   timeEntries: TimeEntry;
+  comments: Comment;
+  issueRelations: IssueRelation;
 }
 export type CollectionName = keyof CollectionRows;
 
@@ -111,34 +115,67 @@ export interface CollectionDefinition<Name extends CollectionName> {
   ranges: readonly (keyof CollectionRows[Name] & string)[];
   /** Numeric fields a list may sum over all matching rows. */
   sums: readonly (keyof CollectionRows[Name] & string)[];
+  /**
+   * Nullable filter fields a list may ask to be set (`notNull`), null in most rows (`archivedAt`):
+   * adapters index the rows where they are set, so that both those rows and a total of the rows
+   * where they are null (all the rows less those) stay index reads.
+   */
+  notNull: readonly (keyof CollectionRows[Name] & string)[];
 }
 
 export const collectionDefinitions = {
-  projects: { filters: ['key'], search: ['name', 'description'], ranges: [], sums: [] },
+  projects: { filters: ['key'], search: ['name', 'description'], ranges: [], sums: [], notNull: [] },
   issues: {
-    filters: ['projectId', 'outcomeId', 'status', 'severity', 'assigneeId', 'number'],
+    filters: [
+      'projectId',
+      'outcomeId',
+      'status',
+      'severity',
+      'assigneeId',
+      'number',
+      'parentId',
+      'archivedAt',
+    ],
     search: ['title', 'description'],
     ranges: [],
     sums: [],
+    notNull: ['archivedAt'],
   },
   outcomes: {
-    filters: ['projectId', 'status', 'ownerId'],
+    filters: ['projectId', 'status', 'ownerId', 'archivedAt'],
     search: ['title', 'description'],
     ranges: [],
     sums: [],
+    notNull: ['archivedAt'],
   },
-  context: { filters: ['outcomeId', 'kind'], search: [], ranges: [], sums: [] },
+  context: { filters: ['outcomeId', 'kind'], search: [], ranges: [], sums: [], notNull: [] },
   decisions: {
     filters: ['projectId', 'outcomeId', 'status', 'supersededBy'],
     search: [],
     ranges: [],
     sums: [],
+    notNull: [],
   },
   timeEntries: {
     filters: ['outcomeId', 'issueId', 'userId'],
     search: [],
     ranges: ['date'],
     sums: ['minutes'],
+    notNull: [],
+  },
+  comments: {
+    filters: ['issueId', 'outcomeId', 'decisionId', 'authorId'],
+    search: [],
+    ranges: [],
+    sums: [],
+    notNull: [],
+  },
+  issueRelations: {
+    filters: ['sourceId', 'targetId', 'type'],
+    search: [],
+    ranges: [],
+    sums: [],
+    notNull: [],
   },
 } as const satisfies { [Name in CollectionName]: CollectionDefinition<Name> };
 
@@ -156,6 +193,8 @@ export interface ListQuery<Name extends CollectionName> {
   where?: Partial<Record<Defined<Name, 'filters'>, FilterValue>>;
   /** Inclusive bounds on the collection's range fields. */
   range?: Partial<Record<Defined<Name, 'ranges'>, { gte?: string | number; lte?: string | number }>>;
+  /** Fields that must be set (not null), among the collection's `notNull` fields. */
+  notNull?: readonly Defined<Name, 'notNull'>[];
   /** A numeric field to sum over every matching row (not just the page). */
   sum?: Defined<Name, 'sums'>;
   /** Inclusive lower / exclusive upper bounds on `createdAt`, inclusive lower bound on `updatedAt`. */
@@ -164,13 +203,18 @@ export interface ListQuery<Name extends CollectionName> {
   updatedSince?: string;
   /** Case-insensitive substring match over the collection's search fields. */
   search?: string;
-  /** Keyset position: only rows strictly after it in (createdAt desc, id desc) order. */
+  /**
+   * `desc` (the default): newest first, (createdAt desc, id desc); `asc`: oldest first,
+   * (createdAt asc, id asc). `after` and the rows follow the same order.
+   */
+  order?: 'asc' | 'desc';
+  /** Keyset position: only rows strictly after it in the list's order. */
   after?: { createdAt: string; id: string };
   limit: number;
 }
 
 export interface ListResult<Row> {
-  /** At most `limit` rows, ordered by createdAt desc then id desc. */
+  /** At most `limit` rows, ordered by createdAt then id, descending unless the query says `asc`. */
   rows: Row[];
   /** How many rows match the query's filters, ignoring `after` and `limit`. */
   total: number;
@@ -229,7 +273,7 @@ export interface Collection<Name extends CollectionName, Row = CollectionRows[Na
   deleteWhere(workspaceId: string, where: ListQuery<Name>['where']): Promise<Row[]>;
   /** How many rows of the workspace have fields equal to `where`. */
   count(workspaceId: string, where: ListQuery<Name>['where']): Promise<number>;
-  /** Rows matching the query, newest first, with the count of all matches. */
+  /** Rows matching the query, newest first (oldest first with `order: 'asc'`), with the count of all matches. */
   list(query: ListQuery<Name>): Promise<ListResult<Row>>;
 }
 
@@ -553,6 +597,8 @@ export interface DumpRows {
   context: ContextItem;
   decisions: Decision;
   timeEntries: TimeEntry;
+  comments: Comment;
+  issueRelations: IssueRelation;
   counters: { name: string; value: number };
   signals: SignalEvent;
   idempotency: IdempotencyRecord;
@@ -575,6 +621,8 @@ export const dumpTables = [
   'context',
   'decisions',
   'timeEntries',
+  'comments',
+  'issueRelations',
   'counters',
   'signals',
   'idempotency',

@@ -165,6 +165,56 @@ describe.each(modes)('every operation of the client, %s', (mode) => {
     expect((await client.timeEntries.list({ outcomeId: outcome.id }).page()).totalMinutes).toBe(60);
   });
 
+  it('archive: issues and outcomes leave lists until brought back', async () => {
+    const issue = await client.issues.create({ projectId: f.ws.projectId, title: 'Stale' });
+    const archived = await client.issues.archive(issue);
+    expect(archived.archivedAt).not.toBeNull();
+    const listed = await client.issues.list({ archived: 'only' }).page();
+    expect(listed.data.map((i) => i.id)).toEqual([issue.id]);
+    const back = await client.issues.unarchive(archived);
+    expect(back.archivedAt).toBeNull();
+    const outcome = await client.outcomes.create({ projectId: f.ws.projectId, title: 'Old goal' });
+    await client.outcomes.archive(outcome.id, { ifMatch: outcome.etag });
+    expect((await client.outcomes.list({ archived: 'only' }).page()).data.map((o) => o.id)).toEqual([
+      outcome.id,
+    ]);
+  });
+
+  it('issue relations: create from one end, list from both, refuse a cycle, delete', async () => {
+    const parent = await client.issues.create({ projectId: f.ws.projectId, title: 'Epic' });
+    const child = await client.issues.create({ projectId: f.ws.projectId, title: 'Story' });
+    const made = await client.issues.relations.create(child, { type: 'child_of', issueId: parent.id });
+    expect(made).toMatchObject({ type: 'child_of', issueId: parent.id });
+    const fromParent = await client.issues.relations.list(parent).page();
+    expect(fromParent.data.map((r) => [r.id, r.type, r.issueId])).toEqual([[made.id, 'parent_of', child.id]]);
+    expect((await client.issues.get(child.id)).parentId).toBe(parent.id);
+    expect((await client.issues.list({ parentId: parent.id }).page()).total).toBe(1);
+    const refused = await client.issues.relations
+      .create(parent, { type: 'child_of', issueId: child.id })
+      .catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 422, code: 'relation_cycle' });
+    await client.issues.relations.delete(parent, made.id);
+    expect((await client.issues.get(child.id)).parentId).toBeNull();
+  });
+
+  it('comments: create, get, update, modify, delete and list oldest first or newest first', async () => {
+    const issue = await client.issues.create({ projectId: f.ws.projectId, title: 'Discussed' });
+    const first = await client.comments.create({ issueId: issue.id, body: 'First' });
+    const second = await client.comments.create({ issueId: issue.id, body: 'Second' });
+    expect((await client.comments.get(first.id)).authorId).toBe(f.ws.adminUserId);
+    expect((await client.issues.get(issue.id)).commentCount).toBe(2);
+    const edited = await client.comments.update(first.id, { body: 'First, edited' }, { ifMatch: first.etag });
+    expect(edited.editedAt).not.toBeNull();
+    const again = await client.comments.modify(second.id, (current) => ({ body: `${current.body}!` }));
+    expect(again.body).toBe('Second!');
+    const oldest = await client.comments.list({ issueId: issue.id }).page();
+    expect(oldest.data.map((c) => c.body)).toEqual(['First, edited', 'Second!']);
+    const newest = await client.comments.list({ issueId: issue.id, sort: '-createdAt' }).page();
+    expect(newest.data.map((c) => c.body)).toEqual(['Second!', 'First, edited']);
+    await client.comments.delete(again);
+    expect((await client.issues.get(issue.id)).commentCount).toBe(1);
+  });
+
   it('webhooks: create, get, update, modify, rotate, test, deliveries, retry, list and delete', async () => {
     const hook = await client.webhooks.create({ url: hookUrl, eventTypes: ['issue.created'] });
     expect(hook.secret).toMatch(/^whsec_/);

@@ -177,6 +177,29 @@ export function collectionTests(adapter: AdapterUnderTest): void {
       expect(listed.total).toBe(5);
     });
 
+    it("orders a list oldest first with order 'asc', equal times by id ascending, and pages on after the cursor", async () => {
+      const rows = [row({}, at(1)), row({}, at(2)), row({}, at(2)), row({}, at(2)), row({}, at(0))];
+      for (const r of rows) await insert(r);
+      const expected = [...rows]
+        .sort((a, b) =>
+          a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1,
+        )
+        .map((r) => r.id);
+      const seen: string[] = [];
+      let after: { createdAt: string; id: string } | undefined;
+      for (let page = 0; page < 5; page++) {
+        const result = await tx((t) =>
+          col(t).list({ workspaceId: 'wsp_1', order: 'asc', limit: 2, ...(after ? { after } : {}) }),
+        );
+        expect(result.total).toBe(5);
+        seen.push(...result.rows.map((r) => r.id));
+        const last = result.rows.at(-1);
+        if (!last || result.rows.length < 2) break;
+        after = { createdAt: last.createdAt, id: last.id };
+      }
+      expect(seen).toEqual(expected);
+    });
+
     it('visits every row exactly once when paging with `after`, even with inserts between pages', async () => {
       const original: Row[] = [];
       for (let i = 0; i < 23; i++) original.push(row({}, at(i % 4)));
@@ -264,6 +287,67 @@ export function collectionTests(adapter: AdapterUnderTest): void {
         expect(await issues.count('wsp_1', { outcomeId: undefined })).toBe(2);
         expect((await issues.findOne('wsp_1', { outcomeId: null }))?.id).toBe(unlinked.id);
       });
+    });
+
+    it('lists and counts rows where a notNull field is null or set, alone or with filters, through archives and unarchives', async () => {
+      const rows = Array.from({ length: 12 }, (_, i) =>
+        sampleRow(
+          'issues',
+          'wsp_1',
+          { status: i % 3 === 0 ? 'closed' : 'open', archivedAt: i % 4 === 0 ? at(100 + i) : null },
+          at(i),
+        ),
+      );
+      await tx(async (t) => {
+        for (const row of rows) await t.collections.issues.insert(row);
+        await t.collections.issues.insert(sampleRow('issues', 'wsp_2', { archivedAt: at(5) }));
+      });
+      const check = async () => {
+        const expectList = async (
+          query: { where?: Record<string, string | null>; notNull?: readonly 'archivedAt'[] },
+          keep: (row: (typeof rows)[number]) => boolean,
+        ) => {
+          const expected = rows
+            .filter(keep)
+            .map((r) => r.id)
+            .reverse();
+          for (const limit of [3, 50]) {
+            const listed = await tx((t) =>
+              t.collections.issues.list({ workspaceId: 'wsp_1', limit, ...query } as never),
+            );
+            expect(listed.total).toBe(expected.length);
+            expect(listed.rows.map((r) => r.id)).toEqual(expected.slice(0, limit));
+          }
+        };
+        const current = await tx(async (t) => {
+          const out = [];
+          for (const r of rows)
+            out.push((await t.collections.issues.get('wsp_1', r.id)) as (typeof rows)[number]);
+          return out;
+        });
+        rows.splice(0, rows.length, ...current);
+        await expectList({ where: { archivedAt: null } }, (r) => r.archivedAt === null);
+        await expectList(
+          { where: { archivedAt: null, status: 'open' } },
+          (r) => r.archivedAt === null && r.status === 'open',
+        );
+        await expectList({ notNull: ['archivedAt'] }, (r) => r.archivedAt !== null);
+        await expectList(
+          { where: { status: 'closed' }, notNull: ['archivedAt'] },
+          (r) => r.archivedAt !== null && r.status === 'closed',
+        );
+        expect(
+          await tx((t) => t.collections.issues.count('wsp_1', { archivedAt: null, status: 'closed' })),
+        ).toBe(rows.filter((r) => r.archivedAt === null && r.status === 'closed').length);
+      };
+      await check();
+      // Unarchive one, archive another: the indexes of set rows follow.
+      await tx(async (t) => {
+        const [first, second] = [rows[0], rows[1]] as [(typeof rows)[number], (typeof rows)[number]];
+        await t.collections.issues.update({ ...first, archivedAt: null, version: 2 }, 1);
+        await t.collections.issues.update({ ...second, archivedAt: at(200), version: 2 }, 1);
+      });
+      await check();
     });
 
     it('sums a numeric field over every match, not just the page, within inclusive ranges', async () => {

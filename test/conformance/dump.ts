@@ -77,7 +77,17 @@ async function seedEveryTable(tx: StorageTx): Promise<{ [Table in DumpTable]: Du
   for (const t of tokens) await tx.tokens.insert(t);
   for (const s of sessions) await tx.sessions.insert(s);
 
-  const rows = <Name extends 'projects' | 'outcomes' | 'issues' | 'context' | 'decisions' | 'timeEntries'>(
+  const rows = <
+    Name extends
+      | 'projects'
+      | 'outcomes'
+      | 'issues'
+      | 'context'
+      | 'decisions'
+      | 'timeEntries'
+      | 'comments'
+      | 'issueRelations',
+  >(
     name: Name,
   ) => [sampleRow(name, 'wsp_1', {}, at(2)), sampleRow(name, 'wsp_2', {}, at(3))];
   const projects = rows('projects');
@@ -86,12 +96,16 @@ async function seedEveryTable(tx: StorageTx): Promise<{ [Table in DumpTable]: Du
   const context = rows('context');
   const decisions = rows('decisions');
   const timeEntries = rows('timeEntries');
+  const comments = rows('comments');
+  const issueRelations = rows('issueRelations');
   for (const r of projects) await tx.collections.projects.insert(r);
   for (const r of outcomes) await tx.collections.outcomes.insert(r);
   for (const r of issues) await tx.collections.issues.insert(r);
   for (const r of context) await tx.collections.context.insert(r);
   for (const r of decisions) await tx.collections.decisions.insert(r);
   for (const r of timeEntries) await tx.collections.timeEntries.insert(r);
+  for (const r of comments) await tx.collections.comments.insert(r);
+  for (const r of issueRelations) await tx.collections.issueRelations.insert(r);
 
   await tx.counters.next('issues:prj_1');
   await tx.counters.next('issues:prj_1');
@@ -132,6 +146,8 @@ async function seedEveryTable(tx: StorageTx): Promise<{ [Table in DumpTable]: Du
     context,
     decisions,
     timeEntries,
+    comments,
+    issueRelations,
     counters,
     signals,
     idempotency,

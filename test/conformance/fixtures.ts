@@ -71,6 +71,11 @@ export function sampleRow<Name extends CollectionName>(
       assigneeId: null,
       labels: ['web'],
       resolvedAt: null,
+      commentCount: 0,
+      parentId: null,
+      blockedBy: 0,
+      subIssues: 0,
+      archivedAt: null,
     }),
     outcomes: () => ({
       ...common,
@@ -81,6 +86,8 @@ export function sampleRow<Name extends CollectionName>(
       ownerId: null,
       dueDate: '2026-12-31',
       shippedAt: null,
+      commentCount: 0,
+      archivedAt: null,
     }),
     context: () => ({
       ...common,
@@ -100,6 +107,7 @@ export function sampleRow<Name extends CollectionName>(
       status: 'proposed',
       decidedAt: null,
       supersededBy: null,
+      commentCount: 0,
     }),
     timeEntries: () => ({
       ...common,
@@ -110,6 +118,16 @@ export function sampleRow<Name extends CollectionName>(
       date: '2026-11-22',
       note: null,
     }),
+    comments: () => ({
+      ...common,
+      issueId: 'iss_1',
+      outcomeId: null,
+      decisionId: null,
+      authorId: 'usr_1',
+      body: 'Seen on *Safari* too',
+      editedAt: null,
+    }),
+    issueRelations: () => ({ ...common, type: 'blocks', sourceId: 'iss_1', targetId: 'iss_2' }),
   };
   return { ...rows[name](), ...overrides };
 }

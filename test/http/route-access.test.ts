@@ -60,6 +60,19 @@ const recipes: Record<string, Recipe> = {
   'PATCH /decisions/:id': itemRecipe('/decisions', { status: 'accepted' }),
   'POST /issues': createRecipe('/issues'),
   'PATCH /issues/:id': itemRecipe('/issues', { severity: 'high' }),
+  'POST /issues/:id/archive': itemRecipe('/issues'),
+  'POST /issues/:id/unarchive': itemRecipe('/issues'),
+  'POST /outcomes/:id/archive': itemRecipe('/outcomes'),
+  'POST /outcomes/:id/unarchive': itemRecipe('/outcomes'),
+  'POST /issues/:id/relations': async (s, as) => ({
+    params: { id: (await createIssue(s, as)).id },
+    body: { type: 'blocks', issueId: (await createIssue(s, as)).id },
+  }),
+  'DELETE /issues/:id/relations/:relationId': async (s, as) => {
+    const [a, b] = [await createIssue(s, as), await createIssue(s, as)];
+    const made = await create(s, as, `/issues/${a.id}/relations`, { type: 'blocks', issueId: b.id });
+    return { params: { id: a.id, relationId: made.id } };
+  },
   'POST /issues/:id/transition': async (s, as) => ({
     params: { id: (await createIssue(s, as)).id },
     body: { to: 'blocked' },
@@ -67,6 +80,9 @@ const recipes: Record<string, Recipe> = {
   'POST /time-entries': createRecipe('/time-entries'),
   'PATCH /time-entries/:id': itemRecipe('/time-entries', { minutes: 45 }),
   'DELETE /time-entries/:id': itemRecipe('/time-entries'),
+  'POST /comments': createRecipe('/comments'),
+  'PATCH /comments/:id': itemRecipe('/comments', { body: 'Edited' }),
+  'DELETE /comments/:id': itemRecipe('/comments'),
   'POST /members': async () => ({ params: {}, body: { email: `${newKey()}@acme.test`, role: 'viewer' } }),
   'PATCH /members/:id': async (s, as) => ({
     params: { id: (await member(s, as)).id },
@@ -188,7 +204,7 @@ for (const host of hosts) {
           // What was stored keeps the server's values too, read back through the item's GET (an
           // action answering a report, such as a replay's count, stored no item).
           if (res.json.id !== undefined) {
-            const stored = await storedView(s, route, res.json.id);
+            const stored = await storedView(s, route, res.json.id, target.params);
             for (const [field, value] of Object.entries(forged)) expect(stored[field]).not.toBe(value);
           }
         } else {
@@ -204,7 +220,17 @@ for (const host of hosts) {
 }
 
 /** The item a route wrote, as its family's GET answers it afterwards. */
-async function storedView(s: TestServer, route: Route, id: string): Promise<Record<string, unknown>> {
+async function storedView(
+  s: TestServer,
+  route: Route,
+  id: string,
+  params: Record<string, string>,
+): Promise<Record<string, unknown>> {
+  // A relation has no GET of its own: its issue's list of relations shows it.
+  if (route.path.endsWith('/relations')) {
+    const listed = await client(s).list(`/issues/${params.id}/relations`);
+    return listed.data.find((relation: { id: string }) => relation.id === id);
+  }
   const collection = route.path.split('/')[1];
   const res = await client(s).get(`/${collection}/${id}`);
   expect(res.status, `GET /${collection}/${id} answered ${res.status}`).toBe(200);

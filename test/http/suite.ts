@@ -253,6 +253,11 @@ export function runHttpSuite(host: Host, adapter?: AdapterUnderTest): void {
           assigneeId: null,
           labels: [],
           resolvedAt: null,
+          commentCount: 0,
+          parentId: null,
+          blockedBy: 0,
+          subIssues: 0,
+          archivedAt: null,
           createdAt: iso(startTime),
           updatedAt: iso(startTime),
           version: 1,
@@ -1478,6 +1483,7 @@ export function runHttpSuite(host: Host, adapter?: AdapterUnderTest): void {
           object: moved,
           previous: { status: 'open' },
           comment: 'Waiting for the vendor',
+          commentId: expect.stringMatching(/^cmt_/),
         });
       });
 

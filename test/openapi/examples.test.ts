@@ -123,18 +123,15 @@ describe('the examples of the API reference', () => {
     const ids = Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
     expect(ids).toEqual([
       ...['listProjects', 'createProject', 'getProject', 'updateProject'],
-      ...[
-        'listOutcomes',
-        'createOutcome',
-        'getOutcome',
-        'updateOutcome',
-        'deleteOutcome',
-        'getOutcomeSummary',
-      ],
+      ...['listOutcomes', 'createOutcome', 'getOutcome', 'updateOutcome', 'deleteOutcome'],
+      ...['archiveOutcome', 'unarchiveOutcome', 'getOutcomeSummary'],
       ...['listContextItems', 'createContextItem', 'getContextItem', 'deleteContextItem'],
       ...['listDecisions', 'createDecision', 'getDecision', 'updateDecision'],
       ...['listIssues', 'createIssue', 'getIssue', 'updateIssue', 'transitionIssue'],
+      ...['archiveIssue', 'unarchiveIssue'],
+      ...['listIssueRelations', 'createIssueRelation', 'deleteIssueRelation'],
       ...['listTimeEntries', 'createTimeEntry', 'getTimeEntry', 'updateTimeEntry', 'deleteTimeEntry'],
+      ...['listComments', 'createComment', 'getComment', 'updateComment', 'deleteComment'],
       ...['listMembers', 'createMember', 'getMember', 'updateMember', 'deleteMember'],
       ...['listWebhooks', 'createWebhook', 'getWebhook', 'updateWebhook', 'deleteWebhook'],
       ...[

@@ -46,6 +46,8 @@ const resetSql = [
   'context_items',
   'decisions',
   'time_entries',
+  'comments',
+  'issue_relations',
   'signals',
   'idempotency_keys',
   'counters',

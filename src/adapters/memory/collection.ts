@@ -24,10 +24,14 @@ export interface UniqueRule {
   unindexed: readonly string[];
 }
 
-/** One workspace's indexes: every row in list order, and the rows of each value of each filter field. */
+/**
+ * One workspace's indexes: every row in list order, the rows of each value of each filter field,
+ * and the rows where each of the collection's `notNull` fields is set.
+ */
 interface WorkspaceIndex {
   all: SortedPositions;
   byValue: Map<string, SortedPositions>;
+  set: Map<string, SortedPositions>;
 }
 
 /** A filter value as an index key; null and numbers kept apart from strings. */
@@ -48,6 +52,8 @@ export class IndexedRows<Name extends CollectionName> {
   readonly uniques = new UniqueKeys();
   /** Filter fields with a value index: the rule's unindexed ones are found through its key instead. */
   private readonly indexed: readonly string[];
+  /** Nullable fields whose set rows are indexed (collectionDefinitions' `notNull`). */
+  readonly setFields: readonly string[];
   private seq = 0;
 
   constructor(
@@ -55,6 +61,21 @@ export class IndexedRows<Name extends CollectionName> {
     readonly unique: UniqueRule | null,
   ) {
     this.indexed = collectionDefinitions[name].filters.filter((field) => !unique?.unindexed.includes(field));
+    this.setFields = collectionDefinitions[name].notNull;
+  }
+
+  /** The rows of the workspace where `field` is set (one of `setFields`). */
+  setRows(workspaceId: string, field: string): SortedPositions {
+    return this.workspaces.get(workspaceId)?.set.get(field) ?? new SortedPositions();
+  }
+
+  private setIndex(index: WorkspaceIndex, field: string): SortedPositions {
+    let positions = index.set.get(field);
+    if (!positions) {
+      positions = new SortedPositions();
+      index.set.set(field, positions);
+    }
+    return positions;
   }
 
   workspace(workspaceId: string): WorkspaceIndex | undefined {
@@ -64,7 +85,7 @@ export class IndexedRows<Name extends CollectionName> {
   private indexesOf(workspaceId: string): WorkspaceIndex {
     let index = this.workspaces.get(workspaceId);
     if (!index) {
-      index = { all: new SortedPositions(), byValue: new Map() };
+      index = { all: new SortedPositions(), byValue: new Map(), set: new Map() };
       this.workspaces.set(workspaceId, index);
     }
     return index;
@@ -104,6 +125,9 @@ export class IndexedRows<Name extends CollectionName> {
     for (const field of this.indexed) {
       this.valueIndex(index, valueKey(field, (row as unknown as Fields)[field])).add(position);
     }
+    for (const field of this.setFields) {
+      if ((row as unknown as Fields)[field] != null) this.setIndex(index, field).add(position);
+    }
     record(() => this.drop(row.id, () => {}));
   }
 
@@ -121,6 +145,9 @@ export class IndexedRows<Name extends CollectionName> {
     for (const field of this.indexed) {
       index.byValue.get(valueKey(field, (row as unknown as Fields)[field]))?.remove(position);
     }
+    for (const field of this.setFields) {
+      if ((row as unknown as Fields)[field] != null) index.set.get(field)?.remove(position);
+    }
     record(() => this.add(row, () => {}, position));
     return row;
   }
@@ -137,6 +164,12 @@ export class IndexedRows<Name extends CollectionName> {
       if (was === now) continue;
       index.byValue.get(valueKey(field, was))?.remove(position);
       this.valueIndex(index, valueKey(field, now)).add(position);
+    }
+    for (const field of this.setFields) {
+      const was = (before as unknown as Fields)[field] != null;
+      const now = (row as unknown as Fields)[field] != null;
+      if (was && !now) index.set.get(field)?.remove(position);
+      if (!was && now) this.setIndex(index, field).add(position);
     }
     const oldUnique = this.uniqueKey(before);
     const newUnique = this.uniqueKey(row);
@@ -195,16 +228,39 @@ export function memoryCollection<Name extends CollectionName>(
   const { name } = store;
   const definition = collectionDefinitions[name];
 
-  /** The rows of the workspace matching `where`, newest first. */
-  function* matching(workspaceId: string, where: Where, after?: { createdAt: string; id: string }) {
-    const { positions } = store.candidates(workspaceId, where);
-    for (const position of positions.newestFirst(after)) {
+  /**
+   * The rows of the workspace matching `where` (and, with `set`, having that field set), newest
+   * first (oldest first with `asc`). With `set`, the rows where it is set are walked: few, as the
+   * field is null in most rows.
+   */
+  function* matching(
+    workspaceId: string,
+    where: Where,
+    after?: { createdAt: string; id: string },
+    order: 'asc' | 'desc' = 'desc',
+    set?: string,
+  ) {
+    const positions = set ? store.setRows(workspaceId, set) : store.candidates(workspaceId, where).positions;
+    const walk = order === 'asc' ? positions.oldestFirst(after) : positions.newestFirst(after);
+    for (const position of walk) {
       const row = store.rows.get(position.id) as Row;
       if (matches(row, where)) yield row;
     }
   }
 
   const countOf = (workspaceId: string, where: Where): number => {
+    // A null asked of a field whose set rows are indexed: every match of the other filters, less
+    // those where it is set (few), so the count stays an index read.
+    const nullField = store.setFields.find((field) => where?.[field] === null);
+    if (
+      nullField !== undefined &&
+      Object.keys(where ?? {}).some((f) => f !== nullField && where?.[f] !== undefined)
+    ) {
+      const { [nullField]: _null, ...rest } = where ?? {};
+      let set = 0;
+      for (const _ of matching(workspaceId, rest, undefined, 'desc', nullField)) set++;
+      return countOf(workspaceId, rest) - set;
+    }
     const { positions, exact } = store.candidates(workspaceId, where);
     if (exact) return positions.size;
     let n = 0;
@@ -289,7 +345,9 @@ export function memoryCollection<Name extends CollectionName>(
         }
         return true;
       };
+      const set = query.notNull?.[0] as string | undefined;
       const onlyEquality =
+        set === undefined &&
         needle === undefined &&
         query.createdAfter === undefined &&
         query.createdBefore === undefined &&
@@ -297,7 +355,7 @@ export function memoryCollection<Name extends CollectionName>(
         ranges.every(([, bounds]) => bounds === undefined);
 
       const page: Row[] = [];
-      for (const row of matching(query.workspaceId, where, query.after)) {
+      for (const row of matching(query.workspaceId, where, query.after, query.order, set)) {
         if (page.length >= query.limit) break;
         if (accepts(row)) page.push(row);
       }
@@ -308,7 +366,7 @@ export function memoryCollection<Name extends CollectionName>(
         total = countOf(query.workspaceId, where);
       } else {
         total = 0;
-        for (const row of matching(query.workspaceId, where)) {
+        for (const row of matching(query.workspaceId, where, undefined, 'desc', set)) {
           if (!accepts(row)) continue;
           total++;
           if (sumField !== undefined) sum += Number((row as unknown as Fields)[sumField] ?? 0);

@@ -70,6 +70,8 @@ export function memoryStorage(): Storage {
       context: new IndexedRows('context', null),
       decisions: new IndexedRows('decisions', null),
       timeEntries: new IndexedRows('timeEntries', null),
+      comments: new IndexedRows('comments', null),
+      issueRelations: new IndexedRows('issueRelations', null),
     },
     signals: [],
     idempotency: new Map(),
@@ -279,6 +281,8 @@ function memoryTx(state: State, startedMs: number, record: RecordUndo): StorageT
       context: memoryCollection(state.collections.context, record),
       decisions: memoryCollection(state.collections.decisions, record),
       timeEntries: memoryCollection(state.collections.timeEntries, record),
+      comments: memoryCollection(state.collections.comments, record),
+      issueRelations: memoryCollection(state.collections.issueRelations, record),
     },
     signals: {
       async append(event) {
@@ -400,6 +404,8 @@ function tableRows<Table extends DumpTable>(state: State, table: Table): readonl
     context: () => [...state.collections.context.rows.values()],
     decisions: () => [...state.collections.decisions.rows.values()],
     timeEntries: () => [...state.collections.timeEntries.rows.values()],
+    comments: () => [...state.collections.comments.rows.values()],
+    issueRelations: () => [...state.collections.issueRelations.rows.values()],
     counters: () => [...state.counters].map(([name, value]) => ({ name, value })),
     signals: () => state.signals,
     idempotency: () => [...state.idempotency.values()],

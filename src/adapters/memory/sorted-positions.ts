@@ -50,6 +50,15 @@ export class SortedPositions {
     if (this.items[at] === position) this.items.splice(at, 1);
   }
 
+  /** Oldest first, starting strictly after the keyset position `after` when given. */
+  *oldestFirst(after?: { createdAt: string; id: string }): Generator<Position> {
+    let i = after ? this.lowerBound(after) : 0;
+    // lowerBound finds the first item not older than `after`: skip `after` itself.
+    const first = this.items[i];
+    if (after && first && compare(first, after) === 0) i++;
+    for (; i < this.items.length; i++) yield this.items[i] as Position;
+  }
+
   /** Newest first, starting strictly after the keyset position `after` when given. */
   *newestFirst(after?: { createdAt: string; id: string }): Generator<Position> {
     for (let i = (after ? this.lowerBound(after) : this.items.length) - 1; i >= 0; i--) {

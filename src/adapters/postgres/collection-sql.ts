@@ -10,6 +10,8 @@ export interface CollectionShape {
   filters: ReadonlySet<string>;
   ranges: ReadonlySet<string>;
   sums: ReadonlySet<string>;
+  /** Nullable filter fields whose set rows have an index of their own (`<table>_archived`). */
+  notNull: readonly string[];
   search: readonly string[];
   /** Inserts a row; a clash with any unique rule inserts nothing (ON CONFLICT DO NOTHING). */
   insertSql: string;
@@ -26,6 +28,8 @@ const tables: Record<CollectionName, string> = {
   context: 'context_items',
   decisions: 'decisions',
   timeEntries: 'time_entries',
+  comments: 'comments',
+  issueRelations: 'issue_relations',
 };
 
 /** Unique rules beyond the id: constraint name → what the port calls it. */
@@ -62,6 +66,7 @@ function shapeOf(name: CollectionName): CollectionShape {
     filters: new Set(definition.filters),
     ranges: new Set(definition.ranges),
     sums: new Set(definition.sums),
+    notNull: definition.notNull,
     search: definition.search,
     insertSql: `INSERT INTO ${table} (${names.join(', ')}) VALUES (${placeholders(names.length)}) ON CONFLICT DO NOTHING`,
     updateSql: `UPDATE ${table} SET ${set.join(', ')} WHERE id = $${n + 1} AND workspace_id = $${n + 2} AND version = $${n + 3}`,

@@ -244,20 +244,23 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
       if (query.createdBefore !== undefined) conditions.add((p) => `created_at < ${p}`, query.createdBefore);
       if (query.updatedSince !== undefined) conditions.add((p) => `updated_at >= ${p}`, query.updatedSince);
       if (query.search !== undefined) addSearch(shape, query.search, conditions);
+      for (const field of query.notNull ?? []) conditions.clauses.push(`${columnOf(field)} IS NOT NULL`);
       const where = conditions.sql;
       const matchParams = [...conditions.params];
 
       const after = query.after;
+      const ascending = query.order === 'asc';
       let keyset = '';
       if (after) {
         const createdAt = conditions.param(after.createdAt);
         const id = conditions.param(after.id);
-        keyset = ` AND (created_at, id) < (${createdAt}, ${id})`;
+        keyset = ` AND (created_at, id) ${ascending ? '>' : '<'} (${createdAt}, ${id})`;
       }
       const limit = conditions.param(query.limit);
+      const order = ascending ? 'created_at, id' : 'created_at DESC, id DESC';
       const rows = (
         await conn.values<string>(
-          `SELECT data FROM ${table} WHERE ${where}${keyset} ORDER BY created_at DESC, id DESC LIMIT ${limit}`,
+          `SELECT data FROM ${table} WHERE ${where}${keyset} ORDER BY ${order} LIMIT ${limit}`,
           conditions.params,
         )
       ).map(parse);
@@ -268,6 +271,32 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
       }
       // A first page shorter than the limit already holds every match.
       if (!after && sumField === undefined && rows.length < query.limit) return { rows, total: rows.length };
+      const nullField = shape.notNull.find((field) => (query.where as Where)?.[field] === null);
+      if (nullField !== undefined && sumField === undefined) {
+        // Null asked of a field null in most rows (archivedAt): the matches without that condition
+        // (read through the list indexes, as before) less those where it is set (through the
+        // index of those rows, migration 13), rather than a check of every match's row.
+        const { [nullField]: _null, ...rest } = query.where as Record<string, unknown>;
+        const others = (extra: string | null) => {
+          const c = matching(query.workspaceId, rest as Where);
+          addRanges(shape, query.range, c);
+          if (query.createdAfter !== undefined) c.add((p) => `created_at >= ${p}`, query.createdAfter);
+          if (query.createdBefore !== undefined) c.add((p) => `created_at < ${p}`, query.createdBefore);
+          if (query.updatedSince !== undefined) c.add((p) => `updated_at >= ${p}`, query.updatedSince);
+          if (query.search !== undefined) addSearch(shape, query.search, c);
+          if (extra) c.clauses.push(extra);
+          return c;
+        };
+        const all = others(null);
+        const set = others(`${columnOf(nullField)} IS NOT NULL`);
+        // Both counts take the same parameters: the second only adds a clause without one.
+        const counts = await conn.row<{ total: number }>(
+          `SELECT (SELECT COUNT(*) FROM ${table} WHERE ${all.sql})::int - ` +
+            `(SELECT COUNT(*) FROM ${table} WHERE ${set.sql})::int AS total`,
+          all.params,
+        );
+        return { rows, total: counts?.total ?? 0 };
+      }
       const totals = await conn.row<{ total: number; sum: number | null }>(
         `SELECT COUNT(*)::int AS total, ${sumField ? `COALESCE(SUM(${columnOf(sumField)}), 0)::float8` : 'NULL'} AS sum ` +
           `FROM ${table} WHERE ${where}`,

@@ -76,6 +76,8 @@ const sources: { [Table in DumpTable]: Source<Table> } = {
   context: fromData(shapes.context.table),
   decisions: fromData(shapes.decisions.table),
   timeEntries: fromData(shapes.timeEntries.table),
+  comments: fromData(shapes.comments.table),
+  issueRelations: fromData(shapes.issueRelations.table),
   counters: {
     table: 'counters',
     columns: 'name, value',

@@ -87,6 +87,8 @@ function postgresTx(conn: Conn, appended: (accountId: string) => void): StorageT
       context: postgresCollection('context', conn),
       decisions: postgresCollection('decisions', conn),
       timeEntries: postgresCollection('timeEntries', conn),
+      comments: postgresCollection('comments', conn),
+      issueRelations: postgresCollection('issueRelations', conn),
     },
     signals: postgresSignals(conn, appended),
     idempotency: postgresIdempotency(conn),

@@ -9,6 +9,8 @@ export interface CollectionShape {
   filters: ReadonlySet<string>;
   ranges: ReadonlySet<string>;
   sums: ReadonlySet<string>;
+  /** Nullable filter fields whose set rows have an index of their own (`<table>_archived`). */
+  notNull: readonly string[];
   search: readonly string[];
   insertSql: string;
   updateSql: string;
@@ -23,6 +25,8 @@ const tables: Record<CollectionName, string> = {
   context: 'context_items',
   decisions: 'decisions',
   timeEntries: 'time_entries',
+  comments: 'comments',
+  issueRelations: 'issue_relations',
 };
 
 /** Unique rules beyond the id, as SQLite words them in its error message. */
@@ -54,6 +58,7 @@ function shapeOf(name: CollectionName): CollectionShape {
     filters: new Set(definition.filters),
     ranges: new Set(definition.ranges),
     sums: new Set(definition.sums),
+    notNull: definition.notNull,
     search: definition.search,
     insertSql: `INSERT INTO ${table} (${names.join(', ')}, data) VALUES (${names.map(() => '?').join(', ')}, ?)`,
     updateSql: `UPDATE ${table} SET ${names

@@ -18,8 +18,17 @@ import {
 } from './collection-sql.js';
 import type { Conn } from './connection.js';
 import { withUniqueRules } from './errors.js';
-import { countedColumns } from './migrations/002_list_counts.js';
+import { countedColumns as firstCounted } from './migrations/002_list_counts.js';
 import { searchedFields } from './migrations/005_batched_search.js';
+import { commentCountedColumns } from './migrations/014_comments.js';
+import { relationCountedColumns } from './migrations/015_issue_relations.js';
+
+/** The filter columns of each table counted in list_counts (migrations 2, 14 and 15). */
+const countedColumns: Readonly<Record<string, readonly string[]>> = {
+  ...firstCounted,
+  ...commentCountedColumns,
+  ...relationCountedColumns,
+};
 
 type Where = Partial<Record<string, FilterValue>> | undefined;
 
@@ -193,6 +202,20 @@ const parse = (data: string) => JSON.parse(data) as Row;
 /** The number of rows matching `where`: a maintained count when there is one, else COUNT(*). */
 function countMatching(state: CollectionState, workspaceId: string, where: Where, from?: string): number {
   const { conn, shape } = state;
+  // Null asked of a field null in most rows (archivedAt): the matches of the other filters less
+  // the rows among them where it is set, found through the index of those rows (migration 16).
+  const nullField = shape.notNull.find((field) => where?.[field] === null);
+  if (nullField !== undefined) {
+    const { [nullField]: _null, ...rest } = where ?? {};
+    const set = matching(shape, workspaceId, rest);
+    set.clauses.push(`${columnOf(nullField)} IS NOT NULL`);
+    const among =
+      conn.value<number>(
+        `SELECT COUNT(*) FROM ${shape.table} INDEXED BY ${shape.table}_archived WHERE ${set.clauses.join(' AND ')}`,
+        set.params,
+      ) ?? 0;
+    return countMatching(state, workspaceId, rest) - among;
+  }
   const counted = countKey(shape.table, where);
   if (counted) {
     return conn.value<number>(countSql, [shape.table, workspaceId, counted.field, counted.value]) ?? 0;
@@ -319,23 +342,27 @@ async function list(this: CollectionState, query: ListQuery<CollectionName>): Pr
     clauses.push('updated_at >= ?');
     params.push(query.updatedSince);
   }
+  for (const field of query.notNull ?? []) clauses.push(`${columnOf(field)} IS NOT NULL`);
   let phrase: string | null = null;
   if (query.search !== undefined) {
     this.writePendingSearch();
     phrase = addSearch(shape, query.search, conditions);
   }
   const where = clauses.join(' AND ');
-  const ranged = Object.values(query.range ?? {}).some((bounds) => bounds !== undefined);
+  const ranged =
+    Object.values(query.range ?? {}).some((bounds) => bounds !== undefined) ||
+    (query.notNull?.length ?? 0) > 0;
   const sumField = query.sum as string | undefined;
   if (sumField !== undefined && !shape.sums.has(sumField)) {
     throw new Error(`${name}: "${sumField}" is not a sum field`);
   }
   const after = query.after;
+  const ascending = query.order === 'asc';
   const page = (from: string) =>
     conn
       .values<string>(
-        `SELECT data FROM ${from} WHERE ${where}${after ? ' AND (created_at, id) < (?, ?)' : ''} ` +
-          'ORDER BY created_at DESC, id DESC LIMIT ?',
+        `SELECT data FROM ${from} WHERE ${where}${after ? ` AND (created_at, id) ${ascending ? '>' : '<'} (?, ?)` : ''} ` +
+          `ORDER BY ${ascending ? 'created_at, id' : 'created_at DESC, id DESC'} LIMIT ?`,
         after ? [...params, after.createdAt, after.id, query.limit] : [...params, query.limit],
       )
       .map(parse);

@@ -34,6 +34,8 @@ const sources: { [Table in DumpTable]: { table: string; toRecord: (row: Row) => 
   context: { table: shapes.context.table, toRecord: (r) => JSON.parse(r.data as string) },
   decisions: { table: shapes.decisions.table, toRecord: (r) => JSON.parse(r.data as string) },
   timeEntries: { table: shapes.timeEntries.table, toRecord: (r) => JSON.parse(r.data as string) },
+  comments: { table: shapes.comments.table, toRecord: (r) => JSON.parse(r.data as string) },
+  issueRelations: { table: shapes.issueRelations.table, toRecord: (r) => JSON.parse(r.data as string) },
   counters: { table: 'counters', toRecord: (r) => ({ name: r.name as string, value: r.value as number }) },
   signals: {
     table: 'signals',

@@ -59,6 +59,8 @@ function sqliteTx(conn: Conn, writePendingSearch: () => void): StorageTx {
       context: collection('context'),
       decisions: collection('decisions'),
       timeEntries: collection('timeEntries'),
+      comments: collection('comments'),
+      issueRelations: collection('issueRelations'),
     },
     signals: sqliteSignals(conn),
     idempotency: sqliteIdempotency(conn),

@@ -103,6 +103,46 @@ export interface paths {
         patch: operations["updateOutcome"];
         trace?: never;
     };
+    "/api/v1/outcomes/{id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive an outcome
+         * @description Stamps `archivedAt`: lists leave the outcome out unless `archived=true` (with the others) or `archived=only`; it can still be read, changed and brought back. Needs If-Match with the current ETag (428 without, 409 when stale). Archiving an archived outcome changes nothing.
+         */
+        post: operations["archiveOutcome"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/outcomes/{id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bring back an archived outcome
+         * @description Clears `archivedAt`: the outcome is listed again. Needs If-Match with the current ETag (428 without, 409 when stale). Unarchiving an outcome that is not archived changes nothing.
+         */
+        post: operations["unarchiveOutcome"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/outcomes/{id}/summary": {
         parameters: {
             query?: never;
@@ -287,6 +327,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/issues/{id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive an issue
+         * @description Stamps `archivedAt`: lists leave the issue out unless `archived=true` (with the others) or `archived=only`; it can still be read, changed and brought back. Needs If-Match with the current ETag (428 without, 409 when stale). Archiving an archived issue changes nothing.
+         */
+        post: operations["archiveIssue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/issues/{id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bring back an archived issue
+         * @description Clears `archivedAt`: the issue is listed again. Needs If-Match with the current ETag (428 without, 409 when stale). Unarchiving an issue that is not archived changes nothing.
+         */
+        post: operations["unarchiveIssue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/issues/{id}/relations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an issue's relations
+         * @description The relations of the issue (by id or key), from both ends, oldest first: each with its type as read from this issue (`blocked_by` for a relation stored as the other issue `blocks` this one) and the issue at the other end. Follow `nextCursor` for the next page; `total` counts them all.
+         */
+        get: operations["listIssueRelations"];
+        put?: never;
+        /**
+         * Relate two issues
+         * @description Relates the issue to `issueId` as `type` says (`blocks`, `blocked_by`, `relates_to`, `duplicates`, `duplicate_of`, `parent_of`, `child_of`). Stored once and read from both ends with the inverse type; `blockedBy`, `parentId` and `subIssues` of the issues follow. 404 for an issue of another workspace; 422 `self_relation`, `relation_exists`, `relation_cycle` (with `path`, the keys around the cycle) or `second_parent`. Needs an Idempotency-Key.
+         */
+        post: operations["createIssueRelation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/issues/{id}/relations/{relationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a relation
+         * @description Removes the relation from both issues (either may name it in the path), and its counts with it. With If-Match, only at that version.
+         */
+        delete: operations["deleteIssueRelation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/time-entries": {
         parameters: {
             query?: never;
@@ -337,6 +461,58 @@ export interface paths {
          * @description Changes the fields sent and keeps the others. Needs If-Match with the ETag of the version changed: a stale one is answered 409 version_conflict, none 428.
          */
         patch: operations["updateTimeEntry"];
+        trace?: never;
+    };
+    "/api/v1/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List comments
+         * @description One page of the workspace's comments, narrowed by the query parameters. Follow `nextCursor` (null on the last page) for the next page; `total` counts every match. Oldest first unless `sort=-createdAt`; narrow to one thread with `issueId`, `outcomeId` or `decisionId`, or to one author with `authorId`.
+         */
+        get: operations["listComments"];
+        put?: never;
+        /**
+         * Create a comment
+         * @description Creates a comment and answers it with its ETag and Location. Needs an Idempotency-Key: the same key with the same body within 24 hours answers the stored result again (200, Idempotent-Replayed: true). Names exactly one of `issueId`, `outcomeId` and `decisionId`; the author is the token's user. The commented resource's `commentCount` grows by one, as its next version (its ETag changes; no event of its own).
+         */
+        post: operations["createComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/comments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a comment
+         * @description One comment with its ETag; If-None-Match naming that ETag answers 304 while it is current.
+         */
+        get: operations["getComment"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a comment
+         * @description Deletes the comment. With If-Match, only at that version (409 version_conflict otherwise). Only its author or a workspace admin may delete a comment; the commented resource's `commentCount` shrinks by one.
+         */
+        delete: operations["deleteComment"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a comment
+         * @description Changes the fields sent and keeps the others. Needs If-Match with the ETag of the version changed: a stale one is answered 409 version_conflict, none 428. Only the body changes, and `editedAt` with it. Only its author or a workspace admin may edit a comment.
+         */
+        patch: operations["updateComment"];
         trace?: never;
     };
     "/api/v1/members": {
@@ -785,6 +961,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "outcome.archived": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * outcome.archived
+         * @description Delivered to subscriptions listing outcome.archived or *. Verify X-Service-Signature over the raw body before trusting it; de-duplicate on X-Service-Event-Id.
+         */
+        post: operations["outcomeArchivedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "outcome.unarchived": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * outcome.unarchived
+         * @description Delivered to subscriptions listing outcome.unarchived or *. Verify X-Service-Signature over the raw body before trusting it; de-duplicate on X-Service-Event-Id.
+         */
+        post: operations["outcomeUnarchivedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "context.created": {
         parameters: {
             query?: never;
@@ -925,6 +1141,86 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "issue.archived": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * issue.archived
+         * @description Delivered to subscriptions listing issue.archived or *. Verify X-Service-Signature over the raw body before trusting it; de-duplicate on X-Service-Event-Id.
+         */
+        post: operations["issueArchivedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "issue.unarchived": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * issue.unarchived
+         * @description Delivered to subscriptions listing issue.unarchived or *. Verify X-Service-Signature over the raw body before trusting it; de-duplicate on X-Service-Event-Id.
+         */
+        post: operations["issueUnarchivedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "issue_relation.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * issue_relation.created
+         * @description Delivered to subscriptions listing issue_relation.created or *. Verify X-Service-Signature over the raw body before trusting it; de-duplicate on X-Service-Event-Id.
+         */
+        post: operations["issueRelationCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "issue_relation.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * issue_relation.deleted
+         * @description Delivered to subscriptions listing issue_relation.deleted or *. Verify X-Service-Signature over the raw body before trusting it; de-duplicate on X-Service-Event-Id.
+         */
+        post: operations["issueRelationDeletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "time_entry.created": {
         parameters: {
             query?: never;
@@ -979,6 +1275,66 @@ export interface webhooks {
          * @description Delivered to subscriptions listing time_entry.deleted or *. Verify X-Service-Signature over the raw body before trusting it; de-duplicate on X-Service-Event-Id.
          */
         post: operations["timeEntryDeletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "comment.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * comment.created
+         * @description Delivered to subscriptions listing comment.created or *. Verify X-Service-Signature over the raw body before trusting it; de-duplicate on X-Service-Event-Id.
+         */
+        post: operations["commentCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "comment.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * comment.updated
+         * @description Delivered to subscriptions listing comment.updated or *. Verify X-Service-Signature over the raw body before trusting it; de-duplicate on X-Service-Event-Id.
+         */
+        post: operations["commentUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "comment.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * comment.deleted
+         * @description Delivered to subscriptions listing comment.deleted or *. Verify X-Service-Signature over the raw body before trusting it; de-duplicate on X-Service-Event-Id.
+         */
+        post: operations["commentDeletedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1149,7 +1505,7 @@ export interface components {
              * @description The stable code for programs
              * @enum {string}
              */
-            error: "validation_failed" | "invalid_json" | "invalid_cursor" | "idempotency_key_missing" | "idempotency_key_invalid" | "unauthorized" | "insufficient_scope" | "forbidden" | "not_found" | "method_not_allowed" | "version_conflict" | "idempotency_key_in_use" | "resource_in_use" | "already_member" | "last_admin" | "delivery_in_flight" | "subscription_limit_reached" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "invalid_transition" | "invalid_reference" | "precondition_required" | "rate_limited" | "too_many_streams" | "malformed_request" | "request_timeout" | "headers_too_large" | "internal_error" | "service_unavailable" | "transient_conflict";
+            error: "validation_failed" | "invalid_json" | "invalid_cursor" | "idempotency_key_missing" | "idempotency_key_invalid" | "unauthorized" | "insufficient_scope" | "forbidden" | "not_found" | "method_not_allowed" | "version_conflict" | "idempotency_key_in_use" | "resource_in_use" | "already_member" | "last_admin" | "delivery_in_flight" | "subscription_limit_reached" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "invalid_transition" | "invalid_reference" | "self_relation" | "relation_exists" | "relation_cycle" | "second_parent" | "precondition_required" | "rate_limited" | "too_many_streams" | "malformed_request" | "request_timeout" | "headers_too_large" | "internal_error" | "service_unavailable" | "transient_conflict";
             /** @description validation_failed: every bad value */
             issues?: {
                 /** @enum {string} */
@@ -1172,6 +1528,10 @@ export interface components {
             allowed?: ("open" | "in_progress" | "blocked" | "resolved" | "closed")[];
             /** @description invalid_reference: the body field naming the missing resource */
             field?: string;
+            /** @description relation_cycle: the keys of the issues around the cycle the relation would close, first and last the same */
+            path?: string[];
+            /** @description relation_exists: the relation already saying so; second_parent: the parent relation the issue has */
+            relationId?: string;
             /** @description resource_in_use: what still refers to the outcome */
             references?: {
                 issues: number;
@@ -1233,6 +1593,10 @@ export interface components {
             dueDate: components["schemas"]["CalendarDate"] | null;
             /** @description Set when the status becomes shipped */
             shippedAt: components["schemas"]["Timestamp"] | null;
+            /** @description How many comments it has */
+            commentCount: number;
+            /** @description When it was archived (left out of lists unless `archived=true|only`); null while it is not */
+            archivedAt: components["schemas"]["Timestamp"] | null;
         };
         OutcomePage: {
             data: components["schemas"]["Outcome"][];
@@ -1276,6 +1640,8 @@ export interface components {
             status: "proposed" | "accepted" | "rejected" | "superseded";
             decidedAt: components["schemas"]["Timestamp"] | null;
             supersededBy: string | null;
+            /** @description How many comments it has */
+            commentCount: number;
         };
         DecisionPage: {
             data: components["schemas"]["Decision"][];
@@ -1309,6 +1675,16 @@ export interface components {
             labels: string[];
             /** @description Set on entering resolved, cleared on leaving it */
             resolvedAt: components["schemas"]["Timestamp"] | null;
+            /** @description How many comments it has */
+            commentCount: number;
+            /** @description Its parent, set by a parent_of (or child_of) relation */
+            parentId: string | null;
+            /** @description How many issues block it (blocks / blocked_by relations) */
+            blockedBy: number;
+            /** @description How many children it has (parent_of / child_of relations) */
+            subIssues: number;
+            /** @description When it was archived (left out of lists unless `archived=true|only`); null while it is not */
+            archivedAt: components["schemas"]["Timestamp"] | null;
         };
         IssuePage: {
             data: components["schemas"]["Issue"][];
@@ -1316,6 +1692,38 @@ export interface components {
             nextCursor: string | null;
             /** @description Items matching the filters, over all pages */
             total: number;
+        };
+        IssueRelation: {
+            id: string;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+            /** @description Increases with every change; the ETag is "<version>" */
+            version: number;
+            /**
+             * @description What the issue of the path is to `issueId`
+             * @enum {string}
+             */
+            type: "blocks" | "blocked_by" | "relates_to" | "duplicates" | "duplicate_of" | "parent_of" | "child_of";
+            /** @description The issue at the other end */
+            issueId: string;
+        };
+        IssueRelationPage: {
+            data: components["schemas"]["IssueRelation"][];
+            /** @description Pass as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+            /** @description Relations of the issue, over all pages */
+            total: number;
+        };
+        StoredIssueRelation: {
+            id: string;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+            /** @description Increases with every change; the ETag is "<version>" */
+            version: number;
+            /** @enum {string} */
+            type: "blocks" | "relates_to" | "duplicates" | "parent_of";
+            sourceId: string;
+            targetId: string;
         };
         TimeEntry: {
             id: string;
@@ -1338,6 +1746,29 @@ export interface components {
             /** @description Items matching the filters, over all pages */
             total: number;
             totalMinutes: number;
+        };
+        Comment: {
+            id: string;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+            /** @description Increases with every change; the ETag is "<version>" */
+            version: number;
+            issueId: string | null;
+            outcomeId: string | null;
+            decisionId: string | null;
+            /** @description The token's user who wrote it; null when the operator wrote it without a token */
+            authorId: string | null;
+            /** @description Markdown text */
+            body: string;
+            /** @description When the body last changed; null while it never did */
+            editedAt: components["schemas"]["Timestamp"] | null;
+        };
+        CommentPage: {
+            data: components["schemas"]["Comment"][];
+            /** @description Pass as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+            /** @description Items matching the filters, over all pages */
+            total: number;
         };
         Member: {
             /** @description The member's id: the id of its user */
@@ -1371,7 +1802,7 @@ export interface components {
             version: number;
             accountId: string;
             url: string;
-            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description: string | null;
             /** @enum {string} */
             status: "active" | "disabled";
@@ -1398,7 +1829,7 @@ export interface components {
             version: number;
             accountId: string;
             url: string;
-            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description: string | null;
             /** @enum {string} */
             status: "active" | "disabled";
@@ -1420,7 +1851,7 @@ export interface components {
             version: number;
             accountId: string;
             url: string;
-            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description: string | null;
             /** @enum {string} */
             status: "active" | "disabled";
@@ -1441,7 +1872,7 @@ export interface components {
             /** Format: uuid */
             eventId: string;
             /** @enum {string} */
-            eventType: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
+            eventType: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
             /**
              * @description pending (waiting for its next attempt), sending (an attempt in flight), delivered or failed
              * @enum {string}
@@ -1471,7 +1902,7 @@ export interface components {
             /** Format: uuid */
             eventId: string;
             /** @enum {string} */
-            eventType: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
+            eventType: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
             /**
              * @description pending (waiting for its next attempt), sending (an attempt in flight), delivered or failed
              * @enum {string}
@@ -1599,7 +2030,7 @@ export interface components {
             /** @description Strictly increasing in commit order */
             sequence: number;
             /** @enum {string} */
-            type: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
+            type: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
             occurredAt: components["schemas"]["Timestamp"];
             accountId: string;
             workspaceId: string;
@@ -1719,6 +2150,32 @@ export interface components {
                 object: components["schemas"]["Outcome"];
             };
         };
+        OutcomeArchivedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, also sent as X-Service-Event-Id; the same on every retry
+             */
+            id: string;
+            /** @constant */
+            type: "outcome.archived";
+            occurredAt: components["schemas"]["Timestamp"];
+            data: {
+                object: components["schemas"]["Outcome"];
+            };
+        };
+        OutcomeUnarchivedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, also sent as X-Service-Event-Id; the same on every retry
+             */
+            id: string;
+            /** @constant */
+            type: "outcome.unarchived";
+            occurredAt: components["schemas"]["Timestamp"];
+            data: {
+                object: components["schemas"]["Outcome"];
+            };
+        };
         ContextCreatedEvent: {
             /**
              * Format: uuid
@@ -1825,6 +2282,60 @@ export interface components {
                 };
                 /** @description The comment sent with the transition */
                 comment?: string;
+                /** @description The comment the transition made of it (see comment.created) */
+                commentId?: string;
+            };
+        };
+        IssueArchivedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, also sent as X-Service-Event-Id; the same on every retry
+             */
+            id: string;
+            /** @constant */
+            type: "issue.archived";
+            occurredAt: components["schemas"]["Timestamp"];
+            data: {
+                object: components["schemas"]["Issue"];
+            };
+        };
+        IssueUnarchivedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, also sent as X-Service-Event-Id; the same on every retry
+             */
+            id: string;
+            /** @constant */
+            type: "issue.unarchived";
+            occurredAt: components["schemas"]["Timestamp"];
+            data: {
+                object: components["schemas"]["Issue"];
+            };
+        };
+        IssueRelationCreatedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, also sent as X-Service-Event-Id; the same on every retry
+             */
+            id: string;
+            /** @constant */
+            type: "issue_relation.created";
+            occurredAt: components["schemas"]["Timestamp"];
+            data: {
+                object: components["schemas"]["StoredIssueRelation"];
+            };
+        };
+        IssueRelationDeletedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, also sent as X-Service-Event-Id; the same on every retry
+             */
+            id: string;
+            /** @constant */
+            type: "issue_relation.deleted";
+            occurredAt: components["schemas"]["Timestamp"];
+            data: {
+                object: components["schemas"]["StoredIssueRelation"];
             };
         };
         TimeEntryCreatedEvent: {
@@ -1868,6 +2379,49 @@ export interface components {
             occurredAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["TimeEntry"];
+            };
+        };
+        CommentCreatedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, also sent as X-Service-Event-Id; the same on every retry
+             */
+            id: string;
+            /** @constant */
+            type: "comment.created";
+            occurredAt: components["schemas"]["Timestamp"];
+            data: {
+                object: components["schemas"]["Comment"];
+            };
+        };
+        CommentUpdatedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, also sent as X-Service-Event-Id; the same on every retry
+             */
+            id: string;
+            /** @constant */
+            type: "comment.updated";
+            occurredAt: components["schemas"]["Timestamp"];
+            data: {
+                object: components["schemas"]["Comment"];
+                /** @description The old values of the fields that changed */
+                previous: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        CommentDeletedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, also sent as X-Service-Event-Id; the same on every retry
+             */
+            id: string;
+            /** @constant */
+            type: "comment.deleted";
+            occurredAt: components["schemas"]["Timestamp"];
+            data: {
+                object: components["schemas"]["Comment"];
             };
         };
         MemberCreatedEvent: {
@@ -2069,6 +2623,15 @@ export interface components {
             to: "open" | "in_progress" | "blocked" | "resolved" | "closed";
             comment?: string;
         };
+        IssueRelationCreate: {
+            /**
+             * @description What this issue is to `issueId`
+             * @enum {string}
+             */
+            type: "blocks" | "blocked_by" | "relates_to" | "duplicates" | "duplicate_of" | "parent_of" | "child_of";
+            /** @description The other issue, of the same workspace */
+            issueId: string;
+        };
         TimeEntryCreate: {
             outcomeId: string;
             minutes: number;
@@ -2084,6 +2647,15 @@ export interface components {
             date?: string;
             issueId?: string | null;
             note?: string | null;
+        };
+        CommentCreate: {
+            issueId?: string;
+            outcomeId?: string;
+            decisionId?: string;
+            body: string;
+        };
+        CommentPatch: {
+            body?: string;
         };
         MemberCreate: {
             /** Format: email */
@@ -2101,7 +2673,7 @@ export interface components {
         WebhookCreate: {
             /** Format: uri */
             url: string;
-            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description?: string | null;
             /**
              * @description How deliveries are signed: `stripe` (X-Service-Signature), `standard` (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature) or `both`
@@ -2112,7 +2684,7 @@ export interface components {
         WebhookPatch: {
             /** Format: uri */
             url?: string;
-            eventTypes?: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes?: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description?: string | null;
             /** @enum {string} */
             status?: "active" | "disabled";
@@ -2128,7 +2700,7 @@ export interface components {
             /** @description …up to and including this sequence (default: the latest) */
             until?: number;
             /** @description Only these event types (of those the webhook subscribes to) */
-            types?: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test")[];
+            types?: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test")[];
         };
     };
     responses: {
@@ -2793,6 +3365,8 @@ export interface operations {
                 updatedSince?: string;
                 projectId?: string;
                 status?: "planned" | "in_progress" | "shipped" | "abandoned";
+                /** @description Archived items are left out unless `true` (with the others) or `only` */
+                archived?: "false" | "true" | "only";
                 q?: string;
             };
             header?: never;
@@ -2826,6 +3400,8 @@ export interface operations {
                      *           "ownerId": null,
                      *           "dueDate": null,
                      *           "shippedAt": null,
+                     *           "commentCount": 0,
+                     *           "archivedAt": null,
                      *           "createdAt": "2026-11-22T10:05:05.000Z",
                      *           "updatedAt": "2026-11-22T10:05:05.000Z",
                      *           "version": 1
@@ -2896,6 +3472,8 @@ export interface operations {
                      *       "ownerId": null,
                      *       "dueDate": null,
                      *       "shippedAt": null,
+                     *       "commentCount": 0,
+                     *       "archivedAt": null,
                      *       "createdAt": "2026-11-22T10:05:05.000Z",
                      *       "updatedAt": "2026-11-22T10:05:05.000Z",
                      *       "version": 1
@@ -2929,6 +3507,8 @@ export interface operations {
                      *       "ownerId": null,
                      *       "dueDate": null,
                      *       "shippedAt": null,
+                     *       "commentCount": 0,
+                     *       "archivedAt": null,
                      *       "createdAt": "2026-11-22T10:05:05.000Z",
                      *       "updatedAt": "2026-11-22T10:05:05.000Z",
                      *       "version": 1
@@ -2989,6 +3569,8 @@ export interface operations {
                      *       "ownerId": null,
                      *       "dueDate": null,
                      *       "shippedAt": null,
+                     *       "commentCount": 0,
+                     *       "archivedAt": null,
                      *       "createdAt": "2026-11-22T10:05:05.000Z",
                      *       "updatedAt": "2026-11-22T10:05:05.000Z",
                      *       "version": 1
@@ -3113,9 +3695,139 @@ export interface operations {
                      *       "ownerId": null,
                      *       "dueDate": null,
                      *       "shippedAt": null,
+                     *       "commentCount": 0,
+                     *       "archivedAt": null,
                      *       "createdAt": "2026-11-22T10:05:05.000Z",
                      *       "updatedAt": "2026-11-22T10:08:08.000Z",
                      *       "version": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Outcome"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            428: components["responses"]["PreconditionRequired"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    archiveOutcome: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The ETag from a GET of the item (or `*`). Stale: 409 version_conflict with the current ETag. */
+                "If-Match": components["parameters"]["IfMatchRequired"];
+            };
+            path: {
+                /** @description The resource id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource after the change. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "out_KA0v3sAwQE6znGhRcycX",
+                     *       "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                     *       "title": "Customers launch in one click",
+                     *       "description": null,
+                     *       "status": "planned",
+                     *       "ownerId": null,
+                     *       "dueDate": null,
+                     *       "shippedAt": null,
+                     *       "commentCount": 0,
+                     *       "archivedAt": "2026-11-22T10:30:30.000Z",
+                     *       "createdAt": "2026-11-22T10:05:05.000Z",
+                     *       "updatedAt": "2026-11-22T10:30:30.000Z",
+                     *       "version": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Outcome"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            428: components["responses"]["PreconditionRequired"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unarchiveOutcome: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The ETag from a GET of the item (or `*`). Stale: 409 version_conflict with the current ETag. */
+                "If-Match": components["parameters"]["IfMatchRequired"];
+            };
+            path: {
+                /** @description The resource id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource after the change. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "out_KA0v3sAwQE6znGhRcycX",
+                     *       "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                     *       "title": "Customers launch in one click",
+                     *       "description": null,
+                     *       "status": "planned",
+                     *       "ownerId": null,
+                     *       "dueDate": null,
+                     *       "shippedAt": null,
+                     *       "commentCount": 0,
+                     *       "archivedAt": null,
+                     *       "createdAt": "2026-11-22T10:05:05.000Z",
+                     *       "updatedAt": "2026-11-22T10:31:31.000Z",
+                     *       "version": 3
                      *     }
                      */
                     "application/json": components["schemas"]["Outcome"];
@@ -3561,6 +4273,7 @@ export interface operations {
                      *           "status": "proposed",
                      *           "decidedAt": null,
                      *           "supersededBy": null,
+                     *           "commentCount": 0,
                      *           "createdAt": "2026-11-22T10:12:12.000Z",
                      *           "updatedAt": "2026-11-22T10:12:12.000Z",
                      *           "version": 1
@@ -3634,6 +4347,7 @@ export interface operations {
                      *       "status": "proposed",
                      *       "decidedAt": null,
                      *       "supersededBy": null,
+                     *       "commentCount": 0,
                      *       "createdAt": "2026-11-22T10:12:12.000Z",
                      *       "updatedAt": "2026-11-22T10:12:12.000Z",
                      *       "version": 1
@@ -3668,6 +4382,7 @@ export interface operations {
                      *       "status": "proposed",
                      *       "decidedAt": null,
                      *       "supersededBy": null,
+                     *       "commentCount": 0,
                      *       "createdAt": "2026-11-22T10:12:12.000Z",
                      *       "updatedAt": "2026-11-22T10:12:12.000Z",
                      *       "version": 1
@@ -3729,6 +4444,7 @@ export interface operations {
                      *       "status": "proposed",
                      *       "decidedAt": null,
                      *       "supersededBy": null,
+                     *       "commentCount": 0,
                      *       "createdAt": "2026-11-22T10:12:12.000Z",
                      *       "updatedAt": "2026-11-22T10:12:12.000Z",
                      *       "version": 1
@@ -3813,6 +4529,7 @@ export interface operations {
                      *       "status": "proposed",
                      *       "decidedAt": null,
                      *       "supersededBy": null,
+                     *       "commentCount": 0,
                      *       "createdAt": "2026-11-22T10:12:12.000Z",
                      *       "updatedAt": "2026-11-22T10:15:15.000Z",
                      *       "version": 2
@@ -3848,6 +4565,10 @@ export interface operations {
                 status?: "open" | "in_progress" | "blocked" | "resolved" | "closed";
                 severity?: "low" | "medium" | "high" | "critical";
                 assigneeId?: string;
+                /** @description The children of this issue (its sub-issues) */
+                parentId?: string;
+                /** @description Archived items are left out unless `true` (with the others) or `only` */
+                archived?: "false" | "true" | "only";
                 q?: string;
             };
             header?: never;
@@ -3885,6 +4606,11 @@ export interface operations {
                      *           "assigneeId": null,
                      *           "labels": [],
                      *           "resolvedAt": null,
+                     *           "commentCount": 0,
+                     *           "parentId": null,
+                     *           "blockedBy": 0,
+                     *           "subIssues": 0,
+                     *           "archivedAt": null,
                      *           "createdAt": "2026-11-22T10:16:16.000Z",
                      *           "updatedAt": "2026-11-22T10:16:16.000Z",
                      *           "version": 1
@@ -3960,6 +4686,11 @@ export interface operations {
                      *       "assigneeId": null,
                      *       "labels": [],
                      *       "resolvedAt": null,
+                     *       "commentCount": 0,
+                     *       "parentId": null,
+                     *       "blockedBy": 0,
+                     *       "subIssues": 0,
+                     *       "archivedAt": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:16:16.000Z",
                      *       "version": 1
@@ -3997,6 +4728,11 @@ export interface operations {
                      *       "assigneeId": null,
                      *       "labels": [],
                      *       "resolvedAt": null,
+                     *       "commentCount": 0,
+                     *       "parentId": null,
+                     *       "blockedBy": 0,
+                     *       "subIssues": 0,
+                     *       "archivedAt": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:16:16.000Z",
                      *       "version": 1
@@ -4061,6 +4797,11 @@ export interface operations {
                      *       "assigneeId": null,
                      *       "labels": [],
                      *       "resolvedAt": null,
+                     *       "commentCount": 0,
+                     *       "parentId": null,
+                     *       "blockedBy": 0,
+                     *       "subIssues": 0,
+                     *       "archivedAt": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:16:16.000Z",
                      *       "version": 1
@@ -4153,6 +4894,11 @@ export interface operations {
                      *         "safari"
                      *       ],
                      *       "resolvedAt": null,
+                     *       "commentCount": 0,
+                     *       "parentId": null,
+                     *       "blockedBy": 0,
+                     *       "subIssues": 0,
+                     *       "archivedAt": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:19:19.000Z",
                      *       "version": 2
@@ -4232,6 +4978,11 @@ export interface operations {
                      *         "safari"
                      *       ],
                      *       "resolvedAt": null,
+                     *       "commentCount": 0,
+                     *       "parentId": null,
+                     *       "blockedBy": 0,
+                     *       "subIssues": 0,
+                     *       "archivedAt": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:20:20.000Z",
                      *       "version": 3
@@ -4248,6 +4999,344 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    archiveIssue: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The ETag from a GET of the item (or `*`). Stale: 409 version_conflict with the current ETag. */
+                "If-Match": components["parameters"]["IfMatchRequired"];
+            };
+            path: {
+                /** @description The issue's id or its key (APO-12) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource after the change. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "iss_CuUE3PZrO8ENHJLaEhNH",
+                     *       "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                     *       "number": 1,
+                     *       "key": "APO-1",
+                     *       "title": "Launch button does nothing on Safari",
+                     *       "description": null,
+                     *       "severity": "medium",
+                     *       "status": "open",
+                     *       "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                     *       "assigneeId": null,
+                     *       "labels": [],
+                     *       "resolvedAt": null,
+                     *       "commentCount": 0,
+                     *       "parentId": null,
+                     *       "blockedBy": 0,
+                     *       "subIssues": 0,
+                     *       "archivedAt": "2026-11-22T10:30:30.000Z",
+                     *       "createdAt": "2026-11-22T10:16:16.000Z",
+                     *       "updatedAt": "2026-11-22T10:30:30.000Z",
+                     *       "version": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Issue"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            428: components["responses"]["PreconditionRequired"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unarchiveIssue: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The ETag from a GET of the item (or `*`). Stale: 409 version_conflict with the current ETag. */
+                "If-Match": components["parameters"]["IfMatchRequired"];
+            };
+            path: {
+                /** @description The issue's id or its key (APO-12) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource after the change. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "iss_CuUE3PZrO8ENHJLaEhNH",
+                     *       "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                     *       "number": 1,
+                     *       "key": "APO-1",
+                     *       "title": "Launch button does nothing on Safari",
+                     *       "description": null,
+                     *       "severity": "medium",
+                     *       "status": "open",
+                     *       "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                     *       "assigneeId": null,
+                     *       "labels": [],
+                     *       "resolvedAt": null,
+                     *       "commentCount": 0,
+                     *       "parentId": null,
+                     *       "blockedBy": 0,
+                     *       "subIssues": 0,
+                     *       "archivedAt": null,
+                     *       "createdAt": "2026-11-22T10:16:16.000Z",
+                     *       "updatedAt": "2026-11-22T10:31:31.000Z",
+                     *       "version": 3
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Issue"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            428: components["responses"]["PreconditionRequired"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listIssueRelations: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The issue's id or its key (APO-12) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "rel_Q3vZp8LkT1xWm0aYcN5s",
+                     *           "type": "blocks",
+                     *           "issueId": "iss_H7dKq2MvX9pLr4sTw0Ey",
+                     *           "createdAt": "2026-11-22T10:25:25.000Z",
+                     *           "updatedAt": "2026-11-22T10:25:25.000Z",
+                     *           "version": 1
+                     *         }
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "total": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IssueRelationPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createIssueRelation: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A client-generated UUID. The same key and request within 24 hours replays the first answer (200, Idempotent-Replayed: true); the same key with another request is a 422. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
+            };
+            path: {
+                /** @description The issue's id or its key (APO-12) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "blocks",
+                 *       "issueId": "iss_H7dKq2MvX9pLr4sTw0Ey"
+                 *     }
+                 */
+                "application/json": components["schemas"]["IssueRelationCreate"];
+            };
+        };
+        responses: {
+            /** @description The stored answer of an earlier request with the same Idempotency-Key and the same body. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
+                    ETag: string;
+                    /** @description Present (`true`) when the answer is the stored answer of an earlier request with this key. */
+                    "Idempotent-Replayed": "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "rel_Q3vZp8LkT1xWm0aYcN5s",
+                     *       "type": "blocks",
+                     *       "issueId": "iss_H7dKq2MvX9pLr4sTw0Ey",
+                     *       "createdAt": "2026-11-22T10:25:25.000Z",
+                     *       "updatedAt": "2026-11-22T10:25:25.000Z",
+                     *       "version": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IssueRelation"];
+                };
+            };
+            /** @description Created. */
+            201: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "rel_Q3vZp8LkT1xWm0aYcN5s",
+                     *       "type": "blocks",
+                     *       "issueId": "iss_H7dKq2MvX9pLr4sTw0Ey",
+                     *       "createdAt": "2026-11-22T10:25:25.000Z",
+                     *       "updatedAt": "2026-11-22T10:25:25.000Z",
+                     *       "version": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IssueRelation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteIssueRelation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description When given, the change happens only at this version (409 version_conflict otherwise). */
+                "If-Match"?: components["parameters"]["IfMatchOptional"];
+            };
+            path: {
+                /** @description The issue's id or its key (APO-12) */
+                id: string;
+                /** @description The relation id */
+                relationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4590,6 +5679,356 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["TimeEntry"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            428: components["responses"]["PreconditionRequired"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listComments: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                createdAfter?: string;
+                createdBefore?: string;
+                updatedSince?: string;
+                issueId?: string;
+                outcomeId?: string;
+                decisionId?: string;
+                authorId?: string;
+                /** @description One of createdAt; a leading `-` sorts descending. Default `createdAt`. */
+                sort?: "createdAt" | "-createdAt";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "cmt_ZpL0s3kQv8aRuT2mYw4N",
+                     *           "issueId": "iss_CuUE3PZrO8ENHJLaEhNH",
+                     *           "outcomeId": null,
+                     *           "decisionId": null,
+                     *           "authorId": "usr_FVGq5J0otcivYAMuLNGs",
+                     *           "body": "Reproduced on Safari 18: the click handler never fires.",
+                     *           "editedAt": null,
+                     *           "createdAt": "2026-11-22T10:22:22.000Z",
+                     *           "updatedAt": "2026-11-22T10:22:22.000Z",
+                     *           "version": 1
+                     *         }
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "total": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CommentPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createComment: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A client-generated UUID. The same key and request within 24 hours replays the first answer (200, Idempotent-Replayed: true); the same key with another request is a 422. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "issueId": "iss_CuUE3PZrO8ENHJLaEhNH",
+                 *       "body": "Reproduced on Safari 18: the click handler never fires."
+                 *     }
+                 */
+                "application/json": components["schemas"]["CommentCreate"];
+            };
+        };
+        responses: {
+            /** @description The stored answer of an earlier request with the same Idempotency-Key and the same body. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
+                    ETag: string;
+                    /** @description Present (`true`) when the answer is the stored answer of an earlier request with this key. */
+                    "Idempotent-Replayed": "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "cmt_ZpL0s3kQv8aRuT2mYw4N",
+                     *       "issueId": "iss_CuUE3PZrO8ENHJLaEhNH",
+                     *       "outcomeId": null,
+                     *       "decisionId": null,
+                     *       "authorId": "usr_FVGq5J0otcivYAMuLNGs",
+                     *       "body": "Reproduced on Safari 18: the click handler never fires.",
+                     *       "editedAt": null,
+                     *       "createdAt": "2026-11-22T10:22:22.000Z",
+                     *       "updatedAt": "2026-11-22T10:22:22.000Z",
+                     *       "version": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            /** @description Created. */
+            201: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "cmt_ZpL0s3kQv8aRuT2mYw4N",
+                     *       "issueId": "iss_CuUE3PZrO8ENHJLaEhNH",
+                     *       "outcomeId": null,
+                     *       "decisionId": null,
+                     *       "authorId": "usr_FVGq5J0otcivYAMuLNGs",
+                     *       "body": "Reproduced on Safari 18: the click handler never fires.",
+                     *       "editedAt": null,
+                     *       "createdAt": "2026-11-22T10:22:22.000Z",
+                     *       "updatedAt": "2026-11-22T10:22:22.000Z",
+                     *       "version": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getComment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag held by the client: 304 Not Modified while it is current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description The resource id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "cmt_ZpL0s3kQv8aRuT2mYw4N",
+                     *       "issueId": "iss_CuUE3PZrO8ENHJLaEhNH",
+                     *       "outcomeId": null,
+                     *       "decisionId": null,
+                     *       "authorId": "usr_FVGq5J0otcivYAMuLNGs",
+                     *       "body": "Reproduced on Safari 18: the click handler never fires.",
+                     *       "editedAt": null,
+                     *       "createdAt": "2026-11-22T10:22:22.000Z",
+                     *       "updatedAt": "2026-11-22T10:22:22.000Z",
+                     *       "version": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Comment"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version. */
+            304: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteComment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description When given, the change happens only at this version (409 version_conflict otherwise). */
+                "If-Match"?: components["parameters"]["IfMatchOptional"];
+            };
+            path: {
+                /** @description The resource id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateComment: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The ETag from a GET of the item (or `*`). Stale: 409 version_conflict with the current ETag. */
+                "If-Match": components["parameters"]["IfMatchRequired"];
+            };
+            path: {
+                /** @description The resource id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "body": "Reproduced on Safari 18 and 17: the click handler never fires."
+                 *     }
+                 */
+                "application/json": components["schemas"]["CommentPatch"];
+            };
+        };
+        responses: {
+            /** @description The resource after the change. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "cmt_ZpL0s3kQv8aRuT2mYw4N",
+                     *       "issueId": "iss_CuUE3PZrO8ENHJLaEhNH",
+                     *       "outcomeId": null,
+                     *       "decisionId": null,
+                     *       "authorId": "usr_FVGq5J0otcivYAMuLNGs",
+                     *       "body": "Reproduced on Safari 18 and 17: the click handler never fires.",
+                     *       "editedAt": "2026-11-22T10:23:23.000Z",
+                     *       "createdAt": "2026-11-22T10:22:22.000Z",
+                     *       "updatedAt": "2026-11-22T10:23:23.000Z",
+                     *       "version": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Comment"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5791,7 +7230,7 @@ export interface operations {
             query?: {
                 after?: number;
                 cursor?: string;
-                types?: string | ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test")[];
+                types?: string | ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test")[];
                 resourceId?: string;
                 limit?: number;
             };
@@ -6120,6 +7559,8 @@ export interface operations {
                  *           "ownerId": null,
                  *           "dueDate": null,
                  *           "shippedAt": null,
+                 *           "commentCount": 0,
+                 *           "archivedAt": null,
                  *           "createdAt": "2026-11-22T10:05:05.000Z",
                  *           "updatedAt": "2026-11-22T10:05:05.000Z",
                  *           "version": 1
@@ -6176,6 +7617,8 @@ export interface operations {
                  *           "ownerId": null,
                  *           "dueDate": null,
                  *           "shippedAt": null,
+                 *           "commentCount": 0,
+                 *           "archivedAt": null,
                  *           "createdAt": "2026-11-22T10:05:05.000Z",
                  *           "updatedAt": "2026-11-22T10:08:08.000Z",
                  *           "version": 2
@@ -6235,6 +7678,8 @@ export interface operations {
                  *           "ownerId": null,
                  *           "dueDate": null,
                  *           "shippedAt": null,
+                 *           "commentCount": 0,
+                 *           "archivedAt": null,
                  *           "createdAt": "2026-11-22T10:05:05.000Z",
                  *           "updatedAt": "2026-11-22T10:05:05.000Z",
                  *           "version": 1
@@ -6291,6 +7736,8 @@ export interface operations {
                  *           "ownerId": null,
                  *           "dueDate": null,
                  *           "shippedAt": null,
+                 *           "commentCount": 0,
+                 *           "archivedAt": null,
                  *           "createdAt": "2026-11-22T10:05:05.000Z",
                  *           "updatedAt": "2026-11-22T10:05:05.000Z",
                  *           "version": 1
@@ -6299,6 +7746,122 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["OutcomeShippedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 seconds. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer in 10 s) is retried about 1 m, 5 m, 30 m, 2 h, 6 h, 12 h and 24 h later; 410 disables the subscription. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    outcomeArchivedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`; during a secret rotation a second `v1` signed with the old secret follows. */
+                "X-Service-Signature": string;
+                /** @description The event id: the same on every retry of this event. */
+                "X-Service-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "outcome.archived",
+                 *       "occurredAt": "2026-11-22T10:30:30.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "out_KA0v3sAwQE6znGhRcycX",
+                 *           "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                 *           "title": "Customers launch in one click",
+                 *           "description": null,
+                 *           "status": "planned",
+                 *           "ownerId": null,
+                 *           "dueDate": null,
+                 *           "shippedAt": null,
+                 *           "commentCount": 0,
+                 *           "archivedAt": "2026-11-22T10:30:30.000Z",
+                 *           "createdAt": "2026-11-22T10:05:05.000Z",
+                 *           "updatedAt": "2026-11-22T10:30:30.000Z",
+                 *           "version": 2
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["OutcomeArchivedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 seconds. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer in 10 s) is retried about 1 m, 5 m, 30 m, 2 h, 6 h, 12 h and 24 h later; 410 disables the subscription. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    outcomeUnarchivedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`; during a secret rotation a second `v1` signed with the old secret follows. */
+                "X-Service-Signature": string;
+                /** @description The event id: the same on every retry of this event. */
+                "X-Service-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "outcome.unarchived",
+                 *       "occurredAt": "2026-11-22T10:05:05.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "out_KA0v3sAwQE6znGhRcycX",
+                 *           "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                 *           "title": "Customers launch in one click",
+                 *           "description": null,
+                 *           "status": "planned",
+                 *           "ownerId": null,
+                 *           "dueDate": null,
+                 *           "shippedAt": null,
+                 *           "commentCount": 0,
+                 *           "archivedAt": null,
+                 *           "createdAt": "2026-11-22T10:05:05.000Z",
+                 *           "updatedAt": "2026-11-22T10:05:05.000Z",
+                 *           "version": 1
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["OutcomeUnarchivedEvent"];
             };
         };
         responses: {
@@ -6456,6 +8019,7 @@ export interface operations {
                  *           "status": "proposed",
                  *           "decidedAt": null,
                  *           "supersededBy": null,
+                 *           "commentCount": 0,
                  *           "createdAt": "2026-11-22T10:12:12.000Z",
                  *           "updatedAt": "2026-11-22T10:12:12.000Z",
                  *           "version": 1
@@ -6513,6 +8077,7 @@ export interface operations {
                  *           "status": "proposed",
                  *           "decidedAt": null,
                  *           "supersededBy": null,
+                 *           "commentCount": 0,
                  *           "createdAt": "2026-11-22T10:12:12.000Z",
                  *           "updatedAt": "2026-11-22T10:15:15.000Z",
                  *           "version": 2
@@ -6576,6 +8141,11 @@ export interface operations {
                  *           "assigneeId": null,
                  *           "labels": [],
                  *           "resolvedAt": null,
+                 *           "commentCount": 0,
+                 *           "parentId": null,
+                 *           "blockedBy": 0,
+                 *           "subIssues": 0,
+                 *           "archivedAt": null,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
                  *           "updatedAt": "2026-11-22T10:16:16.000Z",
                  *           "version": 1
@@ -6638,6 +8208,11 @@ export interface operations {
                  *             "safari"
                  *           ],
                  *           "resolvedAt": null,
+                 *           "commentCount": 0,
+                 *           "parentId": null,
+                 *           "blockedBy": 0,
+                 *           "subIssues": 0,
+                 *           "archivedAt": null,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
                  *           "updatedAt": "2026-11-22T10:19:19.000Z",
                  *           "version": 2
@@ -6704,6 +8279,11 @@ export interface operations {
                  *             "safari"
                  *           ],
                  *           "resolvedAt": null,
+                 *           "commentCount": 0,
+                 *           "parentId": null,
+                 *           "blockedBy": 0,
+                 *           "subIssues": 0,
+                 *           "archivedAt": null,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
                  *           "updatedAt": "2026-11-22T10:20:20.000Z",
                  *           "version": 3
@@ -6715,6 +8295,240 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["IssueStatusChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 seconds. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer in 10 s) is retried about 1 m, 5 m, 30 m, 2 h, 6 h, 12 h and 24 h later; 410 disables the subscription. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    issueArchivedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`; during a secret rotation a second `v1` signed with the old secret follows. */
+                "X-Service-Signature": string;
+                /** @description The event id: the same on every retry of this event. */
+                "X-Service-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "issue.archived",
+                 *       "occurredAt": "2026-11-22T10:30:30.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "iss_CuUE3PZrO8ENHJLaEhNH",
+                 *           "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                 *           "number": 1,
+                 *           "key": "APO-1",
+                 *           "title": "Launch button does nothing on Safari",
+                 *           "description": null,
+                 *           "severity": "medium",
+                 *           "status": "open",
+                 *           "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                 *           "assigneeId": null,
+                 *           "labels": [],
+                 *           "resolvedAt": null,
+                 *           "commentCount": 0,
+                 *           "parentId": null,
+                 *           "blockedBy": 0,
+                 *           "subIssues": 0,
+                 *           "archivedAt": "2026-11-22T10:30:30.000Z",
+                 *           "createdAt": "2026-11-22T10:16:16.000Z",
+                 *           "updatedAt": "2026-11-22T10:30:30.000Z",
+                 *           "version": 2
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["IssueArchivedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 seconds. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer in 10 s) is retried about 1 m, 5 m, 30 m, 2 h, 6 h, 12 h and 24 h later; 410 disables the subscription. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    issueUnarchivedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`; during a secret rotation a second `v1` signed with the old secret follows. */
+                "X-Service-Signature": string;
+                /** @description The event id: the same on every retry of this event. */
+                "X-Service-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "issue.unarchived",
+                 *       "occurredAt": "2026-11-22T10:16:16.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "iss_CuUE3PZrO8ENHJLaEhNH",
+                 *           "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                 *           "number": 1,
+                 *           "key": "APO-1",
+                 *           "title": "Launch button does nothing on Safari",
+                 *           "description": null,
+                 *           "severity": "medium",
+                 *           "status": "open",
+                 *           "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                 *           "assigneeId": null,
+                 *           "labels": [],
+                 *           "resolvedAt": null,
+                 *           "commentCount": 0,
+                 *           "parentId": null,
+                 *           "blockedBy": 0,
+                 *           "subIssues": 0,
+                 *           "archivedAt": null,
+                 *           "createdAt": "2026-11-22T10:16:16.000Z",
+                 *           "updatedAt": "2026-11-22T10:16:16.000Z",
+                 *           "version": 1
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["IssueUnarchivedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 seconds. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer in 10 s) is retried about 1 m, 5 m, 30 m, 2 h, 6 h, 12 h and 24 h later; 410 disables the subscription. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    issueRelationCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`; during a secret rotation a second `v1` signed with the old secret follows. */
+                "X-Service-Signature": string;
+                /** @description The event id: the same on every retry of this event. */
+                "X-Service-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "issue_relation.created",
+                 *       "occurredAt": "2026-11-22T10:25:25.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "rel_Q3vZp8LkT1xWm0aYcN5s",
+                 *           "type": "blocks",
+                 *           "sourceId": "iss_CuUE3PZrO8ENHJLaEhNH",
+                 *           "targetId": "iss_H7dKq2MvX9pLr4sTw0Ey",
+                 *           "createdAt": "2026-11-22T10:25:25.000Z",
+                 *           "updatedAt": "2026-11-22T10:25:25.000Z",
+                 *           "version": 1
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["IssueRelationCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 seconds. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer in 10 s) is retried about 1 m, 5 m, 30 m, 2 h, 6 h, 12 h and 24 h later; 410 disables the subscription. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    issueRelationDeletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`; during a secret rotation a second `v1` signed with the old secret follows. */
+                "X-Service-Signature": string;
+                /** @description The event id: the same on every retry of this event. */
+                "X-Service-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "issue_relation.deleted",
+                 *       "occurredAt": "2026-11-22T10:25:25.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "rel_Q3vZp8LkT1xWm0aYcN5s",
+                 *           "type": "blocks",
+                 *           "sourceId": "iss_CuUE3PZrO8ENHJLaEhNH",
+                 *           "targetId": "iss_H7dKq2MvX9pLr4sTw0Ey",
+                 *           "createdAt": "2026-11-22T10:25:25.000Z",
+                 *           "updatedAt": "2026-11-22T10:25:25.000Z",
+                 *           "version": 1
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["IssueRelationDeletedEvent"];
             };
         };
         responses: {
@@ -6883,6 +8697,174 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["TimeEntryDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 seconds. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer in 10 s) is retried about 1 m, 5 m, 30 m, 2 h, 6 h, 12 h and 24 h later; 410 disables the subscription. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    commentCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`; during a secret rotation a second `v1` signed with the old secret follows. */
+                "X-Service-Signature": string;
+                /** @description The event id: the same on every retry of this event. */
+                "X-Service-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "comment.created",
+                 *       "occurredAt": "2026-11-22T10:22:22.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "cmt_ZpL0s3kQv8aRuT2mYw4N",
+                 *           "issueId": "iss_CuUE3PZrO8ENHJLaEhNH",
+                 *           "outcomeId": null,
+                 *           "decisionId": null,
+                 *           "authorId": "usr_FVGq5J0otcivYAMuLNGs",
+                 *           "body": "Reproduced on Safari 18: the click handler never fires.",
+                 *           "editedAt": null,
+                 *           "createdAt": "2026-11-22T10:22:22.000Z",
+                 *           "updatedAt": "2026-11-22T10:22:22.000Z",
+                 *           "version": 1
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CommentCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 seconds. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer in 10 s) is retried about 1 m, 5 m, 30 m, 2 h, 6 h, 12 h and 24 h later; 410 disables the subscription. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    commentUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`; during a secret rotation a second `v1` signed with the old secret follows. */
+                "X-Service-Signature": string;
+                /** @description The event id: the same on every retry of this event. */
+                "X-Service-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "comment.updated",
+                 *       "occurredAt": "2026-11-22T10:23:23.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "cmt_ZpL0s3kQv8aRuT2mYw4N",
+                 *           "issueId": "iss_CuUE3PZrO8ENHJLaEhNH",
+                 *           "outcomeId": null,
+                 *           "decisionId": null,
+                 *           "authorId": "usr_FVGq5J0otcivYAMuLNGs",
+                 *           "body": "Reproduced on Safari 18 and 17: the click handler never fires.",
+                 *           "editedAt": "2026-11-22T10:23:23.000Z",
+                 *           "createdAt": "2026-11-22T10:22:22.000Z",
+                 *           "updatedAt": "2026-11-22T10:23:23.000Z",
+                 *           "version": 2
+                 *         },
+                 *         "previous": {
+                 *           "body": "Reproduced on Safari 18: the click handler never fires."
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CommentUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 seconds. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer in 10 s) is retried about 1 m, 5 m, 30 m, 2 h, 6 h, 12 h and 24 h later; 410 disables the subscription. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    commentDeletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`; during a secret rotation a second `v1` signed with the old secret follows. */
+                "X-Service-Signature": string;
+                /** @description The event id: the same on every retry of this event. */
+                "X-Service-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "comment.deleted",
+                 *       "occurredAt": "2026-11-22T10:22:22.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "cmt_ZpL0s3kQv8aRuT2mYw4N",
+                 *           "issueId": "iss_CuUE3PZrO8ENHJLaEhNH",
+                 *           "outcomeId": null,
+                 *           "decisionId": null,
+                 *           "authorId": "usr_FVGq5J0otcivYAMuLNGs",
+                 *           "body": "Reproduced on Safari 18: the click handler never fires.",
+                 *           "editedAt": null,
+                 *           "createdAt": "2026-11-22T10:22:22.000Z",
+                 *           "updatedAt": "2026-11-22T10:22:22.000Z",
+                 *           "version": 1
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CommentDeletedEvent"];
             };
         };
         responses: {

@@ -1,4 +1,10 @@
 import type { z } from 'zod';
+import {
+  commentCreateSchema,
+  commentPageSchema,
+  commentPatchSchema,
+  commentSchema,
+} from '../families/comments/schema.js';
 import { contextCreateSchema, contextItemSchema, contextPageSchema } from '../families/context/schema.js';
 import {
   decisionCreateSchema,
@@ -32,6 +38,12 @@ import {
   projectPatchSchema,
   projectSchema,
 } from '../families/projects/schema.js';
+import {
+  relationCreateSchema,
+  relationPageSchema,
+  relationSchema,
+  storedRelationSchema,
+} from '../families/relations/schema.js';
 import { dateOut, timestampOut } from '../families/shared/schema.js';
 import { signalEventSchema, signalPageSchema } from '../families/signals/schema.js';
 import {
@@ -77,8 +89,13 @@ export const responseComponents: Record<string, z.ZodType> = {
   DecisionPage: decisionPageSchema,
   Issue: issueSchema,
   IssuePage: issuePageSchema,
+  IssueRelation: relationSchema,
+  IssueRelationPage: relationPageSchema,
+  StoredIssueRelation: storedRelationSchema,
   TimeEntry: timeEntrySchema,
   TimeEntryPage: timeEntryPageSchema,
+  Comment: commentSchema,
+  CommentPage: commentPageSchema,
   Member: memberSchema,
   MemberPage: memberPageSchema,
   Webhook: webhookSchema,
@@ -110,8 +127,11 @@ export const requestComponents: Record<string, z.ZodType> = {
   IssueCreate: issueCreateSchema,
   IssuePatch: issuePatchSchema,
   IssueTransition: issueTransitionSchema,
+  IssueRelationCreate: relationCreateSchema,
   TimeEntryCreate: timeEntryCreateSchema,
   TimeEntryPatch: timeEntryPatchSchema,
+  CommentCreate: commentCreateSchema,
+  CommentPatch: commentPatchSchema,
   MemberCreate: memberCreateSchema,
   MemberPatch: memberPatchSchema,
   WebhookCreate: webhookCreateSchema,

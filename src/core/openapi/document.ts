@@ -37,6 +37,8 @@ const tagDescriptions: Record<string, string> = {
   Issues:
     'Work items numbered per project (APO-1), moved through open, in_progress, blocked, resolved and closed.',
   'Time entries': 'Minutes spent on an outcome, on a day, optionally on one of its issues.',
+  Comments:
+    'Markdown comments on an issue, an outcome or a decision, oldest first; each counted in its `commentCount`.',
   Members: "The workspace's users and their roles. Workspace admins only; a read token may only look.",
   Webhooks:
     "Subscriptions that receive the account's events, signed, at an https:// URL, and their deliveries. Workspace admins only.",

@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { type EventType, eventTypes } from '../events.js';
+import { commentSchema } from '../families/comments/schema.js';
 import { contextItemSchema } from '../families/context/schema.js';
 import { decisionSchema } from '../families/decisions/schema.js';
 import { issueSchema } from '../families/issues/schema.js';
 import { memberSchema } from '../families/members/schema.js';
 import { outcomeSchema } from '../families/outcomes/schema.js';
 import { projectSchema } from '../families/projects/schema.js';
+import { relationExamples } from '../families/relations/examples.js';
+import { storedRelationSchema } from '../families/relations/schema.js';
 import { idOf, timestampOut } from '../families/shared/schema.js';
 import { timeEntrySchema } from '../families/time-entries/schema.js';
 import { webhookSchema } from '../families/webhooks/schema.js';
@@ -20,7 +23,9 @@ const objectOf: Record<Family, z.ZodType> = {
   context: contextItemSchema,
   decision: decisionSchema,
   issue: issueSchema,
+  issue_relation: storedRelationSchema,
   time_entry: timeEntrySchema,
+  comment: commentSchema,
   member: memberSchema,
   webhook: webhookSchema,
 };
@@ -39,6 +44,9 @@ export function eventPayloadSchema(type: EventType): z.ZodType {
           object,
           previous: z.strictObject({ status: issueSchema.shape.status }),
           comment: z.string().optional().describe('The comment sent with the transition'),
+          commentId: idOf('cmt')
+            .optional()
+            .describe('The comment the transition made of it (see comment.created)'),
         })
       : type === 'webhook.updated'
         ? z.strictObject({ object, previous, secretRotated: z.literal(true).optional() })
@@ -72,7 +80,10 @@ const collectionOf: Record<Family, string> = {
   context: '/context',
   decision: '/decisions',
   issue: '/issues',
+  // No route reads one relation alone: its events' example is the family's own.
+  issue_relation: '',
   time_entry: '/time-entries',
+  comment: '/comments',
   member: '/members',
   webhook: '/webhooks',
 };
@@ -96,7 +107,11 @@ export function eventExamples(routes: readonly Route[]): Record<string, unknown>
   return Object.fromEntries(
     eventTypes.map((type) => {
       const family = type.slice(0, type.indexOf('.')) as Family;
-      const item = (exampleOf('GET', `${collectionOf[family]}/:id`)?.response ?? {}) as Item;
+      const item = (
+        family === 'issue_relation'
+          ? relationExamples.stored
+          : (exampleOf('GET', `${collectionOf[family]}/:id`)?.response ?? {})
+      ) as Item;
       if (type === 'webhook.test') {
         const message = 'This is a test delivery from outcome-tracker.';
         return [type, event(type, { object: { webhookId: item.id, message } })];
@@ -104,6 +119,10 @@ export function eventExamples(routes: readonly Route[]): Record<string, unknown>
       if (type === 'issue.status_changed') {
         const moved = exampleOf('POST', '/issues/:id/transition')?.response as Item;
         return [type, event(type, { object: moved, previous: { status: item.status } })];
+      }
+      if (type.endsWith('.archived')) {
+        const archived = exampleOf('POST', `${collectionOf[family]}/:id/archive`)?.response as Item;
+        return [type, event(type, { object: archived })];
       }
       if (type.endsWith('.updated')) {
         const patch = exampleOf('PATCH', `${collectionOf[family]}/:id`);

@@ -27,6 +27,18 @@ export const problemSchema = z.strictObject({
     .optional()
     .describe('invalid_transition: the statuses reachable from `from`'),
   field: z.string().optional().describe('invalid_reference: the body field naming the missing resource'),
+  path: z
+    .array(z.string())
+    .optional()
+    .describe(
+      'relation_cycle: the keys of the issues around the cycle the relation would close, first and last the same',
+    ),
+  relationId: z
+    .string()
+    .optional()
+    .describe(
+      'relation_exists: the relation already saying so; second_parent: the parent relation the issue has',
+    ),
   references: z
     .strictObject({
       issues: z.number().int().min(0),

@@ -1,9 +1,12 @@
+import { runArchiveSuite } from './archive.js';
+import { runCommentSuite } from './comments.js';
 import { runContextSuite } from './context.js';
 import { runDecisionSuite } from './decisions.js';
 import { runIssueKeySuite } from './issues.js';
 import { runMemberSuite } from './members.js';
 import { runOutcomeSuite } from './outcomes.js';
 import { runProjectSuite } from './projects.js';
+import { runRelationSuite } from './relations.js';
 import type { Target } from './support.js';
 import { runTimeEntrySuite } from './time-entries.js';
 
@@ -14,6 +17,9 @@ export function runFamilySuites(target: Target): void {
   runContextSuite(target);
   runDecisionSuite(target);
   runTimeEntrySuite(target);
+  runCommentSuite(target);
+  runRelationSuite(target);
+  runArchiveSuite(target);
   runIssueKeySuite(target);
   runMemberSuite(target);
 }

@@ -32,6 +32,8 @@ export interface FamilySpec {
   events: { created: string; updated?: string; deleted?: string };
   /** Defaults to the family's entry in `validBodies`. */
   body?: BodyFactory;
+  /** The list's default order is oldest first (comments), not newest first. */
+  oldestFirst?: boolean;
 }
 
 /**
@@ -253,7 +255,7 @@ export function runCrudContract(target: Target, spec: FamilySpec): void {
       });
     }
 
-    it('pages a list to the end with nextCursor: newest first, every item once, a constant total', async () => {
+    it(`pages a list to the end with nextCursor: ${spec.oldestFirst ? 'oldest' : 'newest'} first, every item once, a constant total`, async () => {
       const s = server();
       const created: string[] = [];
       for (let n = 0; n < 5; n++) {
@@ -265,7 +267,8 @@ export function runCrudContract(target: Target, spec: FamilySpec): void {
       expect(new Set(paged).size).toBe(paged.length);
       expect(paged).toEqual(all.data.map((item: { id: string }) => item.id));
       expect(paged).toHaveLength(all.total);
-      expect(paged.filter((id) => created.includes(id))).toEqual([...created].reverse());
+      const inOrder = spec.oldestFirst ? created : [...created].reverse();
+      expect(paged.filter((id) => created.includes(id))).toEqual(inOrder);
     });
 
     it('filters by createdAfter (inclusive) and createdBefore (exclusive), paging a filtered list to the end', async () => {
@@ -279,7 +282,8 @@ export function runCrudContract(target: Target, spec: FamilySpec): void {
         encodeURIComponent(new Date(startTime + minute * 60_000).toISOString()),
       );
       const [a, b, c, d] = created;
-      expect(await pageToEnd(s, `${path}?createdAfter=${t2}`, 1)).toEqual([d, c, b]);
+      const newer = spec.oldestFirst ? [b, c, d] : [d, c, b];
+      expect(await pageToEnd(s, `${path}?createdAfter=${t2}`, 1)).toEqual(newer);
       expect(await pageToEnd(s, `${path}?createdAfter=${t1}&createdBefore=${t2}`, 1)).toEqual([a]);
       const all = await client(s).list(`${path}?createdBefore=${t1}`);
       expect(all.data.filter((item: { id: string }) => created.includes(item.id))).toEqual([]);

@@ -57,6 +57,10 @@ export const validBodies: Record<string, BodyFactory> = {
     date: '2026-11-20',
     note: 'pairing',
   }),
+  '/comments': async (s, as, n) => ({
+    issueId: (await createIssue(s, as)).id,
+    body: `Comment ${n}: seen on **Safari** too`,
+  }),
   '/webhooks': async (_s, _as, n) => ({
     url: `https://hooks.example.com/${n}`,
     eventTypes: ['issue.created'],

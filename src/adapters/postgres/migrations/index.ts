@@ -9,6 +9,9 @@ import { dueDeliveriesBySubscription } from './008_due_deliveries_by_subscriptio
 import { membershipsByUser } from './009_memberships_by_user.js';
 import { storageTimeShares } from './010_storage_time_shares.js';
 import { rateLimitRuns } from './011_rate_limit_runs.js';
+import { comments } from './012_comments.js';
+import { issueRelations } from './013_issue_relations.js';
+import { archive } from './014_archive.js';
 
 /** One schema step, recorded in `schema_migrations` once applied. */
 export interface Migration {
@@ -30,6 +33,9 @@ export const migrations: readonly Migration[] = [
   { version: 9, name: 'memberships by user', sql: membershipsByUser },
   { version: 10, name: 'storage time shares', sql: storageTimeShares },
   { version: 11, name: 'rate limit runs', sql: rateLimitRuns },
+  { version: 12, name: 'comments', sql: comments },
+  { version: 13, name: 'issue relations', sql: issueRelations },
+  { version: 14, name: 'archive', sql: archive },
 ];
 
 /** The schema version this code knows. */

@@ -11,6 +11,9 @@ import { idempotencyAnswersInSignals } from './010_idempotency_answers_in_signal
 import { issuesByUpdateTime } from './011_issues_by_update_time.js';
 import { dueDeliveriesBySubscription } from './012_due_deliveries_by_subscription.js';
 import { membershipsByUser } from './013_memberships_by_user.js';
+import { comments } from './014_comments.js';
+import { issueRelations } from './015_issue_relations.js';
+import { archive } from './016_archive.js';
 
 /** One schema step. `version` is what `PRAGMA user_version` holds once it is applied. */
 export interface Migration {
@@ -34,6 +37,9 @@ export const migrations: readonly Migration[] = [
   { version: 11, name: 'issues by update time', sql: issuesByUpdateTime },
   { version: 12, name: 'due deliveries by subscription', sql: dueDeliveriesBySubscription },
   { version: 13, name: 'memberships by user', sql: membershipsByUser },
+  { version: 14, name: 'comments', sql: comments },
+  { version: 15, name: 'issue relations', sql: issueRelations },
+  { version: 16, name: 'archive', sql: archive },
 ];
 
 /** The schema version this code knows. */

@@ -9,6 +9,7 @@ const decision = {
   status: 'proposed',
   decidedAt: null,
   supersededBy: null,
+  commentCount: 0,
   createdAt: '2026-11-22T10:12:12.000Z',
   updatedAt: '2026-11-22T10:12:12.000Z',
   version: 1,

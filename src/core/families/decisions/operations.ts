@@ -70,6 +70,7 @@ export async function createDecision(ctx: OperationContext, input: DecisionCreat
     status,
     decidedAt: decidedAtFor(status, input.decidedAt, null, ctx.now),
     supersededBy: input.supersededBy ?? null,
+    commentCount: 0,
     createdAt: ctx.now,
     updatedAt: ctx.now,
     version: 1,

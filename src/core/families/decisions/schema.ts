@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { decisionStatuses } from '../../model.js';
 import {
+  commentCountOut,
   idOf,
   listQueryBase,
   nonBlank,
@@ -22,8 +23,11 @@ const fields = {
   supersededBy: idOf('dec').nullable(),
 };
 
+/** Fields the service sets: ignored in bodies. */
+const readOnly = [...serviceOwnedFields, 'commentCount'];
+
 export const decisionCreateSchema = withoutReadOnly(
-  serviceOwnedFields,
+  readOnly,
   z.strictObject({
     projectId: idOf('prj'),
     title: fields.title,
@@ -38,7 +42,7 @@ export const decisionCreateSchema = withoutReadOnly(
 export type DecisionCreate = z.output<typeof decisionCreateSchema>;
 
 export const decisionPatchSchema = withoutReadOnly(
-  [...serviceOwnedFields, 'projectId'],
+  [...readOnly, 'projectId'],
   z.strictObject({
     title: fields.title.optional(),
     rationale: fields.rationale.optional(),
@@ -70,5 +74,6 @@ export const decisionSchema = z.strictObject({
   status: z.enum(decisionStatuses),
   decidedAt: timestampOut.nullable(),
   supersededBy: idOf('dec').nullable(),
+  commentCount: commentCountOut,
 });
 export const decisionPageSchema = pageOf(decisionSchema);

@@ -3,6 +3,8 @@ import type { Issue, IssueStatus } from '../../model.js';
 import type { OperationContext } from '../../pipeline/context.js';
 import type { Page } from '../../pipeline/pagination.js';
 import type { StoredJson } from '../../storage.js';
+import { insertComment } from '../comments/operations.js';
+import { setArchived } from '../shared/archive.js';
 import { insertAndAnnounce } from '../shared/lifecycle.js';
 import {
   getForWrite,
@@ -13,6 +15,7 @@ import {
   saveNextVersion,
 } from '../shared/operations.js';
 import { outcomeOfProject, referenced, referencedMember } from '../shared/references.js';
+import { archivedFilter } from '../shared/schema.js';
 import { applyChanges } from '../shared/update.js';
 import { issueEvents } from './events.js';
 import {
@@ -49,6 +52,11 @@ export async function createIssue(ctx: OperationContext, input: IssueCreate): Pr
     assigneeId: input.assigneeId ?? null,
     labels: input.labels ?? [],
     resolvedAt: null,
+    commentCount: 0,
+    parentId: null,
+    blockedBy: 0,
+    subIssues: 0,
+    archivedAt: null,
     createdAt: ctx.now,
     updatedAt: ctx.now,
     version: 1,
@@ -60,7 +68,7 @@ export async function createIssue(ctx: OperationContext, input: IssueCreate): Pr
 }
 
 /** Finds an issue by id (`iss_…`) or by its readable key (`APO-12`). */
-async function findIssue(ctx: OperationContext, idOrKey: string, forWrite: boolean): Promise<Issue> {
+export async function findIssue(ctx: OperationContext, idOrKey: string, forWrite: boolean): Promise<Issue> {
   const key = issueKeyPattern.exec(idOrKey);
   if (!key)
     return forWrite
@@ -95,12 +103,13 @@ export async function getIssueJson(ctx: OperationContext, idOrKey: string): Prom
 }
 
 export async function listIssues(ctx: OperationContext, query: IssueListQuery): Promise<Page<IssueView>> {
-  const { projectId, outcomeId, status, severity, assigneeId, ...params } = query;
+  const { projectId, outcomeId, status, severity, assigneeId, parentId, archived, ...params } = query;
+  const { where, notNull } = archivedFilter(archived);
   return listPage(
     ctx,
     'issues',
-    params,
-    { projectId, outcomeId, status, severity, assigneeId },
+    { ...params, notNull },
+    { projectId, outcomeId, status, severity, assigneeId, parentId, ...where },
     presentIssue,
   );
 }
@@ -129,7 +138,11 @@ export const invalidTransition = (from: IssueStatus, to: IssueStatus): ApiError 
     allowed: [...issueTransitions[from]],
   });
 
-/** Moves an issue through the state machine; entering `resolved` stamps resolvedAt, leaving it clears it. */
+/**
+ * Moves an issue through the state machine; entering `resolved` stamps resolvedAt, leaving it
+ * clears it. A `comment` sent with it (not blank) becomes a comment on the issue, counted in the
+ * same new version, and the `issue.status_changed` event names it (`commentId`).
+ */
 export async function transitionIssue(
   ctx: OperationContext,
   idOrKey: string,
@@ -137,10 +150,16 @@ export async function transitionIssue(
 ): Promise<IssueView> {
   const current = await findIssue(ctx, idOrKey, true);
   if (!canTransition(current.status, input.to)) throw invalidTransition(current.status, input.to);
+  const commented = input.comment !== undefined && input.comment.trim().length > 0;
   const next = await saveNextVersion(ctx, 'issues', current, {
     status: input.to,
     resolvedAt: input.to === 'resolved' ? ctx.now : null,
+    ...(commented ? { commentCount: current.commentCount + 1 } : {}),
   });
+  const comment =
+    commented && input.comment !== undefined
+      ? await insertComment(ctx, { issueId: next.id, outcomeId: null, decisionId: null, body: input.comment })
+      : null;
   await ctx.emit({
     type: issueEvents.statusChanged,
     resource: resourceOf(next),
@@ -148,7 +167,20 @@ export async function transitionIssue(
       object: presentIssue(next),
       previous: { status: current.status },
       ...(input.comment !== undefined ? { comment: input.comment } : {}),
+      ...(comment ? { commentId: comment.id } : {}),
     },
   });
   return presentIssue(next);
+}
+
+/** Archives the issue (`archivedAt`): lists leave it out unless asked for it. */
+export async function archiveIssue(ctx: OperationContext, idOrKey: string): Promise<IssueView> {
+  const current = await findIssue(ctx, idOrKey, true);
+  return setArchived(ctx, 'issues', current, true, { noun: 'issue', present: presentIssue });
+}
+
+/** Brings an archived issue back into lists. */
+export async function unarchiveIssue(ctx: OperationContext, idOrKey: string): Promise<IssueView> {
+  const current = await findIssue(ctx, idOrKey, true);
+  return setArchived(ctx, 'issues', current, false, { noun: 'issue', present: presentIssue });
 }

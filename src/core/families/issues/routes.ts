@@ -1,8 +1,17 @@
 import { ok, resource, storedResource } from '../../pipeline/reply.js';
 import { defineRoute } from '../../pipeline/route.js';
+import { archiveRoutes } from '../shared/archive-routes.js';
 import { pageOf } from '../shared/examples.js';
 import { issueExamples } from './examples.js';
-import { createIssue, getIssueJson, listIssues, transitionIssue, updateIssue } from './operations.js';
+import {
+  archiveIssue,
+  createIssue,
+  getIssueJson,
+  listIssues,
+  transitionIssue,
+  unarchiveIssue,
+  updateIssue,
+} from './operations.js';
 import {
   issueCreateSchema,
   issueListQuerySchema,
@@ -83,5 +92,22 @@ export const issueRoutes = [
     body: issueTransitionSchema,
     response: issueSchema,
     handle: async (ctx, { params, body }) => resource(await transitionIssue(ctx, id(params), body)),
+  }),
+  ...archiveRoutes({
+    path: '/issues',
+    noun: 'issue',
+    name: 'Issue',
+    item: issueSchema,
+    examples: {
+      archived: {
+        ...issueExamples.item,
+        archivedAt: '2026-11-22T10:30:30.000Z',
+        updatedAt: '2026-11-22T10:30:30.000Z',
+        version: 2,
+      },
+      unarchived: { ...issueExamples.item, updatedAt: '2026-11-22T10:31:31.000Z', version: 3 },
+    },
+    archive: archiveIssue,
+    unarchive: unarchiveIssue,
   }),
 ];

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { issueSeverities, issueStatuses } from '../../model.js';
 import {
+  archivedAtOut,
+  archivedQuery,
+  commentCountOut,
   idOf,
   listQueryBase,
   nonBlank,
@@ -13,7 +16,18 @@ import {
 } from '../shared/schema.js';
 
 /** Fields the service sets: ignored in bodies. `status` changes only through a transition (seed). */
-const readOnly = [...serviceOwnedFields, 'status', 'number', 'key', 'resolvedAt'];
+const readOnly = [
+  ...serviceOwnedFields,
+  'status',
+  'number',
+  'key',
+  'resolvedAt',
+  'commentCount',
+  'parentId',
+  'blockedBy',
+  'subIssues',
+  'archivedAt',
+];
 
 const title = nonBlank().max(500);
 const description = z.string().max(50_000).nullable();
@@ -63,6 +77,8 @@ export const issueListQuerySchema = z.strictObject({
   status: z.enum(issueStatuses).optional(),
   severity: z.enum(issueSeverities).optional(),
   assigneeId: idOf('usr').optional(),
+  parentId: idOf('iss').optional().describe('The children of this issue (its sub-issues)'),
+  archived: archivedQuery,
   q: searchText.optional(),
 });
 export type IssueListQuery = z.output<typeof issueListQuerySchema>;
@@ -84,5 +100,10 @@ export const issueSchema = z.strictObject({
   assigneeId: idOf('usr').nullable(),
   labels: z.array(z.string()),
   resolvedAt: timestampOut.nullable().describe('Set on entering resolved, cleared on leaving it'),
+  commentCount: commentCountOut,
+  parentId: idOf('iss').nullable().describe('Its parent, set by a parent_of (or child_of) relation'),
+  blockedBy: z.number().int().min(0).describe('How many issues block it (blocks / blocked_by relations)'),
+  subIssues: z.number().int().min(0).describe('How many children it has (parent_of / child_of relations)'),
+  archivedAt: archivedAtOut,
 });
 export const issuePageSchema = pageOf(issueSchema);

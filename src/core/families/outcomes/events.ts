@@ -5,4 +5,6 @@ export const outcomeEvents = {
   deleted: 'outcome.deleted',
   /** Fires, after outcome.updated or outcome.created, when the status becomes `shipped`. */
   shipped: 'outcome.shipped',
+  archived: 'outcome.archived',
+  unarchived: 'outcome.unarchived',
 } as const;

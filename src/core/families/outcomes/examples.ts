@@ -8,6 +8,8 @@ const outcome = {
   ownerId: null,
   dueDate: null,
   shippedAt: null,
+  commentCount: 0,
+  archivedAt: null,
   createdAt: '2026-11-22T10:05:05.000Z',
   updatedAt: '2026-11-22T10:05:05.000Z',
   version: 1,

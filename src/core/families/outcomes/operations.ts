@@ -2,11 +2,14 @@ import { ApiError } from '../../errors.js';
 import type { Outcome, OutcomeStatus } from '../../model.js';
 import type { OperationContext } from '../../pipeline/context.js';
 import type { Page } from '../../pipeline/pagination.js';
+import { deleteCommentsOn } from '../comments/operations.js';
 import { contextEvents } from '../context/events.js';
 import { presentContext } from '../context/operations.js';
+import { setArchived } from '../shared/archive.js';
 import { deleteAndAnnounce, insertAndAnnounce } from '../shared/lifecycle.js';
 import { getForWrite, getOr404, listPage, present } from '../shared/operations.js';
 import { referenced, referencedMember } from '../shared/references.js';
+import { archivedFilter } from '../shared/schema.js';
 import { applyChanges } from '../shared/update.js';
 import { outcomeEvents } from './events.js';
 import type { OutcomeCreate, OutcomeListQuery, OutcomePatch } from './schema.js';
@@ -42,6 +45,8 @@ export async function createOutcome(ctx: OperationContext, input: OutcomeCreate)
     ownerId: input.ownerId ?? null,
     dueDate: input.dueDate ?? null,
     shippedAt: shippedAtFor(status, null, ctx.now),
+    commentCount: 0,
+    archivedAt: null,
     createdAt: ctx.now,
     updatedAt: ctx.now,
     version: 1,
@@ -62,8 +67,9 @@ export async function listOutcomes(
   ctx: OperationContext,
   query: OutcomeListQuery,
 ): Promise<Page<OutcomeView>> {
-  const { projectId, status, ...params } = query;
-  return listPage(ctx, 'outcomes', params, { projectId, status }, presentOutcome);
+  const { projectId, status, archived, ...params } = query;
+  const { where, notNull } = archivedFilter(archived);
+  return listPage(ctx, 'outcomes', { ...params, notNull }, { projectId, status, ...where }, presentOutcome);
 }
 
 export async function updateOutcome(
@@ -90,7 +96,7 @@ const plural = (noun: string, n: number): string =>
   n === 1 ? noun : noun.endsWith('y') ? `${noun.slice(0, -1)}ies` : `${noun}s`;
 
 /**
- * Deletes an outcome and its context items. Refused with 409 resource_in_use while issues,
+ * Deletes an outcome with its context items and comments. Refused with 409 resource_in_use while issues,
  * decisions or time entries still refer to it: nothing a user did not ask to delete goes with it.
  */
 export async function deleteOutcome(ctx: OperationContext, id: string): Promise<void> {
@@ -112,6 +118,7 @@ export async function deleteOutcome(ctx: OperationContext, id: string): Promise<
       references,
     });
   }
+  await deleteCommentsOn(ctx, outcome.id);
   for (const item of await ctx.tx.collections.context.deleteWhere(workspaceId, where)) {
     await ctx.emit({
       type: contextEvents.deleted,
@@ -124,4 +131,16 @@ export async function deleteOutcome(ctx: OperationContext, id: string): Promise<
     resourceType: 'outcome',
     present: presentOutcome,
   });
+}
+
+/** Archives the outcome (`archivedAt`): lists leave it out unless asked for it. */
+export async function archiveOutcome(ctx: OperationContext, id: string): Promise<OutcomeView> {
+  const current = await getForWrite(ctx, 'outcomes', id, 'outcome');
+  return setArchived(ctx, 'outcomes', current, true, { noun: 'outcome', present: presentOutcome });
+}
+
+/** Brings an archived outcome back into lists. */
+export async function unarchiveOutcome(ctx: OperationContext, id: string): Promise<OutcomeView> {
+  const current = await getForWrite(ctx, 'outcomes', id, 'outcome');
+  return setArchived(ctx, 'outcomes', current, false, { noun: 'outcome', present: presentOutcome });
 }

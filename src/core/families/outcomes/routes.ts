@@ -1,8 +1,16 @@
 import { defineRoute } from '../../pipeline/route.js';
+import { archiveRoutes } from '../shared/archive-routes.js';
 import { getStoredOr404 } from '../shared/operations.js';
 import { familyRoutes } from '../shared/routes.js';
 import { outcomeExamples } from './examples.js';
-import { createOutcome, deleteOutcome, listOutcomes, updateOutcome } from './operations.js';
+import {
+  archiveOutcome,
+  createOutcome,
+  deleteOutcome,
+  listOutcomes,
+  unarchiveOutcome,
+  updateOutcome,
+} from './operations.js';
 import {
   outcomeCreateSchema,
   outcomeListQuerySchema,
@@ -34,6 +42,23 @@ export const outcomeRoutes = [
         'An outcome that issues, decisions or time entries still refer to is not deleted: 409 resource_in_use counts them.',
     },
     examples: outcomeExamples,
+  }),
+  ...archiveRoutes({
+    path: '/outcomes',
+    noun: 'outcome',
+    name: 'Outcome',
+    item: outcomeSchema,
+    examples: {
+      archived: {
+        ...outcomeExamples.item,
+        archivedAt: '2026-11-22T10:30:30.000Z',
+        updatedAt: '2026-11-22T10:30:30.000Z',
+        version: 2,
+      },
+      unarchived: { ...outcomeExamples.item, updatedAt: '2026-11-22T10:31:31.000Z', version: 3 },
+    },
+    archive: archiveOutcome,
+    unarchive: unarchiveOutcome,
   }),
   defineRoute({
     method: 'GET',

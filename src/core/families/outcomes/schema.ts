@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { outcomeStatuses } from '../../model.js';
 import { calendarDate } from '../shared/dates.js';
 import {
+  archivedAtOut,
+  archivedQuery,
+  commentCountOut,
   dateOut,
   idOf,
   listQueryBase,
@@ -14,7 +17,7 @@ import {
   withoutReadOnly,
 } from '../shared/schema.js';
 
-const readOnly = [...serviceOwnedFields, 'shippedAt'];
+const readOnly = [...serviceOwnedFields, 'shippedAt', 'commentCount', 'archivedAt'];
 
 const title = nonBlank().max(500);
 const description = z.string().max(50_000).nullable();
@@ -49,6 +52,7 @@ export const outcomeListQuerySchema = z.strictObject({
   ...listQueryBase,
   projectId: idOf('prj').optional(),
   status: z.enum(outcomeStatuses).optional(),
+  archived: archivedQuery,
   q: searchText.optional(),
 });
 export type OutcomeListQuery = z.output<typeof outcomeListQuerySchema>;
@@ -63,5 +67,7 @@ export const outcomeSchema = z.strictObject({
   ownerId: idOf('usr').nullable(),
   dueDate: dateOut.nullable(),
   shippedAt: timestampOut.nullable().describe('Set when the status becomes shipped'),
+  commentCount: commentCountOut,
+  archivedAt: archivedAtOut,
 });
 export const outcomePageSchema = pageOf(outcomeSchema);

@@ -96,6 +96,10 @@ export interface ListParams<Name extends CollectionName = CollectionName> {
   createdBefore?: string | undefined;
   updatedSince?: string | undefined;
   q?: string | undefined;
+  /** Oldest first with `asc`; newest first otherwise. */
+  order?: 'asc' | 'desc';
+  /** Fields that must be set (an archived item's `archivedAt`). */
+  notNull?: ListQuery<Name>['notNull'] | undefined;
 }
 
 /**
@@ -109,12 +113,23 @@ export async function listPage<Name extends CollectionName, T>(
   where: ListQuery<Name>['where'],
   presentRow: (row: CollectionRows[Name]) => T,
 ): Promise<Page<T> & { sum?: number }> {
-  const { limit, cursor, range, sum, ...rest } = params;
-  const filters = { name, where, range, ...rest };
+  const { limit, cursor, range, sum, order, notNull, ...rest } = params;
+  // The order is part of what a cursor is bound to: a position means nothing in another order.
+  // Newest first is left out, so cursors made before lists had an order stay valid.
+  const filters = {
+    name,
+    where,
+    range,
+    ...rest,
+    ...(order === 'asc' ? { order } : {}),
+    ...(notNull ? { notNull } : {}),
+  };
   const query: ListQuery<Name> = {
     workspaceId: ctx.tenant.workspaceId,
     where,
     limit: limit + 1,
+    ...(order === 'asc' ? { order } : {}),
+    ...(notNull ? { notNull } : {}),
     ...(range ? { range } : {}),
     ...(sum ? { sum } : {}),
     ...(rest.createdAfter ? { createdAfter: rest.createdAfter } : {}),

@@ -24,6 +24,8 @@ const label: Record<CollectionName, string> = {
   context: 'a context item',
   decisions: 'a decision',
   timeEntries: 'a time entry',
+  comments: 'a comment',
+  issueRelations: 'an issue relation',
 };
 
 /** A user reference must name a member of the caller's workspace. */

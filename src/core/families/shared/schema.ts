@@ -93,6 +93,28 @@ export const versionedFields = <P extends string>(prefix: P) => ({
   version: z.number().int().min(1).describe('Increases with every change; the ETag is "<version>"'),
 });
 
+/** How many comments an issue, outcome or decision has (the service keeps it). */
+export const commentCountOut = z.number().int().min(0).describe('How many comments it has');
+
+/** When an issue or outcome was archived; null while it is not. */
+export const archivedAtOut = timestampOut
+  .nullable()
+  .describe('When it was archived (left out of lists unless `archived=true|only`); null while it is not');
+
+/** Whether a list shows archived items: not by default, with the others (`true`), or alone (`only`). */
+export const archivedQuery = z
+  .enum(['false', 'true', 'only'])
+  .default('false')
+  .describe('Archived items are left out unless `true` (with the others) or `only`');
+
+/** The storage filter an `archived` query parameter stands for. */
+export const archivedFilter = (archived: 'false' | 'true' | 'only') =>
+  archived === 'false'
+    ? { where: { archivedAt: null }, notNull: undefined }
+    : archived === 'only'
+      ? { where: {}, notNull: ['archivedAt' as const] }
+      : { where: {}, notNull: undefined };
+
 /** The read envelope of every list (CONTRACT §3). */
 export const pageOf = <T extends z.ZodType>(item: T) =>
   z.strictObject({

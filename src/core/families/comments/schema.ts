@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import {
+  idOf,
+  listQueryBase,
+  pageOf,
+  serviceOwnedFields,
+  timestampOut,
+  versionedFields,
+  withoutReadOnly,
+} from '../shared/schema.js';
+import { sortQuery } from '../shared/sort.js';
+
+/** Fields the service sets: ignored in bodies. */
+const readOnly = [...serviceOwnedFields, 'authorId', 'editedAt'];
+
+/** Markdown text, kept as sent. */
+const body = z
+  .string()
+  .max(50_000)
+  .refine((text) => text.trim().length > 0, 'must not be empty');
+
+const targets = ['issueId', 'outcomeId', 'decisionId'] as const;
+
+export const commentCreateSchema = withoutReadOnly(
+  readOnly,
+  z
+    .strictObject({
+      issueId: idOf('iss').optional(),
+      outcomeId: idOf('out').optional(),
+      decisionId: idOf('dec').optional(),
+      body,
+    })
+    .refine((input) => targets.filter((field) => input[field] !== undefined).length === 1, {
+      message: 'name exactly one of issueId, outcomeId and decisionId',
+      path: ['issueId'],
+    }),
+);
+export type CommentCreate = z.output<typeof commentCreateSchema>;
+
+// What a comment is on never changes: a comment moved elsewhere would answer another thread.
+export const commentPatchSchema = withoutReadOnly(
+  [...readOnly, 'issueId', 'outcomeId', 'decisionId'],
+  z.strictObject({ body: body.optional() }),
+);
+export type CommentPatch = z.output<typeof commentPatchSchema>;
+
+export const commentSorts = ['createdAt'] as const;
+
+export const commentListQuerySchema = z.strictObject({
+  ...listQueryBase,
+  issueId: idOf('iss').optional(),
+  outcomeId: idOf('out').optional(),
+  decisionId: idOf('dec').optional(),
+  authorId: idOf('usr').optional(),
+  sort: sortQuery(commentSorts, 'createdAt'),
+});
+export type CommentListQuery = z.output<typeof commentListQuerySchema>;
+
+/** A comment as the API answers it. */
+export const commentSchema = z.strictObject({
+  ...versionedFields('cmt'),
+  issueId: idOf('iss').nullable(),
+  outcomeId: idOf('out').nullable(),
+  decisionId: idOf('dec').nullable(),
+  authorId: idOf('usr')
+    .nullable()
+    .describe("The token's user who wrote it; null when the operator wrote it without a token"),
+  body: z.string().describe('Markdown text'),
+  editedAt: timestampOut.nullable().describe('When the body last changed; null while it never did'),
+});
+export const commentPageSchema = pageOf(commentSchema);
