@@ -31,8 +31,24 @@ export function databasePath(flag: string | undefined, env: CliIo['env']): strin
  */
 export async function openDatabase(target: string, options: { create: boolean }): Promise<OpenedDatabase> {
   if (!isPostgresUrl(target)) return openSqliteDatabase(target, options);
-  const { openPostgresDatabase } = await import('./postgres-database.js');
+  const { openPostgresDatabase } = await loadPostgres(() => import('./postgres-database.js'));
   return openPostgresDatabase(target, options);
+}
+
+/**
+ * Loads the PostgreSQL side. `pg` is an optional peer of this package, so an install without it
+ * gets a line saying what to install instead of Node's "Cannot find package 'pg'".
+ */
+export async function loadPostgres<T>(load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    if (code === 'ERR_MODULE_NOT_FOUND' && /['"]pg['"]/.test(message)) {
+      throw new CliError('a postgres:// database needs the optional package pg: npm install pg');
+    }
+    throw error;
+  }
 }
 
 /**
