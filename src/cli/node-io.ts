@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
 import { openDatabase } from './database.js';
+import { invocation } from './invocation.js';
 import type { CliIo } from './io.js';
 import { stderrLogDestination } from './server/logger.js';
 
@@ -35,6 +36,7 @@ export function processIo(): CliIo {
       }
     },
     env: process.env,
+    invocation: invocation(process.env, process.argv[1] ?? 'outcome-tracker', process.cwd()),
     logDestination: stderrLogDestination,
     openDatabase,
   };
