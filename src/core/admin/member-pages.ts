@@ -28,7 +28,9 @@ async function renderMembers(ctx: AdminContext, admin: Admin, services: Services
     if (!(error instanceof ApiError)) throw error;
     page = await listMembers(ops, { limit: maxPageSize });
   }
+  const memberships = await ctx.tx.tenancy.listMemberships(admin.workspace.id);
   return membersPage({
+    adminCount: memberships.filter((m) => m.role === 'admin').length,
     workspace: admin.workspace,
     members: page.data,
     total: page.total,

@@ -21,6 +21,8 @@ export interface MembersView {
   signedIn: SignedIn;
   /** The signed-in admin, who is marked "you" in the list. */
   userId: string;
+  /** How many admins the workspace has: the last one is offered no removal. */
+  adminCount: number;
   status?: number;
   notice?: string;
   error?: string;
@@ -48,8 +50,12 @@ function row(view: MembersView, member: MemberView) {
     <td data-label="Tokens">${member.tokenCount}</td>
     <td data-label="Last active">${when(member.lastActiveAt)}</td>
     <td data-label="Joined">${when(member.createdAt)}</td>
-    <td data-label="Action"><a class="button danger" href="${base}/remove"
-      aria-label="Remove ${member.email}">Remove…</a></td>
+    <td data-label="Action">${
+      // The last admin cannot be removed (the workspace would have no one to run it): no button to refuse.
+      member.role === 'admin' && view.adminCount <= 1
+        ? html`<span class="muted">Last admin</span>`
+        : html`<a class="button danger" href="${base}/remove" aria-label="Remove ${member.email}">Remove…</a>`
+    }</td>
   </tr>`;
 }
 
