@@ -8,11 +8,13 @@ import type { StorageTx } from '../storage.js';
 import { assets } from './assets.js';
 import { parseCookies } from './cookies.js';
 import { showHome } from './home-page.js';
+import { showInvite, submitInvite } from './invite-pages.js';
 import { messagePage, notFoundPage, pageSecurityHeaders } from './layout.js';
 import {
   addMemberForm,
   changeRoleForm,
   confirmRemoveMember,
+  inviteMemberForm,
   removeMemberForm,
   showMembers,
 } from './member-pages.js';
@@ -83,6 +85,20 @@ const adminRoutes: AdminRoute[] = [
       GET: (ctx, [s = ''], services) => showMembers(ctx, s, services),
       POST: (ctx, [s = ''], services) => addMemberForm(ctx, s, services),
     },
+  },
+  {
+    pattern: at('/members/invite'),
+    methods: { POST: (ctx, [s = ''], services) => inviteMemberForm(ctx, s, services) },
+  },
+  {
+    // The invited member's page: the link's secret is the credential (no session, no CSRF token).
+    pattern: /^\/invite\/([A-Za-z0-9_-]{43})$/,
+    methods: {
+      GET: (ctx, [token = '']) => showInvite(ctx, token),
+      POST: (ctx, [token = '']) => submitInvite(ctx, token),
+    },
+    // The password is hashed after the transaction and set in one of its own.
+    readOnly: ['POST'],
   },
   {
     pattern: at(`/members/${userId}/role`),
