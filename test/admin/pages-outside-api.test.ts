@@ -35,6 +35,20 @@ for (const host of hosts) {
       }
     });
 
+    it("the guide's examples name the server's own origin, and it links no file the server lacks", async () => {
+      server = await startServer(host, { rateLimit: false });
+      const page = await (await fetch(`${server.url}/docs/guide`)).text();
+      expect(page).toContain(`${server.url}/api/v1/issues`);
+      expect(page).not.toContain('127.0.0.1:3000');
+      // The page is /docs/guide: a relative link to client.md was /docs/client.md, a 404.
+      expect(page).not.toMatch(/href="[\w-]+\.md/);
+      expect(page).toContain('<code>docs/client.md</code>');
+      const forged = await fetch(`${server.url}/docs/guide`, { headers: { host: '<x>' } }).then((r) =>
+        r.text(),
+      );
+      expect(forged).not.toContain('<x>');
+    });
+
     it('a mistyped page answers a 404 page in the admin layout; the API keeps problem+json', async () => {
       server = await startServer(host, { rateLimit: false });
       for (const path of ['/acme/admn', '/acme/admin/tokens', '/docs/nope', '/favicon.txt']) {
