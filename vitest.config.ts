@@ -7,6 +7,8 @@ const measuresLatency = ['test/**/*fairness*.test.ts'];
 
 export default defineConfig({
   test: {
+    // The default report, then one line naming the tests skipped and why (PostgreSQL, Chromium).
+    reporters: ['default', './test/support/skip-summary.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [

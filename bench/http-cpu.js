@@ -1,7 +1,7 @@
 // Server CPU per request and requests/s for GET, POST and PATCH of an issue, through the Node and
 // Hono hosts, against a bare node:http server measured in the same rounds (alternating order).
 import { randomUUID } from 'node:crypto';
-import { timeOrderedKey } from '../dist/client/index.js';
+import { timeOrderedKey } from '@outcome-tracker/client';
 import { measure, median, startServer, stopServer } from './support.js';
 
 /** The three requests, for a seeded database described by `info`. */

@@ -15,7 +15,12 @@ const scalar = await readFile(require.resolve('@scalar/api-reference/browser/sta
 await writeFile(new URL('scalar.js', out), scalar);
 
 const markdown = await readFile(new URL('docs/api.md', root), 'utf8');
-const article = micromark(markdown, { extensions: [gfm()], htmlExtensions: [gfmHtml()] });
+// The guide links the other docs by relative path, which the server does not serve (the page is at
+// /docs/guide, so `client.md` was a 404): name them as files of the repository instead.
+const article = micromark(markdown, { extensions: [gfm()], htmlExtensions: [gfmHtml()] }).replace(
+  /<a href="([\w-]+)\.md(?:#[^"]*)?">(.*?)<\/a>/g,
+  (_link, name, text) => `${text} (<code>docs/${name}.md</code> in the outcome-tracker repository)`,
+);
 const page = `<!doctype html>
 <html lang="en">
 <head>

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { unknownSchemeProblem } from './database-target.js';
 import { UsageError } from './errors.js';
 import type { CliIo } from './io.js';
 
@@ -26,7 +27,14 @@ export const commonFlags = {
 
 /** The schema of the common flags, spread into every command's schema. */
 export const commonOptions = {
-  db: z.string().min(1, 'must not be empty').optional(),
+  db: z
+    .string()
+    .min(1, 'must not be empty')
+    .superRefine((target, context) => {
+      const problem = unknownSchemeProblem(target);
+      if (problem) context.addIssue({ code: 'custom', message: problem });
+    })
+    .optional(),
   json: z.boolean().default(false),
 };
 

@@ -1,22 +1,26 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { sqliteStorage } from '../adapters/sqlite/index.js';
-import { CliError } from './errors.js';
+import { isPostgresUrl, unknownSchemeProblem } from './database-target.js';
+import { CliError, UsageError } from './errors.js';
 import type { CliIo, OpenedDatabase } from './io.js';
 
-export const defaultDatabasePath = './data/tracker.db';
+export { isPostgresUrl, unknownSchemeProblem };
 
-/** Whether a `--db` value names a PostgreSQL database rather than a SQLite file. */
-export const isPostgresUrl = (target: string): boolean => /^postgres(ql)?:\/\//i.test(target);
+export const defaultDatabasePath = './data/tracker.db';
 
 /**
  * The database a command uses: `--db`, else `$OUTCOME_TRACKER_DB`, else `$DATABASE_URL` when it
  * is a postgres:// URL (hosting platforms set it; another kind of URL is not ours), else
- * `./data/tracker.db`.
+ * `./data/tracker.db`. `--db` is checked with the other flags; `$OUTCOME_TRACKER_DB` here.
  */
 export function databasePath(flag: string | undefined, env: CliIo['env']): string {
   if (flag !== undefined) return flag;
-  if (env.OUTCOME_TRACKER_DB) return env.OUTCOME_TRACKER_DB;
+  if (env.OUTCOME_TRACKER_DB) {
+    const problem = unknownSchemeProblem(env.OUTCOME_TRACKER_DB);
+    if (problem) throw new UsageError(`$OUTCOME_TRACKER_DB: ${problem}`);
+    return env.OUTCOME_TRACKER_DB;
+  }
   if (env.DATABASE_URL && isPostgresUrl(env.DATABASE_URL)) return env.DATABASE_URL;
   return defaultDatabasePath;
 }
@@ -27,8 +31,24 @@ export function databasePath(flag: string | undefined, env: CliIo['env']): strin
  */
 export async function openDatabase(target: string, options: { create: boolean }): Promise<OpenedDatabase> {
   if (!isPostgresUrl(target)) return openSqliteDatabase(target, options);
-  const { openPostgresDatabase } = await import('./postgres-database.js');
+  const { openPostgresDatabase } = await loadPostgres(() => import('./postgres-database.js'));
   return openPostgresDatabase(target, options);
+}
+
+/**
+ * Loads the PostgreSQL side. `pg` is an optional peer of this package, so an install without it
+ * gets a line saying what to install instead of Node's "Cannot find package 'pg'".
+ */
+export async function loadPostgres<T>(load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    if (code === 'ERR_MODULE_NOT_FOUND' && /['"]pg['"]/.test(message)) {
+      throw new CliError('a postgres:// database needs the optional package pg: npm install pg');
+    }
+    throw error;
+  }
 }
 
 /**

@@ -26,6 +26,11 @@ export interface CliIo {
   /** The first line of standard input, without its line ending. */
   readStdinLine(prompt: string): Promise<string>;
   env: Readonly<Record<string, string | undefined>>;
+  /**
+   * How the user runs this CLI from the shell that started it, for the commands it prints as hints
+   * (`npx outcome-tracker` through npm, `outcome-tracker` from a global install); default the latter.
+   */
+  invocation?: string;
   /** Where `serve` writes its structured log; without one it goes through `err`, a line at a time. */
   logDestination?(): { stream: DestinationStream; flush(): Promise<void> };
   /** Opens (with `create`, creates when missing) the database: a SQLite file or a postgres:// URL. */

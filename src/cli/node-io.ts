@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { openDatabase } from './database.js';
+import { invocation } from './invocation.js';
 import type { CliIo } from './io.js';
 import { stderrLogDestination } from './server/logger.js';
 
@@ -39,6 +40,7 @@ export function processIo(): CliIo {
       }
     },
     env: process.env,
+    invocation: invocation(process.env, process.argv[1] ?? 'outcome-tracker', process.cwd()),
     logDestination: stderrLogDestination,
     openDatabase,
   };

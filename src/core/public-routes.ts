@@ -1,3 +1,4 @@
+import { landingPage } from './admin/landing-page.js';
 import type { Mount } from './edge/mount.js';
 import { openApiPathname } from './openapi/document.js';
 import {
@@ -16,6 +17,7 @@ import type { PublicRoute } from './pipeline/runtime.js';
  */
 export function publicRoutes(mount: Mount): Record<string, PublicRoute> {
   return {
+    'GET /': landingPage,
     [`GET ${openApiPathname}`]: servedDocument(mount),
     'GET /docs': referencePage,
     [`GET ${scalarBundlePath}`]: scalarScript,

@@ -26,11 +26,23 @@ export interface RunOptions {
   stdin?: string;
   env?: Record<string, string | undefined>;
   cwd?: string;
+  /** The CLI's script, when not this checkout's dist/cli/main.js. */
+  bin?: string;
 }
 
-/** The environment a CLI child gets: ours, without the variables the CLI reads unless given. */
+/**
+ * The environment a CLI child gets: ours, without the variables the CLI reads unless given (npm's
+ * among them: run through npm, the CLI's hints say `npx outcome-tracker`).
+ */
 function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, OUTCOME_TRACKER_DB: undefined, PORT: undefined, ...extra };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    OUTCOME_TRACKER_DB: undefined,
+    PORT: undefined,
+    npm_command: undefined,
+    npm_lifecycle_event: undefined,
+    ...extra,
+  };
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
   return env;
 }
@@ -40,7 +52,7 @@ export function runCli(args: readonly string[], options: RunOptions = {}): Promi
   return new Promise((done) => {
     const child = execFile(
       process.execPath,
-      [cliPath, ...args],
+      [options.bin ?? cliPath, ...args],
       { env: childEnv(options.env), cwd: options.cwd ?? process.cwd() },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;

@@ -107,9 +107,10 @@ describe('outcome-tracker serve, as a child process over a SQLite file', () => {
   it('on a fresh database creates the default workspace and prints a working token and the sign-in URL', async () => {
     const db = join(tempDir(), 'fresh.db');
     const served = track(startServe(['--port', '0', '--db', db]));
-    // The hint to set the admin's password is the last line of the startup.
+    // The hint to set the admin's password is the last line of the startup, the command as it was
+    // started here (the CLI is not on this shell's PATH).
     const hint = await served.waitForLine((line) =>
-      line.includes('outcome-tracker users set-password --email admin@localhost --password-stdin'),
+      line.includes('node dist/cli/main.js users set-password --email admin@localhost --password-stdin'),
     );
     const token = /cn_[0-9A-Za-z]+/.exec(served.lines.join('\n'))?.[0] ?? '';
     const apiUrl = /http:\S+\/api\/v1/.exec(served.lines.join('\n'))?.[0] ?? '';
@@ -125,7 +126,7 @@ describe('outcome-tracker serve, as a child process over a SQLite file', () => {
 
     // The printed hint, run as written (no --db of ours, no $OUTCOME_TRACKER_DB), sets the password
     // of the admin it names, who can then sign in at the printed sign-in URL.
-    const hintArgs = (hint.split('outcome-tracker ').at(-1) ?? '').split(' ');
+    const hintArgs = (hint.split('node dist/cli/main.js ').at(-1) ?? '').split(' ');
     const setPassword = await runCli(hintArgs, { stdin: 'first-run password\n', cwd: tempDir() });
     expect(setPassword.stderr).toBe('');
     expect(setPassword.code).toBe(0);

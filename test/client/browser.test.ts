@@ -10,7 +10,8 @@ import { hasChromium, launchChromium, warnIfNoChromium } from '../support/chromi
 import { type ClientFixture, clientFixture } from './harness.js';
 
 warnIfNoChromium('client browser test');
-const distClient = new URL('../../dist/client/', import.meta.url);
+// The client as its package ships it (packages/client, built by npm run build).
+const distClient = new URL('../../packages/client/dist/', import.meta.url);
 
 /**
  * One origin serving the built client's modules under /client/ and the API everywhere else, so

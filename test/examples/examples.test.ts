@@ -9,7 +9,7 @@ import {
   requireDatabaseUrl,
   testDatabaseUrl,
 } from '../support/postgres.js';
-import { codeBlocks, readme } from './readme.js';
+import { codeBlocks, userDocs } from './readme.js';
 
 const examples = [
   'examples/embed-memory.mjs',
@@ -114,9 +114,9 @@ describe('the examples, run as written with node', () => {
     },
   );
 
-  it('every JavaScript block of the README is an excerpt of an example or a tested recipe, so it runs as shown', () => {
+  it('every JavaScript block of the README and docs/ is an excerpt of an example or a tested recipe, so it runs as shown', () => {
     const sources = [...examples.map((file) => readFileSync(file, 'utf8')), ...mountingRecipes()];
-    const blocks = codeBlocks(readme, 'js');
+    const blocks = codeBlocks(userDocs, 'js');
     expect(blocks.length).toBeGreaterThanOrEqual(2);
     for (const block of blocks) {
       expect(

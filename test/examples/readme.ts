@@ -3,6 +3,17 @@ import { readFileSync } from 'node:fs';
 /** The README as committed. */
 export const readme = readFileSync('README.md', 'utf8');
 
+/**
+ * The README and the user docs it sends readers to for the rest (the CLI, embedding, the client,
+ * operations), as committed: their examples are held to the same checks wherever they moved.
+ */
+export const userDocs = [
+  readme,
+  ...['cli', 'configuration', 'operations', 'embedding', 'client-guide', 'benchmarks'].map((name) =>
+    readFileSync(`docs/${name}.md`, 'utf8'),
+  ),
+].join('\n');
+
 /** The fenced code blocks of a markdown text with the given info string, in order. */
 export function codeBlocks(markdown: string, language: string): string[] {
   const blocks: string[] = [];

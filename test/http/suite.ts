@@ -799,7 +799,10 @@ export function runHttpSuite(host: Host, adapter?: AdapterUnderTest): void {
         for (const path of ['/api/v1/widgets', '/api/v1/issues/iss_x/comments', '/api/v2/issues']) {
           expectProblem(await s.api('GET', path, { token: s.tokens.admin }), 404, 'not_found');
         }
-        expectProblem(await s.api('GET', '/nope'), 404, 'not_found');
+        // Outside the API a browser is asking: the 404 is a page (test/admin/pages-outside-api.test.ts).
+        const page = await s.api('GET', '/nope');
+        expect(page.status).toBe(404);
+        expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
       });
     });
 

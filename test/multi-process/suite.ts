@@ -18,8 +18,8 @@ const limit = 20;
 const storageShare = 200;
 
 /** Polls `check` every 100 ms until it holds; fails after a minute. */
-async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let waited = 0; waited < 60_000; waited += 100) {
+async function eventually(check: () => Promise<boolean>, what: string, budgetMs = 60_000): Promise<void> {
+  for (let waited = 0; waited < budgetMs; waited += 100) {
     if (await check()) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -185,8 +185,12 @@ export function threeServesSuite(
         '200 distinct events',
         300_000,
       );
-      // Every delivery recorded as delivered on its first attempt (a record lands a moment after
-      // the receiver answered): nothing is left to send again.
+      // Every delivery recorded as delivered (a record lands a moment after the receiver answered):
+      // nothing is left to send again. On a busy machine the receiver, in this test's process, may
+      // answer an attempt after the sender's 10 s timeout: that attempt counts as failed and the
+      // delivery is sent again, with the same event id, about a minute later. That is the
+      // at-least-once contract, not a failure; what must hold is that every event arrives, and
+      // arrives again only as often as its delivery was retried.
       const listDeliveries = async () => {
         const deliveries: { status: string; attempts: number }[] = [];
         let path = `/api/v1/webhooks/${hook.json.id}/deliveries?limit=100`;
@@ -201,16 +205,19 @@ export function threeServesSuite(
       await eventually(
         async () => (await listDeliveries()).every((d) => d.status === 'delivered'),
         'every delivery recorded as delivered',
+        240_000,
       );
       const deliveries = await listDeliveries();
       expect(deliveries).toHaveLength(200);
-      expect(deliveries.filter((d) => d.status === 'delivered' && d.attempts === 1)).toHaveLength(200);
-      expect(ofType()).toHaveLength(200);
+      expect(deliveries.filter((d) => d.status === 'delivered')).toHaveLength(200);
+      const retries = deliveries.reduce((sum, d) => sum + d.attempts - 1, 0);
+      expect(ofType().length).toBeGreaterThanOrEqual(200);
+      expect(ofType().length - 200).toBeLessThanOrEqual(retries);
       const bySender = cluster.nodes.map(
         (n) => `${n.name}:${ofType().filter((r) => r.sender === n.name).length}`,
       );
       console.info(
-        `200 deliveries: ${ofType().length} received, ${new Set(ofType().map((r) => r.eventId)).size} distinct; sent by ${bySender.join(' ')}`,
+        `200 deliveries: ${ofType().length} received, ${new Set(ofType().map((r) => r.eventId)).size} distinct, ${retries} retried; sent by ${bySender.join(' ')}`,
       );
     }, 400_000);
 
@@ -323,7 +330,11 @@ export function threeServesSuite(
       const conflicts = requests.filter((r) => r.status === 503).length;
       // Every 503 the processes logged was a transient_conflict this suite's client sent again.
       expect(conflicts).toBe(transientConflicts.retried);
-      expect(cluster.otherLogLines()).toEqual([]);
+      // A webhook attempt the busy receiver answered too late is logged as a warning and sent again
+      // (see the delivery test): at-least-once at work. Anything else is worth a look.
+      const lateAnswer = (line: string) =>
+        line.includes('"msg":"webhook attempt"') && line.includes('"error":"no answer within');
+      expect(cluster.otherLogLines().filter((line) => !lateAnswer(line))).toEqual([]);
       const perNode = cluster.nodes.map(
         (n) => `${n.name}:${requests.filter((r) => r.node === n.name).length}`,
       );

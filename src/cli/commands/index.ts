@@ -70,6 +70,11 @@ export const commandTable: readonly CommandEntry[] = [
     load: async () => (await import('./users-remove.js')).command as Command,
   },
   {
+    name: 'users invite',
+    summary: 'Add a user and print a one-time link to set their password',
+    load: async () => (await import('./users-invite.js')).command as Command,
+  },
+  {
     name: 'users set-password',
     summary: "Set a user's password for the admin pages (read from stdin)",
     load: async () => (await import('./users-set-password.js')).command as Command,

@@ -431,7 +431,8 @@ function announce(io: CliIo, json: boolean, { origin, server, db, init, basePath
   io.out(`API token (read_write, shown only now): ${init.token}`);
   io.out(
     // The hint names the file served, however it was chosen (--db, $OUTCOME_TRACKER_DB or the
-    // default), so it runs against this database from any shell.
-    `Set the admin's password for the sign-in page: outcome-tracker users set-password --email ${firstWorkspace.adminEmail} --password-stdin --db ${shellWord(db.path)}`,
+    // default), so it runs against this database from any shell; and the command as it runs where
+    // the server was started (`npx outcome-tracker` in a checkout, where there is no global one).
+    `Set the admin's password for the sign-in page: ${io.invocation ?? 'outcome-tracker'} users set-password --email ${firstWorkspace.adminEmail} --password-stdin --db ${shellWord(db.path)}`,
   );
 }

@@ -5,14 +5,16 @@ import type { Reply } from '../pipeline/reply.js';
 import type { ParsedRequest } from '../pipeline/request.js';
 import type { Clock, Ids } from '../runtime.js';
 import type { StorageTx } from '../storage.js';
-import { assetBase, assets } from './assets.js';
+import { assets } from './assets.js';
 import { parseCookies } from './cookies.js';
 import { showHome } from './home-page.js';
-import { messagePage, pageSecurityHeaders } from './layout.js';
+import { showInvite, submitInvite } from './invite-pages.js';
+import { messagePage, notFoundPage, pageSecurityHeaders } from './layout.js';
 import {
   addMemberForm,
   changeRoleForm,
   confirmRemoveMember,
+  inviteMemberForm,
   removeMemberForm,
   showMembers,
 } from './member-pages.js';
@@ -83,6 +85,20 @@ const adminRoutes: AdminRoute[] = [
       GET: (ctx, [s = ''], services) => showMembers(ctx, s, services),
       POST: (ctx, [s = ''], services) => addMemberForm(ctx, s, services),
     },
+  },
+  {
+    pattern: at('/members/invite'),
+    methods: { POST: (ctx, [s = ''], services) => inviteMemberForm(ctx, s, services) },
+  },
+  {
+    // The invited member's page: the link's secret is the credential (no session, no CSRF token).
+    pattern: /^\/invite\/([A-Za-z0-9_-]{43})$/,
+    methods: {
+      GET: (ctx, [token = '']) => showInvite(ctx, token),
+      POST: (ctx, [token = '']) => submitInvite(ctx, token),
+    },
+    // The password is hashed after the transaction and set in one of its own.
+    readOnly: ['POST'],
   },
   {
     pattern: at(`/members/${userId}/role`),
@@ -173,11 +189,15 @@ export function createAdminArea(deps: { clock: Clock; ids: Ids; services: Servic
     match,
     readsOnly: (method, path) =>
       adminRoutes.some((route) => route.readOnly?.includes(method) && route.pattern.test(path)),
-    // A known admin path under any method (a wrong one matches as a 405), or a missing asset.
-    owns: (path) => match('GET', path) !== null || path.startsWith(`${assetBase}/`),
+    // Every path outside the API: the admin pages, the docs pages, a mistyped URL. Browsers reach
+    // them, so their errors are pages in the admin layout; the API, and anything under /api/ (a
+    // client asking for another version), keeps problem+json.
+    owns: (path) => path !== '/api' && !path.startsWith('/api/'),
     errorPage: (error) =>
-      messagePage(error.status, errorTitles[error.status] ?? 'Something went wrong', error.detail, {
-        headers: error.headers,
-      }),
+      error.status === 404
+        ? notFoundPage(error)
+        : messagePage(error.status, errorTitles[error.status] ?? 'Something went wrong', error.detail, {
+            headers: error.headers,
+          }),
   };
 }

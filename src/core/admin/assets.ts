@@ -40,6 +40,10 @@ input[type=text], input[type=email], input[type=password], input[type=url], sele
   border: 1px solid var(--line); border-radius: 4px; }
 fieldset { border: 1px solid var(--line); border-radius: 4px; max-width: 40rem; margin: .75rem 0; }
 fieldset label { display: inline; font-weight: normal; margin: 0 1rem 0 .25rem; }
+[hidden] { display: none !important; }
+fieldset.events { max-width: 48rem; }
+fieldset.events > p { margin: .5rem 0; }
+fieldset.choices legend { font-weight: 600; text-transform: capitalize; }
 fieldset.choices { display: grid; grid-template-columns: repeat(auto-fill, minmax(13rem, 1fr)); gap: .25rem .5rem; }
 fieldset.choices legend { grid-column: 1 / -1; }
 legend { font-weight: 600; }
@@ -69,7 +73,8 @@ a { color: var(--accent); }
 /* In a table cell the role select and its Save button stay on one line. */
 td .inline { flex-wrap: nowrap; }
 td.email { overflow-wrap: anywhere; }
-td time { white-space: nowrap; }
+/* Times wrap between date and hour: nine columns of nowrap times made the tokens table 1,369 px wide. */
+td time { white-space: normal; }
 .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(15rem, 1fr)); gap: 1rem; margin: 1rem 0;
   padding: 0; list-style: none; }
 .cards li { border: 1px solid var(--line); border-radius: 6px; padding: 1rem; background: var(--panel); }
@@ -101,7 +106,7 @@ pre { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .8
 table { width: 100%; border-collapse: collapse; }
 th, td { text-align: left; padding: .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 td form { margin: 0; }
-code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
+code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; overflow-wrap: anywhere; }
 td code { white-space: nowrap; }
 td.url { overflow-wrap: anywhere; }
 @media (max-width: 40rem) {
@@ -110,9 +115,18 @@ td.url { overflow-wrap: anywhere; }
   tr { border: 1px solid var(--line); border-radius: 6px; margin: 0 0 .75rem; padding: .25rem .5rem; }
   td { border: 0; padding: .25rem 0; }
   td::before { content: attr(data-label) ": "; font-weight: 600; }
+  /* Two short fields a line, the first (name, email, URL) and any form across: a card per member was
+     six lines, and ten members a 3,500 px page. */
+  tr { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 0 .75rem; }
+  td:first-child, td:has(form.inline) { grid-column: 1 / -1; }
+  td:has(form.inline) { display: flex; flex-wrap: wrap; gap: .25rem .5rem; align-items: center; }
+  td[data-label="Action"]::before, td.email::before { content: none; }
+  td.email { font-weight: 600; }
   td code { white-space: normal; overflow-wrap: anywhere; }
   dl.details { grid-template-columns: 1fr; }
   dl.details dd { margin-bottom: .5rem; }
+  /* The chart shrinks to the screen with its text: larger units keep the hour labels readable (12 px at 390 px). */
+  .chart text { font-size: 16px; }
   nav.sections { padding: 0 .5rem; }
   nav.sections ul { gap: 0; }
   nav.sections a { padding: .5rem .4rem; font-size: .95rem; }
@@ -141,6 +155,28 @@ document.querySelectorAll('[data-copy-target]').forEach(function (button) {
 });
 `;
 
+// Progressive enhancement: with JavaScript, a search field narrows the event checkboxes (and their
+// groups) to those whose name holds what was typed; checked ones stay checked, hidden or not.
+const eventFilterScript = `
+document.querySelectorAll('[data-event-picker]').forEach(function (picker) {
+  var field = picker.querySelector('[data-event-filter]');
+  if (!field) return;
+  field.parentElement.hidden = false;
+  field.addEventListener('input', function () {
+    var wanted = field.value.trim().toLowerCase();
+    picker.querySelectorAll('[data-event-group]').forEach(function (group) {
+      var shown = 0;
+      group.querySelectorAll('[data-event]').forEach(function (item) {
+        var match = item.getAttribute('data-event').indexOf(wanted) !== -1;
+        item.hidden = !match;
+        if (match) shown++;
+      });
+      group.hidden = shown === 0;
+    });
+  });
+});
+`;
+
 // Served so that browsers asking for an icon get one instead of a 404.
 const icon =
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#2450c8"/>' +
@@ -153,5 +189,9 @@ export const assets: Readonly<Record<string, { contentType: string; body: string
   [`${assetBase}/copy-token.js`]: {
     contentType: 'text/javascript; charset=utf-8',
     body: copyScript.trimStart(),
+  },
+  [`${assetBase}/event-filter.js`]: {
+    contentType: 'text/javascript; charset=utf-8',
+    body: eventFilterScript.trimStart(),
   },
 };

@@ -130,3 +130,20 @@ export function messagePage(
     ...options,
   });
 }
+
+/** The links a visitor who took a wrong turn may want: the landing page, sign-in and the docs. */
+const wayBack = html`<ul class="links">
+  <li><a href="/">Home</a></li>
+  <li><a href="/sign-in">Sign in to the settings</a></li>
+  <li><a href="/docs">API reference</a></li>
+</ul>`;
+
+/** 404 for a path outside the API (a mistyped admin URL, say): a page, not problem+json. */
+export function notFoundPage(error: { detail: string; headers?: Record<string, string> }): Reply {
+  return pageReply({
+    status: 404,
+    title: 'Page not found',
+    body: html`<p class="notice">${error.detail}</p>${wayBack}`,
+    ...(error.headers ? { headers: error.headers } : {}),
+  });
+}

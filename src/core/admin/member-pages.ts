@@ -12,11 +12,12 @@ import type { Services } from '../pipeline/context.js';
 import { maxPageSize } from '../pipeline/pagination.js';
 import type { Reply } from '../pipeline/reply.js';
 import { type Admin, adminOperations, admitAdmin, isReply } from './admit.js';
+import { createInvite } from './invites.js';
 import { messagePage, redirect } from './layout.js';
 import type { AdminContext } from './request.js';
 import { type MembersView, membersPage, membersPath, removeMemberPage } from './views/members.js';
 
-type PageExtras = Pick<MembersView, 'status' | 'notice' | 'error' | 'form'>;
+type PageExtras = Pick<MembersView, 'status' | 'notice' | 'error' | 'form' | 'invite' | 'inviteError'>;
 
 async function renderMembers(ctx: AdminContext, admin: Admin, services: Services, extras: PageExtras) {
   const ops = adminOperations(ctx, admin, services);
@@ -28,7 +29,9 @@ async function renderMembers(ctx: AdminContext, admin: Admin, services: Services
     if (!(error instanceof ApiError)) throw error;
     page = await listMembers(ops, { limit: maxPageSize });
   }
+  const memberships = await ctx.tx.tenancy.listMemberships(admin.workspace.id);
   return membersPage({
+    adminCount: memberships.filter((m) => m.role === 'admin').length,
     workspace: admin.workspace,
     members: page.data,
     total: page.total,
@@ -162,4 +165,43 @@ export async function removeMemberForm(
   }
   if (id === admin.userId) return redirect('/sign-in');
   return redirect(`${membersPath(admin.workspace)}?removed=${encodeURIComponent(member.email)}`);
+}
+
+/**
+ * POST /{slug}/admin/members/invite: adds the email (unless a member already) and shows a one-time
+ * link with which they set a password. Adding goes through the members operation, so the change
+ * signals and webhooks as the API's would.
+ */
+export async function inviteMemberForm(ctx: AdminContext, slug: string, services: Services): Promise<Reply> {
+  const admin = await admitAdmin(ctx, slug);
+  if (isReply(admin)) return admin;
+  const parsed = memberCreateSchema.safeParse({
+    email: (ctx.req.form.get('email') ?? '').trim(),
+    role: ctx.req.form.get('role') ?? '',
+  });
+  if (!parsed.success) {
+    return renderMembers(ctx, admin, services, {
+      status: 400,
+      inviteError: 'Enter a valid email address and choose a role.',
+    });
+  }
+  const { email, role } = parsed.data;
+  const user = await ctx.tx.tenancy.getUserByEmail(email);
+  if (user?.passwordHash) {
+    return renderMembers(ctx, admin, services, {
+      status: 409,
+      inviteError: `${email} already has a password: add them as a member, and they sign in with it.`,
+    });
+  }
+  const member = user && (await ctx.tx.tenancy.getMembership(admin.workspace.id, user.id));
+  if (!member) await createMember(adminOperations(ctx, admin, services), { email, role });
+  const invite = await createInvite(
+    { tx: ctx.tx, ids: ctx.ids, now: ctx.nowMs },
+    { workspaceId: admin.workspace.id, email, role },
+  );
+  if (!invite.ok) throw new Error('unreachable: a user with a password was answered above');
+  return renderMembers(ctx, admin, services, {
+    status: 201,
+    invite: { email: invite.user.email, path: invite.path, expiresAt: invite.expiresAt },
+  });
 }

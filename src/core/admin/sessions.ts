@@ -2,6 +2,7 @@ import type { AdminSession, User } from '../model.js';
 import { isoTime } from '../runtime.js';
 import type { StorageTx } from '../storage.js';
 import { clearCookie, setCookie } from './cookies.js';
+import { inviteMarker } from './invites.js';
 import { randomSecret, sha256Hex } from './secrets.js';
 
 /** The session cookie's name. */
@@ -26,6 +27,8 @@ export async function currentSession(
   if (!value) return null;
   const session = await tx.sessions.get(sha256Hex(value));
   if (!session || Date.parse(session.expiresAt) <= nowMs) return null;
+  // An invite shares the store but signs nobody in: its link's secret set as the cookie is refused.
+  if (session.csrfToken === inviteMarker) return null;
   const user = await tx.tenancy.getUser(session.userId);
   return user ? { session, user } : null;
 }

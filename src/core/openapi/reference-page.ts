@@ -1,4 +1,5 @@
 import type { PublicRoute } from '../pipeline/runtime.js';
+import { sha256Hex } from '../sha256.js';
 import { docsAsset } from './docs-assets.js';
 import { guidePathname, openApiPathname } from './document.js';
 
@@ -57,12 +58,31 @@ export const scalarScript: PublicRoute = async (_tx, req) => {
   return { status: 200, text: { contentType: 'text/javascript; charset=utf-8', body: asset.body }, headers };
 };
 
-/** GET /docs/guide: the API guide as a page, linked from the reference page. */
-export const guidePage: PublicRoute = async () => {
+/** The origin the guide's examples use; the page shows the one the reader reached instead. */
+const guideExampleOrigin = 'http://127.0.0.1:3000';
+const plainHost = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
+/**
+ * GET /docs/guide: the API guide as a page, linked from the reference page. Its examples name
+ * `http://127.0.0.1:3000`; served, they name the host the request came to (a host that is not a
+ * plain name or address is left alone, so nothing a client sends reaches the page unchecked).
+ */
+export const guidePage: PublicRoute = async (_tx, req) => {
   const asset = await docsAsset('guide.html');
+  const host = req.headers.host ?? '';
+  const origin = plainHost.test(host) ? `${req.secure ? 'https' : 'http'}://${host}` : guideExampleOrigin;
   return {
     status: 200,
-    text: { contentType: 'text/html; charset=utf-8', body: asset.body },
-    headers: { 'Cache-Control': 'public, no-cache', ETag: asset.etag },
+    text: {
+      contentType: 'text/html; charset=utf-8',
+      body: asset.body.replaceAll(guideExampleOrigin, origin),
+    },
+    headers: {
+      'Cache-Control': 'public, no-cache',
+      ETag:
+        origin === guideExampleOrigin
+          ? asset.etag
+          : `${asset.etag.slice(0, -1)}-${sha256Hex(origin).slice(0, 12)}"`,
+    },
   };
 };

@@ -34,7 +34,8 @@ export function deliveryChart(hours: readonly HourCount[]): Html {
   const width = 480;
   const height = 140;
   const top = 10;
-  const bottom = 20;
+  // Room under the axis for the hour labels, which a phone shows larger (see the stylesheet).
+  const bottom = 28;
   const plot = height - top - bottom;
   const slot = width / hours.length;
   const max = Math.max(1, ...hours.map((h) => h.succeeded + h.failed));
@@ -66,7 +67,7 @@ export function deliveryChart(hours: readonly HourCount[]): Html {
     // The end labels align to the chart's edges, so neither is cut off.
     const [x, anchor] =
       i === 0 ? [0, 'start'] : i === hours.length - 1 ? [width, 'end'] : [i * slot + slot / 2, 'middle'];
-    return html`<text x="${x.toFixed(1)}" y="${height - 5}" text-anchor="${anchor}">${hour}</text>`;
+    return html`<text x="${x.toFixed(1)}" y="${height - 6}" text-anchor="${anchor}">${hour}</text>`;
   });
   return html`
 <figure class="chart">

@@ -21,10 +21,15 @@ export interface MembersView {
   signedIn: SignedIn;
   /** The signed-in admin, who is marked "you" in the list. */
   userId: string;
+  /** How many admins the workspace has: the last one is offered no removal. */
+  adminCount: number;
   status?: number;
   notice?: string;
   error?: string;
   form?: { email: string; role: string };
+  /** An invite just made: its link is shown this once (only its hash is stored). */
+  invite?: { email: string; path: string; expiresAt: string };
+  inviteError?: string;
 }
 
 const roleSelect = (id: string, selected: string, describedBy?: string) => html`
@@ -48,8 +53,12 @@ function row(view: MembersView, member: MemberView) {
     <td data-label="Tokens">${member.tokenCount}</td>
     <td data-label="Last active">${when(member.lastActiveAt)}</td>
     <td data-label="Joined">${when(member.createdAt)}</td>
-    <td data-label="Action"><a class="button danger" href="${base}/remove"
-      aria-label="Remove ${member.email}">Remove…</a></td>
+    <td data-label="Action">${
+      // The last admin cannot be removed (the workspace would have no one to run it): no button to refuse.
+      member.role === 'admin' && view.adminCount <= 1
+        ? html`<span class="muted">Last admin</span>`
+        : html`<a class="button danger" href="${base}/remove" aria-label="Remove ${member.email}">Remove…</a>`
+    }</td>
   </tr>`;
 }
 
@@ -66,9 +75,40 @@ function addForm(view: MembersView) {
     <label for="member-role">Role</label>
     ${roleSelect('member-role', view.form?.role ?? 'member', 'member-role-hint')}
     <p class="hint" id="member-role-hint">${roles.map((r) => roleLabels[r]).join('. ')}.</p>
-    <p class="hint">Someone without an account here gets one without a password; an operator sets it with
-    <code>outcome-tracker users set-password</code>.</p>
+    <p class="hint">Someone without an account here gets one without a password: invite them below instead,
+    or an operator sets it with <code>outcome-tracker users set-password</code>.</p>
     <p><button type="submit">Add member</button></p>
+  </form>
+</section>`;
+}
+
+/** The link of an invite just made, shown once, with its expiry. */
+function inviteLink(invite: NonNullable<MembersView['invite']>) {
+  return html`
+<section aria-labelledby="invite-link-heading" class="panel">
+  <h2 id="invite-link-heading">Invite link for ${invite.email}</h2>
+  <p>Send this link to ${invite.email} yourself: no email is sent. It lets them set a password once, until
+  ${when(invite.expiresAt)}; it is shown only now.</p>
+  <p><a href="${invite.path}" id="invite-link" class="invite-link">${invite.path}</a></p>
+</section>`;
+}
+
+function inviteForm(view: MembersView) {
+  return html`
+<section aria-labelledby="invite-heading" class="panel">
+  <h2 id="invite-heading">Invite someone</h2>
+  ${alert(view.inviteError, 'invite-error')}
+  <form method="post" action="${membersPath(view.workspace)}/invite">
+    ${csrfField(view.signedIn.csrfToken)}
+    <label for="invite-email">Address to invite</label>
+    <input type="email" id="invite-email" name="email" required maxlength="254" autocomplete="off"${
+      view.inviteError ? html` aria-describedby="invite-error"` : null
+    }>
+    <label for="invite-role">Their role</label>
+    ${roleSelect('invite-role', 'member')}
+    <p class="hint">Adds them (unless they are a member already) and makes a one-time link, valid for 7 days,
+    with which they set their password.</p>
+    <p><button type="submit">Make invite link</button></p>
   </form>
 </section>`;
 }
@@ -80,6 +120,7 @@ export function membersPage(view: MembersView): Reply {
     : null;
   const body = html`
 ${notice(view.notice)}
+${view.invite ? inviteLink(view.invite) : null}
 <p>A member's API tokens act with the member's role: a change applies to their next request, and removing
 someone revokes their tokens here at once.</p>
 <h2 id="members-heading">Members of ${view.workspace.slug} <span class="muted">(${view.total})</span></h2>
@@ -91,6 +132,7 @@ someone revokes their tokens here at once.</p>
   <tbody>${view.members.map((m) => row(view, m))}</tbody>
 </table>
 ${more}
+${inviteForm(view)}
 ${addForm(view)}`;
   return pageReply({
     title: `Members · ${view.workspace.slug}`,
