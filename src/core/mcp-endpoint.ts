@@ -1,4 +1,5 @@
 import { ApiError } from './errors.js';
+import { ClientGone, withAdmittedBody } from './pipeline/admit-body.js';
 import { authenticate, bearerToken } from './pipeline/auth.js';
 import { rateKeys } from './pipeline/rate-key.js';
 import { type RateLimitDecision, rateLimitHeaders } from './pipeline/rate-limit.js';
@@ -74,11 +75,13 @@ export async function answerMcp(
       { mode: 'read' },
     );
     if (principal instanceof ApiError) throw principal;
+    // The body is read only now, once the token has authenticated (as the API's own requests).
+    const { body } = await withAdmittedBody(rt, req, false);
     const response = await endpoint.handle({
       method: req.method,
       url: req.url,
       headers: req.headers,
-      body: req.body,
+      body,
       token: bearerToken(req.headers.authorization) ?? '',
       tokenId: principal.tokenId,
     });
@@ -87,6 +90,7 @@ export async function answerMcp(
       headers: { ...response.headers, 'X-Request-Id': requestId, ...(rate ? rateLimitHeaders(rate) : {}) },
     };
   } catch (error) {
+    if (error instanceof ClientGone) throw error;
     const apiError = error instanceof ApiError ? error : internal(rt, error, requestId);
     return {
       status: apiError.status,
