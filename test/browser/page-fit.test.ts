@@ -145,7 +145,9 @@ describe.skipIf(!hasChromium)('every page fits the window at 1280 and 390 px, in
       'context',
       'decision',
       'issue',
+      'issue relation',
       'time entry',
+      'comment',
       'member',
       'webhook',
     ]);

@@ -35,7 +35,7 @@ export const listQueryBase = {
  * whitespace-only value pass the document and be refused by the server.
  */
 export const nonBlank = () =>
-  z.string().regex(/\S/, { error: 'must not be blank (white space only)' }).trim().min(1);
+  z.string().min(1, { abort: true }).regex(/\S/, { error: 'must not be blank (white space only)' }).trim();
 
 /** Shorter search text has no trigram to look up in the search index: it would scan every row. */
 export const minSearchLength = 3;
