@@ -7,6 +7,8 @@ import {
   decisionsApi,
   type IssuesApi,
   issuesApi,
+  type MembersApi,
+  membersApi,
   type OutcomesApi,
   outcomesApi,
   type ProjectsApi,
@@ -52,6 +54,7 @@ export interface Client {
   issues: IssuesApi;
   timeEntries: TimeEntriesApi;
   comments: CommentsApi;
+  members: MembersApi;
   webhooks: WebhooksApi;
   signals: SignalsApi;
 }
@@ -86,6 +89,7 @@ export function createClient(options: ClientOptions): Client {
     issues: issuesApi(transport),
     timeEntries: timeEntriesApi(transport),
     comments: commentsApi(transport),
+    members: membersApi(transport),
     webhooks: webhooksApi(transport),
     signals: signalsApi(transport, sleep),
   };

@@ -119,6 +119,24 @@ export interface CommentsApi
     Updatable<T.CommentPatch, T.Comment>,
     Deletable {}
 
+/**
+ * `/members` (admins): the workspace's users and their roles: create (by email), get, update (the
+ * role), modify, delete, list (`role`), and invites.
+ */
+export interface MembersApi
+  extends Creatable<T.MemberCreate, T.Member>,
+    Readable<T.Member, T.MemberFilters>,
+    Updatable<T.MemberPatch, T.Member>,
+    Deletable {
+  /**
+   * Adds the email as a member (a member already keeps their role) and answers `inviteUrl`, a link
+   * with which they set a password once, within 7 days. No email is sent: pass the link on. The
+   * link is shown this once (a replay of the request, same Idempotency-Key, answers
+   * `inviteUrl: null`); a user who already has a password is refused (409 `has_password`).
+   */
+  invite(input: T.MemberCreate, options?: CallOptions): Promise<T.MemberInvite>;
+}
+
 /** `/webhooks` (admins): subscriptions, their secrets, test sends and deliveries. */
 export interface WebhooksApi
   extends Readable<T.Webhook, T.WebhookFilters>,
@@ -271,6 +289,18 @@ export function commentsApi(t: Transport): CommentsApi {
   return {
     ...mutableFamily<T.CommentCreate, T.Comment, T.CommentPatch, T.CommentFilters>(t, '/comments'),
     ...deletable(t, '/comments'),
+  };
+}
+
+export function membersApi(t: Transport): MembersApi {
+  return {
+    ...mutableFamily<T.MemberCreate, T.Member, T.MemberPatch, T.MemberFilters>(t, '/members'),
+    ...deletable(t, '/members'),
+    async invite(input, options) {
+      return (
+        await t.send<T.MemberInvite>({ method: 'POST', path: '/members/invites', body: input, options })
+      ).body;
+    },
   };
 }
 

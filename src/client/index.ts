@@ -11,6 +11,7 @@ export type {
   DecisionsApi,
   IssueRelationsApi,
   IssuesApi,
+  MembersApi,
   OutcomesApi,
   ProjectsApi,
   SignalsApi,

@@ -34,6 +34,10 @@ export interface TimeEntryPatch extends Schema<'TimeEntryPatch'> {}
 export interface Comment extends Schema<'Comment'> {}
 export interface CommentCreate extends Schema<'CommentCreate'> {}
 export interface CommentPatch extends Schema<'CommentPatch'> {}
+export interface Member extends Schema<'Member'> {}
+export interface MemberCreate extends Schema<'MemberCreate'> {}
+export interface MemberPatch extends Schema<'MemberPatch'> {}
+export interface MemberInvite extends Schema<'MemberInvite'> {}
 export interface Webhook extends Schema<'Webhook'> {}
 export interface WebhookCreate extends Schema<'WebhookCreate'> {}
 export interface WebhookPatch extends Schema<'WebhookPatch'> {}
@@ -90,6 +94,7 @@ export type IssueFilters = Omit<ListQuery<'/api/v1/issues'>, 'cursor'>;
 export type IssueRelationFilters = Omit<ListQuery<'/api/v1/issues/{id}/relations'>, 'cursor'>;
 export type TimeEntryFilters = Omit<ListQuery<'/api/v1/time-entries'>, 'cursor'>;
 export type CommentFilters = Omit<ListQuery<'/api/v1/comments'>, 'cursor'>;
+export type MemberFilters = Omit<ListQuery<'/api/v1/members'>, 'cursor'>;
 export type WebhookFilters = Omit<ListQuery<'/api/v1/webhooks'>, 'cursor'>;
 export type DeliveryFilters = Omit<ListQuery<'/api/v1/webhooks/{id}/deliveries'>, 'cursor'>;
 export type SignalFilters = Omit<ListQuery<'/api/v1/signals'>, 'cursor'>;

@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'idempotency_key_in_use'
   | 'resource_in_use'
   | 'already_member'
+  | 'has_password'
   | 'last_admin'
   | 'delivery_in_flight'
   | 'subscription_limit_reached'
@@ -55,6 +56,7 @@ const titles: Record<ErrorCode, string> = {
   idempotency_key_in_use: 'Idempotency key in use',
   resource_in_use: 'Resource in use',
   already_member: 'Already a member',
+  has_password: 'Has a password',
   last_admin: 'Last admin',
   delivery_in_flight: 'Delivery in flight',
   subscription_limit_reached: 'Subscription limit reached',

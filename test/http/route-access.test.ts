@@ -89,6 +89,10 @@ const recipes: Record<string, Recipe> = {
     body: { role: 'member' },
   }),
   'DELETE /members/:id': async (s, as) => ({ params: { id: (await member(s, as)).id } }),
+  'POST /members/invites': async () => ({
+    params: {},
+    body: { email: `${newKey()}@acme.test`, role: 'viewer' },
+  }),
   'POST /webhooks': createRecipe('/webhooks'),
   'PATCH /webhooks/:id': itemRecipe('/webhooks', { description: 'CI' }),
   'DELETE /webhooks/:id': itemRecipe('/webhooks'),

@@ -132,7 +132,7 @@ describe('the examples of the API reference', () => {
       ...['listIssueRelations', 'createIssueRelation', 'deleteIssueRelation'],
       ...['listTimeEntries', 'createTimeEntry', 'getTimeEntry', 'updateTimeEntry', 'deleteTimeEntry'],
       ...['listComments', 'createComment', 'getComment', 'updateComment', 'deleteComment'],
-      ...['listMembers', 'createMember', 'getMember', 'updateMember', 'deleteMember'],
+      ...['listMembers', 'createMember', 'getMember', 'updateMember', 'deleteMember', 'inviteMember'],
       ...['listWebhooks', 'createWebhook', 'getWebhook', 'updateWebhook', 'deleteWebhook'],
       ...[
         'rotateWebhookSecret',

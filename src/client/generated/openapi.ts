@@ -567,6 +567,26 @@ export interface paths {
         patch: operations["updateMember"];
         trace?: never;
     };
+    "/api/v1/members/invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite a member
+         * @description Adds a user by email (making the user when there is none; a member already keeps their role) and answers a one-time link, `inviteUrl`, with which they set a password: it works once, for 7 days, like the link the members page shows. No email is sent: pass the link on. A user who already has a password is answered 409 has_password (they sign in with it). Needs an Idempotency-Key: the same key with the same body within 24 hours answers the stored result again (200, Idempotent-Replayed: true) with `inviteUrl: null`; a new key makes a new link. Workspace admins only.
+         */
+        post: operations["inviteMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks": {
         parameters: {
             query?: never;
@@ -1505,7 +1525,7 @@ export interface components {
              * @description The stable code for programs
              * @enum {string}
              */
-            error: "validation_failed" | "invalid_json" | "invalid_cursor" | "idempotency_key_missing" | "idempotency_key_invalid" | "unauthorized" | "insufficient_scope" | "forbidden" | "not_found" | "method_not_allowed" | "version_conflict" | "idempotency_key_in_use" | "resource_in_use" | "already_member" | "last_admin" | "delivery_in_flight" | "subscription_limit_reached" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "invalid_transition" | "invalid_reference" | "self_relation" | "relation_exists" | "relation_cycle" | "second_parent" | "precondition_required" | "rate_limited" | "too_many_streams" | "malformed_request" | "request_timeout" | "headers_too_large" | "internal_error" | "service_unavailable" | "transient_conflict";
+            error: "validation_failed" | "invalid_json" | "invalid_cursor" | "idempotency_key_missing" | "idempotency_key_invalid" | "unauthorized" | "insufficient_scope" | "forbidden" | "not_found" | "method_not_allowed" | "version_conflict" | "idempotency_key_in_use" | "resource_in_use" | "already_member" | "has_password" | "last_admin" | "delivery_in_flight" | "subscription_limit_reached" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "invalid_transition" | "invalid_reference" | "self_relation" | "relation_exists" | "relation_cycle" | "second_parent" | "precondition_required" | "rate_limited" | "too_many_streams" | "malformed_request" | "request_timeout" | "headers_too_large" | "internal_error" | "service_unavailable" | "transient_conflict";
             /** @description validation_failed: every bad value */
             issues?: {
                 /** @enum {string} */
@@ -1793,6 +1813,20 @@ export interface components {
             nextCursor: string | null;
             /** @description Items matching the filters, over all pages */
             total: number;
+        };
+        MemberInvite: {
+            /** @description The invited member's id: the id of its user */
+            memberId: string;
+            email: string;
+            /**
+             * @description The role in the workspace: a member already keeps theirs
+             * @enum {string}
+             */
+            role: "admin" | "member" | "viewer";
+            /** @description The one-time link with which the member sets a password, shown in the 201 only; null in a replay (200, Idempotent-Replayed: true), since only its hash is stored */
+            inviteUrl: string | null;
+            /** @description Until when the link works (7 days); it works once */
+            expiresAt: components["schemas"]["Timestamp"];
         };
         Webhook: {
             id: string;
@@ -2814,7 +2848,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description version_conflict (stale If-Match; carries the current ETag), idempotency_key_in_use (retry after Retry-After), resource_in_use, delivery_in_flight, subscription_limit_reached (an account has at most 1,000 webhook subscriptions; carries `limit`), already_member (with `memberId`) or last_admin (the last admin of a workspace cannot be demoted or removed). */
+        /** @description version_conflict (stale If-Match; carries the current ETag), idempotency_key_in_use (retry after Retry-After), resource_in_use, delivery_in_flight, subscription_limit_reached (an account has at most 1,000 webhook subscriptions; carries `limit`), already_member (with `memberId`), has_password (an invite for a user who can sign in already) or last_admin (the last admin of a workspace cannot be demoted or removed). */
         Conflict: {
             headers: {
                 /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
@@ -6379,6 +6413,92 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
             428: components["responses"]["PreconditionRequired"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    inviteMember: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A client-generated UUID. The same key and request within 24 hours replays the first answer (200, Idempotent-Replayed: true); the same key with another request is a 422. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada@acme.test",
+                 *       "role": "member"
+                 *     }
+                 */
+                "application/json": components["schemas"]["MemberCreate"];
+            };
+        };
+        responses: {
+            /** @description The stored answer of an earlier request with the same Idempotency-Key and the same body. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description Present (`true`) when the answer is the stored answer of an earlier request with this key. */
+                    "Idempotent-Replayed": "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "memberId": "usr_Vb7kQ2mXp9LrT4nW8sYz",
+                     *       "email": "ada@acme.test",
+                     *       "role": "member",
+                     *       "inviteUrl": null,
+                     *       "expiresAt": "2026-11-29T10:25:25.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MemberInvite"];
+                };
+            };
+            /** @description Created. */
+            201: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "memberId": "usr_Vb7kQ2mXp9LrT4nW8sYz",
+                     *       "email": "ada@acme.test",
+                     *       "role": "member",
+                     *       "inviteUrl": "https://tracker.acme.test/invite/kS3xP0aVq7WmZ2rN9tLc4HbY6uEoJ1fD8gQsR5vTn0w",
+                     *       "expiresAt": "2026-11-29T10:25:25.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["MemberInvite"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -1,4 +1,5 @@
 import { ApiError } from '../errors.js';
+import { inviteMember, type MemberInvite } from '../families/members/invite.js';
 import {
   createMember,
   getMember,
@@ -12,7 +13,6 @@ import type { Services } from '../pipeline/context.js';
 import { maxPageSize } from '../pipeline/pagination.js';
 import type { Reply } from '../pipeline/reply.js';
 import { type Admin, adminOperations, admitAdmin, isReply } from './admit.js';
-import { createInvite } from './invites.js';
 import { messagePage, redirect } from './layout.js';
 import type { AdminContext } from './request.js';
 import { type MembersView, membersPage, membersPath, removeMemberPage } from './views/members.js';
@@ -169,8 +169,8 @@ export async function removeMemberForm(
 
 /**
  * POST /{slug}/admin/members/invite: adds the email (unless a member already) and shows a one-time
- * link with which they set a password. Adding goes through the members operation, so the change
- * signals and webhooks as the API's would.
+ * link with which they set a password: the operation of `POST /api/v1/members/invites`, so the
+ * change signals and webhooks as the API's does.
  */
 export async function inviteMemberForm(ctx: AdminContext, slug: string, services: Services): Promise<Reply> {
   const admin = await admitAdmin(ctx, slug);
@@ -185,23 +185,19 @@ export async function inviteMemberForm(ctx: AdminContext, slug: string, services
       inviteError: 'Enter a valid email address and choose a role.',
     });
   }
-  const { email, role } = parsed.data;
-  const user = await ctx.tx.tenancy.getUserByEmail(email);
-  if (user?.passwordHash) {
+  const { email } = parsed.data;
+  let invite: MemberInvite;
+  try {
+    invite = await inviteMember(adminOperations(ctx, admin, services), parsed.data);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.code !== 'has_password') throw error;
     return renderMembers(ctx, admin, services, {
       status: 409,
       inviteError: `${email} already has a password: add them as a member, and they sign in with it.`,
     });
   }
-  const member = user && (await ctx.tx.tenancy.getMembership(admin.workspace.id, user.id));
-  if (!member) await createMember(adminOperations(ctx, admin, services), { email, role });
-  const invite = await createInvite(
-    { tx: ctx.tx, ids: ctx.ids, now: ctx.nowMs },
-    { workspaceId: admin.workspace.id, email, role },
-  );
-  if (!invite.ok) throw new Error('unreachable: a user with a password was answered above');
   return renderMembers(ctx, admin, services, {
     status: 201,
-    invite: { email: invite.user.email, path: invite.path, expiresAt: invite.expiresAt },
+    invite: { email: invite.email, path: invite.path, expiresAt: invite.expiresAt },
   });
 }

@@ -19,6 +19,7 @@ import {
   issueSchema,
   issueTransitionSchema,
 } from '../families/issues/schema.js';
+import { memberInviteSchema } from '../families/members/invite.js';
 import {
   memberCreateSchema,
   memberPageSchema,
@@ -98,6 +99,7 @@ export const responseComponents: Record<string, z.ZodType> = {
   CommentPage: commentPageSchema,
   Member: memberSchema,
   MemberPage: memberPageSchema,
+  MemberInvite: memberInviteSchema,
   Webhook: webhookSchema,
   WebhookPage: webhookPageSchema,
   WebhookCreated: webhookCreatedSchema,

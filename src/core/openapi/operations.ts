@@ -102,7 +102,7 @@ export const problemResponses: Record<string, ProblemResponse> = {
       extras: { currentVersion: 3 },
     },
     description:
-      'version_conflict (stale If-Match; carries the current ETag), idempotency_key_in_use (retry after Retry-After), resource_in_use, delivery_in_flight, subscription_limit_reached (an account has at most 1,000 webhook subscriptions; carries `limit`), already_member (with `memberId`) or last_admin (the last admin of a workspace cannot be demoted or removed).',
+      'version_conflict (stale If-Match; carries the current ETag), idempotency_key_in_use (retry after Retry-After), resource_in_use, delivery_in_flight, subscription_limit_reached (an account has at most 1,000 webhook subscriptions; carries `limit`), already_member (with `memberId`), has_password (an invite for a user who can sign in already) or last_admin (the last admin of a workspace cannot be demoted or removed).',
     headers: headersOf([
       ['ETag', false],
       ['Retry-After', false],
@@ -194,10 +194,11 @@ const problemsByStatus = Object.fromEntries(
  * a record without a version (a webhook delivery), which carries no ETag and is never a 304.
  */
 const isItemRead = (route: Route) =>
-  route.kind === 'read' &&
-  /\/:[A-Za-z]+$/.test(route.path) &&
-  route.response instanceof z.ZodObject &&
-  'version' in route.response.shape;
+  route.kind === 'read' && /\/:[A-Za-z]+$/.test(route.path) && isVersioned(route);
+
+/** Whether a route's answer is a resource with a version, and so carries its ETag. */
+const isVersioned = (route: Route) =>
+  route.response instanceof z.ZodObject && 'version' in route.response.shape;
 
 /**
  * The statuses the pipeline can answer for a route, derived from its kind and access as
@@ -219,19 +220,19 @@ export function errorStatuses(route: Route): string[] {
 function successResponses(route: Route, body: string): Json {
   const { response: example, replay } = route.examples;
   switch (route.kind) {
-    case 'create':
+    case 'create': {
+      // A create that makes no versioned resource (an invite: a member and a link) has no ETag.
+      const etag = isVersioned(route) ? ([['ETag', true]] as const) : [];
       return {
-        '201': jsonResponse('Created.', body, example, [['ETag', true]]),
+        '201': jsonResponse('Created.', body, example, [...etag]),
         '200': jsonResponse(
           'The stored answer of an earlier request with the same Idempotency-Key and the same body.',
           body,
           replay ?? example,
-          [
-            ['ETag', true],
-            ['Idempotent-Replayed', true],
-          ],
+          [...etag, ['Idempotent-Replayed', true]],
         ),
       };
+    }
     case 'update':
       return { '200': jsonResponse('The resource after the change.', body, example, [['ETag', true]]) };
     case 'delete':

@@ -401,7 +401,10 @@ async function runRoute(
     },
   };
   const reply = withAnnouncedText(
-    withLocation(await route.handle(ctx, { params, query, body, headers: req.headers }), req.path),
+    withLocation(
+      await route.handle(ctx, { params, query, body, headers: req.headers, secure: req.secure }),
+      req.path,
+    ),
     announced,
   );
 

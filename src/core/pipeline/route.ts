@@ -19,6 +19,8 @@ export interface RouteInput<Q, B> {
   params: Record<string, string>;
   /** Request headers, lower-case names. */
   headers: Record<string, string>;
+  /** Whether the request came over TLS (a link the answer shows carries the scheme it came by). */
+  secure: boolean;
   query: Q;
   body: B;
 }

@@ -1,4 +1,6 @@
 /** The members family as typed operations, for embedding without HTTP. */
+
+export { inviteMember as invite, type MemberInvite } from './invite.js';
 export {
   createMember as create,
   getMember as get,

@@ -28,4 +28,15 @@ export const memberExamples = {
     updatedAt: '2026-11-22T10:28:28.000Z',
     version: 2,
   },
+  invite: {
+    email: 'ada@acme.test',
+    role: 'member',
+  },
+  invited: {
+    memberId: 'usr_Vb7kQ2mXp9LrT4nW8sYz',
+    email: 'ada@acme.test',
+    role: 'member',
+    inviteUrl: 'https://tracker.acme.test/invite/kS3xP0aVq7WmZ2rN9tLc4HbY6uEoJ1fD8gQsR5vTn0w',
+    expiresAt: '2026-11-29T10:25:25.000Z',
+  },
 };
