@@ -1,4 +1,5 @@
 import { ApiError } from './errors.js';
+import { ClientGone, withAdmittedBody } from './pipeline/admit-body.js';
 import { authenticate, bearerToken } from './pipeline/auth.js';
 import { rateKeys } from './pipeline/rate-key.js';
 import { type RateLimitDecision, rateLimitHeaders } from './pipeline/rate-limit.js';
@@ -74,11 +75,14 @@ export async function answerMcp(
       { mode: 'read' },
     );
     if (principal instanceof ApiError) throw principal;
+    // Read only now, the token authenticated: a host hands the core a body still to read
+    // (TrackerRequest.readBody), as for any API request, and a stranger's body is never read.
+    const { body } = await withAdmittedBody(rt, req, false);
     const response = await endpoint.handle({
       method: req.method,
       url: req.url,
       headers: req.headers,
-      body: req.body,
+      body,
       token: bearerToken(req.headers.authorization) ?? '',
       tokenId: principal.tokenId,
     });
@@ -87,6 +91,8 @@ export async function answerMcp(
       headers: { ...response.headers, 'X-Request-Id': requestId, ...(rate ? rateLimitHeaders(rate) : {}) },
     };
   } catch (error) {
+    // The client went away before its body arrived: no one to answer (as handleRequest does).
+    if (error instanceof ClientGone) throw error.reason;
     const apiError = error instanceof ApiError ? error : internal(rt, error, requestId);
     return {
       status: apiError.status,
