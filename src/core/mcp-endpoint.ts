@@ -75,7 +75,8 @@ export async function answerMcp(
       { mode: 'read' },
     );
     if (principal instanceof ApiError) throw principal;
-    // The body is read only now, once the token has authenticated (as the API's own requests).
+    // Read only now, the token authenticated: a host hands the core a body still to read
+    // (TrackerRequest.readBody), as for any API request, and a stranger's body is never read.
     const { body } = await withAdmittedBody(rt, req, false);
     const response = await endpoint.handle({
       method: req.method,
@@ -90,7 +91,8 @@ export async function answerMcp(
       headers: { ...response.headers, 'X-Request-Id': requestId, ...(rate ? rateLimitHeaders(rate) : {}) },
     };
   } catch (error) {
-    if (error instanceof ClientGone) throw error;
+    // The client went away before its body arrived: no one to answer (as handleRequest does).
+    if (error instanceof ClientGone) throw error.reason;
     const apiError = error instanceof ApiError ? error : internal(rt, error, requestId);
     return {
       status: apiError.status,

@@ -1,4 +1,6 @@
 import { ApiError } from '../core/errors.js';
+import { authorize } from '../core/pipeline/auth.js';
+import { type Grant, grantLost } from '../core/pipeline/authority.js';
 import type { Tracker } from '../core/tracker.js';
 import type { Api } from './api.js';
 import { principalOf } from './principal.js';
@@ -55,7 +57,7 @@ export interface SubscriptionOptions {
   pollMs: number;
   /** Tells the client that a resource it subscribed to changed. */
   notify(uri: string): Promise<void>;
-  /** The token stopped authenticating (revoked, expired, its user removed): every subscription ended. */
+  /** The grant was lost (the token revoked or expired, its member removed or demoted): every subscription ended. */
   onRevoked(problem: ApiError): Promise<void>;
   onError(error: unknown): void;
 }
@@ -70,9 +72,10 @@ export interface Subscriptions {
 /**
  * The resources a connection subscribed to, and one watcher of its account's signals for all of
  * them: woken by each committed write of the account (other processes' too on PostgreSQL) and
- * at least every `pollMs`, it authenticates the token again, reads the signals since the last
- * look, and notifies the URIs whose resource they name. A token that no longer authenticates
- * ends every subscription, as an event stream ends when its token is revoked.
+ * at least every `pollMs`, it reads the signals since the last look, re-checks the token's grant
+ * in the same snapshot (the shared `grantLost`), and notifies the URIs whose resource they name.
+ * A grant lost (the token revoked or expired, its member removed or demoted below read) ends
+ * every subscription, as an event stream ends.
  */
 export function subscriptions(options: SubscriptionOptions): Subscriptions {
   const { tracker, token } = options;
@@ -85,18 +88,21 @@ export function subscriptions(options: SubscriptionOptions): Subscriptions {
   let stopListening: (() => void) | null = null;
   let starting: Promise<ApiError | null> | null = null;
 
-  /** Authenticates the token again and reads what the account's signals say since `after`. */
-  const look = (after: number) =>
+  /**
+   * What the subscriptions were granted when the first one began: the token, for reading (a
+   * resource read is a GET). Each look re-checks it with the shared `grantLost`, as an event
+   * stream does: revoked, expired, its member removed, demoted or narrowed below read.
+   */
+  let grant: Grant | null = null;
+
+  /** Reads what the account's signals say since `after`, then re-checks the grant in that snapshot. */
+  const look = (accountId: string, after: number, held: Grant) =>
     tracker.storage.transaction(
       async (tx) => {
-        const principal = await principalOf(tx, token, tracker.clock.now());
-        if (principal instanceof ApiError) return principal;
-        const events = await tx.signals.list({
-          accountId: principal.accountId,
-          afterSequence: after,
-          limit: 200,
-        });
-        return { accountId: principal.accountId, events };
+        const events = await tx.signals.list({ accountId, afterSequence: after, limit: 200 });
+        // After the events: if the grant stands here, each of them committed before any revocation.
+        const lost = await grantLost(tx, held, tracker.clock.now());
+        return lost ?? { events };
       },
       { mode: 'read' },
     );
@@ -106,16 +112,23 @@ export function subscriptions(options: SubscriptionOptions): Subscriptions {
       async (tx) => {
         const principal = await principalOf(tx, token, tracker.clock.now());
         if (principal instanceof ApiError) return principal;
+        const opened: Grant = { authorization: `Bearer ${token}`, access: 'read', method: 'GET', principal };
+        const refused = authorize(principal, opened.access, opened.method);
+        if (refused) return refused;
         return {
-          accountId: principal.accountId,
-          after: await tx.signals.latestSequence(principal.accountId),
+          grant: opened,
+          cursor: {
+            accountId: principal.accountId,
+            after: await tx.signals.latestSequence(principal.accountId),
+          },
         };
       },
       { mode: 'read' },
     );
     if (begun instanceof ApiError) return begun;
-    cursor = begun;
-    stopListening = tracker.onChange(begun.accountId, () => {
+    cursor = begun.cursor;
+    grant = begun.grant;
+    stopListening = tracker.onChange(begun.cursor.accountId, () => {
       changed = true;
       wake?.();
     });
@@ -137,12 +150,12 @@ export function subscriptions(options: SubscriptionOptions): Subscriptions {
     });
 
   const watch = async () => {
-    while (!closed && cursor) {
+    while (!closed && cursor && grant) {
       await waitForChange();
       if (closed) return;
       changed = false;
       for (;;) {
-        const seen = await look(cursor.after);
+        const seen = await look(cursor.accountId, cursor.after, grant);
         if (closed) return;
         if (seen instanceof ApiError) {
           stop();

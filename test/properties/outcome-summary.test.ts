@@ -14,7 +14,10 @@ type Step =
     }
   | { kind: 'time'; outcome: number; minutes: number; day: number }
   | { kind: 'decision'; outcome: number; status: (typeof decisionStatuses)[number] }
-  | { kind: 'tick'; ms: number };
+  | { kind: 'tick'; ms: number }
+  // blocks relations between issues: the summary's open blockers are issues in status blocked,
+  // which a relation neither makes nor unmakes (it counts in the issue's blockedBy instead).
+  | { kind: 'blocks'; from: number; to: number };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({
@@ -41,6 +44,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     status: fc.constantFrom('proposed' as const, 'accepted' as const, 'rejected' as const),
   }),
   fc.record({ kind: fc.constant('tick' as const), ms: fc.integer({ min: 0, max: 100_000 }) }),
+  fc.record({ kind: fc.constant('blocks' as const), from: fc.nat(20), to: fc.nat(20) }),
 );
 
 /** The Monday of ISO week `YYYY-Www`: the week holding January 4th is week 1. */
@@ -91,15 +95,26 @@ async function build(world: World, steps: readonly Step[]): Promise<string[]> {
   for (const title of ['First', 'Second'])
     outcomes.push((await create('/outcomes', { projectId: world.ws.projectId, title })).id);
   const pick = (n: number) => outcomes[n] ?? null;
+  const issues: string[] = [];
   for (const s of steps) {
     if (s.kind === 'tick') world.clock.advance(s.ms);
-    else if (s.kind === 'issue') {
+    else if (s.kind === 'blocks') {
+      const from = issues[s.from % Math.max(1, issues.length)];
+      const to = issues[s.to % Math.max(1, issues.length)];
+      // Refused ones (to itself, twice, a cycle) change nothing.
+      if (from && to)
+        await world.call('POST', `/issues/${from}/relations`, {
+          body: { type: 'blocks', issueId: to },
+          headers: { 'idempotency-key': randomUUID() },
+        });
+    } else if (s.kind === 'issue') {
       const issue = await create('/issues', {
         projectId: world.ws.projectId,
         title: 'Work',
         severity: s.severity,
         outcomeId: pick(s.outcome),
       });
+      issues.push(issue.id);
       if (s.to !== 'open') await world.call('POST', `/issues/${issue.id}/transition`, { body: { to: s.to } });
     } else if (s.kind === 'time') {
       const outcomeId = pick(s.outcome);

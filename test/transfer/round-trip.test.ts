@@ -40,9 +40,57 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     day: fc.nat(27),
   }),
   fc.record({ kind: fc.constant('tick' as const), ms: fc.integer({ min: 0, max: 5000 }) }),
+  fc.record({
+    kind: fc.constant('comment' as const),
+    on: fc.constantFrom('issue' as const, 'outcome' as const, 'decision' as const),
+    pick: fc.nat(9),
+  }),
+  fc.record({
+    kind: fc.constant('relation' as const),
+    from: fc.nat(9),
+    to: fc.nat(9),
+    type: fc.constantFrom(
+      'blocks' as const,
+      'relates_to' as const,
+      'duplicates' as const,
+      'child_of' as const,
+    ),
+  }),
 );
 
+const everyFamily: Step[] = [
+  { kind: 'member', n: 1 },
+  { kind: 'outcome', pick: 0, owner: 1 },
+  { kind: 'issue', pick: 0, assignee: 1, labels: ['bug'] },
+  { kind: 'issue', pick: 0, assignee: null, labels: [] },
+  { kind: 'issue', pick: 0, assignee: null, labels: [] },
+  { kind: 'decision', pick: 0, status: 'accepted' },
+  { kind: 'context', pick: 0 },
+  { kind: 'time', pick: 0, minutes: 15, onIssue: true, day: 2 },
+  { kind: 'comment', on: 'issue', pick: 0 },
+  { kind: 'comment', on: 'outcome', pick: 0 },
+  { kind: 'comment', on: 'decision', pick: 0 },
+  { kind: 'relation', from: 0, to: 1, type: 'blocks' },
+  { kind: 'relation', from: 1, to: 2, type: 'relates_to' },
+  { kind: 'relation', from: 2, to: 0, type: 'duplicates' },
+  { kind: 'relation', from: 2, to: 0, type: 'child_of' },
+];
+
 describe.each(adaptersUnderTest)('export and import on $name storage', (adapter) => {
+  it('exports comments and issue relations, after what they name', async () => {
+    await inWorld(adapter, async (world) => {
+      await buildWorkspace(world, everyFamily);
+      const families = (
+        recordsOf(await exportLines(world.tracker.storage, world.ws.slug)) as { family: string }[]
+      ).map((r) => r.family);
+      expect(families.filter((f) => f === 'comments')).toHaveLength(3);
+      expect(families.filter((f) => f === 'issueRelations')).toHaveLength(4);
+      expect(families.indexOf('comments')).toBeGreaterThan(families.lastIndexOf('issues'));
+      expect(families.indexOf('comments')).toBeGreaterThan(families.lastIndexOf('decisions'));
+      expect(families.indexOf('issueRelations')).toBeGreaterThan(families.lastIndexOf('issues'));
+    });
+  });
+
   it('gives back, from an export imported into a fresh database, an export equal to the first record for record', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { maxLength: 30 }), async (steps) => {
@@ -70,7 +118,12 @@ describe.each(adaptersUnderTest)('export and import on $name storage', (adapter)
           }
         });
       }),
-      { numRuns: runsOn(adapter, 15) },
+      {
+        numRuns: runsOn(adapter, 15),
+        // Always once with every family: comments on each kind of thread, relations of each
+        // stored type (blocks, relates_to, duplicates, a parent), so their counts travel too.
+        examples: [[everyFamily]],
+      },
     );
   });
 });

@@ -66,6 +66,8 @@ export type Step =
   | { kind: 'decision'; pick: number; status: 'proposed' | 'accepted' }
   | { kind: 'context'; pick: number }
   | { kind: 'time'; pick: number; minutes: number; onIssue: boolean; day: number }
+  | { kind: 'comment'; on: 'issue' | 'outcome' | 'decision'; pick: number }
+  | { kind: 'relation'; from: number; to: number; type: 'blocks' | 'relates_to' | 'duplicates' | 'child_of' }
   | { kind: 'tick'; ms: number };
 
 const at = <T>(list: readonly T[], i: number): T | undefined =>
@@ -77,6 +79,7 @@ export async function buildWorkspace(world: World, steps: readonly Step[]): Prom
   const projects: string[] = [world.ws.projectId];
   const outcomes: { id: string; projectId: string }[] = [];
   const issues: { id: string; projectId: string; outcomeId: string | null }[] = [];
+  const decisions: string[] = [];
   const create = async (path: string, body: unknown) => {
     const res = await world.call('POST', path, { body, headers: { 'idempotency-key': randomUUID() } });
     if (res.status !== 201) throw new Error(`POST ${path} answered ${res.status}: ${res.text}`);
@@ -136,13 +139,35 @@ export async function buildWorkspace(world: World, steps: readonly Step[]): Prom
       }
       case 'decision': {
         const projectId = at(projects, step.pick) as string;
-        await create('/decisions', {
+        const decision = await create('/decisions', {
           projectId,
           title: 'Decide',
           rationale: 'Because',
           status: step.status,
           participants: ['Ann'],
         });
+        decisions.push(decision.id);
+        break;
+      }
+      case 'comment': {
+        const on = {
+          issue: issues.map((i) => i.id),
+          outcome: outcomes.map((o) => o.id),
+          decision: decisions,
+        }[step.on];
+        const id = at(on, step.pick);
+        if (id) await create('/comments', { [`${step.on}Id`]: id, body: `On ${step.on} ${step.pick}` });
+        break;
+      }
+      case 'relation': {
+        const from = at(issues, step.from);
+        const to = at(issues, step.to);
+        // Refused relations (to itself, twice, a cycle, a second parent) leave nothing to export.
+        if (from && to)
+          await world.call('POST', `/issues/${from.id}/relations`, {
+            body: { type: step.type, issueId: to.id },
+            headers: { 'idempotency-key': randomUUID() },
+          });
         break;
       }
       case 'context': {

@@ -184,6 +184,11 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
       return row === null ? null : storedJsonOf(row);
     },
     async findOne(workspaceId, where) {
+      // The relation graph of a workspace is checked (a relation that exists already, from either
+      // end; a cycle; a second parent) and then written to: a write transaction's first look at it
+      // takes its predicate lock exclusive, so concurrent relation writes of one workspace queue
+      // and each sees the relations committed before it (see the lock audit).
+      if (name === 'issueRelations') await predicateLock(workspaceId, true);
       const conditions = matching(workspaceId, where);
       const data = await conn.value<string>(
         `SELECT data FROM ${table} WHERE ${conditions.sql} ORDER BY pk LIMIT 1`,

@@ -152,7 +152,7 @@ export interface paths {
         };
         /**
          * Get where an outcome stands
-         * @description The outcome's issues by status and by severity, its open blockers (issues in status blocked), the minutes logged against it in all, by user and by ISO week, its decisions by status, and its last activity, read in one transaction: one consistent snapshot. The ETag is a digest of the answer, so it changes exactly when something the summary counts changes; `If-None-Match` with it answers 304.
+         * @description The outcome's issues by status and by severity, its open blockers (issues in status blocked; `blocks` relations are not counted there, an issue's `blockedBy` is), the minutes logged against it in all, by user and by ISO week, its decisions by status, and its last activity, read in one transaction: one consistent snapshot. The ETag is a digest of the answer, so it changes exactly when something the summary counts changes; `If-None-Match` with it answers 304.
          */
         get: operations["getOutcomeSummary"];
         put?: never;
@@ -2025,7 +2025,7 @@ export interface components {
                     critical: number;
                 };
             };
-            /** @description Issues of the outcome in status blocked */
+            /** @description Issues of the outcome in status blocked. `blocks` relations are not counted here: an issue's `blockedBy` says how many issues block it */
             openBlockers: {
                 total: number;
                 /** @description The newest 20 */

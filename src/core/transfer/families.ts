@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { commentEvents } from '../families/comments/events.js';
+import { commentSchema } from '../families/comments/schema.js';
 import { contextEvents } from '../families/context/events.js';
 import { contextItemSchema } from '../families/context/schema.js';
 import { decisionEvents } from '../families/decisions/events.js';
@@ -11,6 +13,8 @@ import { outcomeEvents } from '../families/outcomes/events.js';
 import { outcomeSchema } from '../families/outcomes/schema.js';
 import { projectEvents } from '../families/projects/events.js';
 import { projectSchema } from '../families/projects/schema.js';
+import { relationEvents } from '../families/relations/events.js';
+import { storedRelationSchema } from '../families/relations/schema.js';
 import { insertAndAnnounce } from '../families/shared/lifecycle.js';
 import { present } from '../families/shared/operations.js';
 import { idOf, timestampOut } from '../families/shared/schema.js';
@@ -218,10 +222,24 @@ async function issueNumberTaken(ctx: OperationContext, record: Record<string, un
     : null;
 }
 
+/** A relation another relation of the workspace already is (same issues, same stored type) cannot go in. */
+async function relationTaken(ctx: OperationContext, record: Record<string, unknown>) {
+  const other = await ctx.tx.collections.issueRelations.findOne(ctx.tenant.workspaceId, {
+    sourceId: String(record.sourceId),
+    targetId: String(record.targetId),
+    type: record.type as CollectionRows['issueRelations']['type'],
+  });
+  return other && other.id !== record.id
+    ? { field: 'id', message: `the same relation is already stored as ${other.id}` }
+    : null;
+}
+
 /**
  * Every family an export writes and an import reads, in the order they are written: a record's
  * references come before it. A family added to the tracker is added here (and to DumpRows, for
- * `copy`): comments and issue relations go after issues.
+ * `copy`). Comments and issue relations go after what they name; they are stored as the file
+ * has them, and the counts they keep on the rows they hang from (commentCount; blockedBy,
+ * subIssues, parentId) come with those rows' own records, so they are not counted again.
  */
 export const transferFamilies: readonly TransferFamily[] = [
   members,
@@ -284,6 +302,29 @@ export const transferFamilies: readonly TransferFamily[] = [
     ],
     created: timeEntryEvents.created,
     resourceType: 'time_entry',
+  }),
+  collectionFamily({
+    collection: 'comments',
+    schema: commentSchema,
+    references: [
+      { field: 'issueId', family: 'issues' },
+      { field: 'outcomeId', family: 'outcomes' },
+      { field: 'decisionId', family: 'decisions' },
+      { field: 'authorId', family: 'members' },
+    ],
+    created: commentEvents.created,
+    resourceType: 'comment',
+  }),
+  collectionFamily({
+    collection: 'issueRelations',
+    schema: storedRelationSchema,
+    references: [
+      { field: 'sourceId', family: 'issues' },
+      { field: 'targetId', family: 'issues' },
+    ],
+    created: relationEvents.created,
+    resourceType: 'issue_relation',
+    conflict: relationTaken,
   }),
 ];
 

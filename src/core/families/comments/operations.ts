@@ -34,10 +34,10 @@ function threadOf(comment: Pick<Comment, ThreadField>): { field: ThreadField; id
 /**
  * Adds `delta` to the commentCount of what the comment is on, as its next version: the count is
  * part of what a read answers, so its ETag moves with it (no event of its own: the comment's
- * event says what changed). Read and written in the request's transaction: under SERIALIZABLE a
- * concurrent comment on the same thread fails and is re-run; an adapter writing under READ
- * COMMITTED must lock the commented row first (SELECT … FOR UPDATE), or the compare-and-set on
- * its version answers the second commenter 409.
+ * event says what changed). Read and written in the request's transaction: a concurrent comment
+ * on the same thread that loses the compare-and-set is a lost race, not a stale request, and the
+ * adapter runs its transaction again (PostgreSQL then reads the row FOR NO KEY UPDATE, so the
+ * commenters queue: see its lock audit); no commenter is answered 409.
  */
 async function recount(ctx: OperationContext, field: ThreadField, row: Commented, delta: number) {
   const name = threads[field];

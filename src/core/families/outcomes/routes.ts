@@ -69,7 +69,7 @@ export const outcomeRoutes = [
     operationId: 'getOutcomeSummary',
     summary: 'Get where an outcome stands',
     description:
-      "The outcome's issues by status and by severity, its open blockers (issues in status blocked), the minutes logged against it in all, by user and by ISO week, its decisions by status, and its last activity, read in one transaction: one consistent snapshot. The ETag is a digest of the answer, so it changes exactly when something the summary counts changes; `If-None-Match` with it answers 304.",
+      "The outcome's issues by status and by severity, its open blockers (issues in status blocked; `blocks` relations are not counted there, an issue's `blockedBy` is), the minutes logged against it in all, by user and by ISO week, its decisions by status, and its last activity, read in one transaction: one consistent snapshot. The ETag is a digest of the answer, so it changes exactly when something the summary counts changes; `If-None-Match` with it answers 304.",
     examples: { response: outcomeExamples.summary },
     response: outcomeSummarySchema,
     handle: async (ctx, { params }) => {

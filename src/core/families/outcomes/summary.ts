@@ -28,7 +28,9 @@ export const outcomeSummarySchema = z.strictObject({
         .array(z.strictObject({ id: idOf('iss'), key: z.string(), title: z.string() }))
         .describe(`The newest ${namedBlockers}`),
     })
-    .describe('Issues of the outcome in status blocked'),
+    .describe(
+      "Issues of the outcome in status blocked. `blocks` relations are not counted here: an issue's `blockedBy` says how many issues block it",
+    ),
   time: z.strictObject({
     totalMinutes: count,
     byUser: z.record(z.string(), count).describe('Minutes by the id of the user who logged them'),

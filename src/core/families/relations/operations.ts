@@ -125,11 +125,11 @@ async function cycle(ctx: OperationContext, type: StoredRelationType, ids: strin
  *
  * Refused: an issue related to itself, a relation that exists already (from either end), a
  * `blocks` or parent relation that would close a cycle, a second parent. The checks read the
- * relation graph and then write to it in the request's transaction: under SERIALIZABLE two
- * concurrent relations that would together close a cycle conflict and one is re-run, finding the
- * other. An adapter writing under READ COMMITTED must first take a lock on the workspace's
- * relation graph (e.g. pg_advisory_xact_lock on `relations:<workspace id>`) for `blocks` and
- * `parent_of`; a second parent is fenced anyway by the compare-and-set on the child's version.
+ * relation graph and then write to it in the request's transaction, so two concurrent relations
+ * that would together close a cycle (or be one relation twice) must queue: the PostgreSQL
+ * adapter, under READ COMMITTED, locks the workspace's relation graph at the first read of it
+ * (the existence check's findOne; see its lock audit); a second parent is fenced anyway by the
+ * compare-and-set on the child's version.
  */
 export async function createRelation(
   ctx: OperationContext,
