@@ -1,3 +1,4 @@
+import { type BatchApi, batchApi } from './batch.js';
 import {
   type CommentsApi,
   type ContextApi,
@@ -54,6 +55,8 @@ export interface Client {
   comments: CommentsApi;
   webhooks: WebhooksApi;
   signals: SignalsApi;
+  /** Several changes in one transaction, all or none (`POST /batch`). */
+  batch: BatchApi;
 }
 
 /**
@@ -88,6 +91,7 @@ export function createClient(options: ClientOptions): Client {
     comments: commentsApi(transport),
     webhooks: webhooksApi(transport),
     signals: signalsApi(transport, sleep),
+    batch: batchApi(transport),
   };
 }
 
