@@ -76,6 +76,12 @@ export function clientReference() {
     lines.push(`## \`client.${name}\``, '', docOf(resolved(api)), '');
     memberList(declared(resolved(api)), `client.${name}.`);
   }
+  lines.push(
+    '## `client.batch(operations, options?): Promise<BatchResults>`',
+    '',
+    docOf(resolved('BatchApi')),
+    '',
+  );
   lines.push('## Call options', '', 'Every method takes these as its last argument.', '');
   memberList(declared(resolved('CallOptions')), 'options.');
   lines.push(

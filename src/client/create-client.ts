@@ -1,3 +1,4 @@
+import { type BatchApi, batchApi } from './batch.js';
 import {
   type CommentsApi,
   type ContextApi,
@@ -57,6 +58,8 @@ export interface Client {
   members: MembersApi;
   webhooks: WebhooksApi;
   signals: SignalsApi;
+  /** Several changes in one transaction, all or none (`POST /batch`). */
+  batch: BatchApi;
 }
 
 /**
@@ -92,6 +95,7 @@ export function createClient(options: ClientOptions): Client {
     members: membersApi(transport),
     webhooks: webhooksApi(transport),
     signals: signalsApi(transport, sleep),
+    batch: batchApi(transport),
   };
 }
 

@@ -2,6 +2,7 @@
  * outcome-tracker/client: the first-party client of the outcome-tracker API. It imports nothing
  * but web standards (fetch, Web Crypto, streams), so it runs in Node, browsers and edge runtimes.
  */
+export type { BatchApi, BatchOperation } from './batch.js';
 export { type Client, type ClientOptions, createClient } from './create-client.js';
 export { ApiError, ConnectionError, UnexpectedResponseError, VersionConflictError } from './errors.js';
 export type {

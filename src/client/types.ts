@@ -48,6 +48,8 @@ export interface WebhookTestResult extends Schema<'WebhookTestResult'> {}
 export interface WebhookReplay extends Schema<'WebhookReplay'> {}
 export interface WebhookReplayResult extends Schema<'WebhookReplayResult'> {}
 export interface SignalEvent extends Schema<'SignalEvent'> {}
+export interface Batch extends Schema<'Batch'> {}
+export interface BatchResults extends Schema<'BatchResults'> {}
 export type EventType = SignalEvent['type'];
 
 /** The body of a webhook delivery, by event type. */

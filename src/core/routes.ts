@@ -1,3 +1,4 @@
+import { batchRoutes } from './families/batch/routes.js';
 import { commentRoutes } from './families/comments/routes.js';
 import { contextRoutes } from './families/context/routes.js';
 import { decisionRoutes } from './families/decisions/routes.js';
@@ -24,4 +25,5 @@ export const routes: readonly Route[] = [
   ...memberRoutes,
   ...webhookRoutes,
   ...signalRoutes,
+  ...batchRoutes,
 ];

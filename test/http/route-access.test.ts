@@ -108,7 +108,9 @@ const recipes: Record<string, Recipe> = {
   },
 };
 
-const isMutating = (route: Route) => route.method !== 'GET';
+// The batch changes nothing of its own: each of its operations is checked as the route alone
+// (test/http/families/batch.ts), and its strict body has no service-owned field to forge.
+const isMutating = (route: Route) => route.method !== 'GET' && !route.runsOperations;
 const keyOf = (route: Route) => `${route.method} ${route.path}`;
 
 /** The fields no body may set (CONTRACT §2, §5), with values no server would choose. */

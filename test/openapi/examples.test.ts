@@ -141,7 +141,7 @@ describe('the examples of the API reference', () => {
         'listWebhookDeliveries',
         'getWebhookDelivery',
       ],
-      ...['retryWebhookDelivery', 'getWebhookDeliveryStats', 'listSignals'],
+      ...['retryWebhookDelivery', 'getWebhookDeliveryStats', 'listSignals', 'runBatch'],
       ...['getOpenApiDocument', 'getHealth', 'getReadiness'],
     ]);
   });

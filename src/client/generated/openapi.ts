@@ -799,6 +799,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply several changes at once, all or none
+         * @description Runs up to 100 operations (`POST`, `PATCH` or `DELETE` on a path under /api/v1, with its `body` and `ifMatch`) in order, in one transaction. Each is validated, authorized and answered as the request alone would be, and writes the same signals. Either all apply (200, `results` in order, each with its `status`, `body`, `etag`) or none does: the answer is then the failed operation's problem with its status, `failedIndex` and `operations` (each `rolled_back`, `failed` or `not_run`). Needs an Idempotency-Key, which covers every operation: a replay answers the same bytes. A GET or a nested batch is refused (400). Counts as its number of operations against the rate limit.
+         */
+        post: operations["runBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -1580,6 +1600,22 @@ export interface components {
             requiredRole?: "member" | "admin";
             /** @description already_member: the id of the existing member */
             memberId?: string;
+            /** @description A batch: the operation that failed (the other members are its problem), so none applied */
+            failedIndex?: number;
+            /** @description A batch: every operation's outcome, in order */
+            operations?: {
+                /**
+                 * @description rolled_back: it ran and was undone; failed: this one; not_run: after it
+                 * @enum {string}
+                 */
+                outcome: "rolled_back" | "failed" | "not_run";
+                /** @description What it answered (or would have, alone) */
+                status?: number;
+                /** @description failed: its problem */
+                body?: {
+                    [key: string]: unknown;
+                };
+            }[];
         };
         Project: {
             id: string;
@@ -1726,6 +1762,19 @@ export interface components {
             type: "blocks" | "blocked_by" | "relates_to" | "duplicates" | "duplicate_of" | "parent_of" | "child_of";
             /** @description The issue at the other end */
             issueId: string;
+        };
+        BatchResults: {
+            /** @description One result per operation, in order */
+            results: {
+                /** @description The status the request alone would have answered */
+                status: number;
+                /** @description Its body (absent for a 204) */
+                body?: unknown;
+                /** @description Its ETag, when it answered one */
+                etag?: string;
+                /** @description Its Location, for a create */
+                location?: string;
+            }[];
         };
         IssueRelationPage: {
             data: components["schemas"]["IssueRelation"][];
@@ -2665,6 +2714,19 @@ export interface components {
             type: "blocks" | "blocked_by" | "relates_to" | "duplicates" | "duplicate_of" | "parent_of" | "child_of";
             /** @description The other issue, of the same workspace */
             issueId: string;
+        };
+        Batch: {
+            /** @description Up to 100 operations, run in order in one transaction */
+            operations: {
+                /** @enum {string} */
+                method: "POST" | "PATCH" | "DELETE";
+                /** @description The path under /api/v1, e.g. `/issues` or `/issues/APO-12/transition` */
+                path: string;
+                /** @description The JSON body the request alone would send */
+                body?: unknown;
+                /** @description The If-Match the request alone would send */
+                ifMatch?: string;
+            }[];
         };
         TimeEntryCreate: {
             outcomeId: string;
@@ -7422,6 +7484,144 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    runBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional here; when given, a repeat of the same request replays the first answer. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+                /** @description When given, the change happens only at this version (409 version_conflict otherwise). */
+                "If-Match"?: components["parameters"]["IfMatchOptional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "operations": [
+                 *         {
+                 *           "method": "POST",
+                 *           "path": "/issues",
+                 *           "body": {
+                 *             "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                 *             "title": "Launch button does nothing on Safari",
+                 *             "outcomeId": "out_KA0v3sAwQE6znGhRcycX"
+                 *           }
+                 *         },
+                 *         {
+                 *           "method": "PATCH",
+                 *           "path": "/issues/APO-1",
+                 *           "ifMatch": "\"1\"",
+                 *           "body": {
+                 *             "severity": "high",
+                 *             "labels": [
+                 *               "safari"
+                 *             ]
+                 *           }
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Batch"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "results": [
+                     *         {
+                     *           "status": 201,
+                     *           "body": {
+                     *             "id": "iss_CuUE3PZrO8ENHJLaEhNH",
+                     *             "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                     *             "number": 1,
+                     *             "key": "APO-1",
+                     *             "title": "Launch button does nothing on Safari",
+                     *             "description": null,
+                     *             "severity": "medium",
+                     *             "status": "open",
+                     *             "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                     *             "assigneeId": null,
+                     *             "labels": [],
+                     *             "resolvedAt": null,
+                     *             "commentCount": 0,
+                     *             "parentId": null,
+                     *             "blockedBy": 0,
+                     *             "subIssues": 0,
+                     *             "archivedAt": null,
+                     *             "createdAt": "2026-11-22T10:16:16.000Z",
+                     *             "updatedAt": "2026-11-22T10:16:16.000Z",
+                     *             "version": 1
+                     *           },
+                     *           "etag": "\"1\"",
+                     *           "location": "/api/v1/issues/iss_CuUE3PZrO8ENHJLaEhNH"
+                     *         },
+                     *         {
+                     *           "status": 200,
+                     *           "body": {
+                     *             "id": "iss_CuUE3PZrO8ENHJLaEhNH",
+                     *             "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                     *             "number": 1,
+                     *             "key": "APO-1",
+                     *             "title": "Launch button does nothing on Safari",
+                     *             "description": null,
+                     *             "severity": "high",
+                     *             "status": "open",
+                     *             "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                     *             "assigneeId": null,
+                     *             "labels": [
+                     *               "safari"
+                     *             ],
+                     *             "resolvedAt": null,
+                     *             "commentCount": 0,
+                     *             "parentId": null,
+                     *             "blockedBy": 0,
+                     *             "subIssues": 0,
+                     *             "archivedAt": null,
+                     *             "createdAt": "2026-11-22T10:16:16.000Z",
+                     *             "updatedAt": "2026-11-22T10:16:16.000Z",
+                     *             "version": 2
+                     *           },
+                     *           "etag": "\"2\""
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BatchResults"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["InternalError"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            428: components["responses"]["PreconditionRequired"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

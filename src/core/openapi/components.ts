@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { batchRequestSchema, batchResponseSchema } from '../families/batch/schema.js';
 import {
   commentCreateSchema,
   commentPageSchema,
@@ -91,6 +92,7 @@ export const responseComponents: Record<string, z.ZodType> = {
   Issue: issueSchema,
   IssuePage: issuePageSchema,
   IssueRelation: relationSchema,
+  BatchResults: batchResponseSchema,
   IssueRelationPage: relationPageSchema,
   StoredIssueRelation: storedRelationSchema,
   TimeEntry: timeEntrySchema,
@@ -130,6 +132,7 @@ export const requestComponents: Record<string, z.ZodType> = {
   IssuePatch: issuePatchSchema,
   IssueTransition: issueTransitionSchema,
   IssueRelationCreate: relationCreateSchema,
+  Batch: batchRequestSchema,
   TimeEntryCreate: timeEntryCreateSchema,
   TimeEntryPatch: timeEntryPatchSchema,
   CommentCreate: commentCreateSchema,

@@ -44,6 +44,7 @@ const tagDescriptions: Record<string, string> = {
     "Subscriptions that receive the account's events, signed, at an https:// URL, and their deliveries. Workspace admins only.",
   Signals:
     "The account's event log: every change made through the API, as a list or a live server-sent event stream.",
+  Batch: 'Several changes in one request and one transaction: every one applies, or none does.',
   Service: 'The API description and the health probes: no token needed.',
   'Webhook events': 'What a webhook subscription receives: one signed POST per event.',
 };

@@ -213,6 +213,9 @@ export function errorStatuses(route: Route): string[] {
   if (route.kind === 'update') statuses.add('409').add('422').add('428');
   if (route.kind === 'delete') statuses.add('409');
   if (route.kind === 'action') statuses.add('409').add('422');
+  // A batch answers with the status of the operation that failed, whichever it was.
+  if (route.runsOperations)
+    for (const status of ['403', '404', '405', '409', '422', '428']) statuses.add(status);
   return [...statuses].sort();
 }
 

@@ -61,4 +61,22 @@ export const problemSchema = z.strictObject({
   requiredScope: z.enum(['read_write']).optional().describe('insufficient_scope: the scope needed'),
   requiredRole: z.enum(['member', 'admin']).optional().describe('forbidden: the role needed'),
   memberId: z.string().optional().describe('already_member: the id of the existing member'),
+  failedIndex: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('A batch: the operation that failed (the other members are its problem), so none applied'),
+  operations: z
+    .array(
+      z.strictObject({
+        outcome: z
+          .enum(['rolled_back', 'failed', 'not_run'])
+          .describe('rolled_back: it ran and was undone; failed: this one; not_run: after it'),
+        status: z.number().int().optional().describe('What it answered (or would have, alone)'),
+        body: z.record(z.string(), z.unknown()).optional().describe('failed: its problem'),
+      }),
+    )
+    .optional()
+    .describe("A batch: every operation's outcome, in order"),
 });

@@ -4,6 +4,7 @@ import type { StorageTx } from '../storage.js';
 import { enqueueDeliveries } from '../webhooks/outbox.js';
 import type { WebhookSender } from '../webhooks/sender.js';
 import type { Principal } from './auth.js';
+import type { OperationRunner } from './batch.js';
 import type { Precondition } from './conditional.js';
 
 /** What the signal of a mutation says; the context fills in ids, time, tenant and actor. */
@@ -57,6 +58,11 @@ export interface OperationContext {
   services: Services;
   /** Writes a signal, and the webhook deliveries it causes, in the current transaction. */
   emit(signal: SignalInput): Promise<SignalEvent>;
+  /**
+   * Runs another route's operation in this transaction, as its request alone would be run: given
+   * by the pipeline to a route that `runsOperations` (the batch) and to no other.
+   */
+  operations?: OperationRunner;
 }
 
 export function operationContext(

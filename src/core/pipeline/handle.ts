@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { ApiError } from '../errors.js';
 import { probePaths } from '../public-routes.js';
 import { isoTime } from '../runtime.js';
@@ -8,8 +7,9 @@ import { ClientGone, withAdmittedBody } from './admit-body.js';
 import { allowedMethods, decodePathParams, optionsReply } from './allow.js';
 import { authenticate, authorize, type Principal } from './auth.js';
 import { type Grant, grantLost } from './authority.js';
+import { batchSize, isBatchPath, operationRunner } from './batch.js';
 import { checkBodySize, parseJsonBody } from './body.js';
-import { noneMatchNames, parseIfMatch } from './conditional.js';
+import { noneMatchNames } from './conditional.js';
 import { type OperationContext, operationContext, type Services, tenantOf } from './context.js';
 import {
   fingerprint,
@@ -21,6 +21,13 @@ import {
   remember,
   replayedBody,
 } from './idempotency.js';
+import {
+  type Announced,
+  preconditionFor,
+  validatedInput,
+  withAnnouncedText,
+  withLocation,
+} from './operation.js';
 import { needsPreparation, prepareServices } from './prepare.js';
 import { rateKeys } from './rate-key.js';
 import { type RateLimitDecision, rateLimitHeaders } from './rate-limit.js';
@@ -31,7 +38,6 @@ import { apiBase, methodNotAllowed, type RouteMatch, unknownPath } from './route
 import { type PublicRoute, type TrackerRuntime, waitForChange } from './runtime.js';
 import { chargedStorage, storageTimeSpent } from './storage-time.js';
 import { holdingSlot, tooManyStreams } from './stream-slots.js';
-import { parseInput } from './validate.js';
 import { illFormedText } from './well-formed-text.js';
 
 /** What a request produced, before serialization. */
@@ -75,6 +81,15 @@ export async function handleRequest(
     }
     // Admitted by its headers (and token): only now is a body the host has not read yet read.
     req = await withAdmittedBody(rt, req, target.needsToken);
+    // A batch counts as its number of operations, known once its body is read.
+    if (rate && target.isApi && target.method === 'POST' && isBatchPath(req.path)) {
+      rate = await takeMoreRate(rt, req, target, batchSize(req.body) - 1, rate);
+      if (!rate.allowed) {
+        throw new ApiError(429, 'rate_limited', `Too many requests; retry in ${rate.resetSeconds} s.`, {
+          retryAfter: rate.resetSeconds,
+        });
+      }
+    }
     // Before anything reads the request's text: refused alike on every adapter, the admin
     // pages' forms included (problem+json, as no browser sends such text). The open endpoints
     // (the API description, its assets) read nothing of a request but a validator to compare.
@@ -163,6 +178,25 @@ async function takeRate(
     rateKeysOf.set(rt, keyOf);
   }
   return rt.limiter.take(await keyOf(req.headers.authorization, req.clientAddress));
+}
+
+/**
+ * Counts `more` requests on top of the one taken for the request, one by one as the limiter
+ * counts them (a shared store admits at most its limit whatever runs beside), stopping at the
+ * first refused: the decision of the last one taken.
+ */
+async function takeMoreRate(
+  rt: TrackerRuntime,
+  req: ParsedRequest,
+  target: Target,
+  more: number,
+  first: RateLimitDecision,
+): Promise<RateLimitDecision> {
+  let decision = first;
+  for (let i = 0; i < more && decision.allowed; i++) {
+    decision = (await takeRate(rt, req, target)) ?? decision;
+  }
+  return decision;
 }
 
 /**
@@ -340,16 +374,7 @@ async function runRoute(
     route.kind === 'create' || route.kind === 'action'
       ? readIdempotencyKey(req.headers['idempotency-key'], route.kind === 'create')
       : null;
-  const ifMatch = req.headers['if-match'];
-  if (route.kind === 'update' && ifMatch === undefined) {
-    throw new ApiError(
-      428,
-      'precondition_required',
-      'Updates need an If-Match header with the ETag from a GET.',
-    );
-  }
-  const precondition =
-    ifMatch !== undefined && route.kind !== 'read' && route.kind !== 'create' ? parseIfMatch(ifMatch) : null;
+  const precondition = preconditionFor(route, req.headers['if-match']);
 
   // A read's body has no meaning (RFC 9110 §9.3.1) and not every host can even see one (a fetch
   // Request cannot carry it): ignored, so every host answers a GET alike.
@@ -383,10 +408,7 @@ async function runRoute(
     }
   }
 
-  // Most routes take no query and most requests send none: nothing then to validate.
-  const query =
-    route.query || !isEmpty(rawQuery) ? parseInput(route.query ?? noQuery, { ...rawQuery }, 'query') : {};
-  const body = route.body ? parseInput(route.body, rawBody, 'body') : rejectBody(rawBody);
+  const { query, body } = validatedInput(route, rawQuery, rawBody);
 
   const plain = operationContext(tx, now, rt.ids, tenantOf(principal), precondition, services);
   // The last signal the request wrote and the object it carries (with its text, when made): a
@@ -400,6 +422,19 @@ async function runRoute(
       return event;
     },
   };
+  if (route.runsOperations) {
+    const batch = {
+      route: rt.route,
+      tx,
+      now,
+      ids: rt.ids,
+      principal,
+      services,
+      headers: req.headers,
+      secure: req.secure,
+    };
+    ctx.operations = operationRunner(batch);
+  }
   const reply = withAnnouncedText(
     withLocation(
       await route.handle(ctx, { params, query, body, headers: req.headers, secure: req.secure }),
@@ -422,20 +457,6 @@ async function runRoute(
   return reply;
 }
 
-/** The last signal a request wrote: its id, its object, and that object's text when it was made. */
-interface Announced {
-  id: string;
-  object: unknown;
-  json: string | undefined;
-}
-
-/** An answer whose body is the announced object is sent as its text, made once already. */
-function withAnnouncedText(reply: Reply, announced: Announced | null): Reply {
-  if (announced?.json === undefined || reply.json !== undefined || reply.body !== announced.object)
-    return reply;
-  return withFields(reply, { json: announced.json });
-}
-
 /**
  * The signal whose object is the answer's body, if any: the same object (not an equal one; views
  * are not changed once announced), and the answer shows it as it is (no `replayBody`).
@@ -445,14 +466,6 @@ function bodySignalOf(reply: Reply, announced: Announced | null): string | null 
   return reply.body === announced.object ? announced.id : null;
 }
 
-/** A 201 names what it created: `Location` is the new resource's path (a replay keeps it). */
-function withLocation(reply: Reply, collectionPath: string): Reply {
-  const id = (reply.body as { id?: unknown } | undefined)?.id;
-  if (reply.status !== 201 || typeof id !== 'string' || reply.headers?.Location) return reply;
-  const Location = `${collectionPath}/${encodeURIComponent(id)}`;
-  return withFields(reply, { headers: withFields(reply.headers ?? {}, { Location }) });
-}
-
 /** HEAD is answered as GET without a body. */
 const effectiveMethod = (req: ParsedRequest) => (req.method === 'HEAD' ? 'GET' : req.method);
 
@@ -460,23 +473,6 @@ const effectiveMethod = (req: ParsedRequest) => (req.method === 'HEAD' ? 'GET' :
 function readJsonBody(req: ParsedRequest): unknown {
   checkBodySize(req.headers, req.body);
   return parseJsonBody(req.headers, req.body);
-}
-
-/** Routes without query parameters still reject unknown ones (CONTRACT §3). */
-const noQuery = z.strictObject({});
-
-function isEmpty(record: Record<string, unknown>): boolean {
-  for (const _ in record) return false;
-  return true;
-}
-
-function rejectBody(body: unknown): undefined {
-  if (body !== undefined) {
-    throw new ApiError(400, 'validation_failed', 'This endpoint takes no request body.', {
-      issues: [{ in: 'body', path: '', message: 'expected no body' }],
-    });
-  }
-  return undefined;
 }
 
 function serialize(

@@ -68,6 +68,8 @@ export interface Route<Q = unknown, B = unknown> extends RouteReference {
    * the handler gets (e.g. with host names already resolved). Must not throw.
    */
   prepare?(body: unknown, services: Services): Promise<Services>;
+  /** The route runs other routes' operations (the batch): its context carries `operations`. */
+  runsOperations?: boolean;
   handle(ctx: OperationContext, input: RouteInput<Q, B>): Promise<Reply>;
 }
 
@@ -84,6 +86,7 @@ export function defineRoute<QS extends z.ZodType = z.ZodUndefined, BS extends z.
     accepted?: boolean;
     conditional?: boolean;
     prepare?(body: unknown, services: Services): Promise<Services>;
+    runsOperations?: boolean;
     handle(ctx: OperationContext, input: RouteInput<z.output<QS>, z.output<BS>>): Promise<Reply>;
   },
 ): Route {

@@ -1,4 +1,5 @@
 import { runArchiveSuite } from './archive.js';
+import { runBatchSuite } from './batch.js';
 import { runCommentSuite } from './comments.js';
 import { runContextSuite } from './context.js';
 import { runDecisionSuite } from './decisions.js';
@@ -22,4 +23,5 @@ export function runFamilySuites(target: Target): void {
   runArchiveSuite(target);
   runIssueKeySuite(target);
   runMemberSuite(target);
+  runBatchSuite(target);
 }

@@ -1,0 +1,100 @@
+import { ApiError } from '../errors.js';
+import { type BatchOperation, maxBatchOperations } from '../families/batch/schema.js';
+import type { StorageTx } from '../storage.js';
+import { allowedMethods, decodePathParams } from './allow.js';
+import { authorize, type Principal } from './auth.js';
+import { type OperationContext, operationContext, type Services, tenantOf } from './context.js';
+import {
+  type Announced,
+  preconditionFor,
+  validatedInput,
+  withAnnouncedText,
+  withLocation,
+} from './operation.js';
+import type { Reply } from './reply.js';
+import { apiBase, methodNotAllowed, type RouteMatch, unknownPath } from './router.js';
+
+/** Runs one operation of a batch as the request alone would run, in the batch's transaction. */
+export type OperationRunner = (operation: BatchOperation) => Promise<Reply>;
+
+/** What a batch's operations run with: the batch request's own transaction, principal and time. */
+export interface BatchDeps {
+  route(method: string, url: string): Promise<RouteMatch>;
+  tx: StorageTx;
+  now: string;
+  ids: OperationContext['ids'];
+  principal: Principal;
+  services: Services;
+  /** The batch request's headers: an operation sees them, with its own If-Match and no key. */
+  headers: Record<string, string>;
+  /** Whether the batch request came over TLS (an operation's links take its scheme). */
+  secure: boolean;
+}
+
+/**
+ * The runner of a batch's operations: each routed, authorized, checked (If-Match), validated and
+ * handled by its route exactly as handle.ts does a request of its own, but without an
+ * Idempotency-Key of its own (the batch's key covers them all) and without a transaction of its
+ * own (the batch's is theirs). No route is named here: every POST, PATCH and DELETE route of the
+ * table can be an operation.
+ */
+export function operationRunner(deps: BatchDeps): OperationRunner {
+  const { 'if-match': _ifMatch, 'idempotency-key': _key, ...shared } = deps.headers;
+  return async (operation) => {
+    const url = `${apiBase}${operation.path}`;
+    const match = await deps.route(operation.method, url);
+    const path = url.split('?')[0] ?? url;
+    if (match.kind === 'not_found') throw unknownPath(path);
+    if (match.kind === 'method_not_allowed') {
+      throw methodNotAllowed(operation.method, allowedMethods(match.allow));
+    }
+    const { route } = match;
+    const denied = authorize(deps.principal, route.access, operation.method);
+    if (denied) throw denied;
+    const precondition = preconditionFor(route, operation.ifMatch);
+    const { query, body } = validatedInput(route, match.query, operation.body);
+    const headers = operation.ifMatch === undefined ? shared : { ...shared, 'if-match': operation.ifMatch };
+    const tenant = tenantOf(deps.principal);
+    const plain = operationContext(deps.tx, deps.now, deps.ids, tenant, precondition, deps.services);
+    let announced: Announced | null = null;
+    const ctx: OperationContext = {
+      ...plain,
+      async emit(signal) {
+        const event = await plain.emit(signal);
+        announced = { id: event.id, object: signal.data.object, json: signal.objectJson };
+        return event;
+      },
+    };
+    const params = decodePathParams(match.params);
+    const reply = await route.handle(ctx, { params, query, body, headers, secure: deps.secure });
+    if (reply.after || reply.streamFrom) {
+      // Its work would run after the batch committed, outside its all-or-nothing.
+      throw new ApiError(
+        400,
+        'validation_failed',
+        `${operation.method} ${operation.path} does its work after the commit and cannot be part of a batch.`,
+        { issues: [{ in: 'body', path: 'path', message: 'not allowed in a batch' }] },
+      );
+    }
+    return withAnnouncedText(withLocation(reply, path), announced);
+  };
+}
+
+/** Whether a request path is the batch endpoint's (the rate limit counts its operations). */
+export const isBatchPath = (path: string): boolean => /^\/api\/v1\/batch\/*$/.test(path);
+
+/**
+ * How many operations a batch body holds, for the rate limit, read before it is validated: at
+ * least 1 (a body that is not a batch is one request, refused later), at most one past the limit
+ * (a longer list is refused whole).
+ */
+export function batchSize(body: Uint8Array | string | null | undefined): number {
+  if (body === null || body === undefined) return 1;
+  try {
+    const parsed = JSON.parse(typeof body === 'string' ? body : new TextDecoder().decode(body)) as unknown;
+    const operations = (parsed as { operations?: unknown } | null)?.operations;
+    return Array.isArray(operations) ? Math.min(Math.max(operations.length, 1), maxBatchOperations + 1) : 1;
+  } catch {
+    return 1;
+  }
+}
