@@ -68,11 +68,21 @@ export interface Storage {
 /** Tells a process about commits that appended signals, its own and other processes'. */
 export interface ChangeSource {
   /**
-   * Calls `listener` with the account of each committed transaction that appended signals, soon
-   * after the commit. A hint only: a listener may miss some (a lost connection), so readers keep
+   * Calls `listener` with the account of each committed transaction that appended signals (or
+   * queued webhook deliveries), soon after the commit. A hint only: a listener may miss some (a lost connection), so readers keep
    * polling too; a rolled-back transaction is never announced. Returns the unsubscribe function.
    */
-  subscribe(listener: (accountId: string) => void): () => void;
+  subscribe(listener: (accountId: string, change?: ChangeNotice) => void): () => void;
+}
+
+/** What a source knows of an announced commit besides its account. */
+export interface ChangeNotice {
+  /**
+   * Whether the commit queued webhook deliveries (inserted some, or made one due): `false` lets
+   * the webhook dispatcher sleep on, since no claim could find work the commit made. Absent when
+   * the source cannot tell (an older process's notification): the dispatcher wakes.
+   */
+  deliveriesQueued?: boolean;
 }
 
 /**

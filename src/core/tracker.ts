@@ -232,11 +232,12 @@ export function createTracker(options: TrackerOptions): Tracker {
     admin: createAdminArea({ clock, ids, services }),
   };
   // Commits of other processes on a shared database wake this process's event streams too, and
-  // its dispatcher: their signals may have queued deliveries (a slow safety poll catches any
-  // notification lost).
-  const stopListening = options.storage.changes?.subscribe((accountId) => {
+  // its dispatcher when they may have queued deliveries (a slow safety poll catches any
+  // notification lost). Waking it for every commit made every process run a claim transaction
+  // for each create of every other one.
+  const stopListening = options.storage.changes?.subscribe((accountId, change) => {
     runtime.changes.notify(accountId);
-    webhooks.wake();
+    if (change?.deliveriesQueued !== false) webhooks.wake();
   });
   const hooks = options.webhooks ?? {};
   const webhooks = createDispatcher({

@@ -272,9 +272,11 @@ describe.skipIf(!testDatabaseUrl)(
     it('wake another storage’s listeners on a commit that appended events, and not on a rollback', async () => {
       const [writer, listener] = (await storages(2)) as [PostgresStorage, PostgresStorage];
       const heard: string[] = [];
+      const queued: (boolean | undefined)[] = [];
       let wake: () => void = () => {};
-      const stop = listener.changes?.subscribe((accountId) => {
+      const stop = listener.changes?.subscribe((accountId, change) => {
         heard.push(accountId);
+        queued.push(change?.deliveriesQueued);
         wake();
       });
       try {
@@ -291,6 +293,7 @@ describe.skipIf(!testDatabaseUrl)(
           await Promise.race([firstHeard, new Promise((resolve) => setTimeout(resolve, 50))]);
         }
         heard.length = 0;
+        queued.length = 0;
         await expect(
           writer.transaction(async (t) => {
             await t.signals.append(sampleSignal('acc_rolled_back'));
@@ -304,6 +307,18 @@ describe.skipIf(!testDatabaseUrl)(
         await committed;
         // Notifications arrive in commit order: had the rollback notified, it would come first.
         expect(heard).toEqual(['acc_committed']);
+        // It queued no deliveries, and says so: the listener's dispatcher may sleep on.
+        expect(queued).toEqual([false]);
+        const withDelivery = new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        await writer.transaction(async (t) => {
+          await t.signals.append(sampleSignal('acc_queued'));
+          await t.deliveries.insert(sampleDelivery('acc_queued', 'whk_1', { nextAttemptAt: at(0) }));
+        });
+        await withDelivery;
+        expect(heard).toEqual(['acc_committed', 'acc_queued']);
+        expect(queued).toEqual([false, true]);
       } finally {
         stop?.();
       }

@@ -40,13 +40,19 @@ const referencedBy: Readonly<Record<string, string>> = {
 
 /** The by-id reads, prepared (the hot path of every GET by id and every create's references). */
 const statementsOf = (() => {
-  const made = new Map<CollectionName, { get: Prepared; getForWrite: Prepared; getToChange: Prepared }>();
+  const made = new Map<
+    CollectionName,
+    { get: Prepared; getJson: Prepared; getForWrite: Prepared; getToChange: Prepared }
+  >();
   return (name: CollectionName) => {
     let statements = made.get(name);
     if (!statements) {
       const get = `SELECT data FROM ${shapes[name].table} WHERE id = $1 AND workspace_id = $2`;
       statements = {
         get: prepared(get),
+        getJson: prepared(
+          `SELECT data, version FROM ${shapes[name].table} WHERE id = $1 AND workspace_id = $2`,
+        ),
         getForWrite: prepared(`${get} FOR KEY SHARE`),
         getToChange: prepared(`${get} FOR NO KEY UPDATE`),
       };
@@ -55,6 +61,20 @@ const statementsOf = (() => {
     return statements;
   };
 })();
+
+/**
+ * The stored text of a row without its workspace, cut rather than parsed and serialized again
+ * (the GET by id path): the text was made by JSON.stringify of a row whose first keys are its id
+ * and workspace, so it begins with exactly these two pairs, and the rest is what JSON.stringify
+ * makes of the row without the workspace. Undefined for a text that begins otherwise (the caller
+ * parses it then).
+ */
+export function withoutWorkspace(data: string, id: string, workspaceId: string): string | undefined {
+  const head = `{"id":${JSON.stringify(id)},`;
+  const workspace = `"workspaceId":${JSON.stringify(workspaceId)},`;
+  if (!data.startsWith(head) || !data.startsWith(workspace, head.length)) return undefined;
+  return head + data.slice(head.length + workspace.length);
+}
 
 /**
  * The column values of a row after id and workspace, in the order of the shape's statements;
@@ -180,8 +200,17 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
     },
     get: getRow,
     async getJson(workspaceId, id) {
-      const row = await getRow(workspaceId, id);
-      return row === null ? null : storedJsonOf(row);
+      // A write transaction remembers the version it read (getRow); a read gets the text cut.
+      if (conn.writing) {
+        const row = await getRow(workspaceId, id);
+        return row === null ? null : storedJsonOf(row);
+      }
+      const stored = await conn.row<{ data: string; version: number }>(statements.getJson, [id, workspaceId]);
+      if (stored === undefined) return null;
+      return {
+        json: withoutWorkspace(stored.data, id, workspaceId) ?? storedJsonOf(parse(stored.data)).json,
+        version: stored.version,
+      };
     },
     async findOne(workspaceId, where) {
       // The relation graph of a workspace is checked (a relation that exists already, from either

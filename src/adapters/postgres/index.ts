@@ -6,7 +6,14 @@ import { postgresCollection } from './collections.js';
 import type { Conn } from './connection.js';
 import { postgresDump } from './dump.js';
 import { migrate } from './migrate.js';
-import { batchedNotifier, changeListener, channelOf, newOrigin, notifySql } from './notifications.js';
+import {
+  batchedNotifier,
+  changeListener,
+  channelOf,
+  newOrigin,
+  notifyParams,
+  notifySql,
+} from './notifications.js';
 import { postgresRateLimitStore } from './rate-limit-store.js';
 import { postgresCounters, postgresIdempotency } from './records.js';
 import { postgresSessions } from './sessions.js';
@@ -14,7 +21,7 @@ import { postgresSignals } from './signals.js';
 import { quoteIdent } from './sql.js';
 import { postgresStorageTimeStore } from './storage-time-store.js';
 import { postgresTenancy, postgresTokens } from './tenancy.js';
-import { transactionRunner } from './transaction.js';
+import { type TxObserver, transactionRunner } from './transaction.js';
 import { postgresDeliveries, postgresWebhooks } from './webhooks.js';
 
 export { SchemaTooNew } from './migrate.js';
@@ -76,7 +83,7 @@ const types = {
   }) as typeof pg.types.getTypeParser,
 };
 
-function postgresTx(conn: Conn, appended: (accountId: string) => void): StorageTx {
+function postgresTx(conn: Conn, observer: TxObserver): StorageTx {
   return {
     tenancy: postgresTenancy(conn),
     tokens: postgresTokens(conn),
@@ -90,11 +97,11 @@ function postgresTx(conn: Conn, appended: (accountId: string) => void): StorageT
       comments: postgresCollection('comments', conn),
       issueRelations: postgresCollection('issueRelations', conn),
     },
-    signals: postgresSignals(conn, appended),
+    signals: postgresSignals(conn, observer.appended),
     idempotency: postgresIdempotency(conn),
     counters: postgresCounters(conn),
     webhooks: postgresWebhooks(conn),
-    deliveries: postgresDeliveries(conn),
+    deliveries: postgresDeliveries(conn, observer.queued),
     sessions: postgresSessions(conn),
     dump: postgresDump(conn),
     busyMs: () => conn.busyMs(),
@@ -135,7 +142,9 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
   // Reported through ready() and every transaction; not an unhandled rejection meanwhile.
   migrated.catch(() => {});
 
-  const notifier = batchedNotifier((accounts) => pool.query(notifySql, [channel, origin, accounts]));
+  const notifier = batchedNotifier((accounts) =>
+    pool.query(notifySql, [channel, origin, ...notifyParams(accounts)]),
+  );
   let reruns = 0;
   const runner = transactionRunner({
     pool,

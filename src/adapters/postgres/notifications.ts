@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import type { ChangeSource } from '../../core/storage.js';
+import type { ChangeNotice, ChangeSource } from '../../core/storage.js';
 
 /**
  * The NOTIFY channel of one schema: storages on other schemas of the database (tests, several
@@ -13,8 +13,35 @@ export function channelOf(schema: string): string {
     : `outcome_tracker:${createHash('sha256').update(schema).digest('hex').slice(0, 40)}`;
 }
 
-/** Sends one notification per account, each payload `<origin>:<account>`. */
-export const notifySql = "SELECT pg_notify($1, $2 || ':' || account) FROM unnest($3::text[]) AS account";
+/**
+ * Sends one notification per account, each payload `<origin>/<q or ->:<account>`: `q` when the
+ * commit queued webhook deliveries for the account, `-` when it did not (so the other processes'
+ * dispatchers sleep on). A payload of an older process, `<origin>:<account>`, says nothing of
+ * deliveries: its listener wakes the dispatcher.
+ */
+export const notifySql =
+  "SELECT pg_notify($1, $2 || '/' || flag || ':' || account) FROM unnest($3::text[], $4::text[]) AS t(account, flag)";
+
+/** The parameters of notifySql after the channel and origin: the accounts, and their flags. */
+export function notifyParams(accounts: ReadonlyMap<string, boolean>): [string[], string[]] {
+  return [[...accounts.keys()], [...accounts.values()].map((queued) => (queued ? 'q' : '-'))];
+}
+
+/** A notification's payload read: its origin, account, and whether it queued deliveries (undefined: not said). */
+export function parsePayload(
+  payload: string,
+): { origin: string; accountId: string; deliveriesQueued: boolean | undefined } | undefined {
+  const colon = payload.indexOf(':');
+  if (colon < 0) return undefined;
+  const head = payload.slice(0, colon);
+  const slash = head.indexOf('/');
+  const flag = slash < 0 ? undefined : head.slice(slash + 1);
+  return {
+    origin: slash < 0 ? head : head.slice(0, slash),
+    accountId: payload.slice(colon + 1),
+    deliveriesQueued: flag === 'q' ? true : flag === '-' ? false : undefined,
+  };
+}
 
 /**
  * Where notifications come from: one random name per storage. A storage's listener passes over
@@ -24,25 +51,26 @@ export const notifySql = "SELECT pg_notify($1, $2 || ':' || account) FROM unnest
 export const newOrigin = (): string => randomBytes(8).toString('hex');
 
 /**
- * Notifications off the write path: commits hand over their accounts, and one statement sends
- * every account handed over since the last one, after the commits, on a pooled connection,
- * under no lock. Never fails a commit: a wake-up lost is a hint lost.
+ * Notifications off the write path: commits hand over their accounts (each with whether it
+ * queued deliveries), and one statement sends every account handed over since the last one,
+ * after the commits, on a pooled connection, under no lock. Never fails a commit: a wake-up lost
+ * is a hint lost.
  */
-export function batchedNotifier(send: (accounts: string[]) => Promise<unknown>) {
-  const pending = new Set<string>();
+export function batchedNotifier(send: (accounts: ReadonlyMap<string, boolean>) => Promise<unknown>) {
+  const pending = new Map<string, boolean>();
   let sending: Promise<void> | null = null;
   async function drain(): Promise<void> {
     // Let the commits finishing in this turn of the event loop join the batch.
     await new Promise((resolve) => setImmediate(resolve));
     while (pending.size > 0) {
-      const accounts = [...pending];
+      const accounts = new Map(pending);
       pending.clear();
       await send(accounts).catch(() => {});
     }
   }
   return {
-    add(accounts: Iterable<string>): void {
-      for (const account of accounts) pending.add(account);
+    add(accounts: ReadonlyMap<string, boolean>): void {
+      for (const [account, queued] of accounts) pending.set(account, queued || pending.get(account) === true);
       sending ??= drain().finally(() => {
         sending = null;
       });
@@ -74,17 +102,17 @@ export function changeListener(
 ): ChangeSource & {
   close(): Promise<void>;
 } {
-  const listeners = new Set<(accountId: string) => void>();
+  const listeners = new Set<(accountId: string, change?: ChangeNotice) => void>();
   let connection: Promise<{ client: pg.ClientBase; done(error?: Error): void } | null> | null = null;
   let retryTimer: NodeJS.Timeout | null = null;
   let closed = false;
 
-  const own = `${origin}:`;
   const deliver = (message: pg.Notification) => {
-    const payload = message.payload;
-    if (message.channel !== channel || payload === undefined || payload.startsWith(own)) return;
-    const account = payload.slice(payload.indexOf(':') + 1);
-    for (const listener of listeners) listener(account);
+    if (message.channel !== channel || message.payload === undefined) return;
+    const parsed = parsePayload(message.payload);
+    if (parsed === undefined || parsed.origin === origin) return;
+    const change = parsed.deliveriesQueued === undefined ? {} : { deliveriesQueued: parsed.deliveriesQueued };
+    for (const listener of listeners) listener(parsed.accountId, change);
   };
 
   function start(): void {

@@ -5,16 +5,27 @@ import { isRetryable } from './errors.js';
 
 export type TransactionMode = 'read' | 'write';
 
+/** What the stores of one transaction tell it, for the notification sent after its commit. */
+export interface TxObserver {
+  /** An event was appended to the account. */
+  appended(accountId: string): void;
+  /** A webhook delivery of the account was queued (inserted, or made due). */
+  queued(accountId: string): void;
+}
+
 export interface TransactionRunnerOptions {
   pool: Pool;
   /** `SET search_path …`: sent once per pooled connection, with its first statement. */
   searchPathSql: string;
   /** How many times one transaction may run before TransientConflict; at least 1. */
   maxAttempts: number;
-  /** Builds the stores of one transaction; `appended` hears each account that got an event. */
-  makeTx(conn: Conn, appended: (accountId: string) => void): StorageTx;
-  /** Told, after a commit, the accounts the transaction appended events to (never awaited). */
-  committed(accounts: ReadonlySet<string>): void;
+  /** Builds the stores of one transaction; `observer` hears what it appended and queued. */
+  makeTx(conn: Conn, observer: TxObserver): StorageTx;
+  /**
+   * Told, after a commit, the accounts the transaction appended events to, each with whether it
+   * queued webhook deliveries for it (never awaited).
+   */
+  committed(accounts: ReadonlyMap<string, boolean>): void;
   /** Told each time a transaction is run again (a deadlock). */
   reran?: () => void;
   random?: () => number;
@@ -70,7 +81,16 @@ export function transactionRunner(options: TransactionRunnerOptions) {
   ): Promise<T> {
     const client = await options.pool.connect();
     const state: TransactionState = { open: false, failure: undefined };
-    const accounts = new Set<string>();
+    // Account → whether the transaction queued deliveries for it.
+    const accounts = new Map<string, boolean>();
+    const observer: TxObserver = {
+      appended: (id) => {
+        if (!accounts.has(id)) accounts.set(id, false);
+      },
+      queued: (id) => {
+        accounts.set(id, true);
+      },
+    };
     const conn = transactionConn(client, state, {
       writing: mode === 'write',
       searchPathSql: options.searchPathSql,
@@ -84,7 +104,7 @@ export function transactionRunner(options: TransactionRunnerOptions) {
       state.open = true;
       let result: T;
       try {
-        result = await fn(options.makeTx(conn, (id) => accounts.add(id)));
+        result = await fn(options.makeTx(conn, observer));
       } catch (error) {
         // A statement's failure (a lost race) is what counts, whatever fn made of it.
         throw state.failure !== undefined && isRetryable(state.failure) ? state.failure : error;

@@ -210,8 +210,15 @@ const parseDelivery = (data: string) => JSON.parse(data) as WebhookDelivery;
 
 const insertDeliverySql = `INSERT INTO deliveries (${deliveryColumns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING`;
 
-/** Webhook deliveries: the transactional outbox, then the delivery log. */
-export function postgresDeliveries(conn: Conn): DeliveryStore {
+/**
+ * Webhook deliveries: the transactional outbox, then the delivery log. `queued` hears the account
+ * of each delivery inserted or left due (pending with a next attempt), so the commit's
+ * notification tells the other processes' dispatchers there is work (notifications.ts).
+ */
+export function postgresDeliveries(
+  conn: Conn,
+  queued: (accountId: string) => void = () => {},
+): DeliveryStore {
   const update =
     'UPDATE deliveries SET status = $1, next_attempt_at = $2, lease_id = $3, data = $4 WHERE id = $5';
   const insertAttempt = async (a: DeliveryAttempt) => {
@@ -235,6 +242,7 @@ export function postgresDeliveries(conn: Conn): DeliveryStore {
     async insert(d) {
       const inserted = await conn.run(insertDeliverySql, deliveryValues(d));
       if (inserted === 0) throw new UniqueViolation('delivery.id');
+      queued(d.accountId);
     },
     async get(accountId, id) {
       // In a write transaction a delivery is read to be changed (a retry): locked, so a claim
@@ -247,6 +255,7 @@ export function postgresDeliveries(conn: Conn): DeliveryStore {
     },
     async update(d) {
       await conn.run(update, deliveryUpdateValues(d));
+      if (d.status === 'pending') queued(d.accountId);
     },
     async list(query) {
       const where = new Conditions()
