@@ -29,6 +29,10 @@ export async function seedTargets(s: TestServer): Promise<FuzzTargets> {
   for (const title of ['Crash', 'Slow', 'Typo']) {
     issues.push(await create('/issues', { projectId: s.ws.projectId, title, outcomeId: outcomeIds[0] }));
   }
+  const comments = [];
+  for (const issue of issues) {
+    comments.push(await create('/comments', { issueId: issue.id, body: 'Seen it too' }));
+  }
   const context = [];
   const decisions = [];
   const entries = [];
@@ -72,6 +76,7 @@ export async function seedTargets(s: TestServer): Promise<FuzzTargets> {
     decisions: ids(decisions),
     issues: [...ids(issues), ...issues.map((i) => i.key as string), s.other.issueId, s.other.issueKey],
     'time-entries': ids(entries),
+    comments: ids(comments),
     members: ids(members),
     webhooks: webhookIds,
   };
@@ -81,6 +86,7 @@ export async function seedTargets(s: TestServer): Promise<FuzzTargets> {
     iss: ids(issues),
     usr: [...ids(members), s.tokens.member.userId],
     dec: ids(decisions),
+    cmt: ids(comments),
   };
   return {
     tokens: {

@@ -51,16 +51,40 @@ export function validRequestsFor(
       ? valueFor(op.body, resolve, ids)
       : fc.option(valueFor(op.body, resolve, ids))
     : fc.constant(null);
-  return fc.tuple(path, query.map(orderedRange), headers, body).map(([p, q, h, b]) => ({
-    method: op.method,
-    path: q.length > 0 ? `${p}?${q.join('&')}` : p,
-    headers: {
-      ...(op.open ? {} : { authorization: `Bearer ${targets.tokens.admin}` }),
-      ...h,
-      ...(b !== null ? { 'content-type': 'application/json' } : {}),
-    },
-    body: b !== null ? Buffer.from(JSON.stringify(b)) : null,
-  }));
+  return fc
+    .tuple(
+      path,
+      query.map(orderedRange),
+      headers,
+      body.map((b) =>
+        op.method.toUpperCase() === 'POST' && op.template.endsWith('/comments') ? oneTarget(b, ids) : b,
+      ),
+    )
+    .map(([p, q, h, b]) => ({
+      method: op.method,
+      path: q.length > 0 ? `${p}?${q.join('&')}` : p,
+      headers: {
+        ...(op.open ? {} : { authorization: `Bearer ${targets.tokens.admin}` }),
+        ...h,
+        ...(b !== null ? { 'content-type': 'application/json' } : {}),
+      },
+      body: b !== null ? Buffer.from(JSON.stringify(b)) : null,
+    }));
+}
+
+/**
+ * A comment names exactly one of issueId, outcomeId and decisionId (POST /comments): a rule
+ * between members, which the schema's description states. Generated with the first one present.
+ */
+function oneTarget(body: unknown, ids: KnownIds): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  const fields = ['issueId', 'outcomeId', 'decisionId'];
+  const record = body as Record<string, unknown>;
+  const kept = fields.find((field) => record[field] !== undefined);
+  const rest = Object.entries(record).filter(([name]) => !fields.includes(name));
+  return Object.fromEntries(
+    kept === undefined ? [['issueId', ids.iss?.[0]], ...rest] : [[kept, record[kept]], ...rest],
+  );
 }
 
 /**

@@ -17,7 +17,7 @@ const readOnly = [...serviceOwnedFields, 'authorId', 'editedAt'];
 const body = z
   .string()
   .max(50_000)
-  .refine((text) => text.trim().length > 0, 'must not be empty');
+  .regex(/\S/, { error: 'must not be blank (white space only)' });
 
 const targets = ['issueId', 'outcomeId', 'decisionId'] as const;
 
