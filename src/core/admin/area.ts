@@ -42,6 +42,9 @@ export interface AdminArea {
   errorPage(error: ApiError): Reply;
 }
 
+/** Paths outside /api that machines call (probes, MCP): their errors stay problem+json. */
+const machinePaths = ['/healthz', '/readyz', '/mcp'];
+
 type Page = (ctx: AdminContext, params: string[], services: Services) => Promise<Reply>;
 
 interface AdminRoute {
@@ -192,7 +195,8 @@ export function createAdminArea(deps: { clock: Clock; ids: Ids; services: Servic
     // Every path outside the API: the admin pages, the docs pages, a mistyped URL. Browsers reach
     // them, so their errors are pages in the admin layout; the API, and anything under /api/ (a
     // client asking for another version), keeps problem+json.
-    owns: (path) => path !== '/api' && !path.startsWith('/api/'),
+    owns: (path) =>
+      path !== '/api' && !path.startsWith('/api/') && !machinePaths.some((end) => path.endsWith(end)),
     errorPage: (error) =>
       error.status === 404
         ? notFoundPage(error)
