@@ -7,6 +7,7 @@ import { runMemberSuite } from './members.js';
 import { runOutcomeSuite } from './outcomes.js';
 import { runProjectSuite } from './projects.js';
 import { runRelationSuite } from './relations.js';
+import { runSortingSuite } from './sorting.js';
 import type { Target } from './support.js';
 import { runTimeEntrySuite } from './time-entries.js';
 
@@ -22,4 +23,5 @@ export function runFamilySuites(target: Target): void {
   runArchiveSuite(target);
   runIssueKeySuite(target);
   runMemberSuite(target);
+  runSortingSuite(target);
 }
