@@ -22,6 +22,7 @@ import type {
 } from './model.js';
 import type { RateLimitStore } from './pipeline/rate-limit.js';
 import type { StorageTimeStore } from './pipeline/storage-time.js';
+import type { SortKey } from './sort-keys.js';
 
 /**
  * The storage port: what every adapter (memory, SQLite, later PostgreSQL) implements.
@@ -131,10 +132,22 @@ export interface CollectionDefinition<Name extends CollectionName> {
    * where they are null (all the rows less those) stay index reads.
    */
   notNull: readonly (keyof CollectionRows[Name] & string)[];
+  /**
+   * Fields a list may sort by besides `createdAt` (`sort`), each with a column and an index on
+   * (workspace, its sort key, id). `updatedAt` has its column already.
+   */
+  sorts: readonly (keyof CollectionRows[Name] & string)[];
 }
 
 export const collectionDefinitions = {
-  projects: { filters: ['key'], search: ['name', 'description'], ranges: [], sums: [], notNull: [] },
+  projects: {
+    filters: ['key'],
+    search: ['name', 'description'],
+    ranges: [],
+    sums: [],
+    notNull: [],
+    sorts: ['updatedAt'],
+  },
   issues: {
     filters: [
       'projectId',
@@ -150,6 +163,7 @@ export const collectionDefinitions = {
     ranges: [],
     sums: [],
     notNull: ['archivedAt'],
+    sorts: ['updatedAt', 'number', 'severity', 'status', 'title'],
   },
   outcomes: {
     filters: ['projectId', 'status', 'ownerId', 'archivedAt'],
@@ -157,14 +171,23 @@ export const collectionDefinitions = {
     ranges: [],
     sums: [],
     notNull: ['archivedAt'],
+    sorts: ['dueDate', 'updatedAt', 'title'],
   },
-  context: { filters: ['outcomeId', 'kind'], search: [], ranges: [], sums: [], notNull: [] },
+  context: {
+    filters: ['outcomeId', 'kind'],
+    search: [],
+    ranges: [],
+    sums: [],
+    notNull: [],
+    sorts: ['updatedAt'],
+  },
   decisions: {
     filters: ['projectId', 'outcomeId', 'status', 'supersededBy'],
     search: [],
     ranges: [],
     sums: [],
     notNull: [],
+    sorts: ['updatedAt'],
   },
   timeEntries: {
     filters: ['outcomeId', 'issueId', 'userId'],
@@ -172,6 +195,7 @@ export const collectionDefinitions = {
     ranges: ['date'],
     sums: ['minutes'],
     notNull: [],
+    sorts: ['date', 'minutes'],
   },
   comments: {
     filters: ['issueId', 'outcomeId', 'decisionId', 'authorId'],
@@ -179,6 +203,7 @@ export const collectionDefinitions = {
     ranges: [],
     sums: [],
     notNull: [],
+    sorts: ['updatedAt'],
   },
   issueRelations: {
     filters: ['sourceId', 'targetId', 'type'],
@@ -186,6 +211,7 @@ export const collectionDefinitions = {
     ranges: [],
     sums: [],
     notNull: [],
+    sorts: [],
   },
 } as const satisfies { [Name in CollectionName]: CollectionDefinition<Name> };
 
@@ -220,6 +246,19 @@ export interface ListQuery<Name extends CollectionName> {
   order?: 'asc' | 'desc';
   /** Keyset position: only rows strictly after it in the list's order. */
   after?: { createdAt: string; id: string };
+  /**
+   * Another order than creation time: (sort key, id) ascending or descending, the sort key as
+   * `sortKeyOf` makes it of the field (a rank for an enum, a stand-in for null). `order` and
+   * `after` are then ignored; `afterKey` is the keyset position.
+   */
+  sort?: { field: Defined<Name, 'sorts'>; order: 'asc' | 'desc' };
+  afterKey?: { key: SortKey; id: string };
+  /**
+   * With `sort`: the rows returned (not those `total` counts) are only those with `updatedAt` at
+   * or before this instant. A row changed after a list's first page may have moved behind its
+   * cursor; left out of the later pages, it never comes twice.
+   */
+  unchangedSince?: string;
   limit: number;
 }
 

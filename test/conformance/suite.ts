@@ -4,6 +4,7 @@ import { collectionTests } from './collections.js';
 import { dumpTests } from './dump.js';
 import { recordTests } from './records.js';
 import { signalTests } from './signals.js';
+import { sortTests } from './sorts.js';
 import { tenancyTests } from './tenancy.js';
 import { totalTests } from './totals.js';
 import { transactionTests } from './transactions.js';
@@ -18,6 +19,7 @@ export function runConformanceSuite(adapter: AdapterUnderTest): void {
     transactionTests(adapter);
     collectionTests(adapter);
     totalTests(adapter);
+    sortTests(adapter);
     tenancyTests(adapter);
     signalTests(adapter);
     recordTests(adapter);

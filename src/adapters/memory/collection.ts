@@ -1,3 +1,4 @@
+import { sortKeyOf } from '../../core/sort-keys.js';
 import {
   type Collection,
   type CollectionName,
@@ -9,6 +10,7 @@ import {
   VersionMismatch,
 } from '../../core/storage.js';
 import { storedJsonOf } from '../shared/stored-json.js';
+import { SortedKeys } from './sorted-keys.js';
 import { type Position, SortedPositions } from './sorted-positions.js';
 import { clone, type RecordUndo } from './undo.js';
 import { type UniqueKey, UniqueKeys } from './unique-keys.js';
@@ -26,12 +28,14 @@ export interface UniqueRule {
 
 /**
  * One workspace's indexes: every row in list order, the rows of each value of each filter field,
- * and the rows where each of the collection's `notNull` fields is set.
+ * the rows where each of the collection's `notNull` fields is set, and every row in the order of
+ * each of its sort fields.
  */
 interface WorkspaceIndex {
   all: SortedPositions;
   byValue: Map<string, SortedPositions>;
   set: Map<string, SortedPositions>;
+  sorted: Map<string, SortedKeys>;
 }
 
 /** A filter value as an index key; null and numbers kept apart from strings. */
@@ -54,6 +58,8 @@ export class IndexedRows<Name extends CollectionName> {
   private readonly indexed: readonly string[];
   /** Nullable fields whose set rows are indexed (collectionDefinitions' `notNull`). */
   readonly setFields: readonly string[];
+  /** Fields other than createdAt a list may sort by (collectionDefinitions' `sorts`). */
+  private readonly sortFields: readonly string[];
   private seq = 0;
 
   constructor(
@@ -62,6 +68,25 @@ export class IndexedRows<Name extends CollectionName> {
   ) {
     this.indexed = collectionDefinitions[name].filters.filter((field) => !unique?.unindexed.includes(field));
     this.setFields = collectionDefinitions[name].notNull;
+    this.sortFields = collectionDefinitions[name].sorts;
+  }
+
+  /** The workspace's rows in the order of sort field `field`. */
+  sortedRows(workspaceId: string, field: string): SortedKeys {
+    return this.workspaces.get(workspaceId)?.sorted.get(field) ?? new SortedKeys();
+  }
+
+  private sortIndex(index: WorkspaceIndex, field: string): SortedKeys {
+    let keys = index.sorted.get(field);
+    if (!keys) {
+      keys = new SortedKeys();
+      index.sorted.set(field, keys);
+    }
+    return keys;
+  }
+
+  private keyed(row: CollectionRows[Name], field: string) {
+    return { key: sortKeyOf(this.name, field, row), id: row.id };
   }
 
   /** The rows of the workspace where `field` is set (one of `setFields`). */
@@ -85,7 +110,7 @@ export class IndexedRows<Name extends CollectionName> {
   private indexesOf(workspaceId: string): WorkspaceIndex {
     let index = this.workspaces.get(workspaceId);
     if (!index) {
-      index = { all: new SortedPositions(), byValue: new Map(), set: new Map() };
+      index = { all: new SortedPositions(), byValue: new Map(), set: new Map(), sorted: new Map() };
       this.workspaces.set(workspaceId, index);
     }
     return index;
@@ -128,6 +153,7 @@ export class IndexedRows<Name extends CollectionName> {
     for (const field of this.setFields) {
       if ((row as unknown as Fields)[field] != null) this.setIndex(index, field).add(position);
     }
+    for (const field of this.sortFields) this.sortIndex(index, field).add(this.keyed(row, field));
     record(() => this.drop(row.id, () => {}));
   }
 
@@ -148,6 +174,7 @@ export class IndexedRows<Name extends CollectionName> {
     for (const field of this.setFields) {
       if ((row as unknown as Fields)[field] != null) index.set.get(field)?.remove(position);
     }
+    for (const field of this.sortFields) index.sorted.get(field)?.remove(this.keyed(row, field));
     record(() => this.add(row, () => {}, position));
     return row;
   }
@@ -170,6 +197,13 @@ export class IndexedRows<Name extends CollectionName> {
       const now = (row as unknown as Fields)[field] != null;
       if (was && !now) index.set.get(field)?.remove(position);
       if (!was && now) this.setIndex(index, field).add(position);
+    }
+    for (const field of this.sortFields) {
+      const was = this.keyed(before, field);
+      const now = this.keyed(row, field);
+      if (was.key === now.key) continue;
+      index.sorted.get(field)?.remove(was);
+      this.sortIndex(index, field).add(now);
     }
     const oldUnique = this.uniqueKey(before);
     const newUnique = this.uniqueKey(row);
@@ -355,9 +389,23 @@ export function memoryCollection<Name extends CollectionName>(
         ranges.every(([, bounds]) => bounds === undefined);
 
       const page: Row[] = [];
-      for (const row of matching(query.workspaceId, where, query.after, query.order, set)) {
-        if (page.length >= query.limit) break;
-        if (accepts(row)) page.push(row);
+      if (query.sort) {
+        // Walked in the sort field's order; each row checked against every filter.
+        const walk = store
+          .sortedRows(query.workspaceId, query.sort.field)
+          .walk(query.sort.order, query.afterKey);
+        for (const id of walk) {
+          if (page.length >= query.limit) break;
+          const row = store.rows.get(id) as Row;
+          if (set !== undefined && (row as unknown as Fields)[set] == null) continue;
+          if (query.unchangedSince !== undefined && row.updatedAt > query.unchangedSince) continue;
+          if (matches(row, where) && accepts(row)) page.push(row);
+        }
+      } else {
+        for (const row of matching(query.workspaceId, where, query.after, query.order, set)) {
+          if (page.length >= query.limit) break;
+          if (accepts(row)) page.push(row);
+        }
       }
       const sumField = query.sum as string | undefined;
       let total: number;

@@ -5,7 +5,12 @@ import { Conditions, placeholders } from './sql.js';
 export interface CollectionShape {
   name: CollectionName;
   table: string;
-  /** Record fields stored in their own column (filters, ranges, sums), with the column name. */
+  /**
+   * Text fields with a column only to sort by (titles): stored without NUL characters, which
+   * PostgreSQL's text cannot hold (the API refuses them; only the JSON copy keeps any).
+   */
+  sortOnly: ReadonlySet<string>;
+  /** Record fields stored in their own column (filters, ranges, sums, sorts), with the column name. */
   columns: readonly { field: string; column: string }[];
   filters: ReadonlySet<string>;
   ranges: ReadonlySet<string>;
@@ -44,7 +49,11 @@ export const columnOf = (field: string): string => field.replace(/[A-Z]/g, (c) =
 function shapeOf(name: CollectionName): CollectionShape {
   const definition = collectionDefinitions[name];
   const table = tables[name];
-  const fields = [...new Set<string>([...definition.filters, ...definition.ranges, ...definition.sums])];
+  // Sort fields too (issue and outcome titles, due dates), but for updatedAt, a column of every table.
+  const sorted = definition.sorts.filter((field) => field !== 'updatedAt');
+  const fields = [
+    ...new Set<string>([...definition.filters, ...definition.ranges, ...definition.sums, ...sorted]),
+  ];
   const columns = fields.map((field) => ({ field, column: columnOf(field) }));
   const searchable = definition.search.length > 0;
   const names = [
@@ -63,6 +72,12 @@ function shapeOf(name: CollectionName): CollectionShape {
     name,
     table,
     columns,
+    sortOnly: new Set(
+      sorted.filter(
+        (field) =>
+          !([...definition.filters, ...definition.ranges, ...definition.sums] as string[]).includes(field),
+      ),
+    ),
     filters: new Set(definition.filters),
     ranges: new Set(definition.ranges),
     sums: new Set(definition.sums),

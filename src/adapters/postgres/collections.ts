@@ -1,3 +1,4 @@
+import { sortKeySql } from '../../core/sort-keys.js';
 import {
   type Collection,
   type CollectionName,
@@ -90,7 +91,10 @@ function columnValues(
     row.createdAt,
     row.updatedAt,
     row.version,
-    ...shape.columns.map(({ field }) => record[field] ?? null),
+    ...shape.columns.map(({ field }) => {
+      const value = record[field] ?? null;
+      return typeof value === 'string' && shape.sortOnly.has(field) ? value.replaceAll('\u0000', '') : value;
+    }),
     ...(shape.search.length > 0 ? [searchText(shape, record)] : []),
     json ?? JSON.stringify(row),
   ];
@@ -282,16 +286,23 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
       const where = conditions.sql;
       const matchParams = [...conditions.params];
 
-      const after = query.after;
-      const ascending = query.order === 'asc';
+      const sort = query.sort;
+      // Sorted by another field: keyset on (its sort key, id), read from its index (migration 15).
+      const after = sort
+        ? query.afterKey && [query.afterKey.key, query.afterKey.id]
+        : query.after && [query.after.createdAt, query.after.id];
+      const ascending = (sort ? sort.order : query.order) === 'asc';
+      const key = sort ? sortKeySql(name, sort.field, columnOf(sort.field)) : 'created_at';
       let keyset = '';
+      if (sort && query.unchangedSince !== undefined)
+        keyset += ` AND updated_at <= ${conditions.param(query.unchangedSince)}`;
       if (after) {
-        const createdAt = conditions.param(after.createdAt);
-        const id = conditions.param(after.id);
-        keyset = ` AND (created_at, id) ${ascending ? '>' : '<'} (${createdAt}, ${id})`;
+        const value = conditions.param(after[0]);
+        const id = conditions.param(after[1]);
+        keyset += ` AND (${key}, id) ${ascending ? '>' : '<'} (${value}, ${id})`;
       }
       const limit = conditions.param(query.limit);
-      const order = ascending ? 'created_at, id' : 'created_at DESC, id DESC';
+      const order = ascending ? `${key}, id` : `${key} DESC, id DESC`;
       const rows = (
         await conn.values<string>(
           `SELECT data FROM ${table} WHERE ${where}${keyset} ORDER BY ${order} LIMIT ${limit}`,

@@ -4,7 +4,7 @@ import { type CollectionName, collectionDefinitions, type FilterValue } from '..
 export interface CollectionShape {
   name: CollectionName;
   table: string;
-  /** Record fields stored in their own column (filters, ranges, sums), with the column name. */
+  /** Record fields stored in their own column (filters, ranges, sums, sorts), with the column name. */
   columns: readonly { field: string; column: string }[];
   filters: ReadonlySet<string>;
   ranges: ReadonlySet<string>;
@@ -41,7 +41,11 @@ export const columnOf = (field: string): string => field.replace(/[A-Z]/g, (c) =
 function shapeOf(name: CollectionName): CollectionShape {
   const definition = collectionDefinitions[name];
   const table = tables[name];
-  const fields = [...new Set<string>([...definition.filters, ...definition.ranges, ...definition.sums])];
+  // Sort fields too (issue and outcome titles, due dates), but for updatedAt, a column of every table.
+  const sorted = definition.sorts.filter((field) => field !== 'updatedAt');
+  const fields = [
+    ...new Set<string>([...definition.filters, ...definition.ranges, ...definition.sums, ...sorted]),
+  ];
   const columns = fields.map((field) => ({ field, column: columnOf(field) }));
   const names = [
     'id',

@@ -1,3 +1,4 @@
+import { sortKeySql } from '../../core/sort-keys.js';
 import {
   type Collection,
   type CollectionName,
@@ -356,14 +357,21 @@ async function list(this: CollectionState, query: ListQuery<CollectionName>): Pr
   if (sumField !== undefined && !shape.sums.has(sumField)) {
     throw new Error(`${name}: "${sumField}" is not a sum field`);
   }
-  const after = query.after;
-  const ascending = query.order === 'asc';
+  const sort = query.sort;
+  // Sorted by another field: keyset on (its sort key, id), read from its index (migration 17).
+  const after = sort
+    ? query.afterKey && [query.afterKey.key, query.afterKey.id]
+    : query.after && [query.after.createdAt, query.after.id];
+  const unchanged = sort && query.unchangedSince !== undefined ? query.unchangedSince : undefined;
+  const ascending = (sort ? sort.order : query.order) === 'asc';
+  const key = sort ? sortKeySql(name, sort.field, columnOf(sort.field)) : 'created_at';
   const page = (from: string) =>
     conn
       .values<string>(
-        `SELECT data FROM ${from} WHERE ${where}${after ? ` AND (created_at, id) ${ascending ? '>' : '<'} (?, ?)` : ''} ` +
-          `ORDER BY ${ascending ? 'created_at, id' : 'created_at DESC, id DESC'} LIMIT ?`,
-        after ? [...params, after.createdAt, after.id, query.limit] : [...params, query.limit],
+        `SELECT data FROM ${from} WHERE ${where}${unchanged !== undefined ? ' AND updated_at <= ?' : ''}` +
+          `${after ? ` AND (${key}, id) ${ascending ? '>' : '<'} (?, ?)` : ''} ` +
+          `ORDER BY ${ascending ? `${key}, id` : `${key} DESC, id DESC`} LIMIT ?`,
+        [...params, ...(unchanged !== undefined ? [unchanged] : []), ...(after ?? []), query.limit],
       )
       .map(parse);
   const counted = (from: string) => {
@@ -399,7 +407,8 @@ async function list(this: CollectionState, query: ListQuery<CollectionName>): Pr
   // Left to itself, SQLite may read them all through the index by update time and sort them.
   if (byUpdate && from === shape.table)
     from = walkedInCreationOrder(shape.table, query.where as Where, byUpdate);
-  const rows = page(from);
+  // Sorted by another field: SQLite picks that field's index (or a filter's) for the page itself.
+  const rows = page(sort && phrase === null ? shape.table : from);
   // A first page shorter than the limit already holds every match.
   if (!after && sumField === undefined && rows.length < query.limit) return { rows, total: rows.length };
   const onlyEquality =

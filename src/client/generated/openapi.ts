@@ -3171,6 +3171,8 @@ export interface operations {
                 createdBefore?: string;
                 updatedSince?: string;
                 q?: string;
+                /** @description One of createdAt, updatedAt; a leading `-` sorts descending. Default `-createdAt`. */
+                sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
             };
             header?: never;
             path?: never;
@@ -3464,6 +3466,8 @@ export interface operations {
                 /** @description Archived items are left out unless `true` (with the others) or `only` */
                 archived?: "false" | "true" | "only";
                 q?: string;
+                /** @description One of dueDate, createdAt, updatedAt, title; a leading `-` sorts descending. Default `-createdAt`. */
+                sort?: "dueDate" | "-dueDate" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "title" | "-title";
             };
             header?: never;
             path?: never;
@@ -4061,6 +4065,8 @@ export interface operations {
                 updatedSince?: string;
                 outcomeId?: string;
                 kind?: "document" | "link" | "note";
+                /** @description One of createdAt, updatedAt; a leading `-` sorts descending. Default `-createdAt`. */
+                sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
             };
             header?: never;
             path?: never;
@@ -4336,6 +4342,8 @@ export interface operations {
                 projectId?: string;
                 outcomeId?: string;
                 status?: "proposed" | "accepted" | "rejected" | "superseded";
+                /** @description One of createdAt, updatedAt; a leading `-` sorts descending. Default `-createdAt`. */
+                sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
             };
             header?: never;
             path?: never;
@@ -4666,6 +4674,8 @@ export interface operations {
                 /** @description Archived items are left out unless `true` (with the others) or `only` */
                 archived?: "false" | "true" | "only";
                 q?: string;
+                /** @description One of createdAt, updatedAt, number, severity, status, title; a leading `-` sorts descending. Default `-createdAt`. */
+                sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "number" | "-number" | "severity" | "-severity" | "status" | "-status" | "title" | "-title";
             };
             header?: never;
             path?: never;
@@ -5451,6 +5461,8 @@ export interface operations {
                 userId?: string;
                 from?: string;
                 to?: string;
+                /** @description One of date, minutes, createdAt; a leading `-` sorts descending. Default `-createdAt`. */
+                sort?: "date" | "-date" | "minutes" | "-minutes" | "createdAt" | "-createdAt";
             };
             header?: never;
             path?: never;
@@ -5803,8 +5815,8 @@ export interface operations {
                 outcomeId?: string;
                 decisionId?: string;
                 authorId?: string;
-                /** @description One of createdAt; a leading `-` sorts descending. Default `createdAt`. */
-                sort?: "createdAt" | "-createdAt";
+                /** @description One of createdAt, updatedAt; a leading `-` sorts descending. Default `createdAt`. */
+                sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
             };
             header?: never;
             path?: never;

@@ -49,7 +49,7 @@ export interface KeysetPosition {
   id: string;
 }
 
-const invalidCursor = (detail: string) => new ApiError(400, 'invalid_cursor', detail);
+export const invalidCursor = (detail: string) => new ApiError(400, 'invalid_cursor', detail);
 
 // The checksum binds a cursor to the filters it was made with and catches edits. It is no
 // secret: a forged cursor can only choose a position inside the caller's own filtered list.
@@ -112,12 +112,16 @@ export function toPage<Row extends KeysetPosition, T>(
   limit: number,
   filters: unknown,
   present: (row: Row) => T,
+  /** The keyset position of a row, for a list in another order than creation time. */
+  positionOf?: (row: Row) => readonly (string | number)[],
 ): Page<T> {
   const pageRows = rows.slice(0, limit);
   const last = pageRows[pageRows.length - 1];
+  const next = (row: Row) =>
+    positionOf ? encodePosition(positionOf(row), filters) : encodeCursor(row, filters);
   return {
     data: pageRows.map(present),
-    nextCursor: rows.length > limit && last ? encodeCursor(last, filters) : null,
+    nextCursor: rows.length > limit && last ? next(last) : null,
     total,
   };
 }

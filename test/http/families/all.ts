@@ -8,6 +8,7 @@ import { runMemberSuite } from './members.js';
 import { runOutcomeSuite } from './outcomes.js';
 import { runProjectSuite } from './projects.js';
 import { runRelationSuite } from './relations.js';
+import { runSortingSuite } from './sorting.js';
 import type { Target } from './support.js';
 import { runTimeEntrySuite } from './time-entries.js';
 
@@ -24,4 +25,5 @@ export function runFamilySuites(target: Target): void {
   runIssueKeySuite(target);
   runMemberSuite(target);
   runBatchSuite(target);
+  runSortingSuite(target);
 }

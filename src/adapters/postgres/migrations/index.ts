@@ -12,6 +12,7 @@ import { rateLimitRuns } from './011_rate_limit_runs.js';
 import { comments } from './012_comments.js';
 import { issueRelations } from './013_issue_relations.js';
 import { archive } from './014_archive.js';
+import { sortOrders } from './015_sort_orders.js';
 
 /** One schema step, recorded in `schema_migrations` once applied. */
 export interface Migration {
@@ -36,6 +37,7 @@ export const migrations: readonly Migration[] = [
   { version: 12, name: 'comments', sql: comments },
   { version: 13, name: 'issue relations', sql: issueRelations },
   { version: 14, name: 'archive', sql: archive },
+  { version: 15, name: 'sort orders', sql: sortOrders },
 ];
 
 /** The schema version this code knows. */

@@ -14,6 +14,7 @@ import { membershipsByUser } from './013_memberships_by_user.js';
 import { comments } from './014_comments.js';
 import { issueRelations } from './015_issue_relations.js';
 import { archive } from './016_archive.js';
+import { sortOrders } from './017_sort_orders.js';
 
 /** One schema step. `version` is what `PRAGMA user_version` holds once it is applied. */
 export interface Migration {
@@ -40,6 +41,7 @@ export const migrations: readonly Migration[] = [
   { version: 14, name: 'comments', sql: comments },
   { version: 15, name: 'issue relations', sql: issueRelations },
   { version: 16, name: 'archive', sql: archive },
+  { version: 17, name: 'sort orders', sql: sortOrders },
 ];
 
 /** The schema version this code knows. */

@@ -5,7 +5,6 @@ import type { Page } from '../../pipeline/pagination.js';
 import { deleteAndAnnounce, insertAndAnnounce } from '../shared/lifecycle.js';
 import { getForWrite, getOr404, listPage, present, saveNextVersion } from '../shared/operations.js';
 import { referenced } from '../shared/references.js';
-import { sortOrder } from '../shared/sort.js';
 import { applyChanges } from '../shared/update.js';
 import { commentEvents } from './events.js';
 import type { CommentCreate, CommentListQuery, CommentPatch } from './schema.js';
@@ -108,11 +107,10 @@ export async function listComments(
   query: CommentListQuery,
 ): Promise<Page<CommentView>> {
   const { issueId, outcomeId, decisionId, authorId, sort, ...params } = query;
-  const { order } = sortOrder(sort);
   return listPage(
     ctx,
     'comments',
-    { ...params, order },
+    { ...params, sort },
     { issueId, outcomeId, decisionId, authorId },
     presentComment,
   );

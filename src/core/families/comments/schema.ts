@@ -44,7 +44,7 @@ export const commentPatchSchema = withoutReadOnly(
 );
 export type CommentPatch = z.output<typeof commentPatchSchema>;
 
-export const commentSorts = ['createdAt'] as const;
+export const commentSorts = ['createdAt', 'updatedAt'] as const;
 
 export const commentListQuerySchema = z.strictObject({
   ...listQueryBase,

@@ -9,6 +9,7 @@ import {
   versionedFields,
   withoutReadOnly,
 } from '../shared/schema.js';
+import { sortQuery } from '../shared/sort.js';
 
 /** Links must be http(s): a `javascript:` or `file:` URL stored here would be rendered to someone later. */
 const webUrl = z.url({ protocol: /^https?$/ }).max(2048);
@@ -37,6 +38,7 @@ export const contextListQuerySchema = z.strictObject({
   ...listQueryBase,
   outcomeId: idOf('out').optional(),
   kind: z.enum(contextKinds).optional(),
+  sort: sortQuery(['createdAt', 'updatedAt'], '-createdAt'),
 });
 export type ContextListQuery = z.output<typeof contextListQuerySchema>;
 

@@ -12,6 +12,7 @@ import {
   versionedFields,
   withoutReadOnly,
 } from '../shared/schema.js';
+import { sortQuery } from '../shared/sort.js';
 
 const fields = {
   title: nonBlank().max(500),
@@ -60,6 +61,7 @@ export const decisionListQuerySchema = z.strictObject({
   projectId: idOf('prj').optional(),
   outcomeId: idOf('out').optional(),
   status: z.enum(decisionStatuses).optional(),
+  sort: sortQuery(['createdAt', 'updatedAt'], '-createdAt'),
 });
 export type DecisionListQuery = z.output<typeof decisionListQuerySchema>;
 

@@ -14,6 +14,7 @@ import {
   versionedFields,
   withoutReadOnly,
 } from '../shared/schema.js';
+import { sortQuery } from '../shared/sort.js';
 
 /** Fields the service sets: ignored in bodies. `status` changes only through a transition (seed). */
 const readOnly = [
@@ -70,6 +71,8 @@ export const issueTransitionSchema = withoutReadOnly(
 );
 export type IssueTransition = z.output<typeof issueTransitionSchema>;
 
+export const issueSorts = ['createdAt', 'updatedAt', 'number', 'severity', 'status', 'title'] as const;
+
 export const issueListQuerySchema = z.strictObject({
   ...listQueryBase,
   projectId: idOf('prj').optional(),
@@ -80,6 +83,7 @@ export const issueListQuerySchema = z.strictObject({
   parentId: idOf('iss').optional().describe('The children of this issue (its sub-issues)'),
   archived: archivedQuery,
   q: searchText.optional(),
+  sort: sortQuery(issueSorts, '-createdAt'),
 });
 export type IssueListQuery = z.output<typeof issueListQuerySchema>;
 

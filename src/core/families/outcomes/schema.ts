@@ -16,6 +16,7 @@ import {
   versionedFields,
   withoutReadOnly,
 } from '../shared/schema.js';
+import { sortQuery } from '../shared/sort.js';
 
 const readOnly = [...serviceOwnedFields, 'shippedAt', 'commentCount', 'archivedAt'];
 
@@ -48,12 +49,15 @@ export const outcomePatchSchema = withoutReadOnly(
 );
 export type OutcomePatch = z.output<typeof outcomePatchSchema>;
 
+export const outcomeSorts = ['dueDate', 'createdAt', 'updatedAt', 'title'] as const;
+
 export const outcomeListQuerySchema = z.strictObject({
   ...listQueryBase,
   projectId: idOf('prj').optional(),
   status: z.enum(outcomeStatuses).optional(),
   archived: archivedQuery,
   q: searchText.optional(),
+  sort: sortQuery(outcomeSorts, '-createdAt'),
 });
 export type OutcomeListQuery = z.output<typeof outcomeListQuerySchema>;
 

@@ -8,6 +8,7 @@ import {
   versionedFields,
   withoutReadOnly,
 } from '../shared/schema.js';
+import { sortQuery } from '../shared/sort.js';
 
 /** A project key: 2 to 10 upper-case letters or digits, starting with a letter (`APO`). */
 export const projectKey = z
@@ -30,7 +31,11 @@ export const projectPatchSchema = withoutReadOnly(
 );
 export type ProjectPatch = z.output<typeof projectPatchSchema>;
 
-export const projectListQuerySchema = z.strictObject({ ...listQueryBase, q: searchText.optional() });
+export const projectListQuerySchema = z.strictObject({
+  ...listQueryBase,
+  q: searchText.optional(),
+  sort: sortQuery(['createdAt', 'updatedAt'], '-createdAt'),
+});
 export type ProjectListQuery = z.output<typeof projectListQuerySchema>;
 
 /** A project as the API answers it. */

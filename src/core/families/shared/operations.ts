@@ -2,7 +2,8 @@ import { notFound } from '../../errors.js';
 import type { VersionedRecord } from '../../model.js';
 import { preconditionHolds, versionConflict } from '../../pipeline/conditional.js';
 import type { OperationContext } from '../../pipeline/context.js';
-import { decodeCursor, type Page, toPage } from '../../pipeline/pagination.js';
+import { decodeCursor, decodePosition, invalidCursor, type Page, toPage } from '../../pipeline/pagination.js';
+import { isSortKeyOf, type SortKey, sortKeyOf } from '../../sort-keys.js';
 import {
   type CollectionName,
   type CollectionRows,
@@ -10,6 +11,7 @@ import {
   type StoredJson,
   VersionMismatch,
 } from '../../storage.js';
+import { sortOrder } from './sort.js';
 
 /** The resource as the API shows it: everything but the workspace it lives in. */
 export function present<Row extends VersionedRecord>(row: Row): Omit<Row, 'workspaceId'> {
@@ -100,6 +102,11 @@ export interface ListParams<Name extends CollectionName = CollectionName> {
   order?: 'asc' | 'desc';
   /** Fields that must be set (an archived item's `archivedAt`). */
   notNull?: ListQuery<Name>['notNull'] | undefined;
+  /**
+   * The `sort` parameter (`-updatedAt`…): on `createdAt` it is `order`; on another of the
+   * collection's sort fields, (that field's key, id).
+   */
+  sort?: string | undefined;
 }
 
 /**
@@ -113,7 +120,10 @@ export async function listPage<Name extends CollectionName, T>(
   where: ListQuery<Name>['where'],
   presentRow: (row: CollectionRows[Name]) => T,
 ): Promise<Page<T> & { sum?: number }> {
-  const { limit, cursor, range, sum, order, notNull, ...rest } = params;
+  const { limit, cursor, range, sum, sort: sortParam, order: orderParam, notNull, ...rest } = params;
+  const sorted = sortParam === undefined ? null : sortOrder(sortParam);
+  const order = sorted?.field === 'createdAt' ? sorted.order : orderParam;
+  const sort = sorted && sorted.field !== 'createdAt' ? sorted : null;
   // The order is part of what a cursor is bound to: a position means nothing in another order.
   // Newest first is left out, so cursors made before lists had an order stay valid.
   const filters = {
@@ -122,6 +132,7 @@ export async function listPage<Name extends CollectionName, T>(
     range,
     ...rest,
     ...(order === 'asc' ? { order } : {}),
+    ...(sort ? { sort: sortParam } : {}),
     ...(notNull ? { notNull } : {}),
   };
   const query: ListQuery<Name> = {
@@ -136,9 +147,47 @@ export async function listPage<Name extends CollectionName, T>(
     ...(rest.createdBefore ? { createdBefore: rest.createdBefore } : {}),
     ...(rest.updatedSince ? { updatedSince: rest.updatedSince } : {}),
     ...(rest.q ? { search: rest.q } : {}),
-    ...(cursor !== undefined ? { after: decodeCursor(cursor, filters) } : {}),
+    ...(sort ? { sort: sort as NonNullable<ListQuery<Name>['sort']> } : {}),
+    ...(cursor !== undefined && !sort ? { after: decodeCursor(cursor, filters) } : {}),
   };
+  // Sorted on a field that changes: the pages after the first leave out rows changed since it
+  // was read (the instant its cursor carries on), which may have moved behind the cursor.
+  const sortCursor =
+    sort && cursor !== undefined ? decodeSortCursor(name, sort.field, cursor, filters) : null;
+  const since = sortCursor?.since ?? ctx.now;
+  if (sortCursor) {
+    query.afterKey = { key: sortCursor.key, id: sortCursor.id };
+    query.unchangedSince = since;
+  }
   const result = await ctx.tx.collections[name].list(query);
-  const page = toPage(result.rows as CollectionRows[Name][], result.total, limit, filters, presentRow);
+  const rows = result.rows as CollectionRows[Name][];
+  const page = sort
+    ? toPage(rows, result.total, limit, filters, presentRow, (row) => [
+        sortKeyOf(name, sort.field, row),
+        row.id,
+        since,
+      ])
+    : toPage(rows, result.total, limit, filters, presentRow);
   return result.sum === undefined ? page : { ...page, sum: result.sum };
+}
+
+/**
+ * The (sort key, id) position a cursor of a list sorted on `field` names, and when its first page
+ * was read; 400 invalid_cursor if none.
+ */
+function decodeSortCursor(
+  name: CollectionName,
+  field: string,
+  cursor: string,
+  filters: unknown,
+): { key: SortKey; id: string; since: string } {
+  const [key, id, since, extra] = decodePosition(cursor, filters);
+  if (
+    isSortKeyOf(name, field, key) &&
+    typeof id === 'string' &&
+    typeof since === 'string' &&
+    extra === undefined
+  )
+    return { key, id, since };
+  throw invalidCursor('The cursor is malformed.');
 }

@@ -9,6 +9,7 @@ import {
   versionedFields,
   withoutReadOnly,
 } from '../shared/schema.js';
+import { sortQuery } from '../shared/sort.js';
 
 const minutes = z.number().int().min(1).max(1440);
 const note = z.string().max(10_000).nullable();
@@ -48,6 +49,7 @@ export const timeEntryListQuerySchema = z
     from: calendarDate.optional(),
     /** Entries dated on or before this day. */
     to: calendarDate.optional(),
+    sort: sortQuery(['date', 'minutes', 'createdAt'], '-createdAt'),
   })
   .refine((q) => !q.from || !q.to || q.from <= q.to, {
     message: 'from must not be after to',

@@ -1,0 +1,51 @@
+import { issueSeverities, issueStatuses } from './model.js';
+import type { CollectionName } from './storage.js';
+
+/** What a list sorts on: a field's value, or its rank or stand-in (see `sortKeyOf`). */
+export type SortKey = string | number;
+
+interface SortKeyRule {
+  /** An enum sorted by its place in this list (severity: low < critical), not alphabetically. */
+  ranks?: readonly string[];
+  /** A nullable field: null sorts as this value (after every date: `~` follows the digits). */
+  nullsAs?: string;
+}
+
+/** Sort fields whose key is not the stored value itself. */
+const rules: Partial<Record<CollectionName, Record<string, SortKeyRule>>> = {
+  issues: { severity: { ranks: issueSeverities }, status: { ranks: issueStatuses } },
+  outcomes: { dueDate: { nullsAs: '~' } },
+};
+
+/**
+ * The key a row sorts by under `field`: the same in every adapter (the SQL ones compute it with
+ * `sortKeySql` and index that expression), and what a cursor carries.
+ */
+export function sortKeyOf(name: CollectionName, field: string, row: unknown): SortKey {
+  const value = (row as Record<string, unknown>)[field];
+  const rule = rules[name]?.[field];
+  if (rule?.ranks) return rule.ranks.indexOf(value as string);
+  if (value === null || value === undefined) return rule?.nullsAs ?? '';
+  return value as SortKey;
+}
+
+/** Whether a key read back from a cursor has the type `field`'s keys have. */
+export function isSortKeyOf(name: CollectionName, field: string, key: unknown): key is SortKey {
+  if (rules[name]?.[field]?.ranks || field === 'number' || field === 'minutes') return Number.isInteger(key);
+  return typeof key === 'string';
+}
+
+/**
+ * The SQL expression of `sortKeyOf` over the column (the same text in SQLite and PostgreSQL):
+ * the indexes of migrations 17 (SQLite) and 15 (PostgreSQL) are on it, and a query must repeat
+ * it word for word to use them. Only constants of this file go into it.
+ */
+export function sortKeySql(name: CollectionName, field: string, column: string): string {
+  const rule = rules[name]?.[field];
+  if (rule?.ranks) {
+    const cases = rule.ranks.map((value, rank) => `WHEN '${value}' THEN ${rank}`).join(' ');
+    return `(CASE ${column} ${cases} END)`;
+  }
+  if (rule?.nullsAs !== undefined) return `COALESCE(${column}, '${rule.nullsAs}')`;
+  return column;
+}
