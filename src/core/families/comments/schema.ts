@@ -14,10 +14,7 @@ import { sortQuery } from '../shared/sort.js';
 const readOnly = [...serviceOwnedFields, 'authorId', 'editedAt'];
 
 /** Markdown text, kept as sent. */
-const body = z
-  .string()
-  .max(50_000)
-  .regex(/\S/, { error: 'must not be blank (white space only)' });
+const body = z.string().max(50_000).regex(/\S/, { error: 'must not be blank (white space only)' });
 
 const targets = ['issueId', 'outcomeId', 'decisionId'] as const;
 
