@@ -4,13 +4,7 @@ import type { StorageTx } from '../storage.js';
 import { allowedMethods, decodePathParams } from './allow.js';
 import { authorize, type Principal } from './auth.js';
 import { type OperationContext, operationContext, type Services, tenantOf } from './context.js';
-import {
-  type Announced,
-  preconditionFor,
-  validatedInput,
-  withAnnouncedText,
-  withLocation,
-} from './operation.js';
+import { announcing, preconditionFor, validatedInput, withAnnouncedText, withLocation } from './operation.js';
 import type { Reply } from './reply.js';
 import { apiBase, methodNotAllowed, type RouteMatch, unknownPath } from './router.js';
 
@@ -56,15 +50,7 @@ export function operationRunner(deps: BatchDeps): OperationRunner {
     const headers = operation.ifMatch === undefined ? shared : { ...shared, 'if-match': operation.ifMatch };
     const tenant = tenantOf(deps.principal);
     const plain = operationContext(deps.tx, deps.now, deps.ids, tenant, precondition, deps.services);
-    let announced: Announced | null = null;
-    const ctx: OperationContext = {
-      ...plain,
-      async emit(signal) {
-        const event = await plain.emit(signal);
-        announced = { id: event.id, object: signal.data.object, json: signal.objectJson };
-        return event;
-      },
-    };
+    const { ctx, announced } = announcing(plain);
     const params = decodePathParams(match.params);
     const reply = await route.handle(ctx, { params, query, body, headers, secure: deps.secure });
     if (reply.after || reply.streamFrom) {
@@ -76,7 +62,7 @@ export function operationRunner(deps: BatchDeps): OperationRunner {
         { issues: [{ in: 'body', path: 'path', message: 'not allowed in a batch' }] },
       );
     }
-    return withAnnouncedText(withLocation(reply, path), announced);
+    return withAnnouncedText(withLocation(reply, path), announced());
   };
 }
 

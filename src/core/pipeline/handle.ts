@@ -10,7 +10,7 @@ import { type Grant, grantLost } from './authority.js';
 import { batchSize, isBatchPath, operationRunner } from './batch.js';
 import { checkBodySize, parseJsonBody } from './body.js';
 import { noneMatchNames } from './conditional.js';
-import { type OperationContext, operationContext, type Services, tenantOf } from './context.js';
+import { operationContext, type Services, tenantOf } from './context.js';
 import {
   fingerprint,
   idempotencyRetentionMs,
@@ -23,6 +23,7 @@ import {
 } from './idempotency.js';
 import {
   type Announced,
+  announcing,
   preconditionFor,
   validatedInput,
   withAnnouncedText,
@@ -413,15 +414,8 @@ async function runRoute(
   const plain = operationContext(tx, now, rt.ids, tenantOf(principal), precondition, services);
   // The last signal the request wrote and the object it carries (with its text, when made): a
   // create answers with that object.
-  let announced: Announced | null = null;
-  const ctx: OperationContext = {
-    ...plain,
-    async emit(signal) {
-      const event = await plain.emit(signal);
-      announced = { id: event.id, object: signal.data.object, json: signal.objectJson };
-      return event;
-    },
-  };
+  const { ctx, announced } = announcing(plain);
+
   if (route.runsOperations) {
     const batch = {
       route: rt.route,
@@ -440,13 +434,13 @@ async function runRoute(
       await route.handle(ctx, { params, query, body, headers: req.headers, secure: req.secure }),
       req.path,
     ),
-    announced,
+    announced(),
   );
 
   if (keyed) {
     const { key, print, expiredBefore } = keyed;
     const use = { workspaceId: principal.workspaceId, key, fingerprint: print, createdAt: now };
-    return remember(tx, reply, use, { expiredBefore, bodySignal: bodySignalOf(reply, announced) });
+    return remember(tx, reply, use, { expiredBefore, bodySignal: bodySignalOf(reply, announced()) });
   }
   if (effectiveMethod(req) === 'GET' && reply.status === 200 && reply.headers?.ETag) {
     const noneMatch = req.headers['if-none-match'];

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ApiError } from '../errors.js';
 import { withFields } from '../with-fields.js';
 import { type Precondition, parseIfMatch } from './conditional.js';
+import type { OperationContext } from './context.js';
 import type { Reply } from './reply.js';
 import type { Route } from './route.js';
 import { parseInput } from './validate.js';
@@ -61,6 +62,26 @@ export interface Announced {
   id: string;
   object: unknown;
   json: string | undefined;
+}
+
+/**
+ * The operation's context, remembering the last signal it emits and the object that signal
+ * carries: a create answers with that object (and its text, made once already).
+ */
+export function announcing(plain: OperationContext): {
+  ctx: OperationContext;
+  announced: () => Announced | null;
+} {
+  let announced: Announced | null = null;
+  const ctx: OperationContext = {
+    ...plain,
+    async emit(signal) {
+      const event = await plain.emit(signal);
+      announced = { id: event.id, object: signal.data.object, json: signal.objectJson };
+      return event;
+    },
+  };
+  return { ctx, announced: () => announced };
 }
 
 /** An answer whose body is the announced object is sent as its text, made once already. */
