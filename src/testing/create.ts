@@ -1,5 +1,5 @@
-import { type Client, type ClientOptions, createClient } from '../client/create-client.js';
-import { inProcessFetch } from '../client/in-process.js';
+// The client package, not its sources: the server package ships the client once, as that package.
+import { type Client, type ClientOptions, createClient, inProcessFetch } from '@outcome-tracker/client';
 import {
   type ChangeFeed,
   changeFeed,

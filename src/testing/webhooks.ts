@@ -1,5 +1,4 @@
-import type { WebhookEvent } from '../client/types.js';
-import { verifyWebhook } from '../client/verify-webhook.js';
+import { verifyWebhook, type WebhookEvent } from '@outcome-tracker/client';
 import type { WebhookRequest, WebhookResult, WebhookSender } from '../core/index.js';
 
 /** What every captured delivery has, whatever its event. */

@@ -1,5 +1,5 @@
+import { ApiError } from '@outcome-tracker/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/client/index.js';
 import { createTestTracker, durationMs, type TestTracker } from '../../src/testing/index.js';
 import { storages } from './storages.js';
 

@@ -1,9 +1,9 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ApiError, createClient } from '@outcome-tracker/client';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, createClient } from '../../src/client/index.js';
 import { type CapturedDelivery, createTestTracker, type TestTracker } from '../../src/testing/index.js';
 import { postgresSkipReason, testDatabaseUrl } from '../support/postgres.js';
 
