@@ -15,7 +15,7 @@ const password = 'correct horse battery staple';
 /** The requests per minute of the cluster that checks the shared rate limit. */
 const limit = 20;
 /** The storage milliseconds a minute of each account in the cluster that checks the shared share. */
-const storageShare = 200;
+const storageShare = 400;
 
 /** Polls `check` every 100 ms until it holds; fails after a minute. */
 async function eventually(check: () => Promise<boolean>, what: string, budgetMs = 60_000): Promise<void> {
@@ -392,15 +392,16 @@ export function threeServesSuite(
           expect(answer.status).toBe(200);
           admittedFirst++;
         }
-        expect(admittedFirst).toBeGreaterThan(0);
-        // Enough that the second process, alone, would admit all 40 lists below from its own share.
-        expect(admittedFirst).toBeGreaterThanOrEqual(40);
+        // What one whole share admits (fewer on a busy machine, where a list takes longer): the
+        // second process, alone, would admit that many from its own share.
+        const asked = Math.min(admittedFirst, 60);
+        expect(asked).toBeGreaterThanOrEqual(20);
         // The second, asked ten times a second, admits the lists that come before its first settle
-        // brings back the spent share (a second's worth), and what refills meanwhile (a fifteenth
-        // of a share in 4 s); alone, it would admit all 40.
+        // brings back the spent share (a second's worth), and what refills meanwhile (a tenth of a
+        // share in 6 s); alone, it would admit all of them.
         let admittedSecond = 0;
         let refusedSecond = 0;
-        for (let i = 0; i < 40; i++) {
+        for (let i = 0; i < asked; i++) {
           const answer = await list(second);
           if (answer.status === 200) admittedSecond++;
           else {
@@ -411,10 +412,10 @@ export function threeServesSuite(
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
         console.info(
-          `storage time ${storageShare} ms/min over 2 processes: ${admittedFirst} lists on the first, then ${admittedSecond} of 40 on the second`,
+          `storage time ${storageShare} ms/min over 2 processes: ${admittedFirst} lists on the first, then ${admittedSecond} of ${asked} on the second`,
         );
         expect(refusedSecond).toBeGreaterThan(0);
-        expect(admittedSecond).toBeLessThanOrEqual(32);
+        expect(admittedSecond).toBeLessThanOrEqual(Math.floor(asked * 0.8));
         expect(cluster.requests().filter((r) => r.status >= 500)).toEqual([]);
       },
       60_000,
