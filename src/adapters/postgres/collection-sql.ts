@@ -1,4 +1,4 @@
-import { type CollectionName, collectionDefinitions, type FilterValue } from '../../core/storage.js';
+import { type CollectionName, collectionDefinitions, type FilterMatch } from '../../core/storage.js';
 import { Conditions, placeholders } from './sql.js';
 
 /** How one collection maps onto its table: derived from `collectionDefinitions`. */
@@ -109,13 +109,21 @@ export function searchText(shape: CollectionShape, record: Record<string, unknow
 /** Adds `column = value` (or `IS NULL`) for every defined entry of `where`. */
 export function addEquality(
   shape: CollectionShape,
-  where: Partial<Record<string, FilterValue>> | undefined,
+  where: Partial<Record<string, FilterMatch>> | undefined,
   into: Conditions,
 ): void {
   for (const [field, value] of Object.entries(where ?? {})) {
     if (value === undefined) continue;
     if (!shape.filters.has(field)) throw new Error(`${shape.name}: "${field}" is not a filter field`);
-    if (value === null) into.clauses.push(`${columnOf(field)} IS NULL`);
+    const column = columnOf(field);
+    if (Array.isArray(value)) {
+      // An IN list over the column's own index (a bitmap or index scan per value).
+      const list = value.map((v) => into.param(v));
+      into.clauses.push(list.length === 0 ? 'FALSE' : `${column} IN (${list.join(', ')})`);
+    } else if (value !== null && typeof value === 'object') {
+      const not = (value as { not: readonly unknown[] }).not.map((v) => into.param(v));
+      if (not.length > 0) into.clauses.push(`(${column} IS NULL OR ${column} NOT IN (${not.join(', ')}))`);
+    } else if (value === null) into.clauses.push(`${column} IS NULL`);
     else into.add((p) => `${columnOf(field)} = ${p}`, value);
   }
 }

@@ -3,7 +3,7 @@ import {
   type Collection,
   type CollectionName,
   type CollectionRows,
-  type FilterValue,
+  type FilterMatch,
   type ListQuery,
   UniqueViolation,
   VersionMismatch,
@@ -30,7 +30,7 @@ import {
 import { withUniqueRules } from './errors.js';
 import { numberTaken } from './records.js';
 
-type Where = Partial<Record<string, FilterValue>> | undefined;
+type Where = Partial<Record<string, FilterMatch>> | undefined;
 
 /** Filter fields that name a row of another collection, and that collection's table. */
 const referencedBy: Readonly<Record<string, string>> = {

@@ -1,4 +1,4 @@
-import { type CollectionName, collectionDefinitions, type FilterValue } from '../../core/storage.js';
+import { type CollectionName, collectionDefinitions, type FilterMatch } from '../../core/storage.js';
 
 /** How one collection maps onto its table: derived from `collectionDefinitions`. */
 export interface CollectionShape {
@@ -86,13 +86,23 @@ export interface Conditions {
 /** Adds `column = value` (or `IS NULL`) for every defined entry of `where`. */
 export function addEquality(
   shape: CollectionShape,
-  where: Partial<Record<string, FilterValue>> | undefined,
+  where: Partial<Record<string, FilterMatch>> | undefined,
   into: Conditions,
 ): void {
   for (const [field, value] of Object.entries(where ?? {})) {
     if (value === undefined) continue;
     if (!shape.filters.has(field)) throw new Error(`${shape.name}: "${field}" is not a filter field`);
-    if (value === null) {
+    const column = columnOf(field);
+    if (Array.isArray(value)) {
+      // An IN list over the column's own index: one index probe per value.
+      into.clauses.push(value.length === 0 ? 'FALSE' : `${column} IN (${value.map(() => '?').join(', ')})`);
+      into.params.push(...value);
+    } else if (value !== null && typeof value === 'object') {
+      const not = (value as { not: readonly unknown[] }).not;
+      if (not.length === 0) continue;
+      into.clauses.push(`(${column} IS NULL OR ${column} NOT IN (${not.map(() => '?').join(', ')}))`);
+      into.params.push(...not);
+    } else if (value === null) {
       into.clauses.push(`${columnOf(field)} IS NULL`);
     } else {
       into.clauses.push(`${columnOf(field)} = ?`);
