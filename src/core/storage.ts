@@ -230,13 +230,9 @@ export type FilterMatch = FilterValue | readonly FilterValue[] | { not: readonly
 
 /** Whether a row's value meets a filter (the memory adapter's reading of `FilterMatch`). */
 export function meetsFilter(value: unknown, filter: FilterMatch): boolean {
-  if (Array.isArray(filter)) return filter.includes(value as FilterValue);
+  if (Array.isArray(filter)) return filter.includes((value ?? null) as FilterValue);
   if (filter !== null && typeof filter === 'object') {
-    return (
-      value === null ||
-      value === undefined ||
-      !(filter as { not: readonly FilterValue[] }).not.includes(value as FilterValue)
-    );
+    return !(filter as { not: readonly FilterValue[] }).not.includes((value ?? null) as FilterValue);
   }
   return value === filter;
 }
@@ -252,10 +248,11 @@ export interface ListQuery<Name extends CollectionName> {
   notNull?: readonly Defined<Name, 'notNull'>[];
   /** A numeric field to sum over every matching row (not just the page). */
   sum?: Defined<Name, 'sums'>;
-  /** Inclusive lower / exclusive upper bounds on `createdAt`, inclusive lower bound on `updatedAt`. */
+  /** Inclusive lower / exclusive upper bounds on `createdAt` and on `updatedAt`. */
   createdAfter?: string;
   createdBefore?: string;
   updatedSince?: string;
+  updatedBefore?: string;
   /** Case-insensitive substring match over the collection's search fields. */
   search?: string;
   /**

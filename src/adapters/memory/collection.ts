@@ -367,6 +367,7 @@ export function memoryCollection<Name extends CollectionName>(
         if (query.createdAfter !== undefined && row.createdAt < query.createdAfter) return false;
         if (query.createdBefore !== undefined && row.createdAt >= query.createdBefore) return false;
         if (query.updatedSince !== undefined && row.updatedAt < query.updatedSince) return false;
+        if (query.updatedBefore !== undefined && row.updatedAt >= query.updatedBefore) return false;
         for (const [field, bounds] of ranges) {
           if (!bounds) continue;
           const value = (row as unknown as Record<string, string | number>)[field] as string | number;
@@ -389,6 +390,7 @@ export function memoryCollection<Name extends CollectionName>(
         query.createdAfter === undefined &&
         query.createdBefore === undefined &&
         query.updatedSince === undefined &&
+        query.updatedBefore === undefined &&
         ranges.every(([, bounds]) => bounds === undefined);
 
       const page: Row[] = [];

@@ -1,4 +1,5 @@
 import { type CollectionName, collectionDefinitions, type FilterMatch } from '../../core/storage.js';
+import { listClause } from '../shared/list-clause.js';
 import { Conditions, placeholders } from './sql.js';
 
 /** How one collection maps onto its table: derived from `collectionDefinitions`. */
@@ -116,13 +117,11 @@ export function addEquality(
     if (value === undefined) continue;
     if (!shape.filters.has(field)) throw new Error(`${shape.name}: "${field}" is not a filter field`);
     const column = columnOf(field);
-    if (Array.isArray(value)) {
-      // An IN list over the column's own index (a bitmap or index scan per value).
-      const list = value.map((v) => into.param(v));
-      into.clauses.push(list.length === 0 ? 'FALSE' : `${column} IN (${list.join(', ')})`);
-    } else if (value !== null && typeof value === 'object') {
-      const not = (value as { not: readonly unknown[] }).not.map((v) => into.param(v));
-      if (not.length > 0) into.clauses.push(`(${column} IS NULL OR ${column} NOT IN (${not.join(', ')}))`);
+    if (value !== null && typeof value === 'object') {
+      const not = !Array.isArray(value);
+      const all = not ? (value as { not: readonly unknown[] }).not : (value as readonly unknown[]);
+      const values = all.filter((v) => v !== null).map((v) => into.param(v));
+      into.clauses.push(listClause(column, values, values.length < all.length, not));
     } else if (value === null) into.clauses.push(`${column} IS NULL`);
     else into.add((p) => `${columnOf(field)} = ${p}`, value);
   }

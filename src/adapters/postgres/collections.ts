@@ -281,6 +281,7 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
       if (query.createdAfter !== undefined) conditions.add((p) => `created_at >= ${p}`, query.createdAfter);
       if (query.createdBefore !== undefined) conditions.add((p) => `created_at < ${p}`, query.createdBefore);
       if (query.updatedSince !== undefined) conditions.add((p) => `updated_at >= ${p}`, query.updatedSince);
+      if (query.updatedBefore !== undefined) conditions.add((p) => `updated_at < ${p}`, query.updatedBefore);
       if (query.search !== undefined) addSearch(shape, query.search, conditions);
       for (const field of query.notNull ?? []) conditions.clauses.push(`${columnOf(field)} IS NOT NULL`);
       const where = conditions.sql;
@@ -328,6 +329,7 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
           if (query.createdAfter !== undefined) c.add((p) => `created_at >= ${p}`, query.createdAfter);
           if (query.createdBefore !== undefined) c.add((p) => `created_at < ${p}`, query.createdBefore);
           if (query.updatedSince !== undefined) c.add((p) => `updated_at >= ${p}`, query.updatedSince);
+          if (query.updatedBefore !== undefined) c.add((p) => `updated_at < ${p}`, query.updatedBefore);
           if (query.search !== undefined) addSearch(shape, query.search, c);
           if (extra) c.clauses.push(extra);
           return c;

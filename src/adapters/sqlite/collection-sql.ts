@@ -1,4 +1,5 @@
 import { type CollectionName, collectionDefinitions, type FilterMatch } from '../../core/storage.js';
+import { listClause } from '../shared/list-clause.js';
 
 /** How one collection maps onto its table: derived from `collectionDefinitions`. */
 export interface CollectionShape {
@@ -93,15 +94,19 @@ export function addEquality(
     if (value === undefined) continue;
     if (!shape.filters.has(field)) throw new Error(`${shape.name}: "${field}" is not a filter field`);
     const column = columnOf(field);
-    if (Array.isArray(value)) {
-      // An IN list over the column's own index: one index probe per value.
-      into.clauses.push(value.length === 0 ? 'FALSE' : `${column} IN (${value.map(() => '?').join(', ')})`);
-      into.params.push(...value);
-    } else if (value !== null && typeof value === 'object') {
-      const not = (value as { not: readonly unknown[] }).not;
-      if (not.length === 0) continue;
-      into.clauses.push(`(${column} IS NULL OR ${column} NOT IN (${not.map(() => '?').join(', ')}))`);
-      into.params.push(...not);
+    if (value !== null && typeof value === 'object') {
+      const not = !Array.isArray(value);
+      const all = not ? (value as { not: readonly unknown[] }).not : (value as readonly unknown[]);
+      const values = all.filter((v) => v !== null);
+      into.clauses.push(
+        listClause(
+          column,
+          values.map(() => '?'),
+          values.length < all.length,
+          not,
+        ),
+      );
+      into.params.push(...values);
     } else if (value === null) {
       into.clauses.push(`${columnOf(field)} IS NULL`);
     } else {

@@ -360,6 +360,10 @@ async function list(this: CollectionState, query: ListQuery<CollectionName>): Pr
     clauses.push('updated_at >= ?');
     params.push(query.updatedSince);
   }
+  if (query.updatedBefore !== undefined) {
+    clauses.push('updated_at < ?');
+    params.push(query.updatedBefore);
+  }
   for (const field of query.notNull ?? []) clauses.push(`${columnOf(field)} IS NOT NULL`);
   let phrase: string | null = null;
   if (query.search !== undefined) {
@@ -434,6 +438,7 @@ async function list(this: CollectionState, query: ListQuery<CollectionName>): Pr
     query.createdAfter === undefined &&
     query.createdBefore === undefined &&
     query.updatedSince === undefined &&
+    query.updatedBefore === undefined &&
     !ranged;
   if (onlyEquality)
     return { rows, total: countMatching(this, query.workspaceId, query.where as Where, from) };

@@ -3170,6 +3170,7 @@ export interface operations {
                 createdAfter?: string;
                 createdBefore?: string;
                 updatedSince?: string;
+                updatedBefore?: string;
                 q?: string;
                 /** @description One of createdAt, updatedAt; a leading `-` sorts descending. Default `-createdAt`. */
                 sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
@@ -3461,6 +3462,7 @@ export interface operations {
                 createdAfter?: string;
                 createdBefore?: string;
                 updatedSince?: string;
+                updatedBefore?: string;
                 /** @description Any of these ids (a comma list) */
                 projectId?: string;
                 /** @description None of these (a comma list): leaves out what `projectId` would match */
@@ -4073,6 +4075,7 @@ export interface operations {
                 createdAfter?: string;
                 createdBefore?: string;
                 updatedSince?: string;
+                updatedBefore?: string;
                 /** @description Any of these ids (a comma list) */
                 outcomeId?: string;
                 /** @description None of these (a comma list): leaves out what `outcomeId` would match */
@@ -4355,6 +4358,7 @@ export interface operations {
                 createdAfter?: string;
                 createdBefore?: string;
                 updatedSince?: string;
+                updatedBefore?: string;
                 /** @description Any of these ids (a comma list) */
                 projectId?: string;
                 /** @description None of these (a comma list): leaves out what `projectId` would match */
@@ -4689,6 +4693,7 @@ export interface operations {
                 createdAfter?: string;
                 createdBefore?: string;
                 updatedSince?: string;
+                updatedBefore?: string;
                 /** @description Any of these ids (a comma list) */
                 projectId?: string;
                 /** @description None of these (a comma list): leaves out what `projectId` would match */
@@ -4705,7 +4710,7 @@ export interface operations {
                 severity?: string;
                 /** @description None of these (a comma list): leaves out what `severity` would match */
                 "-severity"?: string;
-                /** @description Any of these ids (a comma list) */
+                /** @description Any of these assignees (a comma list); `none`: no assignee */
                 assigneeId?: string;
                 /** @description None of these (a comma list): leaves out what `assigneeId` would match */
                 "-assigneeId"?: string;
@@ -5498,6 +5503,7 @@ export interface operations {
                 createdAfter?: string;
                 createdBefore?: string;
                 updatedSince?: string;
+                updatedBefore?: string;
                 /** @description Any of these ids (a comma list) */
                 outcomeId?: string;
                 /** @description None of these (a comma list): leaves out what `outcomeId` would match */
@@ -5862,6 +5868,7 @@ export interface operations {
                 createdAfter?: string;
                 createdBefore?: string;
                 updatedSince?: string;
+                updatedBefore?: string;
                 /** @description Any of these ids (a comma list) */
                 issueId?: string;
                 /** @description None of these (a comma list): leaves out what `issueId` would match */

@@ -63,5 +63,34 @@ export function runFilterSuite(target: Target): void {
       );
       expectProblem(reused, 400, 'invalid_cursor');
     });
+
+    it('lists the issues with no assignee (`assigneeId=none`), or with one, and those changed before a time', async () => {
+      const s = server();
+      const http = client(s);
+      const member = s.tokens.member.userId;
+      const assigned = await createIssue(s, mainTenant(s), { assigneeId: member });
+      const unassigned = await createIssue(s, mainTenant(s));
+      const none = await http.list('/issues?assigneeId=none');
+      expect(idsOf(none)).toEqual([unassigned.id]);
+      expect(none.total).toBe(1);
+      const either = await http.list(`/issues?assigneeId=none,${member}`);
+      expect(either.total).toBe(2);
+      const someone = await http.list('/issues?-assigneeId=none');
+      expect(idsOf(someone)).toEqual([assigned.id]);
+      expect(someone.total).toBe(1);
+      const notMember = await http.list(`/issues?-assigneeId=${member}`);
+      expect(idsOf(notMember)).toEqual([unassigned.id]);
+
+      const long = await http.list('/issues?updatedBefore=2000-01-01T00:00:00Z');
+      expect(long.total).toBe(0);
+      // Exclusive: the bound at an issue's last change leaves it out.
+      const before = await http.list(`/issues?updatedBefore=${encodeURIComponent(unassigned.updatedAt)}`);
+      expect(idsOf(before)).not.toContain(unassigned.id);
+      expect(before.total).toBe(before.data.length);
+      const all = await http.list('/issues?updatedBefore=2999-01-01T00:00:00Z&assigneeId=none');
+      expect(idsOf(all)).toEqual([unassigned.id]);
+      expectProblem(await http.get('/issues?updatedBefore=yesterday'), 400, 'validation_failed');
+      expectProblem(await http.get('/outcomes?ownerId=none'), 400, 'validation_failed');
+    });
   });
 }

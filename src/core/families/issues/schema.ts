@@ -81,7 +81,7 @@ export const issueListQuerySchema = z.strictObject({
     outcomeId: idList('out'),
     status: enumList(issueStatuses),
     severity: enumList(issueSeverities),
-    assigneeId: idList('usr'),
+    assigneeId: idList('usr', 'Any of these assignees (a comma list); `none`: no assignee', true),
     parentId: idList('iss', 'The children of these issues (their sub-issues; a comma list)'),
   }),
   archived: archivedQuery,

@@ -19,9 +19,12 @@ const literal = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export const enumList = (values: readonly string[], what = 'Any of these values (a comma list)') =>
   listOf(`(${values.map(literal).join('|')})`, what);
 
-/** An id filter: one id or a comma list of them (any of). */
-export const idList = (prefix: string, what = 'Any of these ids (a comma list)') =>
-  listOf(`${prefix}_[0-9A-Za-z]{1,64}`, what);
+/** An id filter: one id or a comma list of them (any of); with `orNone`, `none` stands for no id. */
+export const idList = (prefix: string, what = 'Any of these ids (a comma list)', orNone = false) =>
+  listOf(orNone ? `(${prefix}_[0-9A-Za-z]{1,64}|none)` : `${prefix}_[0-9A-Za-z]{1,64}`, what);
+
+/** `none` in a list (an unset field) as the storage filter's null. */
+const storedValue = (value: string): string | null => (value === 'none' ? null : value);
 
 type ListSchema = ReturnType<typeof listOf>;
 
@@ -46,9 +49,9 @@ export function filterOf(
   include: readonly string[] | undefined,
   exclude: readonly string[] | undefined,
 ): FilterMatch | undefined {
-  if (include === undefined) return exclude === undefined ? undefined : { not: exclude };
+  if (include === undefined) return exclude === undefined ? undefined : { not: exclude.map(storedValue) };
   const values = exclude === undefined ? include : include.filter((value) => !exclude.includes(value));
-  return values.length === 1 ? (values[0] as string) : values;
+  return values.length === 1 ? storedValue(values[0] as string) : values.map(storedValue);
 }
 
 /** Picks `field` and `-field` of a parsed query and makes them one storage filter. */
