@@ -222,21 +222,37 @@ type Defined<
 
 export type FilterValue = string | number | null;
 
+/**
+ * What a filter field must be: one value (`null` for a null field), any of a list (`IN`, an
+ * empty list matching nothing), or none of a list (`{ not }`; a null field is none of them).
+ */
+export type FilterMatch = FilterValue | readonly FilterValue[] | { not: readonly FilterValue[] };
+
+/** Whether a row's value meets a filter (the memory adapter's reading of `FilterMatch`). */
+export function meetsFilter(value: unknown, filter: FilterMatch): boolean {
+  if (Array.isArray(filter)) return filter.includes((value ?? null) as FilterValue);
+  if (filter !== null && typeof filter === 'object') {
+    return !(filter as { not: readonly FilterValue[] }).not.includes((value ?? null) as FilterValue);
+  }
+  return value === filter;
+}
+
 /** A list query over one collection within one workspace. */
 export interface ListQuery<Name extends CollectionName> {
   workspaceId: string;
-  /** Equality on the collection's filter fields; `null` matches a null field. */
-  where?: Partial<Record<Defined<Name, 'filters'>, FilterValue>>;
+  /** Equality on the collection's filter fields; `null` matches a null field; see FilterMatch. */
+  where?: Partial<Record<Defined<Name, 'filters'>, FilterMatch>>;
   /** Inclusive bounds on the collection's range fields. */
   range?: Partial<Record<Defined<Name, 'ranges'>, { gte?: string | number; lte?: string | number }>>;
   /** Fields that must be set (not null), among the collection's `notNull` fields. */
   notNull?: readonly Defined<Name, 'notNull'>[];
   /** A numeric field to sum over every matching row (not just the page). */
   sum?: Defined<Name, 'sums'>;
-  /** Inclusive lower / exclusive upper bounds on `createdAt`, inclusive lower bound on `updatedAt`. */
+  /** Inclusive lower / exclusive upper bounds on `createdAt` and on `updatedAt`. */
   createdAfter?: string;
   createdBefore?: string;
   updatedSince?: string;
+  updatedBefore?: string;
   /** Case-insensitive substring match over the collection's search fields. */
   search?: string;
   /**

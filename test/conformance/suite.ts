@@ -2,6 +2,7 @@ import { describe } from 'vitest';
 import type { AdapterUnderTest } from '../support/adapters.js';
 import { collectionTests } from './collections.js';
 import { dumpTests } from './dump.js';
+import { filterTests } from './filters.js';
 import { recordTests } from './records.js';
 import { signalTests } from './signals.js';
 import { sortTests } from './sorts.js';
@@ -20,6 +21,7 @@ export function runConformanceSuite(adapter: AdapterUnderTest): void {
     collectionTests(adapter);
     totalTests(adapter);
     sortTests(adapter);
+    filterTests(adapter);
     tenancyTests(adapter);
     signalTests(adapter);
     recordTests(adapter);

@@ -4,8 +4,9 @@ import {
   type CollectionName,
   type CollectionRows,
   collectionDefinitions,
-  type FilterValue,
+  type FilterMatch,
   type ListQuery,
+  meetsFilter,
   UniqueViolation,
   VersionMismatch,
 } from '../../core/storage.js';
@@ -15,7 +16,7 @@ import { type Position, SortedPositions } from './sorted-positions.js';
 import { clone, type RecordUndo } from './undo.js';
 import { type UniqueKey, UniqueKeys } from './unique-keys.js';
 
-type Where = Partial<Record<string, FilterValue>> | undefined;
+type Where = Partial<Record<string, FilterMatch>> | undefined;
 type Fields = Record<string, unknown>;
 
 /** A unique rule beyond the id: the fields whose values a row claims in its workspace, and the violation's name. */
@@ -229,8 +230,9 @@ export class IndexedRows<Name extends CollectionName> {
     const index = this.workspaces.get(workspaceId);
     if (!index) return { positions: new SortedPositions(), exact: true };
     const entries = Object.entries(where ?? {}).filter(([, value]) => value !== undefined);
+    const scalar = entries.every(([, value]) => value === null || typeof value !== 'object');
     // All the unique rule's fields given: at most one row, found by its key.
-    const key = this.keyOf(workspaceId, where ?? {});
+    const key = scalar ? this.keyOf(workspaceId, (where ?? {}) as Fields) : null;
     if (key !== null) {
       const positions = new SortedPositions();
       const holder = this.uniques.get(key);
@@ -240,17 +242,18 @@ export class IndexedRows<Name extends CollectionName> {
     }
     let best = index.all;
     for (const [field, value] of entries) {
-      if (!this.indexed.includes(field)) continue;
+      // A list (any of, none of) has no one value index: the other fields' indexes narrow it.
+      if (!this.indexed.includes(field) || (value !== null && typeof value === 'object')) continue;
       const positions = index.byValue.get(valueKey(field, value)) ?? new SortedPositions();
       if (positions.size < best.size || best === index.all) best = positions;
     }
-    return { positions: best, exact: entries.length <= 1 };
+    return { positions: best, exact: scalar && entries.length <= 1 };
   }
 }
 
 const matches = (row: unknown, where: Where) =>
   Object.entries(where ?? {}).every(
-    ([field, value]) => value === undefined || (row as Fields)[field] === value,
+    ([field, value]) => value === undefined || meetsFilter((row as Fields)[field], value),
   );
 
 /** A collection over its indexed rows: no operation scans rows outside the index it needs. */
@@ -364,6 +367,7 @@ export function memoryCollection<Name extends CollectionName>(
         if (query.createdAfter !== undefined && row.createdAt < query.createdAfter) return false;
         if (query.createdBefore !== undefined && row.createdAt >= query.createdBefore) return false;
         if (query.updatedSince !== undefined && row.updatedAt < query.updatedSince) return false;
+        if (query.updatedBefore !== undefined && row.updatedAt >= query.updatedBefore) return false;
         for (const [field, bounds] of ranges) {
           if (!bounds) continue;
           const value = (row as unknown as Record<string, string | number>)[field] as string | number;
@@ -386,6 +390,7 @@ export function memoryCollection<Name extends CollectionName>(
         query.createdAfter === undefined &&
         query.createdBefore === undefined &&
         query.updatedSince === undefined &&
+        query.updatedBefore === undefined &&
         ranges.every(([, bounds]) => bounds === undefined);
 
       const page: Row[] = [];

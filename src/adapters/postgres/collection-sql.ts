@@ -1,4 +1,5 @@
-import { type CollectionName, collectionDefinitions, type FilterValue } from '../../core/storage.js';
+import { type CollectionName, collectionDefinitions, type FilterMatch } from '../../core/storage.js';
+import { listClause } from '../shared/list-clause.js';
 import { Conditions, placeholders } from './sql.js';
 
 /** How one collection maps onto its table: derived from `collectionDefinitions`. */
@@ -109,13 +110,19 @@ export function searchText(shape: CollectionShape, record: Record<string, unknow
 /** Adds `column = value` (or `IS NULL`) for every defined entry of `where`. */
 export function addEquality(
   shape: CollectionShape,
-  where: Partial<Record<string, FilterValue>> | undefined,
+  where: Partial<Record<string, FilterMatch>> | undefined,
   into: Conditions,
 ): void {
   for (const [field, value] of Object.entries(where ?? {})) {
     if (value === undefined) continue;
     if (!shape.filters.has(field)) throw new Error(`${shape.name}: "${field}" is not a filter field`);
-    if (value === null) into.clauses.push(`${columnOf(field)} IS NULL`);
+    const column = columnOf(field);
+    if (value !== null && typeof value === 'object') {
+      const not = !Array.isArray(value);
+      const all = not ? (value as { not: readonly unknown[] }).not : (value as readonly unknown[]);
+      const values = all.filter((v) => v !== null).map((v) => into.param(v));
+      into.clauses.push(listClause(column, values, values.length < all.length, not));
+    } else if (value === null) into.clauses.push(`${column} IS NULL`);
     else into.add((p) => `${columnOf(field)} = ${p}`, value);
   }
 }

@@ -3,7 +3,7 @@ import {
   type Collection,
   type CollectionName,
   type CollectionRows,
-  type FilterValue,
+  type FilterMatch,
   type ListQuery,
   UniqueViolation,
   VersionMismatch,
@@ -30,7 +30,7 @@ import {
 import { withUniqueRules } from './errors.js';
 import { numberTaken } from './records.js';
 
-type Where = Partial<Record<string, FilterValue>> | undefined;
+type Where = Partial<Record<string, FilterMatch>> | undefined;
 
 /** Filter fields that name a row of another collection, and that collection's table. */
 const referencedBy: Readonly<Record<string, string>> = {
@@ -281,6 +281,7 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
       if (query.createdAfter !== undefined) conditions.add((p) => `created_at >= ${p}`, query.createdAfter);
       if (query.createdBefore !== undefined) conditions.add((p) => `created_at < ${p}`, query.createdBefore);
       if (query.updatedSince !== undefined) conditions.add((p) => `updated_at >= ${p}`, query.updatedSince);
+      if (query.updatedBefore !== undefined) conditions.add((p) => `updated_at < ${p}`, query.updatedBefore);
       if (query.search !== undefined) addSearch(shape, query.search, conditions);
       for (const field of query.notNull ?? []) conditions.clauses.push(`${columnOf(field)} IS NOT NULL`);
       const where = conditions.sql;
@@ -328,6 +329,7 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
           if (query.createdAfter !== undefined) c.add((p) => `created_at >= ${p}`, query.createdAfter);
           if (query.createdBefore !== undefined) c.add((p) => `created_at < ${p}`, query.createdBefore);
           if (query.updatedSince !== undefined) c.add((p) => `updated_at >= ${p}`, query.updatedSince);
+          if (query.updatedBefore !== undefined) c.add((p) => `updated_at < ${p}`, query.updatedBefore);
           if (query.search !== undefined) addSearch(shape, query.search, c);
           if (extra) c.clauses.push(extra);
           return c;

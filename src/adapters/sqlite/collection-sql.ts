@@ -1,4 +1,5 @@
-import { type CollectionName, collectionDefinitions, type FilterValue } from '../../core/storage.js';
+import { type CollectionName, collectionDefinitions, type FilterMatch } from '../../core/storage.js';
+import { listClause } from '../shared/list-clause.js';
 
 /** How one collection maps onto its table: derived from `collectionDefinitions`. */
 export interface CollectionShape {
@@ -86,13 +87,27 @@ export interface Conditions {
 /** Adds `column = value` (or `IS NULL`) for every defined entry of `where`. */
 export function addEquality(
   shape: CollectionShape,
-  where: Partial<Record<string, FilterValue>> | undefined,
+  where: Partial<Record<string, FilterMatch>> | undefined,
   into: Conditions,
 ): void {
   for (const [field, value] of Object.entries(where ?? {})) {
     if (value === undefined) continue;
     if (!shape.filters.has(field)) throw new Error(`${shape.name}: "${field}" is not a filter field`);
-    if (value === null) {
+    const column = columnOf(field);
+    if (value !== null && typeof value === 'object') {
+      const not = !Array.isArray(value);
+      const all = not ? (value as { not: readonly unknown[] }).not : (value as readonly unknown[]);
+      const values = all.filter((v) => v !== null);
+      into.clauses.push(
+        listClause(
+          column,
+          values.map(() => '?'),
+          values.length < all.length,
+          not,
+        ),
+      );
+      into.params.push(...values);
+    } else if (value === null) {
       into.clauses.push(`${columnOf(field)} IS NULL`);
     } else {
       into.clauses.push(`${columnOf(field)} = ?`);

@@ -3,6 +3,7 @@ import {
   type Collection,
   type CollectionName,
   type CollectionRows,
+  type FilterMatch,
   type FilterValue,
   type ListQuery,
   type ListResult,
@@ -31,7 +32,7 @@ const countedColumns: Readonly<Record<string, readonly string[]>> = {
   ...relationCountedColumns,
 };
 
-type Where = Partial<Record<string, FilterValue>> | undefined;
+type Where = Partial<Record<string, FilterMatch>> | undefined;
 
 /**
  * The column values of a row, in the order of the shape's insert and update statements; `json`:
@@ -60,15 +61,27 @@ const countedValue = (value: unknown): string =>
  * The key of the maintained count equal to the number of rows matching `where` (at most one
  * equality, on a counted column), or null when the rows must be counted.
  */
-function countKey(table: string, where: Where): { field: string; value: string } | null {
-  const entries = Object.entries(where ?? {}).filter(([, value]) => value !== undefined);
-  if (entries.length === 0) return { field: '', value: '' };
+function countKey(table: string, where: Where): { field: string; values: string[]; not: boolean } | null {
+  const entries = Object.entries(where ?? {}).filter(
+    // None of an empty list leaves every row: no filter.
+    ([, value]) => value !== undefined && !(isNoneOf(value) && value.not.length === 0),
+  );
+  if (entries.length === 0) return { field: '', values: [''], not: false };
   const [entry] = entries;
   if (entries.length > 1 || !entry) return null;
   const column = columnOf(entry[0]);
   if (!countedColumns[table]?.includes(column)) return null;
-  return { field: column, value: countedValue(entry[1]) };
+  const value = entry[1] as FilterMatch;
+  // Any of a list: the sum of its values' counts; none of a list: all the rows less that sum
+  // (a null field is none of the values, and is in the count of all the rows).
+  if (Array.isArray(value))
+    return { field: column, values: [...new Set(value.map(countedValue))], not: false };
+  if (isNoneOf(value)) return { field: column, values: [...new Set(value.not.map(countedValue))], not: true };
+  return { field: column, values: [countedValue(value)], not: false };
 }
+
+const isNoneOf = (value: FilterMatch | undefined): value is { not: readonly FilterValue[] } =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * For `updatedSince`, the index by update time of a table that has one (migration 11), and its
@@ -129,7 +142,8 @@ function indexedFilters(table: string, where: Where): { column: string; value: s
   return (
     Object.entries(where ?? {})
       // `IS NULL` cannot read a partial index; no API filter asks for it.
-      .filter(([, value]) => value !== undefined && value !== null)
+      // A list (any of, none of) is no one value: its rows are found in the index SQLite picks.
+      .filter(([, value]) => value !== undefined && value !== null && typeof value !== 'object')
       .map(([field, value]) => ({ column: columnOf(field), value: String(value) }))
       .filter(({ column }) => countedColumns[table]?.includes(column))
   );
@@ -219,7 +233,10 @@ function countMatching(state: CollectionState, workspaceId: string, where: Where
   }
   const counted = countKey(shape.table, where);
   if (counted) {
-    return conn.value<number>(countSql, [shape.table, workspaceId, counted.field, counted.value]) ?? 0;
+    const countOf = (field: string, value: string) =>
+      conn.value<number>(countSql, [shape.table, workspaceId, field, value]) ?? 0;
+    const sum = counted.values.reduce((n, value) => n + countOf(counted.field, value), 0);
+    return counted.not ? countOf('', '') - sum : sum;
   }
   const { clauses, params } = matching(shape, workspaceId, where);
   const read = from ?? source(state, workspaceId, where, false);
@@ -343,6 +360,10 @@ async function list(this: CollectionState, query: ListQuery<CollectionName>): Pr
     clauses.push('updated_at >= ?');
     params.push(query.updatedSince);
   }
+  if (query.updatedBefore !== undefined) {
+    clauses.push('updated_at < ?');
+    params.push(query.updatedBefore);
+  }
   for (const field of query.notNull ?? []) clauses.push(`${columnOf(field)} IS NOT NULL`);
   let phrase: string | null = null;
   if (query.search !== undefined) {
@@ -417,6 +438,7 @@ async function list(this: CollectionState, query: ListQuery<CollectionName>): Pr
     query.createdAfter === undefined &&
     query.createdBefore === undefined &&
     query.updatedSince === undefined &&
+    query.updatedBefore === undefined &&
     !ranged;
   if (onlyEquality)
     return { rows, total: countMatching(this, query.workspaceId, query.where as Where, from) };

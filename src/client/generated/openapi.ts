@@ -3170,6 +3170,7 @@ export interface operations {
                 createdAfter?: string;
                 createdBefore?: string;
                 updatedSince?: string;
+                updatedBefore?: string;
                 q?: string;
                 /** @description One of createdAt, updatedAt; a leading `-` sorts descending. Default `-createdAt`. */
                 sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
@@ -3461,8 +3462,19 @@ export interface operations {
                 createdAfter?: string;
                 createdBefore?: string;
                 updatedSince?: string;
+                updatedBefore?: string;
+                /** @description Any of these ids (a comma list) */
                 projectId?: string;
-                status?: "planned" | "in_progress" | "shipped" | "abandoned";
+                /** @description None of these (a comma list): leaves out what `projectId` would match */
+                "-projectId"?: string;
+                /** @description Any of these values (a comma list) */
+                status?: string;
+                /** @description None of these (a comma list): leaves out what `status` would match */
+                "-status"?: string;
+                /** @description Any of these ids (a comma list) */
+                ownerId?: string;
+                /** @description None of these (a comma list): leaves out what `ownerId` would match */
+                "-ownerId"?: string;
                 /** @description Archived items are left out unless `true` (with the others) or `only` */
                 archived?: "false" | "true" | "only";
                 q?: string;
@@ -4063,8 +4075,15 @@ export interface operations {
                 createdAfter?: string;
                 createdBefore?: string;
                 updatedSince?: string;
+                updatedBefore?: string;
+                /** @description Any of these ids (a comma list) */
                 outcomeId?: string;
-                kind?: "document" | "link" | "note";
+                /** @description None of these (a comma list): leaves out what `outcomeId` would match */
+                "-outcomeId"?: string;
+                /** @description Any of these values (a comma list) */
+                kind?: string;
+                /** @description None of these (a comma list): leaves out what `kind` would match */
+                "-kind"?: string;
                 /** @description One of createdAt, updatedAt; a leading `-` sorts descending. Default `-createdAt`. */
                 sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
             };
@@ -4339,9 +4358,19 @@ export interface operations {
                 createdAfter?: string;
                 createdBefore?: string;
                 updatedSince?: string;
+                updatedBefore?: string;
+                /** @description Any of these ids (a comma list) */
                 projectId?: string;
+                /** @description None of these (a comma list): leaves out what `projectId` would match */
+                "-projectId"?: string;
+                /** @description Any of these ids (a comma list) */
                 outcomeId?: string;
-                status?: "proposed" | "accepted" | "rejected" | "superseded";
+                /** @description None of these (a comma list): leaves out what `outcomeId` would match */
+                "-outcomeId"?: string;
+                /** @description Any of these values (a comma list) */
+                status?: string;
+                /** @description None of these (a comma list): leaves out what `status` would match */
+                "-status"?: string;
                 /** @description One of createdAt, updatedAt; a leading `-` sorts descending. Default `-createdAt`. */
                 sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
             };
@@ -4664,13 +4693,31 @@ export interface operations {
                 createdAfter?: string;
                 createdBefore?: string;
                 updatedSince?: string;
+                updatedBefore?: string;
+                /** @description Any of these ids (a comma list) */
                 projectId?: string;
+                /** @description None of these (a comma list): leaves out what `projectId` would match */
+                "-projectId"?: string;
+                /** @description Any of these ids (a comma list) */
                 outcomeId?: string;
-                status?: "open" | "in_progress" | "blocked" | "resolved" | "closed";
-                severity?: "low" | "medium" | "high" | "critical";
+                /** @description None of these (a comma list): leaves out what `outcomeId` would match */
+                "-outcomeId"?: string;
+                /** @description Any of these values (a comma list) */
+                status?: string;
+                /** @description None of these (a comma list): leaves out what `status` would match */
+                "-status"?: string;
+                /** @description Any of these values (a comma list) */
+                severity?: string;
+                /** @description None of these (a comma list): leaves out what `severity` would match */
+                "-severity"?: string;
+                /** @description Any of these assignees (a comma list); `none`: no assignee */
                 assigneeId?: string;
-                /** @description The children of this issue (its sub-issues) */
+                /** @description None of these (a comma list): leaves out what `assigneeId` would match */
+                "-assigneeId"?: string;
+                /** @description The children of these issues (their sub-issues; a comma list) */
                 parentId?: string;
+                /** @description None of these (a comma list): leaves out what `parentId` would match */
+                "-parentId"?: string;
                 /** @description Archived items are left out unless `true` (with the others) or `only` */
                 archived?: "false" | "true" | "only";
                 q?: string;
@@ -5456,9 +5503,19 @@ export interface operations {
                 createdAfter?: string;
                 createdBefore?: string;
                 updatedSince?: string;
+                updatedBefore?: string;
+                /** @description Any of these ids (a comma list) */
                 outcomeId?: string;
+                /** @description None of these (a comma list): leaves out what `outcomeId` would match */
+                "-outcomeId"?: string;
+                /** @description Any of these ids (a comma list) */
                 issueId?: string;
+                /** @description None of these (a comma list): leaves out what `issueId` would match */
+                "-issueId"?: string;
+                /** @description Any of these ids (a comma list) */
                 userId?: string;
+                /** @description None of these (a comma list): leaves out what `userId` would match */
+                "-userId"?: string;
                 from?: string;
                 to?: string;
                 /** @description One of date, minutes, createdAt; a leading `-` sorts descending. Default `-createdAt`. */
@@ -5811,10 +5868,23 @@ export interface operations {
                 createdAfter?: string;
                 createdBefore?: string;
                 updatedSince?: string;
+                updatedBefore?: string;
+                /** @description Any of these ids (a comma list) */
                 issueId?: string;
+                /** @description None of these (a comma list): leaves out what `issueId` would match */
+                "-issueId"?: string;
+                /** @description Any of these ids (a comma list) */
                 outcomeId?: string;
+                /** @description None of these (a comma list): leaves out what `outcomeId` would match */
+                "-outcomeId"?: string;
+                /** @description Any of these ids (a comma list) */
                 decisionId?: string;
+                /** @description None of these (a comma list): leaves out what `decisionId` would match */
+                "-decisionId"?: string;
+                /** @description Any of these ids (a comma list) */
                 authorId?: string;
+                /** @description None of these (a comma list): leaves out what `authorId` would match */
+                "-authorId"?: string;
                 /** @description One of createdAt, updatedAt; a leading `-` sorts descending. Default `createdAt`. */
                 sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
             };

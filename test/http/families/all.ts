@@ -3,6 +3,7 @@ import { runBatchSuite } from './batch.js';
 import { runCommentSuite } from './comments.js';
 import { runContextSuite } from './context.js';
 import { runDecisionSuite } from './decisions.js';
+import { runFilterSuite } from './filters.js';
 import { runIssueKeySuite } from './issues.js';
 import { runMemberSuite } from './members.js';
 import { runOutcomeSuite } from './outcomes.js';
@@ -26,4 +27,5 @@ export function runFamilySuites(target: Target): void {
   runMemberSuite(target);
   runBatchSuite(target);
   runSortingSuite(target);
+  runFilterSuite(target);
 }

@@ -2,6 +2,7 @@ import { ApiError } from '../../errors.js';
 import type { Comment, Decision, Issue, Outcome } from '../../model.js';
 import type { OperationContext } from '../../pipeline/context.js';
 import type { Page } from '../../pipeline/pagination.js';
+import { splitFilters } from '../shared/filters.js';
 import { deleteAndAnnounce, insertAndAnnounce } from '../shared/lifecycle.js';
 import { getForWrite, getOr404, listPage, present, saveNextVersion } from '../shared/operations.js';
 import { referenced } from '../shared/references.js';
@@ -106,14 +107,8 @@ export async function listComments(
   ctx: OperationContext,
   query: CommentListQuery,
 ): Promise<Page<CommentView>> {
-  const { issueId, outcomeId, decisionId, authorId, sort, ...params } = query;
-  return listPage(
-    ctx,
-    'comments',
-    { ...params, sort },
-    { issueId, outcomeId, decisionId, authorId },
-    presentComment,
-  );
+  const { where, params } = splitFilters(query, ['issueId', 'outcomeId', 'decisionId', 'authorId']);
+  return listPage(ctx, 'comments', params, where, presentComment);
 }
 
 /** Replaces the body and stamps editedAt; the same body again changes nothing. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { enumList, filterLists, idList } from '../shared/filters.js';
 import {
   idOf,
   listQueryBase,
@@ -45,10 +46,12 @@ export const commentSorts = ['createdAt', 'updatedAt'] as const;
 
 export const commentListQuerySchema = z.strictObject({
   ...listQueryBase,
-  issueId: idOf('iss').optional(),
-  outcomeId: idOf('out').optional(),
-  decisionId: idOf('dec').optional(),
-  authorId: idOf('usr').optional(),
+  ...filterLists({
+    issueId: idList('iss'),
+    outcomeId: idList('out'),
+    decisionId: idList('dec'),
+    authorId: idList('usr'),
+  }),
   sort: sortQuery(commentSorts, 'createdAt'),
 });
 export type CommentListQuery = z.output<typeof commentListQuerySchema>;

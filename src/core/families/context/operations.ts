@@ -1,6 +1,7 @@
 import type { ContextItem } from '../../model.js';
 import type { OperationContext } from '../../pipeline/context.js';
 import type { Page } from '../../pipeline/pagination.js';
+import { splitFilters } from '../shared/filters.js';
 import { deleteAndAnnounce, insertAndAnnounce } from '../shared/lifecycle.js';
 import { getForWrite, getOr404, listPage, present } from '../shared/operations.js';
 import { referenced } from '../shared/references.js';
@@ -38,8 +39,8 @@ export async function listContext(
   ctx: OperationContext,
   query: ContextListQuery,
 ): Promise<Page<ContextView>> {
-  const { outcomeId, kind, ...params } = query;
-  return listPage(ctx, 'context', params, { outcomeId, kind }, presentContext);
+  const { where, params } = splitFilters(query, ['outcomeId', 'kind']);
+  return listPage(ctx, 'context', params, where, presentContext);
 }
 
 export async function deleteContext(ctx: OperationContext, id: string): Promise<void> {

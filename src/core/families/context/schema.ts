@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { contextKinds } from '../../model.js';
+import { enumList, filterLists, idList } from '../shared/filters.js';
 import {
   idOf,
   listQueryBase,
@@ -36,8 +37,7 @@ export type ContextCreate = z.output<typeof contextCreateSchema>;
 
 export const contextListQuerySchema = z.strictObject({
   ...listQueryBase,
-  outcomeId: idOf('out').optional(),
-  kind: z.enum(contextKinds).optional(),
+  ...filterLists({ outcomeId: idList('out'), kind: enumList(contextKinds) }),
   sort: sortQuery(['createdAt', 'updatedAt'], '-createdAt'),
 });
 export type ContextListQuery = z.output<typeof contextListQuerySchema>;

@@ -2,6 +2,7 @@ import { invalidReference } from '../../errors.js';
 import type { Decision, DecisionStatus } from '../../model.js';
 import type { OperationContext } from '../../pipeline/context.js';
 import type { Page } from '../../pipeline/pagination.js';
+import { splitFilters } from '../shared/filters.js';
 import { insertAndAnnounce } from '../shared/lifecycle.js';
 import { getForWrite, getOr404, listPage, present } from '../shared/operations.js';
 import { outcomeOfProject, referenced } from '../shared/references.js';
@@ -89,8 +90,8 @@ export async function listDecisions(
   ctx: OperationContext,
   query: DecisionListQuery,
 ): Promise<Page<DecisionView>> {
-  const { projectId, outcomeId, status, ...params } = query;
-  return listPage(ctx, 'decisions', params, { projectId, outcomeId, status }, presentDecision);
+  const { where, params } = splitFilters(query, ['projectId', 'outcomeId', 'status']);
+  return listPage(ctx, 'decisions', params, where, presentDecision);
 }
 
 export async function updateDecision(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { decisionStatuses } from '../../model.js';
+import { enumList, filterLists, idList } from '../shared/filters.js';
 import {
   commentCountOut,
   idOf,
@@ -58,9 +59,7 @@ export type DecisionPatch = z.output<typeof decisionPatchSchema>;
 
 export const decisionListQuerySchema = z.strictObject({
   ...listQueryBase,
-  projectId: idOf('prj').optional(),
-  outcomeId: idOf('out').optional(),
-  status: z.enum(decisionStatuses).optional(),
+  ...filterLists({ projectId: idList('prj'), outcomeId: idList('out'), status: enumList(decisionStatuses) }),
   sort: sortQuery(['createdAt', 'updatedAt'], '-createdAt'),
 });
 export type DecisionListQuery = z.output<typeof decisionListQuerySchema>;

@@ -5,6 +5,7 @@ import type { Page } from '../../pipeline/pagination.js';
 import type { StoredJson } from '../../storage.js';
 import { insertComment } from '../comments/operations.js';
 import { setArchived } from '../shared/archive.js';
+import { splitFilters } from '../shared/filters.js';
 import { insertAndAnnounce } from '../shared/lifecycle.js';
 import {
   getForWrite,
@@ -103,15 +104,17 @@ export async function getIssueJson(ctx: OperationContext, idOrKey: string): Prom
 }
 
 export async function listIssues(ctx: OperationContext, query: IssueListQuery): Promise<Page<IssueView>> {
-  const { projectId, outcomeId, status, severity, assigneeId, parentId, archived, ...params } = query;
+  const { archived, ...rest } = query;
   const { where, notNull } = archivedFilter(archived);
-  return listPage(
-    ctx,
-    'issues',
-    { ...params, notNull },
-    { projectId, outcomeId, status, severity, assigneeId, parentId, ...where },
-    presentIssue,
-  );
+  const lists = splitFilters(rest, [
+    'projectId',
+    'outcomeId',
+    'status',
+    'severity',
+    'assigneeId',
+    'parentId',
+  ]);
+  return listPage(ctx, 'issues', { ...lists.params, notNull }, { ...lists.where, ...where }, presentIssue);
 }
 
 /** Applies a partial update; a PATCH that changes nothing keeps the version and emits nothing. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { issueSeverities, issueStatuses } from '../../model.js';
+import { enumList, filterLists, idList } from '../shared/filters.js';
 import {
   archivedAtOut,
   archivedQuery,
@@ -75,12 +76,14 @@ export const issueSorts = ['createdAt', 'updatedAt', 'number', 'severity', 'stat
 
 export const issueListQuerySchema = z.strictObject({
   ...listQueryBase,
-  projectId: idOf('prj').optional(),
-  outcomeId: idOf('out').optional(),
-  status: z.enum(issueStatuses).optional(),
-  severity: z.enum(issueSeverities).optional(),
-  assigneeId: idOf('usr').optional(),
-  parentId: idOf('iss').optional().describe('The children of this issue (its sub-issues)'),
+  ...filterLists({
+    projectId: idList('prj'),
+    outcomeId: idList('out'),
+    status: enumList(issueStatuses),
+    severity: enumList(issueSeverities),
+    assigneeId: idList('usr', 'Any of these assignees (a comma list); `none`: no assignee', true),
+    parentId: idList('iss', 'The children of these issues (their sub-issues; a comma list)'),
+  }),
   archived: archivedQuery,
   q: searchText.optional(),
   sort: sortQuery(issueSorts, '-createdAt'),

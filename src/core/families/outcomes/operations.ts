@@ -6,6 +6,7 @@ import { deleteCommentsOn } from '../comments/operations.js';
 import { contextEvents } from '../context/events.js';
 import { presentContext } from '../context/operations.js';
 import { setArchived } from '../shared/archive.js';
+import { splitFilters } from '../shared/filters.js';
 import { deleteAndAnnounce, insertAndAnnounce } from '../shared/lifecycle.js';
 import { getForWrite, getOr404, listPage, present } from '../shared/operations.js';
 import { referenced, referencedMember } from '../shared/references.js';
@@ -67,9 +68,16 @@ export async function listOutcomes(
   ctx: OperationContext,
   query: OutcomeListQuery,
 ): Promise<Page<OutcomeView>> {
-  const { projectId, status, archived, ...params } = query;
+  const { archived, ...rest } = query;
   const { where, notNull } = archivedFilter(archived);
-  return listPage(ctx, 'outcomes', { ...params, notNull }, { projectId, status, ...where }, presentOutcome);
+  const lists = splitFilters(rest, ['projectId', 'status', 'ownerId']);
+  return listPage(
+    ctx,
+    'outcomes',
+    { ...lists.params, notNull },
+    { ...lists.where, ...where },
+    presentOutcome,
+  );
 }
 
 export async function updateOutcome(

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { outcomeStatuses } from '../../model.js';
 import { calendarDate } from '../shared/dates.js';
+import { enumList, filterLists, idList } from '../shared/filters.js';
 import {
   archivedAtOut,
   archivedQuery,
@@ -53,8 +54,7 @@ export const outcomeSorts = ['dueDate', 'createdAt', 'updatedAt', 'title'] as co
 
 export const outcomeListQuerySchema = z.strictObject({
   ...listQueryBase,
-  projectId: idOf('prj').optional(),
-  status: z.enum(outcomeStatuses).optional(),
+  ...filterLists({ projectId: idList('prj'), status: enumList(outcomeStatuses), ownerId: idList('usr') }),
   archived: archivedQuery,
   q: searchText.optional(),
   sort: sortQuery(outcomeSorts, '-createdAt'),

@@ -97,6 +97,7 @@ export interface ListParams<Name extends CollectionName = CollectionName> {
   createdAfter?: string | undefined;
   createdBefore?: string | undefined;
   updatedSince?: string | undefined;
+  updatedBefore?: string | undefined;
   q?: string | undefined;
   /** Oldest first with `asc`; newest first otherwise. */
   order?: 'asc' | 'desc';
@@ -146,6 +147,7 @@ export async function listPage<Name extends CollectionName, T>(
     ...(rest.createdAfter ? { createdAfter: rest.createdAfter } : {}),
     ...(rest.createdBefore ? { createdBefore: rest.createdBefore } : {}),
     ...(rest.updatedSince ? { updatedSince: rest.updatedSince } : {}),
+    ...(rest.updatedBefore ? { updatedBefore: rest.updatedBefore } : {}),
     ...(rest.q ? { search: rest.q } : {}),
     ...(sort ? { sort: sort as NonNullable<ListQuery<Name>['sort']> } : {}),
     ...(cursor !== undefined && !sort ? { after: decodeCursor(cursor, filters) } : {}),

@@ -27,6 +27,7 @@ export const listQueryBase = {
   createdAfter: timeBound.optional(),
   createdBefore: timeBound.optional(),
   updatedSince: timeBound.optional(),
+  updatedBefore: timeBound.optional(),
 };
 
 /**

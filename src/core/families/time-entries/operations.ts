@@ -2,6 +2,7 @@ import { ApiError, invalidReference } from '../../errors.js';
 import type { TimeEntry } from '../../model.js';
 import type { OperationContext } from '../../pipeline/context.js';
 import type { Page } from '../../pipeline/pagination.js';
+import { splitFilters } from '../shared/filters.js';
 import { deleteAndAnnounce, insertAndAnnounce } from '../shared/lifecycle.js';
 import { getForWrite, getOr404, listPage, present } from '../shared/operations.js';
 import { referenced } from '../shared/references.js';
@@ -68,14 +69,15 @@ export async function listTimeEntries(
   ctx: OperationContext,
   query: TimeEntryListQuery,
 ): Promise<Page<TimeEntryView> & { totalMinutes: number }> {
-  const { outcomeId, issueId, userId, from, to, ...params } = query;
+  const { from, to, ...others } = query;
+  const { where, params } = splitFilters(others, ['outcomeId', 'issueId', 'userId']);
   const range =
     from || to ? { date: { ...(from ? { gte: from } : {}), ...(to ? { lte: to } : {}) } } : undefined;
   const page = await listPage(
     ctx,
     'timeEntries',
     { ...params, range, sum: 'minutes' },
-    { outcomeId, issueId, userId },
+    where,
     presentTimeEntry,
   );
   const { sum, ...rest } = page;

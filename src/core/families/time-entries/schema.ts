@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { calendarDate } from '../shared/dates.js';
+import { enumList, filterLists, idList } from '../shared/filters.js';
 import {
   dateOut,
   idOf,
@@ -42,9 +43,7 @@ export type TimeEntryPatch = z.output<typeof timeEntryPatchSchema>;
 export const timeEntryListQuerySchema = z
   .strictObject({
     ...listQueryBase,
-    outcomeId: idOf('out').optional(),
-    issueId: idOf('iss').optional(),
-    userId: idOf('usr').optional(),
+    ...filterLists({ outcomeId: idList('out'), issueId: idList('iss'), userId: idList('usr') }),
     /** Entries dated on or after this day. */
     from: calendarDate.optional(),
     /** Entries dated on or before this day. */
