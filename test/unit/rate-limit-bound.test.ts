@@ -149,7 +149,14 @@ describe.skipIf(!testDatabaseUrl)(
       for (const limit of limits) {
         for (const held of [99, 50_000]) {
           if (held >= limit) continue;
-          const cost = await costOfOneTake(limit, held);
+          // Measured twice, each in a transaction rolled back, and the smaller taken: a plan the
+          // server drops between statements (autovacuum or analyze on a busy machine invalidates
+          // it) is planned again inside the function, and that reads a couple of hundred catalog
+          // pages which are not the take's. A take whose own cost grew would show it both times.
+          const first = await costOfOneTake(limit, held);
+          const second = await costOfOneTake(limit, held);
+          const cost = first.pages <= second.pages ? first : second;
+          expect(first.admitted && second.admitted).toBe(true);
           expect(cost.admitted).toBe(true);
           // A few pages: the key's row, the btree paths to its oldest and newest runs, the run
           // that left the window. (Over 99 runs the planner may as well read the small table
