@@ -56,13 +56,22 @@ export function clientReference() {
     checker.getTypeOfSymbolAtLocation(member, member.valueDeclaration ?? member.declarations[0]);
 
   const lines = [intro];
+  // A well-known symbol's member is named `__@asyncIterator@641` inside the compiler, the number
+  // changing with every edit anywhere; the docs show it as TypeScript writes it.
+  const nameOf = (member) => {
+    const wellKnown = /^__@(\w+)@\d+$/.exec(member.name);
+    return wellKnown ? `[Symbol.${wellKnown[1]}]` : member.name;
+  };
+  // `listing.` + `[Symbol.asyncIterator]` reads `listing[Symbol.asyncIterator]`.
+  const joined = (prefix, name) => (name.startsWith('[') ? prefix.replace(/\.$/, '') : prefix) + name;
   const memberList = (type, prefix) => {
     for (const member of checker.getPropertiesOfType(type)) {
       const memberType = typeOf(member);
       const signatures = memberType.getCallSignatures();
+      const name = joined(prefix, nameOf(member));
       const shown = signatures.length
-        ? signatures.map((s) => `${prefix}${member.name}${checker.signatureToString(s, undefined, flags)}`)
-        : [`${prefix}${member.name}: ${checker.typeToString(memberType, undefined, flags)}`];
+        ? signatures.map((s) => `${name}${checker.signatureToString(s, undefined, flags)}`)
+        : [`${name}: ${checker.typeToString(memberType, undefined, flags)}`];
       lines.push(`### \`${shown[0]}\``, '');
       const doc = docOf(member);
       if (doc) lines.push(doc, '');
