@@ -650,7 +650,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate a webhook's signing secret
-         * @description Issues a new signing secret, shown only in this answer. For 24 hours (until `previousSecretExpiresAt`) deliveries carry a second `v1` signature made with the old secret, so a receiver can switch without losing any. Workspace admins only.
+         * @description Issues a new signing secret, shown only in this answer (a replay of its Idempotency-Key answers `secret: null`). For 24 hours (until `previousSecretExpiresAt`) deliveries carry a second `v1` signature made with the old secret, so a receiver can switch without losing any. Workspace admins only.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -810,7 +810,7 @@ export interface paths {
         put?: never;
         /**
          * Apply several changes at once, all or none
-         * @description Runs up to 100 operations (`POST`, `PATCH` or `DELETE` on a path under /api/v1, with its `body` and `ifMatch`) in order, in one transaction. Each is validated, authorized and answered as the request alone would be, and writes the same signals. Either all apply (200, `results` in order, each with its `status`, `body`, `etag`) or none does: the answer is then the failed operation's problem with its status, `failedIndex` and `operations` (each `rolled_back`, `failed` or `not_run`). Needs an Idempotency-Key, which covers every operation: a replay answers the same bytes. A GET or a nested batch is refused (400). Counts as its number of operations against the rate limit.
+         * @description Runs up to 100 operations (`POST`, `PATCH` or `DELETE` on a path under /api/v1, with its `body` and `ifMatch`) in order, in one transaction. Each is validated, authorized and answered as the request alone would be, and writes the same signals. Either all apply (200, `results` in order, each with its `status`, `body`, `etag`) or none does: the answer is then the failed operation's problem with its status, `failedIndex` and `operations` (each `rolled_back`, `failed` or `not_run`). Needs an Idempotency-Key, which covers every operation: a replay answers the same results, checks again that the caller may run each operation (403 as a first run would answer), and shows a secret an operation showed once (a webhook's `secret`, an invite's `inviteUrl`) as null, as that request's own replay does. A GET or a nested batch is refused (400). Counts as its number of operations against the rate limit.
          */
         post: operations["runBatch"];
         delete?: never;
@@ -1945,8 +1945,8 @@ export interface components {
              * @enum {string}
              */
             signatureScheme: "stripe" | "standard" | "both";
-            /** @description The signing secret, shown in this answer only */
-            secret: string;
+            /** @description The new signing secret, shown in this answer only; null in a replay of its Idempotency-Key (Idempotent-Replayed: true), since the secret is not stored with the key */
+            secret: string | null;
             previousSecretExpiresAt: components["schemas"]["Timestamp"];
         };
         WebhookDelivery: {

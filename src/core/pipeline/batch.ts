@@ -1,4 +1,5 @@
 import { ApiError } from '../errors.js';
+import { batchFailed } from '../families/batch/failed.js';
 import { type BatchOperation, maxBatchOperations } from '../families/batch/schema.js';
 import type { StorageTx } from '../storage.js';
 import { allowedMethods, decodePathParams } from './allow.js';
@@ -64,6 +65,27 @@ export function operationRunner(deps: BatchDeps): OperationRunner {
     }
     return withAnnouncedText(withLocation(reply, path), announced());
   };
+}
+
+/**
+ * Checks, before a batch's key is replayed, that this principal may run each of its operations.
+ * A key is the workspace's, so the stored answer may have been made with another member's
+ * rights; a replay must not show what the request itself would be refused. A denied operation
+ * answers as a first run would: the batch failed at that operation, nothing applied.
+ */
+export async function authorizeReplayedBatch(
+  route: BatchDeps['route'],
+  principal: Principal,
+  operations: readonly BatchOperation[],
+  stored: unknown,
+): Promise<void> {
+  const storedResults = (stored as { results?: unknown[] } | null)?.results ?? [];
+  for (const [index, operation] of operations.entries()) {
+    const match = await route(operation.method, `${apiBase}${operation.path}`);
+    if (match.kind !== 'route') continue; // the first run could not have run it either
+    const denied = authorize(principal, match.route.access, operation.method);
+    if (denied) throw batchFailed(operations, storedResults.slice(0, index), denied);
+  }
 }
 
 /** Whether a request path is the batch endpoint's (the rate limit counts its operations). */

@@ -1,4 +1,5 @@
 import { ApiError } from '../errors.js';
+import type { BatchOperation } from '../families/batch/schema.js';
 import { probePaths } from '../public-routes.js';
 import { isoTime } from '../runtime.js';
 import { type Storage, type StorageTx, TransientConflict, UniqueViolation } from '../storage.js';
@@ -7,7 +8,7 @@ import { ClientGone, withAdmittedBody } from './admit-body.js';
 import { allowedMethods, decodePathParams, optionsReply } from './allow.js';
 import { authenticate, authorize, type Principal } from './auth.js';
 import { type Grant, grantLost } from './authority.js';
-import { batchSize, isBatchPath, operationRunner } from './batch.js';
+import { authorizeReplayedBatch, batchSize, isBatchPath, operationRunner } from './batch.js';
 import { checkBodySize, parseJsonBody } from './body.js';
 import { noneMatchNames } from './conditional.js';
 import { operationContext, type Services, tenantOf } from './context.js';
@@ -401,9 +402,16 @@ async function runRoute(
     if (outcome.kind === 'mismatch') throw keyReused();
     if (outcome.kind === 'pending') throw keyInUse();
     if (outcome.kind === 'replay') {
+      const replayed = await replayedBody(tx, principal.accountId, outcome.record.body);
+      if (route.runsOperations) {
+        const { operations } = validatedInput(route, rawQuery, rawBody).body as {
+          operations: BatchOperation[];
+        };
+        await authorizeReplayedBatch(rt.route, principal, operations, replayed);
+      }
       return {
         status: route.kind === 'create' ? 200 : outcome.record.status,
-        body: await replayedBody(tx, principal.accountId, outcome.record.body),
+        body: replayed,
         headers: withFields(outcome.record.headers, { 'Idempotent-Replayed': 'true' }),
       };
     }

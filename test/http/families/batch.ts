@@ -150,6 +150,54 @@ export function runBatchSuite(target: Target): void {
       expect(await issueTotal(s)).toBe(1);
     });
 
+    it('replays a key only to a caller who may run every operation, and never shows a secret again', async () => {
+      const s = server();
+      const key = newKey();
+      const operations = [
+        {
+          method: 'POST',
+          path: '/webhooks',
+          body: { url: 'https://hooks.example.com/in', eventTypes: ['issue.created'] },
+        },
+        { method: 'POST', path: '/members/invites', body: { email: `${newKey()}@acme.test`, role: 'admin' } },
+      ];
+      const first = expectJson(await batch(s, operations, { key }), 200);
+      expect(first.results[0].body.secret).toMatch(/^whsec_/);
+      expect(first.results[1].body.inviteUrl).toEqual(expect.any(String));
+      // A member may write, but not these: the key is the workspace's, its answer is not theirs.
+      const denied = expectProblem(
+        await batch(s, operations, { key, token: s.tokens.member.plain }),
+        403,
+        'forbidden',
+      );
+      expect(denied.failedIndex).toBe(0);
+      expect(denied.operations.map((o: Json) => o.outcome)).toEqual(['failed', 'not_run']);
+      // The admin's replay answers the same results, without what was shown once.
+      const again = await batch(s, operations, { key });
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      const replayed = expectJson(again, 200);
+      expect(replayed.results[0]).toMatchObject({
+        status: 201,
+        body: { id: first.results[0].body.id, secret: null },
+      });
+      expect(replayed.results[1]).toMatchObject({
+        status: 201,
+        body: { ...first.results[1].body, inviteUrl: null },
+      });
+      // So is a rotated secret: shown in the answer, null in its key's replay.
+      const rotateKey = newKey();
+      const rotate = () =>
+        s.api('POST', `/api/v1/webhooks/${first.results[0].body.id}/rotate-secret`, {
+          token: s.tokens.admin,
+          headers: { 'Idempotency-Key': rotateKey },
+        });
+      const rotated = expectJson(await rotate(), 200);
+      expect(rotated.secret).toMatch(/^whsec_/);
+      const rotatedAgain = await rotate();
+      expect(rotatedAgain.headers.get('idempotent-replayed')).toBe('true');
+      expect(expectJson(rotatedAgain, 200)).toMatchObject({ id: rotated.id, secret: null });
+    });
+
     it('refuses a GET, a nested batch, more than 100 operations and a batch without a key (400)', async () => {
       const s = server();
       const get = issuePaths(await batch(s, [{ method: 'GET', path: '/issues' }]));

@@ -77,10 +77,15 @@ export const webhookRoutes = [
     operationId: 'rotateWebhookSecret',
     summary: "Rotate a webhook's signing secret",
     description:
-      'Issues a new signing secret, shown only in this answer. For 24 hours (until `previousSecretExpiresAt`) deliveries carry a second `v1` signature made with the old secret, so a receiver can switch without losing any.',
+      'Issues a new signing secret, shown only in this answer (a replay of its Idempotency-Key answers `secret: null`). For 24 hours (until `previousSecretExpiresAt`) deliveries carry a second `v1` signature made with the old secret, so a receiver can switch without losing any.',
     examples: { response: webhookExamples.rotated },
     response: webhookRotatedSchema,
-    handle: async (ctx, { params }) => resource(await rotateWebhookSecret(ctx, id(params))),
+    handle: async (ctx, { params }) => {
+      const rotated = await rotateWebhookSecret(ctx, id(params));
+      // The secret is shown once: a replay of the request's Idempotency-Key answers it null, as a
+      // create's replay does, so no stored answer holds it.
+      return { ...resource(rotated), replayBody: { ...rotated, secret: null } };
+    },
   }),
   defineRoute({
     method: 'POST',

@@ -97,7 +97,14 @@ export const webhookCreatedSchema = webhookSchema.extend({
 });
 
 /** The answer of rotate-secret: the new secret, and until when the old one still signs. */
-export const webhookRotatedSchema = webhookSchema.extend({ secret, previousSecretExpiresAt: timestampOut });
+export const webhookRotatedSchema = webhookSchema.extend({
+  secret: secret
+    .nullable()
+    .describe(
+      'The new signing secret, shown in this answer only; null in a replay of its Idempotency-Key (Idempotent-Replayed: true), since the secret is not stored with the key',
+    ),
+  previousSecretExpiresAt: timestampOut,
+});
 
 /** One delivery of an event to a subscription, and how its attempts went. */
 export const deliverySchema = z.strictObject({
