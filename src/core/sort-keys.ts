@@ -29,6 +29,16 @@ export function sortKeyOf(name: CollectionName, field: string, row: unknown): So
   return value as SortKey;
 }
 
+/**
+ * Sort fields a row keeps from its creation on: a walk sorted on one needs no rule for rows that
+ * change while it pages (see `ListQuery.unchangedSince`), since a change never moves them.
+ */
+const fixedFields: Partial<Record<CollectionName, readonly string[]>> = { issues: ['number'] };
+
+/** Whether a row's key under `field` can change after the row is created. */
+export const sortKeyCanChange = (name: CollectionName, field: string): boolean =>
+  field !== 'createdAt' && !(fixedFields[name]?.includes(field) ?? false);
+
 /** Whether a key read back from a cursor has the type `field`'s keys have. */
 export function isSortKeyOf(name: CollectionName, field: string, key: unknown): key is SortKey {
   if (rules[name]?.[field]?.ranks || field === 'number' || field === 'minutes') return Number.isInteger(key);

@@ -3,7 +3,7 @@ import type { VersionedRecord } from '../../model.js';
 import { preconditionHolds, versionConflict } from '../../pipeline/conditional.js';
 import type { OperationContext } from '../../pipeline/context.js';
 import { decodeCursor, decodePosition, invalidCursor, type Page, toPage } from '../../pipeline/pagination.js';
-import { isSortKeyOf, type SortKey, sortKeyOf } from '../../sort-keys.js';
+import { isSortKeyOf, type SortKey, sortKeyCanChange, sortKeyOf } from '../../sort-keys.js';
 import {
   type CollectionName,
   type CollectionRows,
@@ -159,7 +159,9 @@ export async function listPage<Name extends CollectionName, T>(
   const since = sortCursor?.since ?? ctx.now;
   if (sortCursor) {
     query.afterKey = { key: sortCursor.key, id: sortCursor.id };
-    query.unchangedSince = since;
+    // A row whose key never changes (an issue's number) stays where it was: edited, it is still
+    // ahead of the cursor and comes once.
+    if (sort && sortKeyCanChange(name, sort.field)) query.unchangedSince = since;
   }
   const result = await ctx.tx.collections[name].list(query);
   const rows = result.rows as CollectionRows[Name][];
