@@ -17,7 +17,8 @@ type Step =
   | { kind: 'tick'; ms: number }
   // blocks relations between issues: the summary's open blockers are issues in status blocked,
   // which a relation neither makes nor unmakes (it counts in the issue's blockedBy instead).
-  | { kind: 'blocks'; from: number; to: number };
+  | { kind: 'blocks'; from: number; to: number }
+  | { kind: 'archive'; issue: number };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({
@@ -45,6 +46,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   }),
   fc.record({ kind: fc.constant('tick' as const), ms: fc.integer({ min: 0, max: 100_000 }) }),
   fc.record({ kind: fc.constant('blocks' as const), from: fc.nat(20), to: fc.nat(20) }),
+  fc.record({ kind: fc.constant('archive' as const), issue: fc.nat(20) }),
 );
 
 /** The Monday of ISO week `YYYY-Www`: the week holding January 4th is week 1. */
@@ -107,6 +109,13 @@ async function build(world: World, steps: readonly Step[]): Promise<string[]> {
           body: { type: 'blocks', issueId: to },
           headers: { 'idempotency-key': randomUUID() },
         });
+    } else if (s.kind === 'archive') {
+      // Lists leave archived issues out, and so does the summary.
+      const issue = issues[s.issue % Math.max(1, issues.length)];
+      if (issue) {
+        const res = await world.call('POST', `/issues/${issue}/archive`, { headers: { 'if-match': '*' } });
+        expect(res.status, res.text).toBe(200);
+      }
     } else if (s.kind === 'issue') {
       const issue = await create('/issues', {
         projectId: world.ws.projectId,

@@ -93,7 +93,8 @@ export async function outcomeSummary(ctx: OperationContext, id: string): Promise
 
   const issues = { total: 0, byStatus: zeros(issueStatuses), bySeverity: zeros(issueSeverities) };
   const blockers: OutcomeSummary['openBlockers'] = { total: 0, issues: [] };
-  for await (const issue of allRows(ctx, 'issues', { outcomeId: id })) {
+  // Archived issues are left out, as lists leave them out by default: the counts are the lists'.
+  for await (const issue of allRows(ctx, 'issues', { outcomeId: id, archivedAt: null })) {
     issues.total++;
     issues.byStatus[issue.status]++;
     issues.bySeverity[issue.severity]++;
