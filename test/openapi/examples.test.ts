@@ -129,7 +129,7 @@ describe('the examples of the API reference', () => {
       ...['listDecisions', 'createDecision', 'getDecision', 'updateDecision'],
       ...['listIssues', 'createIssue', 'getIssue', 'updateIssue', 'transitionIssue'],
       ...['archiveIssue', 'unarchiveIssue'],
-      ...['listIssueRelations', 'createIssueRelation', 'deleteIssueRelation'],
+      ...['listIssueRelations', 'createIssueRelation', 'getIssueRelation', 'deleteIssueRelation'],
       ...['listTimeEntries', 'createTimeEntry', 'getTimeEntry', 'updateTimeEntry', 'deleteTimeEntry'],
       ...['listComments', 'createComment', 'getComment', 'updateComment', 'deleteComment'],
       ...['listMembers', 'createMember', 'getMember', 'updateMember', 'deleteMember', 'inviteMember'],

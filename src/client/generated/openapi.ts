@@ -398,7 +398,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get a relation
+         * @description One relation of the issue (either end may name it in the path), with its type as read from that issue: the `Location` of a relation's create. 404 when the relation does not touch the issue.
+         */
+        get: operations["getIssueRelation"];
         put?: never;
         post?: never;
         /**
@@ -5447,6 +5451,77 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getIssueRelation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag held by the client: 304 Not Modified while it is current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description The issue's id or its key (APO-12) */
+                id: string;
+                /** @description The relation id */
+                relationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "rel_Q3vZp8LkT1xWm0aYcN5s",
+                     *       "type": "blocks",
+                     *       "issueId": "iss_H7dKq2MvX9pLr4sTw0Ey",
+                     *       "createdAt": "2026-11-22T10:25:25.000Z",
+                     *       "updatedAt": "2026-11-22T10:25:25.000Z",
+                     *       "version": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["IssueRelation"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version. */
+            304: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

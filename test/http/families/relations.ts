@@ -142,6 +142,25 @@ export function runRelationSuite(target: Target): void {
       expectProblem(elsewhere, 400, 'invalid_cursor');
     });
 
+    it('reads a relation at the Location of its create, from either end, and 404 from elsewhere', async () => {
+      const s = server();
+      const [a, b, c] = await issues(s, 3);
+      const res = await relate(s, a, 'blocks', b);
+      const made = expectJson(res, 201);
+      const location = res.headers.get('location') as string;
+      expect(location).toBe(`/api/v1/issues/${a.id}/relations/${made.id}`);
+      const here = await client(s).get(location.replace('/api/v1', ''));
+      expect(here.headers.get('etag')).toBe('"1"');
+      expect(expectJson(here, 200)).toEqual(made);
+      expect(expectJson(await client(s).get(`/issues/${b.key}/relations/${made.id}`), 200)).toMatchObject({
+        id: made.id,
+        type: 'blocked_by',
+        issueId: a.id,
+      });
+      expectProblem(await client(s).get(`/issues/${c.id}/relations/${made.id}`), 404, 'not_found');
+      expectProblem(await client(s).get(`/issues/${a.id}/relations/rel_missing`), 404, 'not_found');
+    });
+
     it('answers 404 to a relation deleted through an issue it does not join, and to an unknown one', async () => {
       const s = server();
       const [a, b, c] = await issues(s, 3);

@@ -199,6 +199,20 @@ export async function createRelation(
   return relationFrom(relation, issue.id);
 }
 
+/** A relation of the issue (named from either end), as read from that issue; 404 otherwise. */
+export async function getRelation(
+  ctx: OperationContext,
+  idOrKey: string,
+  relationId: string,
+): Promise<RelationView> {
+  const issue = await findIssue(ctx, idOrKey, false);
+  const relation = await ctx.tx.collections.issueRelations.get(ctx.tenant.workspaceId, relationId);
+  if (!relation || (relation.sourceId !== issue.id && relation.targetId !== issue.id)) {
+    throw notFound('relation of this issue');
+  }
+  return relationFrom(relation, issue.id);
+}
+
 /** Removes a relation of the issue (from either end), and its counts on both issues. */
 export async function deleteRelation(
   ctx: OperationContext,

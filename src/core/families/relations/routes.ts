@@ -1,7 +1,7 @@
 import { noContent, ok, resource } from '../../pipeline/reply.js';
 import { defineRoute } from '../../pipeline/route.js';
 import { relationExamples } from './examples.js';
-import { createRelation, deleteRelation, listRelations } from './operations.js';
+import { createRelation, deleteRelation, getRelation, listRelations } from './operations.js';
 import {
   relationCreateSchema,
   relationListQuerySchema,
@@ -39,6 +39,19 @@ export const relationRoutes = [
     body: relationCreateSchema,
     response: relationSchema,
     handle: async (ctx, { params, body }) => resource(await createRelation(ctx, id(params), body), 201),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/issues/:id/relations/:relationId',
+    access: 'read',
+    kind: 'read',
+    operationId: 'getIssueRelation',
+    summary: 'Get a relation',
+    description:
+      "One relation of the issue (either end may name it in the path), with its type as read from that issue: the `Location` of a relation's create. 404 when the relation does not touch the issue.",
+    examples: { response: relationExamples.created },
+    response: relationSchema,
+    handle: async (ctx, { params }) => resource(await getRelation(ctx, id(params), params.relationId ?? '')),
   }),
   defineRoute({
     method: 'DELETE',
