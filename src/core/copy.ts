@@ -1,11 +1,5 @@
-import {
-  type DumpPage,
-  type DumpRows,
-  type DumpTable,
-  dumpTables,
-  type Storage,
-  type StorageTx,
-} from './storage.js';
+import { dumpTables } from './families/dump-tables.js';
+import type { DumpPage, DumpRows, DumpTable, Storage, StorageTx } from './port/index.js';
 
 /** How many rows of each table a copy moved. */
 export type CopyCounts = { [Table in DumpTable]: number };

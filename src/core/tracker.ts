@@ -30,10 +30,10 @@ import {
   storageTimeBudget,
 } from './pipeline/storage-time.js';
 import { streamSlots } from './pipeline/stream-slots.js';
+import type { Storage } from './port/index.js';
 import { publicRoutes } from './public-routes.js';
 import { routes } from './routes.js';
 import { type Clock, type Ids, isoTime, randomIds, systemClock } from './runtime.js';
-import type { Storage } from './storage.js';
 import { workspaceBySlug } from './tenancy/operations.js';
 import { type AttemptEvent, createDispatcher, type Dispatcher } from './webhooks/dispatcher.js';
 import type { WebhookSender } from './webhooks/sender.js';

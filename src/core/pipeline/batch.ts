@@ -1,6 +1,6 @@
 import { ApiError } from '../errors.js';
 import { type BatchOperation, maxBatchOperations } from '../families/batch/schema.js';
-import type { StorageTx } from '../storage.js';
+import type { StorageTx } from '../port/index.js';
 import { allowedMethods, decodePathParams } from './allow.js';
 import { authorize, type Principal } from './auth.js';
 import { type OperationContext, operationContext, type Services, tenantOf } from './context.js';

@@ -1,6 +1,6 @@
 import type { Actor, SignalEvent } from '../model.js';
+import type { StorageTx } from '../port/index.js';
 import type { Ids } from '../runtime.js';
-import type { StorageTx } from '../storage.js';
 import { enqueueDeliveries } from '../webhooks/outbox.js';
 import type { WebhookSender } from '../webhooks/sender.js';
 import type { Principal } from './auth.js';

@@ -1,7 +1,7 @@
 import { ApiError } from '../errors.js';
+import { type Storage, type StorageTx, TransientConflict, UniqueViolation } from '../port/index.js';
 import { probePaths } from '../public-routes.js';
 import { isoTime } from '../runtime.js';
-import { type Storage, type StorageTx, TransientConflict, UniqueViolation } from '../storage.js';
 import { withFields } from '../with-fields.js';
 import { ClientGone, withAdmittedBody } from './admit-body.js';
 import { allowedMethods, decodePathParams, optionsReply } from './allow.js';

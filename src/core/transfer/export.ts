@@ -1,5 +1,5 @@
+import type { Storage } from '../port/index.js';
 import { type Clock, isoTime, systemClock } from '../runtime.js';
-import type { Storage } from '../storage.js';
 import { workspaceBySlug } from '../tenancy/operations.js';
 import { transferFamilies } from './families.js';
 import { type ExportHeader, type ExportTrailer, exportFormatName, exportFormatVersion } from './format.js';

@@ -22,7 +22,7 @@ import { timeEntryEvents } from '../families/time-entries/events.js';
 import { timeEntrySchema } from '../families/time-entries/schema.js';
 import { roles } from '../model.js';
 import type { OperationContext } from '../pipeline/context.js';
-import type { CollectionName, CollectionRows, DumpRows, DumpTable } from '../storage.js';
+import type { CollectionName, CollectionRows, DumpRows, DumpTable } from '../port/index.js';
 
 /** What exporting a row may look up: the transaction it reads in and the workspace it exports. */
 export interface ExportScope {

@@ -1,8 +1,8 @@
 import { ApiError } from '../errors.js';
 import type { SignalEvent } from '../model.js';
 import { type OperationContext, operationContext, type Tenant } from '../pipeline/context.js';
+import type { Storage, StorageTx } from '../port/index.js';
 import { type Clock, type Ids, isoTime, randomIds, systemClock } from '../runtime.js';
-import type { Storage, StorageTx } from '../storage.js';
 import { workspaceBySlug } from '../tenancy/operations.js';
 import { transferFamily } from './families.js';
 

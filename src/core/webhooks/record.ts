@@ -2,8 +2,8 @@ import { webhookEvents } from '../families/webhooks/events.js';
 import { presentWebhook } from '../families/webhooks/present.js';
 import type { WebhookSubscription } from '../model.js';
 import { operationContext } from '../pipeline/context.js';
+import type { AttemptRecord, StorageTx } from '../port/index.js';
 import type { Ids } from '../runtime.js';
-import type { AttemptRecord, StorageTx } from '../storage.js';
 
 /** An attempt's result to record, with what it means for its subscription. */
 export interface ResultToRecord extends AttemptRecord {
