@@ -87,7 +87,7 @@ export interface TrackerOptions {
    * Serves the Model Context Protocol at /mcp (beside /docs, so under the base path's root),
    * authenticated and rate limited as the API: `mcp: mcpEndpoint()` from `outcome-tracker/mcp`.
    */
-  mcp?: McpEndpointFactory;
+  mcp?: McpEndpointFactory<Tracker>;
   webhooks?: {
     /** How deliveries go out; without one, deliveries queue up and webhook tests report an error. */
     sender?: WebhookSender;

@@ -1,15 +1,20 @@
 import { ApiError } from '../errors.js';
-import { type BatchOperation, maxBatchOperations } from '../families/batch/schema.js';
+import { maxBatchOperations } from '../families/batch/schema.js';
 import type { StorageTx } from '../port/index.js';
 import { allowedMethods, decodePathParams } from './allow.js';
 import { authorize, type Principal } from './auth.js';
-import { type OperationContext, operationContext, type Services, tenantOf } from './context.js';
+import {
+  type OperationContext,
+  type OperationRunner,
+  operationContext,
+  type Services,
+  tenantOf,
+} from './context.js';
+
 import { announcing, preconditionFor, validatedInput, withAnnouncedText, withLocation } from './operation.js';
-import type { Reply } from './reply.js';
 import { apiBase, methodNotAllowed, type RouteMatch, unknownPath } from './router.js';
 
-/** Runs one operation of a batch as the request alone would run, in the batch's transaction. */
-export type OperationRunner = (operation: BatchOperation) => Promise<Reply>;
+export type { OperationRunner };
 
 /** What a batch's operations run with: the batch request's own transaction, principal and time. */
 export interface BatchDeps {

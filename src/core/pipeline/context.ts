@@ -1,11 +1,15 @@
+import type { BatchOperation } from '../families/batch/schema.js';
 import type { Actor, SignalEvent } from '../model.js';
 import type { StorageTx } from '../port/index.js';
 import type { Ids } from '../runtime.js';
 import { enqueueDeliveries } from '../webhooks/outbox.js';
 import type { WebhookSender } from '../webhooks/sender.js';
 import type { Principal } from './auth.js';
-import type { OperationRunner } from './batch.js';
 import type { Precondition } from './conditional.js';
+import type { Reply } from './reply.js';
+
+/** Runs one operation of a batch as the request alone would run, in the batch's transaction. */
+export type OperationRunner = (operation: BatchOperation) => Promise<Reply>;
 
 /** What the signal of a mutation says; the context fills in ids, time, tenant and actor. */
 export interface SignalInput {

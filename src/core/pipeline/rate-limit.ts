@@ -1,7 +1,7 @@
-import type { RateLimitDecision, RateLimitStore } from '../port/rate-limit-store.js';
+import { decision, type RateLimitDecision, type RateLimitStore } from '../port/rate-limit-store.js';
 import type { Clock } from '../runtime.js';
 
-export type { RateLimitDecision, RateLimitStore };
+export { decision, type RateLimitDecision, type RateLimitStore };
 
 export interface RateLimitOptions {
   /** Requests allowed in any rolling window; default 100. */
@@ -18,28 +18,6 @@ export interface RateLimitOptions {
 export interface RateLimiter {
   /** Counts one request for `key` and says whether it may proceed. */
   take(key: string): Promise<RateLimitDecision>;
-}
-
-/**
- * The decision for a key whose admissions inside the window are known: `count` of them, the
- * oldest at `oldestMs` (ignored when `count` is 0). Shared by every store so headers agree.
- */
-export function decision(
-  allowed: boolean,
-  count: number,
-  oldestMs: number,
-  nowMs: number,
-  limit: number,
-  windowMs: number,
-): RateLimitDecision {
-  const untilSlot = count === 0 ? 0 : oldestMs + windowMs - nowMs;
-  return {
-    allowed,
-    limit,
-    remaining: Math.max(0, limit - count),
-    resetSeconds: Math.max(allowed ? 0 : 1, Math.ceil(untilSlot / 1000)),
-    windowSeconds: Math.ceil(windowMs / 1000),
-  };
 }
 
 /** What a key of the memory limiter holds (runs, bytes) and has done (work: runs moved). */

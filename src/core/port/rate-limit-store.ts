@@ -26,3 +26,25 @@ export interface RateLimitDecision {
 export interface RateLimitStore {
   take(key: string, nowMs: number, limit: number, windowMs: number): Promise<RateLimitDecision>;
 }
+
+/**
+ * The decision for a key whose admissions inside the window are known: `count` of them, the
+ * oldest at `oldestMs` (ignored when `count` is 0). Shared by every store so headers agree.
+ */
+export function decision(
+  allowed: boolean,
+  count: number,
+  oldestMs: number,
+  nowMs: number,
+  limit: number,
+  windowMs: number,
+): RateLimitDecision {
+  const untilSlot = count === 0 ? 0 : oldestMs + windowMs - nowMs;
+  return {
+    allowed,
+    limit,
+    remaining: Math.max(0, limit - count),
+    resetSeconds: Math.max(allowed ? 0 : 1, Math.ceil(untilSlot / 1000)),
+    windowSeconds: Math.ceil(windowMs / 1000),
+  };
+}
