@@ -8,12 +8,12 @@ export {
 } from './edge/cors.js';
 export type { FetchRequestInfo } from './edge/fetch.js';
 export { ApiError, type ErrorCode } from './errors.js';
-export { type EventType, eventTypes } from './events.js';
 export { collectionDefinitions } from './families/collections.js';
 export * as comments from './families/comments/api.js';
 export * as context from './families/context/api.js';
 export * as decisions from './families/decisions/api.js';
 export { dumpTables } from './families/dump-tables.js';
+export { type EventType, eventTypes } from './families/events.js';
 export * as issues from './families/issues/api.js';
 export * as members from './families/members/api.js';
 export * as outcomes from './families/outcomes/api.js';

@@ -1,77 +1,31 @@
-import type { CollectionDefinition, CollectionName } from '../port/index.js';
+import type { CollectionName } from '../port/index.js';
+import type { Family } from './family.js';
+import { families } from './index.js';
 
-export const collectionDefinitions = {
-  projects: {
-    filters: ['key'],
-    search: ['name', 'description'],
-    ranges: [],
-    sums: [],
-    notNull: [],
-    sorts: ['updatedAt'],
-  },
-  issues: {
-    filters: [
-      'projectId',
-      'outcomeId',
-      'status',
-      'severity',
-      'assigneeId',
-      'number',
-      'parentId',
-      'archivedAt',
-    ],
-    search: ['title', 'description'],
-    ranges: [],
-    sums: [],
-    notNull: ['archivedAt'],
-    sorts: ['updatedAt', 'number', 'severity', 'status', 'title'],
-  },
-  outcomes: {
-    filters: ['projectId', 'status', 'ownerId', 'archivedAt'],
-    search: ['title', 'description'],
-    ranges: [],
-    sums: [],
-    notNull: ['archivedAt'],
-    sorts: ['dueDate', 'updatedAt', 'title'],
-  },
-  context: {
-    filters: ['outcomeId', 'kind'],
-    search: [],
-    ranges: [],
-    sums: [],
-    notNull: [],
-    sorts: ['updatedAt'],
-  },
-  decisions: {
-    filters: ['projectId', 'outcomeId', 'status', 'supersededBy'],
-    search: [],
-    ranges: [],
-    sums: [],
-    notNull: [],
-    sorts: ['updatedAt'],
-  },
-  timeEntries: {
-    filters: ['outcomeId', 'issueId', 'userId'],
-    search: [],
-    ranges: ['date'],
-    sums: ['minutes'],
-    notNull: [],
-    sorts: ['date', 'minutes'],
-  },
-  comments: {
-    filters: ['issueId', 'outcomeId', 'decisionId', 'authorId'],
-    search: [],
-    ranges: [],
-    sums: [],
-    notNull: [],
-    sorts: ['updatedAt'],
-  },
-  issueRelations: {
-    filters: ['sourceId', 'targetId', 'type'],
-    search: [],
-    ranges: [],
-    sums: [],
-    notNull: [],
-    sorts: [],
-  },
-} as const satisfies { [Name in CollectionName]: CollectionDefinition<Name> };
+type Stored = NonNullable<Family['collection']>;
+type DefinitionOf<Name extends CollectionName> = Extract<
+  (typeof families)[number],
+  { collection: { name: Name } }
+>['collection']['definition'];
+
+/** The families stored as collections, in the family list's order. */
+const collections = (families as readonly Family[]).flatMap((family): Stored[] =>
+  family.collection ? [family.collection] : [],
+);
+
+const byName = <Value>(value: (collection: Stored) => Value): Record<string, Value> =>
+  Object.fromEntries(collections.map((collection) => [collection.name, value(collection)]));
+
+/**
+ * What an adapter must know of each collection (which fields it filters, searches, ranges, sums
+ * and sorts on), taken from the families' definitions with their literal field names.
+ */
+export const collectionDefinitions = byName((collection) => collection.definition) as {
+  [Name in CollectionName]: DefinitionOf<Name>;
+};
+
+/** The SQL adapters' table of each collection (`timeEntries` → `time_entries`). */
+export const collectionTables = byName((collection) => collection.table) as Record<CollectionName, string>;
+
+/** The collections in the family list's order (referenced families before those naming them). */
+export const collectionNames: readonly CollectionName[] = collections.map((collection) => collection.name);

@@ -2,7 +2,7 @@ import type { BatchOperation } from '../families/batch/schema.js';
 import type { Actor, SignalEvent } from '../model.js';
 import type { StorageTx } from '../port/index.js';
 import type { Ids } from '../runtime.js';
-import { enqueueDeliveries } from '../webhooks/outbox.js';
+import { announce } from '../webhooks/announce.js';
 import type { WebhookSender } from '../webhooks/sender.js';
 import type { Principal } from './auth.js';
 import type { Precondition } from './conditional.js';
@@ -84,10 +84,11 @@ export function operationContext(
     tenant,
     precondition,
     services,
-    async emit(signal) {
-      const event = await tx.signals.append(
+    emit(signal) {
+      return announce(
+        tx,
+        ids,
         {
-          id: ids.uuid(),
           type: signal.type,
           occurredAt: now,
           accountId: tenant.accountId,
@@ -97,9 +98,8 @@ export function operationContext(
           data: signal.data,
         },
         signal.objectJson === undefined ? undefined : { data: `{"object":${signal.objectJson}}` },
+        services.webhooks.deliveriesQueued,
       );
-      if ((await enqueueDeliveries(tx, ids, event)) > 0) services.webhooks.deliveriesQueued?.();
-      return event;
     },
   };
 }

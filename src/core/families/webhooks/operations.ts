@@ -5,10 +5,7 @@ import type { OperationContext, Services } from '../../pipeline/context.js';
 import { decodeCursor, type Page, toPage } from '../../pipeline/pagination.js';
 import { VersionMismatch } from '../../port/index.js';
 import { isoTime } from '../../runtime.js';
-import { newSigningSecret } from '../../webhooks/secret.js';
-import { checkWebhookUrl, isForbiddenAddress } from '../../webhooks/ssrf.js';
-import { changedFields } from '../shared/operations.js';
-import { webhookEvents } from './events.js';
+import { webhookEvents } from '../../webhooks/events.js';
 import {
   type DeliveryDetailView,
   type DeliveryView,
@@ -16,7 +13,10 @@ import {
   presentDeliveryDetail,
   presentWebhook,
   type WebhookView,
-} from './present.js';
+} from '../../webhooks/present.js';
+import { newSigningSecret } from '../../webhooks/secret.js';
+import { checkWebhookUrl, isForbiddenAddress } from '../../webhooks/ssrf.js';
+import { changedFields } from '../shared/operations.js';
 import type { DeliveryListQuery, WebhookCreate, WebhookListQuery, WebhookPatch } from './schema.js';
 
 /** Receivers get 24 hours to move to a rotated secret, during which both sign every delivery. */
