@@ -49,6 +49,22 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/core/(port/|model\\.ts$)' },
     },
     {
+      name: 'engine-below-families',
+      comment:
+        'The pipeline and the webhook engine serve every family: they never import one, nor what is built on the families (OpenAPI, transfer, the tracker).',
+      severity: 'error',
+      from: { path: '^src/core/(pipeline|webhooks)/' },
+      to: { path: '^src/core/(families/|openapi/|transfer/|tracker\\.ts$|routes\\.ts$)' },
+    },
+    {
+      name: 'webhooks-below-pipeline',
+      comment:
+        'The pipeline announces changes through the webhook engine (webhooks/announce.ts), never the reverse.',
+      severity: 'error',
+      from: { path: '^src/core/webhooks/' },
+      to: { path: '^src/core/pipeline/' },
+    },
+    {
       name: 'adapters-use-the-port',
       comment:
         'An adapter implements the port: it takes nothing of the core but the port, the model and pure helpers.',

@@ -32,6 +32,12 @@ describe('the layering check (npm run check:layers)', () => {
     expect(output).toContain(
       'error hosts-use-public-entries: src/http/server.ts → src/core/pipeline/step.ts',
     );
+    expect(output).toContain(
+      'error engine-below-families: src/core/pipeline/router.ts → src/core/families/notes/family.ts',
+    );
+    expect(output).toContain(
+      'error webhooks-below-pipeline: src/core/webhooks/outbox.ts → src/core/pipeline/step.ts',
+    );
     expect(output).toMatch(/error no-circular: src\/core\/(pipeline\/step|port\/store)\.ts/);
   });
 });

@@ -1,5 +1,4 @@
 import { ApiError } from '../errors.js';
-import { maxBatchOperations } from '../families/batch/schema.js';
 import type { StorageTx } from '../port/index.js';
 import { allowedMethods, decodePathParams } from './allow.js';
 import { authorize, type Principal } from './auth.js';
@@ -15,6 +14,9 @@ import { announcing, preconditionFor, validatedInput, withAnnouncedText, withLoc
 import { apiBase, methodNotAllowed, type RouteMatch, unknownPath } from './router.js';
 
 export type { OperationRunner };
+
+/** The most operations one batch may hold. */
+export const maxBatchOperations = 100;
 
 /** What a batch's operations run with: the batch request's own transaction, principal and time. */
 export interface BatchDeps {

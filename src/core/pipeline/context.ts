@@ -1,4 +1,3 @@
-import type { BatchOperation } from '../families/batch/schema.js';
 import type { Actor, SignalEvent } from '../model.js';
 import type { StorageTx } from '../port/index.js';
 import type { Ids } from '../runtime.js';
@@ -7,6 +6,15 @@ import type { WebhookSender } from '../webhooks/sender.js';
 import type { Principal } from './auth.js';
 import type { Precondition } from './conditional.js';
 import type { Reply } from './reply.js';
+
+/** One operation of a batch (the batch family validates it): a change the request alone would make. */
+export interface BatchOperation {
+  method: 'POST' | 'PATCH' | 'DELETE';
+  /** The path under /api/v1. */
+  path: string;
+  body?: unknown;
+  ifMatch?: string | undefined;
+}
 
 /** Runs one operation of a batch as the request alone would run, in the batch's transaction. */
 export type OperationRunner = (operation: BatchOperation) => Promise<Reply>;
