@@ -1,5 +1,5 @@
 import type { DestinationStream } from 'pino';
-import type { Storage } from '../core/storage.js';
+import type { Storage } from '../core/port/index.js';
 
 /** A database the command opened, and whether it was created just now. */
 export interface OpenedDatabase {

@@ -1,5 +1,5 @@
+import type { StorageTx } from '../core/port/index.js';
 import { randomIds } from '../core/runtime.js';
-import type { StorageTx } from '../core/storage.js';
 import type { TenancyDeps } from '../core/tenancy/operations.js';
 
 /** What the core's operator operations need: the transaction, fresh ids and the time of the command. */

@@ -1,11 +1,14 @@
-import {
-  type DumpPage,
-  type DumpRows,
-  type DumpTable,
-  dumpTables,
-  type Storage,
-  type StorageTx,
-} from './storage.js';
+import { collectionNames } from './families/collections.js';
+import { dumpTables } from './families/dump-tables.js';
+import type {
+  CollectionName,
+  CollectionRows,
+  DumpPage,
+  DumpRows,
+  DumpTable,
+  Storage,
+  StorageTx,
+} from './port/index.js';
 
 /** How many rows of each table a copy moved. */
 export type CopyCounts = { [Table in DumpTable]: number };
@@ -43,21 +46,23 @@ export class TargetNotEmpty extends Error {
  * How each table's rows go into the target: through the stores' own inserts, which keep ids,
  * versions, hashes and secrets as given; signals and counters keep their numbers.
  */
-const writers: { [Table in DumpTable]: (tx: StorageTx, row: DumpRows[Table]) => Promise<void> } = {
+type TableWriters = { [Table in DumpTable]: (tx: StorageTx, row: DumpRows[Table]) => Promise<void> };
+type CollectionWriters = Pick<TableWriters, CollectionName>;
+
+/** A collection's rows go in through its own insert. */
+const collectionWriter =
+  <Name extends CollectionName>(name: Name) =>
+  (tx: StorageTx, row: CollectionRows[Name]): Promise<void> =>
+    tx.collections[name].insert(row);
+
+const writers: TableWriters = {
   accounts: (tx, row) => tx.tenancy.insertAccount(row),
   workspaces: (tx, row) => tx.tenancy.insertWorkspace(row),
   users: (tx, row) => tx.tenancy.insertUser(row),
   memberships: (tx, row) => tx.tenancy.putMembership(row),
   tokens: (tx, row) => tx.tokens.insert(row),
   sessions: (tx, row) => tx.sessions.insert(row),
-  projects: (tx, row) => tx.collections.projects.insert(row),
-  outcomes: (tx, row) => tx.collections.outcomes.insert(row),
-  issues: (tx, row) => tx.collections.issues.insert(row),
-  context: (tx, row) => tx.collections.context.insert(row),
-  decisions: (tx, row) => tx.collections.decisions.insert(row),
-  timeEntries: (tx, row) => tx.collections.timeEntries.insert(row),
-  comments: (tx, row) => tx.collections.comments.insert(row),
-  issueRelations: (tx, row) => tx.collections.issueRelations.insert(row),
+  ...(Object.fromEntries(collectionNames.map((name) => [name, collectionWriter(name)])) as CollectionWriters),
   counters: (tx, row) => tx.counters.set(row.name, row.value),
   signals: (tx, row) => tx.signals.restore(row),
   // Nothing is created before '': the put never replaces, and the target is empty anyway.

@@ -8,10 +8,12 @@ export {
 } from './edge/cors.js';
 export type { FetchRequestInfo } from './edge/fetch.js';
 export { ApiError, type ErrorCode } from './errors.js';
-export { type EventType, eventTypes } from './events.js';
+export { collectionDefinitions } from './families/collections.js';
 export * as comments from './families/comments/api.js';
 export * as context from './families/context/api.js';
 export * as decisions from './families/decisions/api.js';
+export { dumpTables } from './families/dump-tables.js';
+export { type EventType, eventTypes } from './families/events.js';
 export * as issues from './families/issues/api.js';
 export * as members from './families/members/api.js';
 export * as outcomes from './families/outcomes/api.js';
@@ -44,17 +46,11 @@ export {
   type StorageTimeStore,
   storageTimeSettleMs,
 } from './pipeline/storage-time.js';
+export type * from './port/index.js';
+export { TransientConflict, UniqueViolation, VersionMismatch } from './port/index.js';
 export { routes } from './routes.js';
 export type { Clock, IdPrefix, Ids } from './runtime.js';
 export { randomIds, systemClock } from './runtime.js';
-export type * from './storage.js';
-export {
-  collectionDefinitions,
-  dumpTables,
-  TransientConflict,
-  UniqueViolation,
-  VersionMismatch,
-} from './storage.js';
 export * as tenancy from './tenancy/operations.js';
 export {
   createTracker,

@@ -5,7 +5,6 @@ import { rateKeys } from './pipeline/rate-key.js';
 import { type RateLimitDecision, rateLimitHeaders } from './pipeline/rate-limit.js';
 import type { ParsedRequest, TrackerResponse } from './pipeline/request.js';
 import type { TrackerRuntime } from './pipeline/runtime.js';
-import type { Tracker } from './tracker.js';
 
 /**
  * Where the MCP endpoint is served, among the pages outside the API (`/mcp`, or `/tracker/mcp`
@@ -37,8 +36,11 @@ export interface McpEndpoint {
   close(): Promise<void>;
 }
 
-/** Builds the endpoint for a tracker: `createTracker({ mcp: mcpEndpoint() })`. */
-export type McpEndpointFactory = (tracker: Tracker) => McpEndpoint;
+/**
+ * Builds the endpoint for a tracker: `createTracker({ mcp: mcpEndpoint() })`. Generic in the
+ * tracker it is given, so this file need not import `tracker.ts`, which imports it.
+ */
+export type McpEndpointFactory<Host = unknown> = (tracker: Host) => McpEndpoint;
 
 /** Each runtime's rate-limit keys (which remember token ids by hash). */
 const rateKeysOf = new WeakMap<TrackerRuntime, ReturnType<typeof rateKeys>>();

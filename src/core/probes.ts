@@ -1,6 +1,6 @@
 import { ApiError } from './errors.js';
 import type { Reply } from './pipeline/reply.js';
-import type { Storage } from './storage.js';
+import type { Storage } from './port/index.js';
 
 /** How long readiness waits for storage before calling it unready. */
 export const readinessTimeoutMs = 2000;

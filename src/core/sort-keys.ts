@@ -1,8 +1,7 @@
 import { issueSeverities, issueStatuses } from './model.js';
-import type { CollectionName } from './storage.js';
+import type { CollectionName, SortKey } from './port/index.js';
 
-/** What a list sorts on: a field's value, or its rank or stand-in (see `sortKeyOf`). */
-export type SortKey = string | number;
+export type { SortKey };
 
 interface SortKeyRule {
   /** An enum sorted by its place in this list (severity: low < critical), not alphabetically. */

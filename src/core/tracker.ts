@@ -30,10 +30,10 @@ import {
   storageTimeBudget,
 } from './pipeline/storage-time.js';
 import { streamSlots } from './pipeline/stream-slots.js';
+import type { Storage } from './port/index.js';
 import { publicRoutes } from './public-routes.js';
 import { routes } from './routes.js';
 import { type Clock, type Ids, isoTime, randomIds, systemClock } from './runtime.js';
-import type { Storage } from './storage.js';
 import { workspaceBySlug } from './tenancy/operations.js';
 import { type AttemptEvent, createDispatcher, type Dispatcher } from './webhooks/dispatcher.js';
 import type { WebhookSender } from './webhooks/sender.js';
@@ -87,7 +87,7 @@ export interface TrackerOptions {
    * Serves the Model Context Protocol at /mcp (beside /docs, so under the base path's root),
    * authenticated and rate limited as the API: `mcp: mcpEndpoint()` from `outcome-tracker/mcp`.
    */
-  mcp?: McpEndpointFactory;
+  mcp?: McpEndpointFactory<Tracker>;
   webhooks?: {
     /** How deliveries go out; without one, deliveries queue up and webhook tests report an error. */
     sender?: WebhookSender;

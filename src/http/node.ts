@@ -1,10 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { lingerOnClose } from '../core/edge/linger.js';
-import { nodeRequestHeaders } from '../core/edge/node-headers.js';
-import { announcesBody, readStreamCapped } from '../core/edge/read-capped.js';
+import {
+  announcesBody,
+  bodyTimeoutMs,
+  bodyTooSlow,
+  declaresOversizedBody,
+  lingerOnClose,
+  nodeRequestHeaders,
+  readStreamCapped,
+} from '../core/host.js';
 import { maxBodyBytes, type Tracker } from '../core/index.js';
-import { bodyTimeoutMs, bodyTooSlow } from '../core/pipeline/admit-body.js';
-import { declaresOversizedBody } from '../core/pipeline/body.js';
 
 /** A `node:http` request listener serving the tracker: `http.createServer(nodeHandler(tracker))`. */
 export function nodeHandler(tracker: Tracker): (req: IncomingMessage, res: ServerResponse) => void {
@@ -128,4 +132,4 @@ export {
   type Resolver,
 } from './webhook-sender.js';
 
-import { withFields } from '../core/with-fields.js';
+import { withFields } from '../core/host.js';

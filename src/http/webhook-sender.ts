@@ -4,15 +4,15 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { urlToHttpOptions } from 'node:url';
-import { responseBodyCaptureBytes } from '../core/model.js';
 import {
   connectTimeoutMs,
+  isForbiddenAddress,
+  responseBodyCaptureBytes,
   type WebhookRequest,
   type WebhookResult,
   type WebhookSender,
-} from '../core/webhooks/sender.js';
-import { isForbiddenAddress } from '../core/webhooks/ssrf.js';
-import { withFields } from '../core/with-fields.js';
+  withFields,
+} from '../core/host.js';
 import { RecentlyUsed } from './recently-used.js';
 import { ReceiverAgents } from './webhook-agents.js';
 

@@ -29,7 +29,7 @@ interface Session {
  * /mcp on every host. Each session is an MCP server acting as the token that opened it; the
  * tracker has authenticated and rate limited each request before it gets here.
  */
-export function mcpEndpoint(options: McpEndpointOptions = {}): McpEndpointFactory {
+export function mcpEndpoint(options: McpEndpointOptions = {}): McpEndpointFactory<Tracker> {
   return (tracker) => streamableEndpoint(tracker, options);
 }
 

@@ -1,6 +1,6 @@
 import type { ApiError } from '../core/errors.js';
 import { authenticate, type Principal } from '../core/pipeline/auth.js';
-import type { StorageTx } from '../core/storage.js';
+import type { StorageTx } from '../core/port/index.js';
 import type { Tracker } from '../core/tracker.js';
 
 /** Who a token acts as now, read afresh (a revoked token, a removed user: an ApiError 401). */

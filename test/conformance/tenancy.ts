@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Membership, Role, User } from '../../src/core/index.js';
-import { credentialsOf } from '../../src/core/storage.js';
+import { credentialsOf } from '../../src/core/port/index.js';
 import type { AdapterUnderTest } from '../support/adapters.js';
 import { at, freshStore, newId, sampleSession, sampleToken } from './fixtures.js';
 

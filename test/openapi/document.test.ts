@@ -1,7 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMount } from '../../src/core/edge/mount.js';
-import { eventTypes } from '../../src/core/events.js';
+import { eventTypes } from '../../src/core/families/events.js';
 import { openApiDocument } from '../../src/core/openapi/document.js';
 import { createRouter } from '../../src/core/pipeline/router.js';
 import { probePaths, publicRoutes as publicRoutesOf } from '../../src/core/public-routes.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMount } from '../../src/core/edge/mount.js';
-import { eventTypes } from '../../src/core/events.js';
+import { eventTypes } from '../../src/core/families/events.js';
 import { buildOpenApiDocument } from '../../src/core/openapi/document.js';
 import { servedDocument } from '../../src/core/openapi/served-document.js';
 import { routes } from '../../src/core/routes.js';

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type PostgresStorage, postgresStorage } from '../../src/adapters/postgres/index.js';
 import { createTracker, projects, randomIds, tenancy, webhooks } from '../../src/core/index.js';
 import { operationContext } from '../../src/core/pipeline/context.js';
-import type { Storage, StorageTx } from '../../src/core/storage.js';
+import type { Storage, StorageTx } from '../../src/core/port/index.js';
 import { at, sampleDelivery, sampleWebhook } from '../conformance/fixtures.js';
 import {
   dropSchema,

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryStorage } from '../../src/adapters/memory/index.js';
-import type { Storage } from '../../src/core/storage.js';
+import type { Storage } from '../../src/core/port/index.js';
 import { hosts, listen } from '../http/harness.js';
 import { type WebhookFixture, webhookFixture } from '../webhooks/fixture.js';
 

@@ -4,7 +4,7 @@ import { signalStream } from '../../src/core/families/signals/operations.js';
 import type { SignalEvent } from '../../src/core/model.js';
 import { authorityRecheckMs } from '../../src/core/pipeline/authority.js';
 import type { AfterCommitDeps } from '../../src/core/pipeline/reply.js';
-import type { Storage, StorageTx } from '../../src/core/storage.js';
+import type { Storage, StorageTx } from '../../src/core/port/index.js';
 
 /** `count` events of one account, sequences 1…count. */
 const eventsUpTo = (count: number) =>

@@ -1,15 +1,15 @@
-import { sortKeyOf } from '../../core/sort-keys.js';
+import { collectionDefinitions } from '../../core/families/collections.js';
 import {
   type Collection,
   type CollectionName,
   type CollectionRows,
-  collectionDefinitions,
   type FilterMatch,
   type ListQuery,
   meetsFilter,
   UniqueViolation,
   VersionMismatch,
-} from '../../core/storage.js';
+} from '../../core/port/index.js';
+import { sortKeyOf } from '../../core/sort-keys.js';
 import { storedJsonOf } from '../shared/stored-json.js';
 import { SortedKeys } from './sorted-keys.js';
 import { type Position, SortedPositions } from './sorted-positions.js';

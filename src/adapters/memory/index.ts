@@ -17,7 +17,7 @@ import {
   type Storage,
   type StorageTx,
   UniqueViolation,
-} from '../../core/storage.js';
+} from '../../core/port/index.js';
 import { withFields } from '../../core/with-fields.js';
 import { newestFirst } from '../shared/keyset.js';
 import { serialQueue } from '../shared/serial-queue.js';

@@ -1,5 +1,5 @@
 import type { ApiToken, Membership } from '../../core/model.js';
-import { type TenancyStore, type TokenStore, VersionMismatch } from '../../core/storage.js';
+import { type TenancyStore, type TokenStore, VersionMismatch } from '../../core/port/index.js';
 import { isAfter, newestFirst } from '../shared/keyset.js';
 import { clone, type RecordUndo, setWithUndo } from './undo.js';
 

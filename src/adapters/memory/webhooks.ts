@@ -4,7 +4,7 @@ import {
   type DeliveryStore,
   VersionMismatch,
   type WebhookStore,
-} from '../../core/storage.js';
+} from '../../core/port/index.js';
 import { claimableAt, claimBudget, leased } from '../shared/claim-budget.js';
 import { isAfter, newestFirst } from '../shared/keyset.js';
 import type { DeliveryRows } from './delivery-rows.js';

@@ -1,4 +1,5 @@
-import { type CollectionName, collectionDefinitions, type FilterMatch } from '../../core/storage.js';
+import { collectionDefinitions } from '../../core/families/collections.js';
+import type { CollectionName, FilterMatch } from '../../core/port/index.js';
 import { listClause } from '../shared/list-clause.js';
 import { Conditions, placeholders } from './sql.js';
 

@@ -1,4 +1,3 @@
-import { sortKeySql } from '../../core/sort-keys.js';
 import {
   type Collection,
   type CollectionName,
@@ -7,7 +6,8 @@ import {
   type ListQuery,
   UniqueViolation,
   VersionMismatch,
-} from '../../core/storage.js';
+} from '../../core/port/index.js';
+import { sortKeySql } from '../../core/sort-keys.js';
 import { storedJsonOf } from '../shared/stored-json.js';
 import {
   addEquality,

@@ -1,4 +1,4 @@
-import type { DumpRows, DumpStore, DumpTable } from '../../core/storage.js';
+import type { DumpRows, DumpStore, DumpTable } from '../../core/port/index.js';
 import {
   type MembershipRow,
   type TokenRow,

@@ -1,4 +1,4 @@
-import { UniqueViolation } from '../../core/storage.js';
+import { UniqueViolation } from '../../core/port/index.js';
 
 /** PostgreSQL's SQLSTATE of an error from the driver, if it has one. */
 export const sqlState = (error: unknown): string | undefined => {

@@ -1,7 +1,5 @@
 import pg from 'pg';
-import type { RateLimitStore } from '../../core/pipeline/rate-limit.js';
-import type { StorageTimeStore } from '../../core/pipeline/storage-time.js';
-import type { Storage, StorageTx } from '../../core/storage.js';
+import type { RateLimitStore, Storage, StorageTimeStore, StorageTx } from '../../core/port/index.js';
 import { postgresCollection } from './collections.js';
 import type { Conn } from './connection.js';
 import { postgresDump } from './dump.js';

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import type { ChangeNotice, ChangeSource } from '../../core/storage.js';
+import type { ChangeNotice, ChangeSource } from '../../core/port/index.js';
 
 /**
  * The NOTIFY channel of one schema: storages on other schemas of the database (tests, several

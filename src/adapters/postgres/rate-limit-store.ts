@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { decision, type RateLimitStore } from '../../core/pipeline/rate-limit.js';
+import { decision, type RateLimitStore } from '../../core/port/index.js';
 import { quoteIdent } from './sql.js';
 
 /** About one take in this many also deletes the rows of keys idle for a whole window. */

@@ -1,5 +1,5 @@
 import type { IdempotencyRecord } from '../../core/model.js';
-import { type CounterStore, type IdempotencyStore, UniqueViolation } from '../../core/storage.js';
+import { type CounterStore, type IdempotencyStore, UniqueViolation } from '../../core/port/index.js';
 import { type Conn, prepared } from './connection.js';
 import { purgeLockTaken } from './purge-lock.js';
 

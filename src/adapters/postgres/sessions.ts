@@ -1,5 +1,5 @@
 import type { AdminSession } from '../../core/model.js';
-import type { SessionStore } from '../../core/storage.js';
+import type { SessionStore } from '../../core/port/index.js';
 import type { Conn } from './connection.js';
 import { purgeLockTaken } from './purge-lock.js';
 

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import type { StorageTimeStore } from '../../core/pipeline/storage-time.js';
+import type { StorageTimeStore } from '../../core/port/index.js';
 
 /** One settle in this many also deletes the buckets that have refilled to full. */
 const settlesBetweenSweeps = 1000;

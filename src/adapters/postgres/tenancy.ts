@@ -1,5 +1,10 @@
 import type { Account } from '../../core/model.js';
-import { type TenancyStore, type TokenStore, UniqueViolation, VersionMismatch } from '../../core/storage.js';
+import {
+  type TenancyStore,
+  type TokenStore,
+  UniqueViolation,
+  VersionMismatch,
+} from '../../core/port/index.js';
 import {
   type MembershipRow,
   maybe,

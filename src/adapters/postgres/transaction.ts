@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { type StorageTx, TransientConflict } from '../../core/storage.js';
+import { type StorageTx, TransientConflict } from '../../core/port/index.js';
 import { type Conn, type TransactionState, transactionConn } from './connection.js';
 import { isRetryable } from './errors.js';
 

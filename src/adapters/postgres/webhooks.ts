@@ -5,7 +5,7 @@ import {
   UniqueViolation,
   VersionMismatch,
   type WebhookStore,
-} from '../../core/storage.js';
+} from '../../core/port/index.js';
 import {
   type ClaimBudget,
   claimBudget,

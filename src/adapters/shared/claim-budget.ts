@@ -1,4 +1,4 @@
-import type { DeliveryClaim } from '../../core/storage.js';
+import type { DeliveryClaim } from '../../core/port/index.js';
 
 /**
  * The fairness budget of one `claimDue`, shared by every adapter: admits deliveries while their

@@ -1,5 +1,5 @@
 import type { SignalEvent } from '../../core/model.js';
-import type { EventText } from '../../core/storage.js';
+import type { EventText } from '../../core/port/index.js';
 
 /**
  * An event to append, as JSON: what JSON.stringify makes of it, with the text of its `data` taken

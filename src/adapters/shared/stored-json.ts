@@ -1,4 +1,4 @@
-import type { StoredJson } from '../../core/storage.js';
+import type { StoredJson } from '../../core/port/index.js';
 
 /**
  * `Collection.getJson` for adapters that hold the row parsed (memory) or cannot cut the stored

@@ -1,5 +1,5 @@
 import type { ApiToken, Membership, Role, User, Workspace } from '../../core/model.js';
-import type { TokenGrant } from '../../core/storage.js';
+import type { TokenGrant } from '../../core/port/index.js';
 
 /** The tenancy tables' rows as both SQL adapters read them, and the records they become. */
 export interface WorkspaceRow {

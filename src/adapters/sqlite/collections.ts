@@ -1,4 +1,3 @@
-import { sortKeySql } from '../../core/sort-keys.js';
 import {
   type Collection,
   type CollectionName,
@@ -8,7 +7,8 @@ import {
   type ListQuery,
   type ListResult,
   VersionMismatch,
-} from '../../core/storage.js';
+} from '../../core/port/index.js';
+import { sortKeySql } from '../../core/sort-keys.js';
 import {
   addEquality,
   addRanges,

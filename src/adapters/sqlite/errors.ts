@@ -1,4 +1,4 @@
-import { UniqueViolation } from '../../core/storage.js';
+import { UniqueViolation } from '../../core/port/index.js';
 
 const uniqueCodes = new Set(['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY']);
 

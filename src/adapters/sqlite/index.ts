@@ -1,4 +1,4 @@
-import type { CollectionName, Storage, StorageTx } from '../../core/storage.js';
+import type { CollectionName, Storage, StorageTx } from '../../core/port/index.js';
 import { type Checkpointing, storageCheckpoints } from './checkpoints.js';
 import { sqliteCollection } from './collections.js';
 import { type Conn, openDatabase, StatementCache, transactionConn } from './connection.js';

@@ -1,5 +1,5 @@
 import type { IdempotencyRecord } from '../../core/model.js';
-import { type CounterStore, type IdempotencyStore, UniqueViolation } from '../../core/storage.js';
+import { type CounterStore, type IdempotencyStore, UniqueViolation } from '../../core/port/index.js';
 import { withFields } from '../../core/with-fields.js';
 import type { Conn, TransactionBound } from './connection.js';
 

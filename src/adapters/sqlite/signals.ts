@@ -1,5 +1,5 @@
 import type { SignalEvent } from '../../core/model.js';
-import type { SignalQuery, SignalStore } from '../../core/storage.js';
+import type { SignalQuery, SignalStore } from '../../core/port/index.js';
 import { withFields } from '../../core/with-fields.js';
 import { eventText } from '../shared/event-text.js';
 import type { Conn, TransactionBound } from './connection.js';

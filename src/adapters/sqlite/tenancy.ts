@@ -1,5 +1,10 @@
 import type { Account, Role, TokenScope } from '../../core/model.js';
-import { type TenancyStore, type TokenGrant, type TokenStore, VersionMismatch } from '../../core/storage.js';
+import {
+  type TenancyStore,
+  type TokenGrant,
+  type TokenStore,
+  VersionMismatch,
+} from '../../core/port/index.js';
 import {
   type MembershipRow,
   maybe,

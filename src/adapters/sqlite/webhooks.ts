@@ -4,7 +4,7 @@ import {
   type ListResult,
   VersionMismatch,
   type WebhookStore,
-} from '../../core/storage.js';
+} from '../../core/port/index.js';
 import { type ClaimBudget, claimBudget, claimPageRows, pagesBeforeHeads } from '../shared/claim-budget.js';
 import { deliveryColumns, deliveryUpdateValues, deliveryValues } from '../shared/delivery-rows.js';
 import type { Conn, TransactionBound } from './connection.js';

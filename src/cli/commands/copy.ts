@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type CopyProgress, copyStorage, TargetNotEmpty } from '../../core/copy.js';
-import { dumpTables } from '../../core/storage.js';
+import { dumpTables } from '../../core/families/dump-tables.js';
 import { commonFlags, commonOptions, defineCommand } from '../command.js';
 import { withDatabase } from '../database.js';
 import { CliError } from '../errors.js';

@@ -1665,6 +1665,57 @@ export interface components {
             /** @description Items matching the filters, over all pages */
             total: number;
         };
+        OutcomeSummary: {
+            outcomeId: string;
+            issues: {
+                total: number;
+                byStatus: {
+                    open: number;
+                    in_progress: number;
+                    blocked: number;
+                    resolved: number;
+                    closed: number;
+                };
+                bySeverity: {
+                    low: number;
+                    medium: number;
+                    high: number;
+                    critical: number;
+                };
+            };
+            /** @description Issues of the outcome in status blocked. `blocks` relations are not counted here: an issue's `blockedBy` says how many issues block it */
+            openBlockers: {
+                total: number;
+                /** @description The newest 20 */
+                issues: {
+                    id: string;
+                    key: string;
+                    title: string;
+                }[];
+            };
+            time: {
+                totalMinutes: number;
+                /** @description Minutes by the id of the user who logged them */
+                byUser: {
+                    [key: string]: number;
+                };
+                /** @description Minutes by ISO week of the entry’s date, e.g. `2026-W48` */
+                byWeek: {
+                    [key: string]: number;
+                };
+            };
+            decisions: {
+                total: number;
+                byStatus: {
+                    proposed: number;
+                    accepted: number;
+                    rejected: number;
+                    superseded: number;
+                };
+            };
+            /** @description The latest updatedAt of the outcome, its issues, its time entries and its decisions */
+            lastActivityAt: components["schemas"]["Timestamp"];
+        };
         ContextItem: {
             id: string;
             createdAt: components["schemas"]["Timestamp"];
@@ -1766,19 +1817,6 @@ export interface components {
             type: "blocks" | "blocked_by" | "relates_to" | "duplicates" | "duplicate_of" | "parent_of" | "child_of";
             /** @description The issue at the other end */
             issueId: string;
-        };
-        BatchResults: {
-            /** @description One result per operation, in order */
-            results: {
-                /** @description The status the request alone would have answered */
-                status: number;
-                /** @description Its body (absent for a 204) */
-                body?: unknown;
-                /** @description Its ETag, when it answered one */
-                etag?: string;
-                /** @description Its Location, for a create */
-                location?: string;
-            }[];
         };
         IssueRelationPage: {
             data: components["schemas"]["IssueRelation"][];
@@ -2060,57 +2098,6 @@ export interface components {
             /** @description Where to replay on from when the range held more than 10000 signals; null when it was done */
             nextAfter: number | null;
         };
-        OutcomeSummary: {
-            outcomeId: string;
-            issues: {
-                total: number;
-                byStatus: {
-                    open: number;
-                    in_progress: number;
-                    blocked: number;
-                    resolved: number;
-                    closed: number;
-                };
-                bySeverity: {
-                    low: number;
-                    medium: number;
-                    high: number;
-                    critical: number;
-                };
-            };
-            /** @description Issues of the outcome in status blocked. `blocks` relations are not counted here: an issue's `blockedBy` says how many issues block it */
-            openBlockers: {
-                total: number;
-                /** @description The newest 20 */
-                issues: {
-                    id: string;
-                    key: string;
-                    title: string;
-                }[];
-            };
-            time: {
-                totalMinutes: number;
-                /** @description Minutes by the id of the user who logged them */
-                byUser: {
-                    [key: string]: number;
-                };
-                /** @description Minutes by ISO week of the entry’s date, e.g. `2026-W48` */
-                byWeek: {
-                    [key: string]: number;
-                };
-            };
-            decisions: {
-                total: number;
-                byStatus: {
-                    proposed: number;
-                    accepted: number;
-                    rejected: number;
-                    superseded: number;
-                };
-            };
-            /** @description The latest updatedAt of the outcome, its issues, its time entries and its decisions */
-            lastActivityAt: components["schemas"]["Timestamp"];
-        };
         SignalEvent: {
             /** Format: uuid */
             id: string;
@@ -2150,6 +2137,19 @@ export interface components {
             nextCursor: string | null;
             /** @description Items matching the filters, over all pages */
             total: number;
+        };
+        BatchResults: {
+            /** @description One result per operation, in order */
+            results: {
+                /** @description The status the request alone would have answered */
+                status: number;
+                /** @description Its body (absent for a 204) */
+                body?: unknown;
+                /** @description Its ETag, when it answered one */
+                etag?: string;
+                /** @description Its Location, for a create */
+                location?: string;
+            }[];
         };
         ProjectCreatedEvent: {
             /**
@@ -2719,19 +2719,6 @@ export interface components {
             /** @description The other issue, of the same workspace */
             issueId: string;
         };
-        Batch: {
-            /** @description Up to 100 operations, run in order in one transaction */
-            operations: {
-                /** @enum {string} */
-                method: "POST" | "PATCH" | "DELETE";
-                /** @description The path under /api/v1, e.g. `/issues` or `/issues/APO-12/transition` */
-                path: string;
-                /** @description The JSON body the request alone would send */
-                body?: unknown;
-                /** @description The If-Match the request alone would send */
-                ifMatch?: string;
-            }[];
-        };
         TimeEntryCreate: {
             outcomeId: string;
             minutes: number;
@@ -2801,6 +2788,19 @@ export interface components {
             until?: number;
             /** @description Only these event types (of those the webhook subscribes to) */
             types?: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test")[];
+        };
+        Batch: {
+            /** @description Up to 100 operations, run in order in one transaction */
+            operations: {
+                /** @enum {string} */
+                method: "POST" | "PATCH" | "DELETE";
+                /** @description The path under /api/v1, e.g. `/issues` or `/issues/APO-12/transition` */
+                path: string;
+                /** @description The JSON body the request alone would send */
+                body?: unknown;
+                /** @description The If-Match the request alone would send */
+                ifMatch?: string;
+            }[];
         };
     };
     responses: {

@@ -1,6 +1,6 @@
 import type { Role, User } from '../model.js';
+import type { StorageTx } from '../port/index.js';
 import { isoTime } from '../runtime.js';
-import type { StorageTx } from '../storage.js';
 import type { TenancyDeps } from '../tenancy/operations.js';
 import { addMember } from '../tenancy/operations.js';
 import { randomSecret, sha256Hex } from './secrets.js';

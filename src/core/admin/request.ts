@@ -1,5 +1,5 @@
+import type { StorageTx } from '../port/index.js';
 import type { Ids } from '../runtime.js';
-import type { StorageTx } from '../storage.js';
 import type { SignInThrottle } from './throttle.js';
 
 /** An admin-page request, as the handlers see it: cookies, query and form already parsed. */

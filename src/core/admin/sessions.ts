@@ -1,6 +1,6 @@
 import type { AdminSession, User } from '../model.js';
+import type { StorageTx } from '../port/index.js';
 import { isoTime } from '../runtime.js';
-import type { StorageTx } from '../storage.js';
 import { clearCookie, setCookie } from './cookies.js';
 import { inviteMarker } from './invites.js';
 import { randomSecret, sha256Hex } from './secrets.js';

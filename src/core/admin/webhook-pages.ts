@@ -8,12 +8,12 @@ import {
   updateWebhook,
   type WebhookView,
 } from '../families/webhooks/operations.js';
-import { presentWebhook } from '../families/webhooks/present.js';
 import { replayWebhook, webhookReplaySchema } from '../families/webhooks/replay.js';
 import { webhookCreateSchema, webhookPatchSchema } from '../families/webhooks/schema.js';
 import { testWebhook } from '../families/webhooks/test-delivery.js';
 import type { Services } from '../pipeline/context.js';
 import type { Reply } from '../pipeline/reply.js';
+import { presentWebhook } from '../webhooks/present.js';
 import { type Admin, adminOperations, admitAdmin, isReply } from './admit.js';
 import { attemptsOf, deliveryHours, recentDeliveries } from './delivery-log.js';
 import { leaveFlash, withFlash } from './flash.js';

@@ -1,8 +1,8 @@
 import type { ApiError } from '../errors.js';
 import type { Reply } from '../pipeline/reply.js';
 import type { ParsedRequest, TrackerResponse } from '../pipeline/request.js';
+import type { Storage } from '../port/index.js';
 import { liveness, readiness } from '../probes.js';
-import type { Storage } from '../storage.js';
 import { withFields } from '../with-fields.js';
 import { type Compressor, createCompressor } from './compression.js';
 import { type CorsOptions, type CorsPolicy, corsPolicy } from './cors.js';

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { eventTypes } from '../events.js';
+import { eventTypes } from '../families/events.js';
+import type { Family } from '../families/family.js';
+import { families } from '../families/index.js';
 import { signalExamples } from '../families/signals/examples.js';
 import type { Route } from '../pipeline/route.js';
 import { apiBase } from '../pipeline/router.js';
@@ -27,24 +29,20 @@ export const openApiPathname = `${apiBase}/openapi.json`;
 /** Where the API guide is served as a page, linked from the document and the reference page. */
 export const guidePathname = '/docs/guide';
 
-/** What each tag groups, shown as the heading of its section in the reference. */
+/** `time-entries` → `Time entries`. */
+const tagOf = (route: Route) => {
+  const family = route.path.split('/')[1] ?? '';
+  const words = family.replaceAll('-', ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+/** What each tag groups, shown as the heading of its section in the reference: a family's `about`. */
 const tagDescriptions: Record<string, string> = {
-  Projects:
-    'A project groups outcomes, issues, decisions and context; its key (APO) prefixes its issue keys.',
-  Outcomes: 'The results a project works towards; issues, decisions and time entries may name one.',
-  Context: 'Documents, links and notes kept with the work.',
-  Decisions: 'Decisions taken, with their rationale and participants, and what superseded them.',
-  Issues:
-    'Work items numbered per project (APO-1), moved through open, in_progress, blocked, resolved and closed.',
-  'Time entries': 'Minutes spent on an outcome, on a day, optionally on one of its issues.',
-  Comments:
-    'Markdown comments on an issue, an outcome or a decision, oldest first; each counted in its `commentCount`.',
-  Members: "The workspace's users and their roles. Workspace admins only; a read token may only look.",
-  Webhooks:
-    "Subscriptions that receive the account's events, signed, at an https:// URL, and their deliveries. Workspace admins only.",
-  Signals:
-    "The account's event log: every change made through the API, as a list or a live server-sent event stream.",
-  Batch: 'Several changes in one request and one transaction: every one applies, or none does.',
+  ...Object.fromEntries(
+    (families as readonly Family[]).flatMap((family) =>
+      family.about && family.routes[0] ? [[tagOf(family.routes[0]), family.about]] : [],
+    ),
+  ),
   Service: 'The API description and the health probes: no token needed.',
   'Webhook events': 'What a webhook subscription receives: one signed POST per event.',
 };
@@ -79,13 +77,6 @@ function nameOf(names: Map<z.ZodType, string>, schema: z.ZodType, route: Route, 
   }
   return name;
 }
-
-/** `time-entries` → `Time entries`. */
-const tagOf = (route: Route) => {
-  const family = route.path.split('/')[1] ?? '';
-  const words = family.replaceAll('-', ' ');
-  return words.charAt(0).toUpperCase() + words.slice(1);
-};
 
 const problemRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
 

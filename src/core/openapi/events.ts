@@ -1,34 +1,20 @@
 import { z } from 'zod';
-import { type EventType, eventTypes } from '../events.js';
-import { commentSchema } from '../families/comments/schema.js';
-import { contextItemSchema } from '../families/context/schema.js';
-import { decisionSchema } from '../families/decisions/schema.js';
+import { type EventType, eventTypes } from '../families/events.js';
+import type { Family as FamilyDefinition } from '../families/family.js';
+import { families } from '../families/index.js';
 import { issueSchema } from '../families/issues/schema.js';
-import { memberSchema } from '../families/members/schema.js';
-import { outcomeSchema } from '../families/outcomes/schema.js';
-import { projectSchema } from '../families/projects/schema.js';
 import { relationExamples } from '../families/relations/examples.js';
-import { storedRelationSchema } from '../families/relations/schema.js';
 import { idOf, timestampOut } from '../families/shared/schema.js';
-import { timeEntrySchema } from '../families/time-entries/schema.js';
-import { webhookSchema } from '../families/webhooks/schema.js';
 import type { Route } from '../pipeline/route.js';
 
 type Family = EventType extends `${infer F}.${string}` ? F : never;
 
 /** What `data.object` holds per family: the resource after the change (as it was, for deletions). */
-const objectOf: Record<Family, z.ZodType> = {
-  project: projectSchema,
-  outcome: outcomeSchema,
-  context: contextItemSchema,
-  decision: decisionSchema,
-  issue: issueSchema,
-  issue_relation: storedRelationSchema,
-  time_entry: timeEntrySchema,
-  comment: commentSchema,
-  member: memberSchema,
-  webhook: webhookSchema,
-};
+const objectOf = new Map<string, z.ZodType>(
+  (families as readonly FamilyDefinition[]).flatMap((family) =>
+    family.eventObject ? [[family.eventObject.prefix, family.eventObject.schema] as const] : [],
+  ),
+);
 
 const testObject = z.strictObject({ webhookId: idOf('wh'), message: z.string() });
 
@@ -37,7 +23,8 @@ const previous = z.record(z.string(), z.unknown()).describe('The old values of t
 /** The body a subscriber receives for one event type: `{ id, type, occurredAt, data }` (CONTRACT §4). */
 export function eventPayloadSchema(type: EventType): z.ZodType {
   const family = type.slice(0, type.indexOf('.')) as Family;
-  const object = type === 'webhook.test' ? testObject : objectOf[family];
+  const object = type === 'webhook.test' ? testObject : objectOf.get(family);
+  if (!object) throw new Error(`no family declares the object of ${type} events (its eventObject)`);
   const data =
     type === 'issue.status_changed'
       ? z.strictObject({

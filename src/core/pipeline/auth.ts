@@ -1,6 +1,6 @@
 import { ApiError } from '../errors.js';
 import type { Role, TokenScope } from '../model.js';
-import type { StorageTx } from '../storage.js';
+import type { StorageTx } from '../port/index.js';
 import { hashToken, tokenPattern } from '../tenancy/token-hash.js';
 
 /** Who a request acts as, resolved afresh from storage on every request. */

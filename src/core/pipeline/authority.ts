@@ -1,5 +1,5 @@
 import { ApiError } from '../errors.js';
-import type { StorageTx } from '../storage.js';
+import type { StorageTx } from '../port/index.js';
 import { type Access, authorize, type Principal, resolveToken } from './auth.js';
 
 /**

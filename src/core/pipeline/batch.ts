@@ -1,16 +1,49 @@
 import { ApiError } from '../errors.js';
-import { batchFailed } from '../families/batch/failed.js';
-import { type BatchOperation, maxBatchOperations } from '../families/batch/schema.js';
-import type { StorageTx } from '../storage.js';
+import type { StorageTx } from '../port/index.js';
 import { allowedMethods, decodePathParams } from './allow.js';
 import { authorize, type Principal } from './auth.js';
-import { type OperationContext, operationContext, type Services, tenantOf } from './context.js';
+import {
+  type BatchOperation,
+  type OperationContext,
+  type OperationRunner,
+  operationContext,
+  type Services,
+  tenantOf,
+} from './context.js';
+
 import { announcing, preconditionFor, validatedInput, withAnnouncedText, withLocation } from './operation.js';
-import type { Reply } from './reply.js';
 import { apiBase, methodNotAllowed, type RouteMatch, unknownPath } from './router.js';
 
-/** Runs one operation of a batch as the request alone would run, in the batch's transaction. */
-export type OperationRunner = (operation: BatchOperation) => Promise<Reply>;
+export type { OperationRunner };
+
+/**
+ * The answer to a batch one of whose operations failed: that operation's problem, as its status,
+ * with `failedIndex` and the outcome of every operation. Thrown, so the batch's transaction rolls
+ * back: what the operations before it did is undone, those after it never ran.
+ */
+export function batchFailed(
+  operations: readonly BatchOperation[],
+  done: readonly unknown[],
+  error: ApiError,
+): ApiError {
+  const failedIndex = done.length;
+  const outcomes = operations.map((_, index) =>
+    index < failedIndex
+      ? { outcome: 'rolled_back', status: (done[index] as { status?: number } | undefined)?.status }
+      : index === failedIndex
+        ? { outcome: 'failed', status: error.status, body: error.toProblem() }
+        : { outcome: 'not_run' },
+  );
+  return new ApiError(
+    error.status,
+    error.code,
+    `Operation ${failedIndex} (${operations[failedIndex]?.method} ${operations[failedIndex]?.path}) failed, so none was applied: ${error.detail}`,
+    { ...error.extras, failedIndex, operations: outcomes },
+  );
+}
+
+/** The most operations one batch may hold. */
+export const maxBatchOperations = 100;
 
 /** What a batch's operations run with: the batch request's own transaction, principal and time. */
 export interface BatchDeps {

@@ -1,11 +1,23 @@
 import type { Actor, SignalEvent } from '../model.js';
+import type { StorageTx } from '../port/index.js';
 import type { Ids } from '../runtime.js';
-import type { StorageTx } from '../storage.js';
-import { enqueueDeliveries } from '../webhooks/outbox.js';
+import { announce } from '../webhooks/announce.js';
 import type { WebhookSender } from '../webhooks/sender.js';
 import type { Principal } from './auth.js';
-import type { OperationRunner } from './batch.js';
 import type { Precondition } from './conditional.js';
+import type { Reply } from './reply.js';
+
+/** One operation of a batch (the batch family validates it): a change the request alone would make. */
+export interface BatchOperation {
+  method: 'POST' | 'PATCH' | 'DELETE';
+  /** The path under /api/v1. */
+  path: string;
+  body?: unknown;
+  ifMatch?: string | undefined;
+}
+
+/** Runs one operation of a batch as the request alone would run, in the batch's transaction. */
+export type OperationRunner = (operation: BatchOperation) => Promise<Reply>;
 
 /** What the signal of a mutation says; the context fills in ids, time, tenant and actor. */
 export interface SignalInput {
@@ -80,10 +92,11 @@ export function operationContext(
     tenant,
     precondition,
     services,
-    async emit(signal) {
-      const event = await tx.signals.append(
+    emit(signal) {
+      return announce(
+        tx,
+        ids,
         {
-          id: ids.uuid(),
           type: signal.type,
           occurredAt: now,
           accountId: tenant.accountId,
@@ -93,9 +106,8 @@ export function operationContext(
           data: signal.data,
         },
         signal.objectJson === undefined ? undefined : { data: `{"object":${signal.objectJson}}` },
+        services.webhooks.deliveriesQueued,
       );
-      if ((await enqueueDeliveries(tx, ids, event)) > 0) services.webhooks.deliveriesQueued?.();
-      return event;
     },
   };
 }

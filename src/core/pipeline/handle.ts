@@ -1,8 +1,7 @@
 import { ApiError } from '../errors.js';
-import type { BatchOperation } from '../families/batch/schema.js';
+import { type Storage, type StorageTx, TransientConflict, UniqueViolation } from '../port/index.js';
 import { probePaths } from '../public-routes.js';
 import { isoTime } from '../runtime.js';
-import { type Storage, type StorageTx, TransientConflict, UniqueViolation } from '../storage.js';
 import { withFields } from '../with-fields.js';
 import { ClientGone, withAdmittedBody } from './admit-body.js';
 import { allowedMethods, decodePathParams, optionsReply } from './allow.js';
@@ -11,7 +10,7 @@ import { type Grant, grantLost } from './authority.js';
 import { authorizeReplayedBatch, batchSize, isBatchPath, operationRunner } from './batch.js';
 import { checkBodySize, parseJsonBody } from './body.js';
 import { noneMatchNames } from './conditional.js';
-import { operationContext, type Services, tenantOf } from './context.js';
+import { type BatchOperation, operationContext, type Services, tenantOf } from './context.js';
 import {
   fingerprint,
   idempotencyRetentionMs,

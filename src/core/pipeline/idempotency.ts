@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { canonicalJson } from '../canonical-json.js';
 import { ApiError } from '../errors.js';
 import type { IdempotencyRecord } from '../model.js';
+import type { StorageTx } from '../port/index.js';
 import { isoTime } from '../runtime.js';
 import { sha256Hex } from '../sha256.js';
-import type { StorageTx } from '../storage.js';
 import { withFields } from '../with-fields.js';
 import type { Reply } from './reply.js';
 

@@ -1,4 +1,4 @@
-import type { Storage } from '../storage.js';
+import type { Storage } from '../port/index.js';
 import { hashToken } from '../tenancy/token-hash.js';
 import { authenticate, bearerToken } from './auth.js';
 

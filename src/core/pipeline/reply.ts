@@ -1,5 +1,5 @@
 import type { ApiError } from '../errors.js';
-import type { Storage, StorageTx, StoredJson } from '../storage.js';
+import type { Storage, StorageTx, StoredJson } from '../port/index.js';
 import { etagFor } from './conditional.js';
 
 /** What a route handler answers; the pipeline serializes it and adds the common headers. */

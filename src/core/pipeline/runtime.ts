@@ -1,6 +1,6 @@
 import type { AdminArea } from '../admin/area.js';
+import type { Storage, StorageTx } from '../port/index.js';
 import type { Clock, Ids } from '../runtime.js';
-import type { Storage, StorageTx } from '../storage.js';
 import type { Services } from './context.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { Reply } from './reply.js';

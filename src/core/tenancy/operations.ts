@@ -1,7 +1,7 @@
 import { ApiError } from '../errors.js';
 import type { ApiToken, Membership, Role, TokenScope, User, Workspace } from '../model.js';
+import { type StorageTx, UniqueViolation } from '../port/index.js';
 import { type Ids, isoTime, tokenSecret } from '../runtime.js';
-import { type StorageTx, UniqueViolation } from '../storage.js';
 import { hashToken } from './token-hash.js';
 
 /**

@@ -1,5 +1,5 @@
+import type { Storage } from '../port/index.js';
 import { type Clock, isoTime, systemClock } from '../runtime.js';
-import type { Storage } from '../storage.js';
 import { workspaceBySlug } from '../tenancy/operations.js';
 import { transferFamilies } from './families.js';
 import { type ExportHeader, type ExportTrailer, exportFormatName, exportFormatVersion } from './format.js';
@@ -46,7 +46,7 @@ export async function exportWorkspace(
   let started = false;
   return storage.transaction(
     async (tx) => {
-      // An adapter may run a transaction again (storage.ts); lines already written cannot be taken back.
+      // An adapter may run a transaction again (port/storage.ts); lines already written cannot be taken back.
       if (started) throw new Error('the export was interrupted by a conflicting transaction: run it again');
       started = true;
       const workspace = await workspaceBySlug(tx, slug);

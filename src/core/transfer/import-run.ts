@@ -1,8 +1,8 @@
 import { ApiError } from '../errors.js';
 import type { SignalEvent } from '../model.js';
 import { type OperationContext, operationContext, type Tenant } from '../pipeline/context.js';
+import type { Storage, StorageTx } from '../port/index.js';
 import { type Clock, type Ids, isoTime, randomIds, systemClock } from '../runtime.js';
-import type { Storage, StorageTx } from '../storage.js';
 import { workspaceBySlug } from '../tenancy/operations.js';
 import { transferFamily } from './families.js';
 
@@ -146,7 +146,7 @@ export async function runImport(
   };
 
   // The check. Each batch's findings are kept aside and taken in once its transaction is over:
-  // an adapter may run a transaction again (storage.ts), and a second run must not count twice.
+  // an adapter may run a transaction again (port/storage.ts), and a second run must not count twice.
   const known = new Map<string, Set<string>>();
   let batchKnown = new Map<string, Set<string>>();
   let batchReport: Pick<ImportReport, 'created' | 'existing' | 'problems'> = {

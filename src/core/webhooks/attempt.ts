@@ -1,6 +1,6 @@
-import { webhookTestEvent } from '../families/webhooks/events.js';
 import type { DeliveryAttempt, WebhookDelivery, WebhookSubscription } from '../model.js';
 import { isoTime } from '../runtime.js';
+import { webhookTestEvent } from './events.js';
 import { disableAfterFailingMs, nextAttemptDelay, parseRetryAfter } from './schedule.js';
 import type { WebhookResult, WebhookSender } from './sender.js';
 import { deliveryTimeoutMs } from './sender.js';

@@ -1,7 +1,7 @@
 import type { WebhookDelivery, WebhookSubscription } from '../model.js';
+import type { Storage } from '../port/index.js';
 import type { Clock, Ids } from '../runtime.js';
 import { isoTime, randomIds } from '../runtime.js';
-import type { Storage } from '../storage.js';
 import { attemptLogEntry, judgeAttempt, sendAttempt } from './attempt.js';
 import { FairPool } from './fair-pool.js';
 import { type ResultToRecord, recordResults } from './record.js';

@@ -1,4 +1,4 @@
-import type { DeliveryClaim } from '../storage.js';
+import type { DeliveryClaim } from '../port/index.js';
 
 /** How the dispatcher shares its delivery slots. */
 export interface FairPoolOptions {

@@ -1,6 +1,6 @@
 import type { SignalEvent, WebhookDelivery } from '../model.js';
+import type { StorageTx } from '../port/index.js';
 import type { Ids } from '../runtime.js';
-import type { StorageTx } from '../storage.js';
 
 /** The body a receiver gets for an event: exactly these bytes on every attempt. */
 export function deliveryPayload(event: Pick<SignalEvent, 'id' | 'type' | 'occurredAt' | 'data'>): string {

@@ -1,9 +1,9 @@
-import { webhookEvents } from '../families/webhooks/events.js';
-import { presentWebhook } from '../families/webhooks/present.js';
 import type { WebhookSubscription } from '../model.js';
-import { operationContext } from '../pipeline/context.js';
+import type { AttemptRecord, StorageTx } from '../port/index.js';
 import type { Ids } from '../runtime.js';
-import type { AttemptRecord, StorageTx } from '../storage.js';
+import { announce } from './announce.js';
+import { webhookEvents } from './events.js';
+import { presentWebhook } from './present.js';
 
 /** An attempt's result to record, with what it means for its subscription. */
 export interface ResultToRecord extends AttemptRecord {
@@ -54,24 +54,24 @@ async function applyToSubscription(
     await tx.webhooks.update(next, current.version);
     const workspaceId = await workspaceOfAccount(tx, accountId, subscriptionId);
     if (workspaceId === null) return;
-    const ctx = operationContext(
+    await announce(
       tx,
-      now,
       ids,
-      { accountId, workspaceId, actor: { userId: null, tokenId: null } },
-      null,
       {
-        webhooks: { sender: null, allowPrivateTargets: false, deliveriesQueued: onQueued },
+        type: webhookEvents.updated,
+        occurredAt: now,
+        accountId,
+        workspaceId,
+        actor: { userId: null, tokenId: null },
+        resource: { type: 'webhook', id: current.id },
+        data: {
+          object: presentWebhook(next),
+          previous: { status: current.status, disabledReason: current.disabledReason },
+        },
       },
+      undefined,
+      onQueued,
     );
-    await ctx.emit({
-      type: webhookEvents.updated,
-      resource: { type: 'webhook', id: current.id },
-      data: {
-        object: presentWebhook(next),
-        previous: { status: current.status, disabledReason: current.disabledReason },
-      },
-    });
     return;
   }
   // The failure streak only: the same version, so an admin's ETag stays good.

@@ -1,10 +1,10 @@
 import { ApiError } from '../../errors.js';
+import { batchFailed, maxBatchOperations } from '../../pipeline/batch.js';
 import { readIdempotencyKey } from '../../pipeline/idempotency.js';
 import type { Reply } from '../../pipeline/reply.js';
 import { defineRoute } from '../../pipeline/route.js';
 import { batchExamples } from './examples.js';
-import { batchFailed } from './failed.js';
-import { batchRequestSchema, batchResponseSchema, maxBatchOperations } from './schema.js';
+import { batchRequestSchema, batchResponseSchema } from './schema.js';
 
 /** What one operation answered, in the batch's answer. */
 interface BatchResult {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { maxBatchOperations } from '../../pipeline/batch.js';
 
 /** At most this many operations in one batch (issue 38). */
-export const maxBatchOperations = 100;
 
 /** The methods a batch may hold: changes only (a read in a transaction that then rolls back says nothing). */
 export const batchMethods = ['POST', 'PATCH', 'DELETE'] as const;

@@ -2,7 +2,7 @@ import { ApiError, notFound } from '../../errors.js';
 import type { Issue, IssueStatus } from '../../model.js';
 import type { OperationContext } from '../../pipeline/context.js';
 import type { Page } from '../../pipeline/pagination.js';
-import type { StoredJson } from '../../storage.js';
+import type { StoredJson } from '../../port/index.js';
 import { insertComment } from '../comments/operations.js';
 import { setArchived } from '../shared/archive.js';
 import { splitFilters } from '../shared/filters.js';

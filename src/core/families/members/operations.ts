@@ -3,7 +3,7 @@ import type { ApiToken, Membership, Role, User } from '../../model.js';
 import { preconditionHolds, versionConflict } from '../../pipeline/conditional.js';
 import type { OperationContext } from '../../pipeline/context.js';
 import { decodeCursor, type Page, toPage } from '../../pipeline/pagination.js';
-import { VersionMismatch } from '../../storage.js';
+import { VersionMismatch } from '../../port/index.js';
 import { addMember } from '../../tenancy/operations.js';
 import { withFields } from '../../with-fields.js';
 import { memberEvents } from './events.js';

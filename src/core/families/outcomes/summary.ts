@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { decisionStatuses, issueSeverities, issueStatuses } from '../../model.js';
 import type { OperationContext } from '../../pipeline/context.js';
+import type { CollectionName, CollectionRows, ListQuery } from '../../port/index.js';
 import { sha256Hex } from '../../sha256.js';
-import type { CollectionName, CollectionRows, ListQuery } from '../../storage.js';
 import { getOr404 } from '../shared/operations.js';
 import { idOf, timestampOut } from '../shared/schema.js';
 

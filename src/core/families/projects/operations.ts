@@ -2,7 +2,7 @@ import { ApiError } from '../../errors.js';
 import type { Project } from '../../model.js';
 import type { OperationContext } from '../../pipeline/context.js';
 import type { Page } from '../../pipeline/pagination.js';
-import { UniqueViolation } from '../../storage.js';
+import { UniqueViolation } from '../../port/index.js';
 import { getForWrite, getOr404, listPage, present } from '../shared/operations.js';
 import { applyChanges } from '../shared/update.js';
 import { projectEvents } from './events.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { FilterMatch } from '../../storage.js';
+import type { FilterMatch } from '../../port/index.js';
 
 /**
  * Filter lists: `status=open,in_progress` (any of) and `-status=closed` (none of), for enum and

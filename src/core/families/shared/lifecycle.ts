@@ -1,5 +1,5 @@
 import type { OperationContext } from '../../pipeline/context.js';
-import type { CollectionName, CollectionRows } from '../../storage.js';
+import type { CollectionName, CollectionRows } from '../../port/index.js';
 import { present } from './operations.js';
 
 export interface Announcement<Row, View> {

@@ -3,14 +3,14 @@ import type { VersionedRecord } from '../../model.js';
 import { preconditionHolds, versionConflict } from '../../pipeline/conditional.js';
 import type { OperationContext } from '../../pipeline/context.js';
 import { decodeCursor, decodePosition, invalidCursor, type Page, toPage } from '../../pipeline/pagination.js';
-import { isSortKeyOf, type SortKey, sortKeyCanChange, sortKeyOf } from '../../sort-keys.js';
 import {
   type CollectionName,
   type CollectionRows,
   type ListQuery,
   type StoredJson,
   VersionMismatch,
-} from '../../storage.js';
+} from '../../port/index.js';
+import { isSortKeyOf, type SortKey, sortKeyCanChange, sortKeyOf } from '../../sort-keys.js';
 import { sortOrder } from './sort.js';
 
 /** The resource as the API shows it: everything but the workspace it lives in. */

@@ -1,6 +1,6 @@
 import { invalidReference } from '../../errors.js';
 import type { OperationContext } from '../../pipeline/context.js';
-import type { CollectionName, CollectionRows } from '../../storage.js';
+import type { CollectionName, CollectionRows } from '../../port/index.js';
 
 /**
  * The row a body field refers to, from the caller's workspace, or 422 invalid_reference: an id

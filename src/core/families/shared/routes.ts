@@ -3,7 +3,7 @@ import type { Access } from '../../pipeline/auth.js';
 import type { OperationContext } from '../../pipeline/context.js';
 import { noContent, ok, resource, storedResource } from '../../pipeline/reply.js';
 import { defineRoute, type Route } from '../../pipeline/route.js';
-import type { StoredJson } from '../../storage.js';
+import type { StoredJson } from '../../port/index.js';
 import { type FamilyExamples, pageOf } from './examples.js';
 
 type Versioned = { version: number };

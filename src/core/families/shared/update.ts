@@ -1,5 +1,5 @@
 import type { OperationContext, SignalInput } from '../../pipeline/context.js';
-import type { CollectionName, CollectionRows } from '../../storage.js';
+import type { CollectionName, CollectionRows } from '../../port/index.js';
 import { changedFields, saveNextVersion } from './operations.js';
 
 export interface Applied<Row> {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { eventTypes, unknownEventType } from '../../events.js';
 import { defaultPageSize, maxPageSize, optionalCursor, queryInteger } from '../../pipeline/pagination.js';
+import { eventTypes, unknownEventType } from '../events.js';
 import { idOf, pageOf, timestampOut } from '../shared/schema.js';
 
 const sequence = queryInteger((n) => n.min(0).max(Number.MAX_SAFE_INTEGER));

@@ -3,12 +3,9 @@ import type { WebhookDelivery, WebhookSubscription } from '../../model.js';
 import { preconditionHolds, versionConflict } from '../../pipeline/conditional.js';
 import type { OperationContext, Services } from '../../pipeline/context.js';
 import { decodeCursor, type Page, toPage } from '../../pipeline/pagination.js';
+import { VersionMismatch } from '../../port/index.js';
 import { isoTime } from '../../runtime.js';
-import { VersionMismatch } from '../../storage.js';
-import { newSigningSecret } from '../../webhooks/secret.js';
-import { checkWebhookUrl, isForbiddenAddress } from '../../webhooks/ssrf.js';
-import { changedFields } from '../shared/operations.js';
-import { webhookEvents } from './events.js';
+import { webhookEvents } from '../../webhooks/events.js';
 import {
   type DeliveryDetailView,
   type DeliveryView,
@@ -16,7 +13,10 @@ import {
   presentDeliveryDetail,
   presentWebhook,
   type WebhookView,
-} from './present.js';
+} from '../../webhooks/present.js';
+import { newSigningSecret } from '../../webhooks/secret.js';
+import { checkWebhookUrl, isForbiddenAddress } from '../../webhooks/ssrf.js';
+import { changedFields } from '../shared/operations.js';
 import type { DeliveryListQuery, WebhookCreate, WebhookListQuery, WebhookPatch } from './schema.js';
 
 /** Receivers get 24 hours to move to a rotated secret, during which both sign every delivery. */

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { eventTypes, unknownEventType } from '../../events.js';
 import type { SignalEvent, WebhookDelivery, WebhookSubscription } from '../../model.js';
 import type { OperationContext } from '../../pipeline/context.js';
 import { sha256Hex } from '../../sha256.js';
 import { deliveryPayload, newDelivery } from '../../webhooks/outbox.js';
+import { eventTypes, unknownEventType } from '../events.js';
 import { serviceOwnedFields, withoutReadOnly } from '../shared/schema.js';
 import { getWebhookRow } from './operations.js';
 

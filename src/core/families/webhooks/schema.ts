@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { eventTypes, unknownEventType } from '../../events.js';
 import { deliveryStatuses, signatureSchemes, webhookStatuses } from '../../model.js';
 import { pageQuery, queryInteger } from '../../pipeline/pagination.js';
+import { eventTypes, unknownEventType } from '../events.js';
 import { idOf, nonBlank, pageOf, timestampOut, versionedFields, withoutReadOnly } from '../shared/schema.js';
 
 /** Fields the service owns on a subscription (userId too: ignored like in every other body). */

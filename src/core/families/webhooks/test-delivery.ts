@@ -9,9 +9,9 @@ import {
   sendAttempt,
   succeeded,
 } from '../../webhooks/attempt.js';
+import { webhookTestEvent } from '../../webhooks/events.js';
 import { deliveryPayload, newDelivery } from '../../webhooks/outbox.js';
 import { deliveryTimeoutMs } from '../../webhooks/sender.js';
-import { webhookTestEvent } from './events.js';
 import { getWebhookRow } from './operations.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { DeliveryAttempt, WebhookDelivery, WebhookSubscription } from '../../model.js';
-import { withFields } from '../../with-fields.js';
+import type { DeliveryAttempt, WebhookDelivery, WebhookSubscription } from '../model.js';
+import { withFields } from '../with-fields.js';
 
 /** A subscription as the API shows it: never its secrets or its failure bookkeeping. */
 export type WebhookView = Omit<

@@ -1,0 +1,90 @@
+/**
+ * The layering of src/ (see ARCHITECTURE.md), checked by `npm run check:layers` as part of
+ * `npm test`. Type-only imports count: a cycle or an upward import through types still couples
+ * the layers.
+ */
+
+// The SQLite engine's five files import each other through the shared types in connection.ts; the
+// adapter split moves those types into a file of their own. Until then their circle is reported
+// as a warning of its own rule, so it stays visible and nothing else may join it.
+const sqliteEngineCycle =
+  '^src/adapters/sqlite/(connection|transaction-queue|deferred-bookkeeping|read-cache|statement-effects)\\.ts$';
+
+// What an adapter may take from the core: the port, the model, and pure helpers that are part of
+// the storage contract (the collection definitions it maps to tables, the copy order, the sort
+// keys it indexes, the field picking it shares with the core).
+const coreForAdapters =
+  '^src/core/(port/|model\\.ts$|families/(collections|dump-tables)\\.ts$|sort-keys\\.ts$|with-fields\\.ts$)';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'No import cycle anywhere in src: a cycle makes load order matter and layers meaningless.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: sqliteEngineCycle },
+      to: { circular: true },
+    },
+    {
+      name: 'no-circular-sqlite-engine',
+      comment: 'The known SQLite engine cycle (see above): to be removed by the adapter split.',
+      severity: 'warn',
+      from: { path: sqliteEngineCycle },
+      to: { circular: true },
+    },
+    {
+      name: 'core-not-upward',
+      comment:
+        'The core answers plain requests over the port: it never imports a host, an adapter, the CLI, the MCP server, the admin extension or the client.',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { path: '^src/(admin|http|adapters|cli|mcp|client|testing)/' },
+    },
+    {
+      name: 'port-is-the-floor',
+      comment:
+        'The storage port imports only itself and the model: pipeline, families and webhooks stand on it.',
+      severity: 'error',
+      from: { path: '^src/core/port/' },
+      to: { path: '^src/', pathNot: '^src/core/(port/|model\\.ts$)' },
+    },
+    {
+      name: 'engine-below-families',
+      comment:
+        'The pipeline and the webhook engine serve every family: they never import one, nor what is built on the families (OpenAPI, transfer, the tracker).',
+      severity: 'error',
+      from: { path: '^src/core/(pipeline|webhooks)/' },
+      to: { path: '^src/core/(families/|openapi/|transfer/|tracker\\.ts$|routes\\.ts$)' },
+    },
+    {
+      name: 'webhooks-below-pipeline',
+      comment:
+        'The pipeline announces changes through the webhook engine (webhooks/announce.ts), never the reverse.',
+      severity: 'error',
+      from: { path: '^src/core/webhooks/' },
+      to: { path: '^src/core/pipeline/' },
+    },
+    {
+      name: 'adapters-use-the-port',
+      comment:
+        'An adapter implements the port: it takes nothing of the core but the port, the model and pure helpers.',
+      severity: 'error',
+      from: { path: '^src/adapters/' },
+      to: { path: '^src/core/', pathNot: coreForAdapters },
+    },
+    {
+      name: 'hosts-use-public-entries',
+      comment:
+        "A host holds no behaviour: it imports the core's public entry (index.ts) and its host kit (host.ts).",
+      severity: 'error',
+      from: { path: '^src/http/' },
+      to: { path: '^src/core/', pathNot: '^src/core/(index|host)\\.ts$' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)(node_modules|dist)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};

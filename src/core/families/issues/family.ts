@@ -1,0 +1,66 @@
+import { collectionTransfer } from '../../transfer/family.js';
+import { defineFamily } from '../family.js';
+import { issueEvents } from './events.js';
+import { issueRoutes } from './routes.js';
+import {
+  issueCreateSchema,
+  issuePageSchema,
+  issuePatchSchema,
+  issueSchema,
+  issueTransitionSchema,
+} from './schema.js';
+import { issueNumberTaken, keepIssueCounter } from './transfer.js';
+
+export const issuesFamily = defineFamily({
+  name: 'issues',
+  routes: issueRoutes,
+  about:
+    'Work items numbered per project (APO-1), moved through open, in_progress, blocked, resolved and closed.',
+  events: issueEvents,
+  eventObject: { prefix: 'issue', schema: issueSchema },
+  schemas: {
+    responses: {
+      Issue: issueSchema,
+      IssuePage: issuePageSchema,
+    },
+    requests: {
+      IssueCreate: issueCreateSchema,
+      IssuePatch: issuePatchSchema,
+      IssueTransition: issueTransitionSchema,
+    },
+  },
+  collection: {
+    name: 'issues',
+    table: 'issues',
+    definition: {
+      filters: [
+        'projectId',
+        'outcomeId',
+        'status',
+        'severity',
+        'assigneeId',
+        'number',
+        'parentId',
+        'archivedAt',
+      ],
+      search: ['title', 'description'],
+      ranges: [],
+      sums: [],
+      notNull: ['archivedAt'],
+      sorts: ['updatedAt', 'number', 'severity', 'status', 'title'],
+    },
+  },
+  transfer: collectionTransfer({
+    collection: 'issues',
+    schema: issueSchema,
+    references: [
+      { field: 'projectId', family: 'projects' },
+      { field: 'outcomeId', family: 'outcomes' },
+      { field: 'assigneeId', family: 'members' },
+    ],
+    created: issueEvents.created,
+    resourceType: 'issue',
+    conflict: issueNumberTaken,
+    afterInsert: keepIssueCounter,
+  }),
+});

@@ -1,0 +1,23 @@
+import type { OperationContext } from '../../pipeline/context.js';
+import type { CollectionRows } from '../../port/index.js';
+
+/** Keeps the project's issue counter at or above the issue's number, so later creates follow it. */
+export async function keepIssueCounter(
+  ctx: OperationContext,
+  issue: CollectionRows['issues'],
+): Promise<void> {
+  const name = `issues:${issue.projectId}`;
+  const next = await ctx.tx.counters.next(name);
+  await ctx.tx.counters.set(name, Math.max(next - 1, issue.number));
+}
+
+/** An issue whose number another issue of its project holds cannot go in as it is. */
+export async function issueNumberTaken(ctx: OperationContext, record: Record<string, unknown>) {
+  const other = await ctx.tx.collections.issues.findOne(ctx.tenant.workspaceId, {
+    projectId: String(record.projectId),
+    number: Number(record.number),
+  });
+  return other && other.id !== record.id
+    ? { field: 'number', message: `${String(record.key)} is another issue (${other.id}) of the workspace` }
+    : null;
+}

@@ -1,0 +1,30 @@
+/**
+ * Raised by `Storage.transaction` when an adapter that re-runs transactions which lost a race
+ * with another (a serialization failure, a deadlock) has re-run one as often as it may. Nothing
+ * of it was committed; the caller may try again a little later (HTTP: 503 transient_conflict).
+ */
+export class TransientConflict extends Error {
+  constructor(
+    readonly attempts: number,
+    options?: { cause?: unknown },
+  ) {
+    super(`the transaction conflicted with concurrent ones ${attempts} times in a row`, options);
+    this.name = 'TransientConflict';
+  }
+}
+
+/** Raised by `collection.update` when the stored version is not the expected one. */
+export class VersionMismatch extends Error {
+  constructor(readonly current: number | null) {
+    super('version mismatch');
+    this.name = 'VersionMismatch';
+  }
+}
+
+/** Raised by an insert that breaks a uniqueness rule (a workspace slug, a project key…). */
+export class UniqueViolation extends Error {
+  constructor(readonly what: string) {
+    super(`unique violation: ${what}`);
+    this.name = 'UniqueViolation';
+  }
+}
