@@ -1,19 +1,21 @@
 import type { CollectionName, Storage, StorageTx } from '../../core/storage.js';
-import { type Checkpointing, storageCheckpoints } from './checkpoints.js';
-import { sqliteCollection } from './collections.js';
-import { type Conn, openDatabase, StatementCache, transactionConn } from './connection.js';
-import { commutesWithBookkeeping, DeferredBookkeeping } from './deferred-bookkeeping.js';
-import { sqliteDump } from './dump.js';
+import { type Checkpointing, storageCheckpoints } from './engine/checkpoints.js';
+import { openDatabase, transactionConn } from './engine/connection.js';
+import { commutesWithBookkeeping, DeferredBookkeeping } from './engine/deferred-bookkeeping.js';
+import { ReadCache } from './engine/read-cache.js';
+import { StatementCache } from './engine/statement-cache.js';
+import { statementEffects } from './engine/statement-effects.js';
+import { transactionQueue } from './engine/transaction-queue.js';
+import type { Conn } from './engine/types.js';
 import { migrate } from './migrate.js';
-import { ReadCache } from './read-cache.js';
-import { sqliteCounters, sqliteIdempotency } from './records.js';
-import { searchIndexWriter } from './search-index.js';
-import { sqliteSessions } from './sessions.js';
-import { sqliteSignals } from './signals.js';
-import { statementEffects } from './statement-effects.js';
-import { sqliteTenancy, sqliteTokens } from './tenancy.js';
-import { transactionQueue } from './transaction-queue.js';
-import { sqliteDeliveries, sqliteWebhooks } from './webhooks.js';
+import { sqliteCollection } from './stores/collections.js';
+import { sqliteDump } from './stores/dump.js';
+import { sqliteCounters, sqliteIdempotency } from './stores/records.js';
+import { searchIndexWriter } from './stores/search-index.js';
+import { sqliteSessions } from './stores/sessions.js';
+import { sqliteSignals } from './stores/signals.js';
+import { sqliteTenancy, sqliteTokens } from './stores/tenancy.js';
+import { sqliteDeliveries, sqliteWebhooks } from './stores/webhooks.js';
 
 export { SchemaTooNew } from '../shared/schema-too-new.js';
 
@@ -31,7 +33,7 @@ export interface SqliteStorageOptions {
   checkpointPages?: number;
 }
 
-export type { Checkpointing } from './checkpoints.js';
+export type { Checkpointing } from './engine/checkpoints.js';
 
 /** The SQLite storage: the port, and what the adapter can tell about itself. */
 export interface SqliteStorage extends Storage {

@@ -1,4 +1,4 @@
-import { sortKeySql } from '../../core/sort-keys.js';
+import { sortKeySql } from '../../../core/sort-keys.js';
 import {
   type Collection,
   type CollectionName,
@@ -8,7 +8,12 @@ import {
   type ListQuery,
   type ListResult,
   VersionMismatch,
-} from '../../core/storage.js';
+} from '../../../core/storage.js';
+import type { Conn } from '../engine/types.js';
+import { countedColumns as firstCounted } from '../migrations/002_list_counts.js';
+import { searchedFields } from '../migrations/005_batched_search.js';
+import { commentCountedColumns } from '../migrations/014_comments.js';
+import { relationCountedColumns } from '../migrations/015_issue_relations.js';
 import {
   addEquality,
   addRanges,
@@ -18,12 +23,7 @@ import {
   columnOf,
   shapes,
 } from './collection-sql.js';
-import type { Conn } from './connection.js';
-import { withUniqueRules } from './errors.js';
-import { countedColumns as firstCounted } from './migrations/002_list_counts.js';
-import { searchedFields } from './migrations/005_batched_search.js';
-import { commentCountedColumns } from './migrations/014_comments.js';
-import { relationCountedColumns } from './migrations/015_issue_relations.js';
+import { withUniqueRules } from './unique-rules.js';
 
 /** The filter columns of each table counted in list_counts (migrations 2, 14 and 15). */
 const countedColumns: Readonly<Record<string, readonly string[]>> = {

@@ -1,5 +1,5 @@
-import { type CollectionName, collectionDefinitions, type FilterMatch } from '../../core/storage.js';
-import { listClause } from '../shared/list-clause.js';
+import { type CollectionName, collectionDefinitions, type FilterMatch } from '../../../core/storage.js';
+import { listClause } from '../../shared/list-clause.js';
 
 /** How one collection maps onto its table: derived from `collectionDefinitions`. */
 export interface CollectionShape {

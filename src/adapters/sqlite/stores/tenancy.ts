@@ -1,5 +1,10 @@
-import type { Account, Role, TokenScope } from '../../core/model.js';
-import { type TenancyStore, type TokenGrant, type TokenStore, VersionMismatch } from '../../core/storage.js';
+import type { Account, Role, TokenScope } from '../../../core/model.js';
+import {
+  type TenancyStore,
+  type TokenGrant,
+  type TokenStore,
+  VersionMismatch,
+} from '../../../core/storage.js';
 import {
   type MembershipRow,
   maybe,
@@ -12,9 +17,9 @@ import {
   toWorkspace,
   type UserRow,
   type WorkspaceRow,
-} from '../shared/tenancy-rows.js';
-import type { Conn, TransactionBound } from './connection.js';
-import { withUniqueRules } from './errors.js';
+} from '../../shared/tenancy-rows.js';
+import type { Conn, TransactionBound } from '../engine/types.js';
+import { withUniqueRules } from './unique-rules.js';
 
 const userRules = { 'users.id': 'user.id', 'users.email_key': 'user.email' };
 

@@ -1,7 +1,7 @@
-import type { IdempotencyRecord } from '../../core/model.js';
-import { type CounterStore, type IdempotencyStore, UniqueViolation } from '../../core/storage.js';
-import { withFields } from '../../core/with-fields.js';
-import type { Conn, TransactionBound } from './connection.js';
+import type { IdempotencyRecord } from '../../../core/model.js';
+import { type CounterStore, type IdempotencyStore, UniqueViolation } from '../../../core/storage.js';
+import { withFields } from '../../../core/with-fields.js';
+import type { Conn, TransactionBound } from '../engine/types.js';
 
 /**
  * A record as stored: its answer's body (JSON already) is embedded as the value `replay`, not as a

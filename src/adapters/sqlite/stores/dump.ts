@@ -1,4 +1,4 @@
-import type { DumpRows, DumpStore, DumpTable } from '../../core/storage.js';
+import type { DumpRows, DumpStore, DumpTable } from '../../../core/storage.js';
 import {
   type MembershipRow,
   type TokenRow,
@@ -8,9 +8,9 @@ import {
   toWorkspace,
   type UserRow,
   type WorkspaceRow,
-} from '../shared/tenancy-rows.js';
+} from '../../shared/tenancy-rows.js';
+import type { Conn, TransactionBound } from '../engine/types.js';
 import { shapes } from './collection-sql.js';
-import type { Conn, TransactionBound } from './connection.js';
 import { fromStoredRecord } from './records.js';
 import { type SessionRow, toSession } from './sessions.js';
 import { toEvent } from './signals.js';
