@@ -2,7 +2,6 @@ import {
   type Collection,
   type CollectionName,
   type CollectionRows,
-  type FilterMatch,
   type ListQuery,
   UniqueViolation,
   VersionMismatch,
