@@ -2,6 +2,7 @@ import pg from 'pg';
 import type { RateLimitStore } from '../../core/pipeline/rate-limit.js';
 import type { StorageTimeStore } from '../../core/pipeline/storage-time.js';
 import type { Storage, StorageTx } from '../../core/storage.js';
+import { eachCollection } from '../shared/collection-table.js';
 import { postgresCollection } from './collections.js';
 import type { Conn } from './connection.js';
 import { postgresDump } from './dump.js';
@@ -87,16 +88,7 @@ function postgresTx(conn: Conn, observer: TxObserver): StorageTx {
   return {
     tenancy: postgresTenancy(conn),
     tokens: postgresTokens(conn),
-    collections: {
-      projects: postgresCollection('projects', conn),
-      issues: postgresCollection('issues', conn),
-      outcomes: postgresCollection('outcomes', conn),
-      context: postgresCollection('context', conn),
-      decisions: postgresCollection('decisions', conn),
-      timeEntries: postgresCollection('timeEntries', conn),
-      comments: postgresCollection('comments', conn),
-      issueRelations: postgresCollection('issueRelations', conn),
-    },
+    collections: eachCollection((name) => postgresCollection(name, conn)) as StorageTx['collections'],
     signals: postgresSignals(conn, observer.appended),
     idempotency: postgresIdempotency(conn),
     counters: postgresCounters(conn),

@@ -30,23 +30,19 @@ export interface CollectionTable {
   uniqueRules: Readonly<Record<string, string>>;
 }
 
-/** Each collection's table. */
-export const tableOf: Readonly<Record<CollectionName, string>> = {
-  projects: 'projects',
-  issues: 'issues',
-  outcomes: 'outcomes',
-  context: 'context_items',
-  decisions: 'decisions',
-  timeEntries: 'time_entries',
-  comments: 'comments',
-  issueRelations: 'issue_relations',
-};
-
-/** Every collection, in the order of `tableOf`. */
-export const collectionNames = Object.keys(tableOf) as CollectionName[];
-
 /** `projectId` → `project_id`. */
 export const columnOf = (field: string): string => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** Every collection, in the order of `collectionDefinitions`. */
+export const collectionNames = Object.keys(collectionDefinitions) as CollectionName[];
+
+/** A table is named after its collection in snake case (`timeEntries` → `time_entries`), but these. */
+const renamedTables: Partial<Record<CollectionName, string>> = { context: 'context_items' };
+
+/** Each collection's table. */
+export const tableOf = Object.fromEntries(
+  collectionNames.map((name) => [name, renamedTables[name] ?? columnOf(name)]),
+) as Readonly<Record<CollectionName, string>>;
 
 function collectionTable(name: CollectionName, dialect: SqlDialect): CollectionTable {
   const definition = collectionDefinitions[name];
@@ -116,4 +112,15 @@ export function rowValues(
     ...(dialect.searchText && table.search.length > 0 ? [dialect.searchText(table.search, record)] : []),
     json ?? JSON.stringify(row),
   ];
+}
+
+/**
+ * One of something per collection (a transaction's stores, a dump's sources), made by `make`:
+ * a new collection needs no line of its own in an adapter. A loop, not Object.fromEntries: a
+ * transaction makes its collections on every request.
+ */
+export function eachCollection<T>(make: (name: CollectionName) => T): Record<CollectionName, T> {
+  const made = {} as Record<CollectionName, T>;
+  for (const name of collectionNames) made[name] = make(name);
+  return made;
 }

@@ -1,4 +1,5 @@
-import type { CollectionName, Storage, StorageTx } from '../../core/storage.js';
+import type { Storage, StorageTx } from '../../core/storage.js';
+import { eachCollection } from '../shared/collection-table.js';
 import { type Checkpointing, storageCheckpoints } from './engine/checkpoints.js';
 import { openDatabase, transactionConn } from './engine/connection.js';
 import { commutesWithBookkeeping, DeferredBookkeeping } from './engine/deferred-bookkeeping.js';
@@ -49,21 +50,12 @@ export interface SqliteStorage extends Storage {
 }
 
 function sqliteTx(conn: Conn, writePendingSearch: () => void): StorageTx {
-  const collection = <Name extends CollectionName>(name: Name) =>
-    sqliteCollection(name, conn, writePendingSearch);
   return {
     tenancy: sqliteTenancy(conn),
     tokens: sqliteTokens(conn),
-    collections: {
-      projects: collection('projects'),
-      issues: collection('issues'),
-      outcomes: collection('outcomes'),
-      context: collection('context'),
-      decisions: collection('decisions'),
-      timeEntries: collection('timeEntries'),
-      comments: collection('comments'),
-      issueRelations: collection('issueRelations'),
-    },
+    collections: eachCollection((name) =>
+      sqliteCollection(name, conn, writePendingSearch),
+    ) as StorageTx['collections'],
     signals: sqliteSignals(conn),
     idempotency: sqliteIdempotency(conn),
     counters: sqliteCounters(conn),
