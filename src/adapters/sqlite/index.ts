@@ -28,7 +28,7 @@ export interface SqliteStorageOptions {
   /**
    * How many pages the write-ahead log may hold before they are copied into the database file
    * (default 8,000: 32 MB of 4 KB pages). Once the storage has written a little, the copy runs
-   * on a worker thread of the adapter, off the event loop (see checkpoints.ts); should the thread
+   * on a worker thread of the adapter, off the event loop (see engine/checkpoints.ts); should the thread
    * fall behind, the COMMIT that takes the log to twice this copies the rest, as SQLite does.
    */
   checkpointPages?: number;
@@ -83,7 +83,7 @@ const searchIndexEveryCommits = 8;
  * SQLite storage over one better-sqlite3 connection (WAL). The port is async and
  * better-sqlite3 is not, so transactions are explicit BEGIN … COMMIT pairs, queued so that two
  * never interleave on the connection across an `await`, and writes queued together share one
- * COMMIT (see transaction-queue.ts). Write transactions take the write lock up front (BEGIN
+ * COMMIT (see engine/transaction-queue.ts). Write transactions take the write lock up front (BEGIN
  * IMMEDIATE), so another process on the same file waits (busy_timeout) instead of failing
  * half-way.
  */

@@ -134,7 +134,7 @@ function indexedFilters(table: string, where: Where): { column: string; value: s
  * What an insert adds besides the row (migration 6): one more in each count the row falls in,
  * and, for a searched table, a note that the search index lacks it. Not triggers, so that the
  * row's INSERT needs no statement journal; and kept for the end of the write group (see
- * deferred-bookkeeping.ts), where thirty creates add to the same few counts once.
+ * engine/deferred-bookkeeping.ts), where thirty creates add to the same few counts once.
  */
 function insertBookkeeping(shape: CollectionTable) {
   const { table } = shape;
@@ -267,7 +267,7 @@ async function insert(this: CollectionState, row: Row, json?: string): Promise<v
 }
 
 async function get(this: CollectionState, workspaceId: string, id: string): Promise<Row | null> {
-  // Kept for the rest of the transaction (read-cache.ts): a group's creates name few projects.
+  // Kept for the rest of the transaction (engine/read-cache.ts): a group's creates name few projects.
   const data = this.conn.keptValue<string>(tablesOf[this.name], byKeySqlOf[this.name].get, [id, workspaceId]);
   return data === undefined ? null : parse(data);
 }
@@ -395,7 +395,7 @@ async function list(this: CollectionState, query: ListQuery<CollectionName>): Pr
   return { rows, ...counted(from) };
 }
 
-/** The tables a collection's kept reads depend on (read-cache.ts), one array per collection. */
+/** The tables a collection's kept reads depend on (engine/read-cache.ts), one array per collection. */
 const tablesOf = Object.fromEntries(
   Object.entries(shapes).map(([name, { table }]) => [name, [table]]),
 ) as unknown as Record<CollectionName, readonly string[]>;

@@ -61,7 +61,7 @@ export function sqliteIdempotency(conn: Conn): IdempotencyStore {
 const sqliteCountersMethods: CounterStore & ThisType<TransactionBound> = {
   async next(name) {
     const { conn } = this;
-    // Read once a write group, counted up in memory, written at its end (deferred-bookkeeping.ts).
+    // Read once a write group, counted up in memory, written at its end (engine/deferred-bookkeeping.ts).
     return conn.defer((bookkeeping) => bookkeeping.nextCounter(name));
   },
   async set(name, value) {

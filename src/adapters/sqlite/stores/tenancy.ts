@@ -243,7 +243,7 @@ const sqliteTokensMethods: TokenStore & ThisType<TransactionBound> = {
   },
   async grantOf(hash) {
     const { conn } = this;
-    // Every request reads it: kept for the rest of the transaction (read-cache.ts).
+    // Every request reads it: kept for the rest of the transaction (engine/read-cache.ts).
     return maybe(conn.keptValue<string>(grantTables, tokenGrantJsonSql, [hash]), grantOfTuple);
   },
   async get(id) {

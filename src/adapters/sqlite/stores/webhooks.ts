@@ -85,7 +85,7 @@ const sqliteWebhooksMethods: WebhookStore & ThisType<TransactionBound> = {
   },
   async activeFor(accountId, eventType) {
     const { conn } = this;
-    // Every write asks this: kept for the rest of the transaction (read-cache.ts).
+    // Every write asks this: kept for the rest of the transaction (engine/read-cache.ts).
     return conn
       .keptValues<string>(
         ['webhooks'],
