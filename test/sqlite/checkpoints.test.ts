@@ -8,16 +8,16 @@ import {
   type CheckpointThread,
   startCheckpointThread,
   type ThreadNews,
-} from '../../src/adapters/sqlite/checkpoint-thread.js';
+} from '../../src/adapters/sqlite/engine/checkpoint-thread.js';
 import {
   backpressureFactor,
   type CheckpointDeps,
   firstRestartDelayMs,
   startAfterWriteGroups,
   storageCheckpoints,
-} from '../../src/adapters/sqlite/checkpoints.js';
+} from '../../src/adapters/sqlite/engine/checkpoints.js';
+import { transactionQueue } from '../../src/adapters/sqlite/engine/transaction-queue.js';
 import { type SqliteStorage, sqliteStorage } from '../../src/adapters/sqlite/index.js';
-import { transactionQueue } from '../../src/adapters/sqlite/transaction-queue.js';
 import { sampleRow } from '../conformance/fixtures.js';
 import { tempDir } from '../support/adapters.js';
 

@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/adapters/sqlite/connection.js';
+import { openDatabase } from '../../src/adapters/sqlite/engine/connection.js';
 import {
   commutesWithBookkeeping,
   DeferredBookkeeping,
-} from '../../src/adapters/sqlite/deferred-bookkeeping.js';
+} from '../../src/adapters/sqlite/engine/deferred-bookkeeping.js';
+import { statementEffects } from '../../src/adapters/sqlite/engine/statement-effects.js';
 import { sqliteStorage } from '../../src/adapters/sqlite/index.js';
 import { migrate } from '../../src/adapters/sqlite/migrate.js';
-import { statementEffects } from '../../src/adapters/sqlite/statement-effects.js';
 import { sampleRow, sampleSignal } from '../conformance/fixtures.js';
 
 /** The statements the adapter runs with bookkeeping pending, and those it flushes before. */

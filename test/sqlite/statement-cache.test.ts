@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, StatementCache, statementCacheSize } from '../../src/adapters/sqlite/connection.js';
+import { openDatabase } from '../../src/adapters/sqlite/engine/connection.js';
+import { StatementCache, statementCacheSize } from '../../src/adapters/sqlite/engine/statement-cache.js';
 import { type SqliteStorage, sqliteStorage } from '../../src/adapters/sqlite/index.js';
 import { createTracker, eventTypes, projects, type Tracker, tenancy } from '../../src/core/index.js';
 

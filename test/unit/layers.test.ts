@@ -38,6 +38,9 @@ describe('the layering check (npm run check:layers)', () => {
     expect(output).toContain(
       'error webhooks-below-pipeline: src/core/webhooks/outbox.ts → src/core/pipeline/step.ts',
     );
+    expect(output).toContain(
+      'error sqlite-engine-alone: src/adapters/sqlite/engine/connection.ts → src/adapters/sqlite/stores/notes.ts',
+    );
     expect(output).toMatch(/error no-circular: src\/core\/(pipeline\/step|port\/store)\.ts/);
   });
 });

@@ -2,23 +2,22 @@ import {
   type Collection,
   type CollectionName,
   type CollectionRows,
-  type FilterMatch,
   type ListQuery,
   UniqueViolation,
   VersionMismatch,
 } from '../../core/port/index.js';
-import { sortKeySql } from '../../core/sort-keys.js';
-import { storedJsonOf } from '../shared/stored-json.js';
 import {
   addEquality,
+  addNotNull,
   addRanges,
-  addSearch,
-  type CollectionShape,
-  columnOf,
-  scoped,
-  searchText,
-  shapes,
-} from './collection-sql.js';
+  addTimeBounds,
+  pageClauses,
+  sumFieldOf,
+  type Where,
+} from '../shared/collection-clauses.js';
+import { columnOf, rowValues } from '../shared/collection-table.js';
+import { storedJsonOf } from '../shared/stored-json.js';
+import { addSearch, postgresDialect, scoped, shapes } from './collection-sql.js';
 import {
   type Conn,
   exclusiveLockSql,
@@ -29,8 +28,6 @@ import {
 } from './connection.js';
 import { withUniqueRules } from './errors.js';
 import { numberTaken } from './records.js';
-
-type Where = Partial<Record<string, FilterMatch>> | undefined;
 
 /** Filter fields that name a row of another collection, and that collection's table. */
 const referencedBy: Readonly<Record<string, string>> = {
@@ -75,29 +72,6 @@ export function withoutWorkspace(data: string, id: string, workspaceId: string):
   const workspace = `"workspaceId":${JSON.stringify(workspaceId)},`;
   if (!data.startsWith(head) || !data.startsWith(workspace, head.length)) return undefined;
   return head + data.slice(head.length + workspace.length);
-}
-
-/**
- * The column values of a row after id and workspace, in the order of the shape's statements;
- * `json`: the row's text when the caller made it (Collection.insert).
- */
-function columnValues(
-  shape: CollectionShape,
-  row: { createdAt: string; updatedAt: string; version: number },
-  json?: string,
-) {
-  const record = row as unknown as Record<string, unknown>;
-  return [
-    row.createdAt,
-    row.updatedAt,
-    row.version,
-    ...shape.columns.map(({ field }) => {
-      const value = record[field] ?? null;
-      return typeof value === 'string' && shape.sortOnly.has(field) ? value.replaceAll('\u0000', '') : value;
-    }),
-    ...(shape.search.length > 0 ? [searchText(shape, record)] : []),
-    json ?? JSON.stringify(row),
-  ];
 }
 
 /** One collection over its table: the record as JSON, its filter, range and sum fields as columns. */
@@ -181,7 +155,7 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
 
   return {
     async insert(row, json) {
-      const params = [row.id, row.workspaceId, ...columnValues(shape, row, json)];
+      const params = [row.id, row.workspaceId, ...rowValues(shape, postgresDialect, row, json)];
       const memoKey = `predicate\u0000${table}:${row.workspaceId}`;
       if (conn.writing && name === 'issues' && conn.memo.has(numberTaken) && !conn.memo.has(memoKey)) {
         // A numbered row (its number from the counter this transaction took): sent with the
@@ -231,7 +205,12 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
     },
     async update(row, expectedVersion) {
       const changed = await withUniqueRules(shape.uniqueRules, () =>
-        conn.run(shape.updateSql, [...columnValues(shape, row), row.id, row.workspaceId, expectedVersion]),
+        conn.run(shape.updateSql, [
+          ...rowValues(shape, postgresDialect, row),
+          row.id,
+          row.workspaceId,
+          expectedVersion,
+        ]),
       );
       if (changed === 1) return;
       const current = await conn.value<number>(
@@ -278,43 +257,21 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
       await predicateLock(query.workspaceId, true);
       const conditions = matching(query.workspaceId, query.where as Where);
       addRanges(shape, query.range, conditions);
-      if (query.createdAfter !== undefined) conditions.add((p) => `created_at >= ${p}`, query.createdAfter);
-      if (query.createdBefore !== undefined) conditions.add((p) => `created_at < ${p}`, query.createdBefore);
-      if (query.updatedSince !== undefined) conditions.add((p) => `updated_at >= ${p}`, query.updatedSince);
-      if (query.updatedBefore !== undefined) conditions.add((p) => `updated_at < ${p}`, query.updatedBefore);
+      addTimeBounds(query, conditions);
       if (query.search !== undefined) addSearch(shape, query.search, conditions);
-      for (const field of query.notNull ?? []) conditions.clauses.push(`${columnOf(field)} IS NOT NULL`);
+      addNotNull(query, conditions);
       const where = conditions.sql;
       const matchParams = [...conditions.params];
-
-      const sort = query.sort;
+      const sumField = sumFieldOf(shape, query);
       // Sorted by another field: keyset on (its sort key, id), read from its index (migration 15).
-      const after = sort
-        ? query.afterKey && [query.afterKey.key, query.afterKey.id]
-        : query.after && [query.after.createdAt, query.after.id];
-      const ascending = (sort ? sort.order : query.order) === 'asc';
-      const key = sort ? sortKeySql(name, sort.field, columnOf(sort.field)) : 'created_at';
-      let keyset = '';
-      if (sort && query.unchangedSince !== undefined)
-        keyset += ` AND updated_at <= ${conditions.param(query.unchangedSince)}`;
-      if (after) {
-        const value = conditions.param(after[0]);
-        const id = conditions.param(after[1]);
-        keyset += ` AND (${key}, id) ${ascending ? '>' : '<'} (${value}, ${id})`;
-      }
-      const limit = conditions.param(query.limit);
-      const order = ascending ? `${key}, id` : `${key} DESC, id DESC`;
+      const { after, keyset, orderAndLimit } = pageClauses(name, query, conditions);
       const rows = (
         await conn.values<string>(
-          `SELECT data FROM ${table} WHERE ${where}${keyset} ORDER BY ${order} LIMIT ${limit}`,
+          `SELECT data FROM ${table} WHERE ${where}${keyset} ${orderAndLimit}`,
           conditions.params,
         )
       ).map(parse);
 
-      const sumField = query.sum as string | undefined;
-      if (sumField !== undefined && !shape.sums.has(sumField)) {
-        throw new Error(`${name}: "${sumField}" is not a sum field`);
-      }
       // A first page shorter than the limit already holds every match.
       if (!after && sumField === undefined && rows.length < query.limit) return { rows, total: rows.length };
       const nullField = shape.notNull.find((field) => (query.where as Where)?.[field] === null);
@@ -326,10 +283,7 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
         const others = (extra: string | null) => {
           const c = matching(query.workspaceId, rest as Where);
           addRanges(shape, query.range, c);
-          if (query.createdAfter !== undefined) c.add((p) => `created_at >= ${p}`, query.createdAfter);
-          if (query.createdBefore !== undefined) c.add((p) => `created_at < ${p}`, query.createdBefore);
-          if (query.updatedSince !== undefined) c.add((p) => `updated_at >= ${p}`, query.updatedSince);
-          if (query.updatedBefore !== undefined) c.add((p) => `updated_at < ${p}`, query.updatedBefore);
+          addTimeBounds(query, c);
           if (query.search !== undefined) addSearch(shape, query.search, c);
           if (extra) c.clauses.push(extra);
           return c;

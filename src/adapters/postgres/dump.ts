@@ -1,4 +1,5 @@
-import type { DumpRows, DumpStore, DumpTable } from '../../core/port/index.js';
+import type { CollectionName, DumpRows, DumpStore, DumpTable } from '../../core/port/index.js';
+import { eachCollection, tableOf } from '../shared/collection-table.js';
 import {
   type MembershipRow,
   type TokenRow,
@@ -9,7 +10,6 @@ import {
   type UserRow,
   type WorkspaceRow,
 } from '../shared/tenancy-rows.js';
-import { shapes } from './collection-sql.js';
 import type { Conn } from './connection.js';
 import { type SessionRow, sessionColumns, toSession } from './sessions.js';
 import { toEvent } from './signals.js';
@@ -70,14 +70,7 @@ const sources: { [Table in DumpTable]: Source<Table> } = {
     key: 'pk',
     toRecord: (r) => toSession(r as unknown as SessionRow),
   },
-  projects: fromData(shapes.projects.table),
-  outcomes: fromData(shapes.outcomes.table),
-  issues: fromData(shapes.issues.table),
-  context: fromData(shapes.context.table),
-  decisions: fromData(shapes.decisions.table),
-  timeEntries: fromData(shapes.timeEntries.table),
-  comments: fromData(shapes.comments.table),
-  issueRelations: fromData(shapes.issueRelations.table),
+  ...(eachCollection((name) => fromData(tableOf[name])) as { [Name in CollectionName]: Source<Name> }),
   counters: {
     table: 'counters',
     columns: 'name, value',

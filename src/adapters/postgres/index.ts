@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { RateLimitStore, Storage, StorageTimeStore, StorageTx } from '../../core/port/index.js';
+import { eachCollection } from '../shared/collection-table.js';
 import { postgresCollection } from './collections.js';
 import type { Conn } from './connection.js';
 import { postgresDump } from './dump.js';
@@ -85,16 +86,7 @@ function postgresTx(conn: Conn, observer: TxObserver): StorageTx {
   return {
     tenancy: postgresTenancy(conn),
     tokens: postgresTokens(conn),
-    collections: {
-      projects: postgresCollection('projects', conn),
-      issues: postgresCollection('issues', conn),
-      outcomes: postgresCollection('outcomes', conn),
-      context: postgresCollection('context', conn),
-      decisions: postgresCollection('decisions', conn),
-      timeEntries: postgresCollection('timeEntries', conn),
-      comments: postgresCollection('comments', conn),
-      issueRelations: postgresCollection('issueRelations', conn),
-    },
+    collections: eachCollection((name) => postgresCollection(name, conn)) as StorageTx['collections'],
     signals: postgresSignals(conn, observer.appended),
     idempotency: postgresIdempotency(conn),
     counters: postgresCounters(conn),

@@ -1,28 +1,18 @@
-/** A WHERE clause under construction: SQL fragments joined by AND, with numbered parameters. */
-export class Conditions {
-  readonly clauses: string[] = [];
-  readonly params: unknown[] = [];
+import { SqlConditions } from '../shared/sql-conditions.js';
 
-  /** Adds `value` to the parameters; returns its placeholder (`$3`). */
-  param(value: unknown): string {
-    this.params.push(value);
-    return `$${this.params.length}`;
-  }
+/** The placeholder of the parameter at `position` (counted from 1): `$3`. */
+export const placeholder = (position: number): string => `$${position}`;
 
-  /** Adds a clause built from the placeholder of `value`. */
-  add(clause: (placeholder: string) => string, value: unknown): this {
-    this.clauses.push(clause(this.param(value)));
-    return this;
-  }
-
-  get sql(): string {
-    return this.clauses.length === 0 ? 'TRUE' : this.clauses.join(' AND ');
+/** A WHERE clause under construction, with numbered parameters. */
+export class Conditions extends SqlConditions {
+  constructor() {
+    super({ placeholder });
   }
 }
 
 /** `$1, $2, …, $n`. */
 export const placeholders = (count: number, from = 1): string =>
-  Array.from({ length: count }, (_, i) => `$${from + i}`).join(', ');
+  Array.from({ length: count }, (_, i) => placeholder(from + i)).join(', ');
 
 /** A schema name as a quoted identifier. */
 export const quoteIdent = (name: string): string => `"${name.replaceAll('"', '""')}"`;

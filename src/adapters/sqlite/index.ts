@@ -1,19 +1,22 @@
-import type { CollectionName, Storage, StorageTx } from '../../core/port/index.js';
-import { type Checkpointing, storageCheckpoints } from './checkpoints.js';
-import { sqliteCollection } from './collections.js';
-import { type Conn, openDatabase, StatementCache, transactionConn } from './connection.js';
-import { commutesWithBookkeeping, DeferredBookkeeping } from './deferred-bookkeeping.js';
-import { sqliteDump } from './dump.js';
+import type { Storage, StorageTx } from '../../core/port/index.js';
+import { eachCollection } from '../shared/collection-table.js';
+import { type Checkpointing, storageCheckpoints } from './engine/checkpoints.js';
+import { openDatabase, transactionConn } from './engine/connection.js';
+import { commutesWithBookkeeping, DeferredBookkeeping } from './engine/deferred-bookkeeping.js';
+import { ReadCache } from './engine/read-cache.js';
+import { StatementCache } from './engine/statement-cache.js';
+import { statementEffects } from './engine/statement-effects.js';
+import { transactionQueue } from './engine/transaction-queue.js';
+import type { Conn } from './engine/types.js';
 import { migrate } from './migrate.js';
-import { ReadCache } from './read-cache.js';
-import { sqliteCounters, sqliteIdempotency } from './records.js';
-import { searchIndexWriter } from './search-index.js';
-import { sqliteSessions } from './sessions.js';
-import { sqliteSignals } from './signals.js';
-import { statementEffects } from './statement-effects.js';
-import { sqliteTenancy, sqliteTokens } from './tenancy.js';
-import { transactionQueue } from './transaction-queue.js';
-import { sqliteDeliveries, sqliteWebhooks } from './webhooks.js';
+import { sqliteCollection } from './stores/collections.js';
+import { sqliteDump } from './stores/dump.js';
+import { sqliteCounters, sqliteIdempotency } from './stores/records.js';
+import { searchIndexWriter } from './stores/search-index.js';
+import { sqliteSessions } from './stores/sessions.js';
+import { sqliteSignals } from './stores/signals.js';
+import { sqliteTenancy, sqliteTokens } from './stores/tenancy.js';
+import { sqliteDeliveries, sqliteWebhooks } from './stores/webhooks.js';
 
 export { SchemaTooNew } from '../shared/schema-too-new.js';
 
@@ -25,13 +28,13 @@ export interface SqliteStorageOptions {
   /**
    * How many pages the write-ahead log may hold before they are copied into the database file
    * (default 8,000: 32 MB of 4 KB pages). Once the storage has written a little, the copy runs
-   * on a worker thread of the adapter, off the event loop (see checkpoints.ts); should the thread
+   * on a worker thread of the adapter, off the event loop (see engine/checkpoints.ts); should the thread
    * fall behind, the COMMIT that takes the log to twice this copies the rest, as SQLite does.
    */
   checkpointPages?: number;
 }
 
-export type { Checkpointing } from './checkpoints.js';
+export type { Checkpointing } from './engine/checkpoints.js';
 
 /** The SQLite storage: the port, and what the adapter can tell about itself. */
 export interface SqliteStorage extends Storage {
@@ -47,21 +50,12 @@ export interface SqliteStorage extends Storage {
 }
 
 function sqliteTx(conn: Conn, writePendingSearch: () => void): StorageTx {
-  const collection = <Name extends CollectionName>(name: Name) =>
-    sqliteCollection(name, conn, writePendingSearch);
   return {
     tenancy: sqliteTenancy(conn),
     tokens: sqliteTokens(conn),
-    collections: {
-      projects: collection('projects'),
-      issues: collection('issues'),
-      outcomes: collection('outcomes'),
-      context: collection('context'),
-      decisions: collection('decisions'),
-      timeEntries: collection('timeEntries'),
-      comments: collection('comments'),
-      issueRelations: collection('issueRelations'),
-    },
+    collections: eachCollection((name) =>
+      sqliteCollection(name, conn, writePendingSearch),
+    ) as StorageTx['collections'],
     signals: sqliteSignals(conn),
     idempotency: sqliteIdempotency(conn),
     counters: sqliteCounters(conn),
@@ -89,7 +83,7 @@ const searchIndexEveryCommits = 8;
  * SQLite storage over one better-sqlite3 connection (WAL). The port is async and
  * better-sqlite3 is not, so transactions are explicit BEGIN … COMMIT pairs, queued so that two
  * never interleave on the connection across an `await`, and writes queued together share one
- * COMMIT (see transaction-queue.ts). Write transactions take the write lock up front (BEGIN
+ * COMMIT (see engine/transaction-queue.ts). Write transactions take the write lock up front (BEGIN
  * IMMEDIATE), so another process on the same file waits (busy_timeout) instead of failing
  * half-way.
  */

@@ -1,5 +1,5 @@
 import { SchemaTooNew } from '../shared/schema-too-new.js';
-import type { Db } from './connection.js';
+import type { Db } from './engine/types.js';
 import { latestVersion, type Migration, migrations } from './migrations/index.js';
 
 export { SchemaTooNew };

@@ -1,4 +1,4 @@
-import type { StatementEffect } from './statement-effects.js';
+import type { StatementEffect } from './types.js';
 
 /** What `find` answers for a read it does not keep (a kept read may have found nothing). */
 export const missing: unique symbol = Symbol('missing');

@@ -1,6 +1,6 @@
-import type { AdminSession } from '../../core/model.js';
-import type { SessionStore } from '../../core/port/index.js';
-import type { Conn, TransactionBound } from './connection.js';
+import type { AdminSession } from '../../../core/model.js';
+import type { SessionStore } from '../../../core/port/index.js';
+import type { Conn, TransactionBound } from '../engine/types.js';
 
 export interface SessionRow {
   id_hash: string;

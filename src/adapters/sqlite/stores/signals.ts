@@ -1,9 +1,9 @@
-import type { SignalEvent } from '../../core/model.js';
-import type { SignalQuery, SignalStore } from '../../core/port/index.js';
-import { withFields } from '../../core/with-fields.js';
-import { eventText } from '../shared/event-text.js';
-import type { Conn, TransactionBound } from './connection.js';
-import { withUniqueRules } from './errors.js';
+import type { SignalEvent } from '../../../core/model.js';
+import type { SignalQuery, SignalStore } from '../../../core/port/index.js';
+import { withFields } from '../../../core/with-fields.js';
+import { eventText } from '../../shared/event-text.js';
+import type { Conn, TransactionBound } from '../engine/types.js';
+import { withUniqueRules } from './unique-rules.js';
 
 export const toEvent = (row: { sequence: number; data: string }): SignalEvent =>
   withFields(JSON.parse(row.data) as Omit<SignalEvent, 'sequence'>, { sequence: row.sequence });

@@ -7,23 +7,25 @@ import {
   type ListQuery,
   type ListResult,
   VersionMismatch,
-} from '../../core/port/index.js';
-import { sortKeySql } from '../../core/sort-keys.js';
+} from '../../../core/port/index.js';
 import {
   addEquality,
+  addNotNull,
   addRanges,
-  addSearch,
-  type CollectionShape,
-  type Conditions,
-  columnOf,
-  shapes,
-} from './collection-sql.js';
-import type { Conn } from './connection.js';
-import { withUniqueRules } from './errors.js';
-import { countedColumns as firstCounted } from './migrations/002_list_counts.js';
-import { searchedFields } from './migrations/005_batched_search.js';
-import { commentCountedColumns } from './migrations/014_comments.js';
-import { relationCountedColumns } from './migrations/015_issue_relations.js';
+  addTimeBounds,
+  isRanged,
+  pageClauses,
+  sumFieldOf,
+  type Where,
+} from '../../shared/collection-clauses.js';
+import { type CollectionTable, columnOf, rowValues } from '../../shared/collection-table.js';
+import type { Conn } from '../engine/types.js';
+import { countedColumns as firstCounted } from '../migrations/002_list_counts.js';
+import { searchedFields } from '../migrations/005_batched_search.js';
+import { commentCountedColumns } from '../migrations/014_comments.js';
+import { relationCountedColumns } from '../migrations/015_issue_relations.js';
+import { addSearch, scoped, shapes, sqliteDialect } from './collection-sql.js';
+import { withUniqueRules } from './unique-rules.js';
 
 /** The filter columns of each table counted in list_counts (migrations 2, 14 and 15). */
 const countedColumns: Readonly<Record<string, readonly string[]>> = {
@@ -31,27 +33,6 @@ const countedColumns: Readonly<Record<string, readonly string[]>> = {
   ...commentCountedColumns,
   ...relationCountedColumns,
 };
-
-type Where = Partial<Record<string, FilterMatch>> | undefined;
-
-/**
- * The column values of a row, in the order of the shape's insert and update statements; `json`:
- * the row's text when the caller made it (Collection.insert).
- */
-function columnValues(
-  shape: CollectionShape,
-  row: { createdAt: string; updatedAt: string; version: number },
-  json?: string,
-) {
-  const record = row as unknown as Record<string, unknown>;
-  return [
-    row.createdAt,
-    row.updatedAt,
-    row.version,
-    ...shape.columns.map(({ field }) => record[field] ?? null),
-    json ?? JSON.stringify(row),
-  ];
-}
 
 /** A value as the counts key it (the counting triggers too): NULL is char(0), which no filter value holds. */
 const countedValue = (value: unknown): string =>
@@ -153,9 +134,9 @@ function indexedFilters(table: string, where: Where): { column: string; value: s
  * What an insert adds besides the row (migration 6): one more in each count the row falls in,
  * and, for a searched table, a note that the search index lacks it. Not triggers, so that the
  * row's INSERT needs no statement journal; and kept for the end of the write group (see
- * deferred-bookkeeping.ts), where thirty creates add to the same few counts once.
+ * engine/deferred-bookkeeping.ts), where thirty creates add to the same few counts once.
  */
-function insertBookkeeping(shape: CollectionShape) {
+function insertBookkeeping(shape: CollectionTable) {
   const { table } = shape;
   const counted = (countedColumns[table] ?? []).map((column) => {
     const field = shape.columns.find((c) => c.column === column)?.field;
@@ -171,11 +152,6 @@ function insertBookkeeping(shape: CollectionShape) {
       if (searched) bookkeeping.noteSearch(table, pk);
     });
 }
-
-const scoped = (workspaceId: string): Conditions => ({
-  clauses: ['workspace_id = ?'],
-  params: [workspaceId],
-});
 
 const bookkeepingOf = Object.fromEntries(
   Object.entries(shapes).map(([name, shape]) => [name, insertBookkeeping(shape)]),
@@ -204,7 +180,7 @@ const byKeySqlOf = Object.fromEntries(
  */
 interface CollectionState {
   readonly name: CollectionName;
-  readonly shape: CollectionShape;
+  readonly shape: CollectionTable;
   readonly conn: Conn;
   /** Writes the rows this transaction changed to the search index, so that a search sees them. */
   readonly writePendingSearch: () => void;
@@ -276,7 +252,7 @@ function searchSource(state: CollectionState, workspaceId: string, phrase: strin
   return matches < cap ? `${table} NOT INDEXED` : table;
 }
 
-function matching(shape: CollectionShape, workspaceId: string, where: Where) {
+function matching(shape: CollectionTable, workspaceId: string, where: Where) {
   const conditions = scoped(workspaceId);
   addEquality(shape, where, conditions);
   return conditions;
@@ -285,13 +261,13 @@ function matching(shape: CollectionShape, workspaceId: string, where: Where) {
 async function insert(this: CollectionState, row: Row, json?: string): Promise<void> {
   const { conn, shape } = this;
   const pk = withUniqueRules(shape.uniqueRules, () =>
-    conn.insert(shape.insertSql, [row.id, row.workspaceId, ...columnValues(shape, row, json)]),
+    conn.insert(shape.insertSql, [row.id, row.workspaceId, ...rowValues(shape, sqliteDialect, row, json)]),
   );
   bookkeepingOf[this.name](conn, row as unknown as Record<string, unknown> & { workspaceId: string }, pk);
 }
 
 async function get(this: CollectionState, workspaceId: string, id: string): Promise<Row | null> {
-  // Kept for the rest of the transaction (read-cache.ts): a group's creates name few projects.
+  // Kept for the rest of the transaction (engine/read-cache.ts): a group's creates name few projects.
   const data = this.conn.keptValue<string>(tablesOf[this.name], byKeySqlOf[this.name].get, [id, workspaceId]);
   return data === undefined ? null : parse(data);
 }
@@ -318,7 +294,12 @@ async function findOne(this: CollectionState, workspaceId: string, where: Where)
 async function update(this: CollectionState, row: Row, expectedVersion: number): Promise<void> {
   const { conn, shape } = this;
   const changed = withUniqueRules(shape.uniqueRules, () =>
-    conn.run(shape.updateSql, [...columnValues(shape, row), row.id, row.workspaceId, expectedVersion]),
+    conn.run(shape.updateSql, [
+      ...rowValues(shape, sqliteDialect, row),
+      row.id,
+      row.workspaceId,
+      expectedVersion,
+    ]),
   );
   if (changed === 1) return;
   const current = conn.value<number>(byKeySqlOf[this.name].version, [row.id, row.workspaceId]);
@@ -347,53 +328,22 @@ async function list(this: CollectionState, query: ListQuery<CollectionName>): Pr
   const { conn, shape, name } = this;
   const conditions = matching(shape, query.workspaceId, query.where as Where);
   addRanges(shape, query.range, conditions);
-  const { clauses, params } = conditions;
-  if (query.createdAfter !== undefined) {
-    clauses.push('created_at >= ?');
-    params.push(query.createdAfter);
-  }
-  if (query.createdBefore !== undefined) {
-    clauses.push('created_at < ?');
-    params.push(query.createdBefore);
-  }
-  if (query.updatedSince !== undefined) {
-    clauses.push('updated_at >= ?');
-    params.push(query.updatedSince);
-  }
-  if (query.updatedBefore !== undefined) {
-    clauses.push('updated_at < ?');
-    params.push(query.updatedBefore);
-  }
-  for (const field of query.notNull ?? []) clauses.push(`${columnOf(field)} IS NOT NULL`);
+  addTimeBounds(query, conditions);
+  addNotNull(query, conditions);
   let phrase: string | null = null;
   if (query.search !== undefined) {
     this.writePendingSearch();
     phrase = addSearch(shape, query.search, conditions);
   }
-  const where = clauses.join(' AND ');
-  const ranged =
-    Object.values(query.range ?? {}).some((bounds) => bounds !== undefined) ||
-    (query.notNull?.length ?? 0) > 0;
-  const sumField = query.sum as string | undefined;
-  if (sumField !== undefined && !shape.sums.has(sumField)) {
-    throw new Error(`${name}: "${sumField}" is not a sum field`);
-  }
-  const sort = query.sort;
+  const where = conditions.sql;
+  const params = [...conditions.params];
+  const ranged = isRanged(query);
+  const sumField = sumFieldOf(shape, query);
   // Sorted by another field: keyset on (its sort key, id), read from its index (migration 17).
-  const after = sort
-    ? query.afterKey && [query.afterKey.key, query.afterKey.id]
-    : query.after && [query.after.createdAt, query.after.id];
-  const unchanged = sort && query.unchangedSince !== undefined ? query.unchangedSince : undefined;
-  const ascending = (sort ? sort.order : query.order) === 'asc';
-  const key = sort ? sortKeySql(name, sort.field, columnOf(sort.field)) : 'created_at';
+  const { after, keyset, orderAndLimit } = pageClauses(name, query, conditions);
   const page = (from: string) =>
     conn
-      .values<string>(
-        `SELECT data FROM ${from} WHERE ${where}${unchanged !== undefined ? ' AND updated_at <= ?' : ''}` +
-          `${after ? ` AND (${key}, id) ${ascending ? '>' : '<'} (?, ?)` : ''} ` +
-          `ORDER BY ${ascending ? `${key}, id` : `${key} DESC, id DESC`} LIMIT ?`,
-        [...params, ...(unchanged !== undefined ? [unchanged] : []), ...(after ?? []), query.limit],
-      )
+      .values<string>(`SELECT data FROM ${from} WHERE ${where}${keyset} ${orderAndLimit}`, conditions.params)
       .map(parse);
   const counted = (from: string) => {
     const totals = conn.row<{ total: number; sum: number | null }>(
@@ -429,7 +379,7 @@ async function list(this: CollectionState, query: ListQuery<CollectionName>): Pr
   if (byUpdate && from === shape.table)
     from = walkedInCreationOrder(shape.table, query.where as Where, byUpdate);
   // Sorted by another field: SQLite picks that field's index (or a filter's) for the page itself.
-  const rows = page(sort && phrase === null ? shape.table : from);
+  const rows = page(query.sort && phrase === null ? shape.table : from);
   // A first page shorter than the limit already holds every match.
   if (!after && sumField === undefined && rows.length < query.limit) return { rows, total: rows.length };
   const onlyEquality =
@@ -445,7 +395,7 @@ async function list(this: CollectionState, query: ListQuery<CollectionName>): Pr
   return { rows, ...counted(from) };
 }
 
-/** The tables a collection's kept reads depend on (read-cache.ts), one array per collection. */
+/** The tables a collection's kept reads depend on (engine/read-cache.ts), one array per collection. */
 const tablesOf = Object.fromEntries(
   Object.entries(shapes).map(([name, { table }]) => [name, [table]]),
 ) as unknown as Record<CollectionName, readonly string[]>;

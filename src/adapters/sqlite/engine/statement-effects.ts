@@ -1,15 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Db } from './connection.js';
-
-/**
- * What running a statement may change:
- * - `read`: nothing;
- * - `insert`: rows of `table` alone, added (or, by an upsert, updated) without firing a trigger
- *   or deleting a row; besides, for an AUTOINCREMENT table, its entry in `sqlite_sequence`;
- * - `write`: anything (an update or delete, whose triggers and foreign-key actions reach other
- *   tables, a REPLACE, a statement this judge cannot read).
- */
-export type StatementEffect = { kind: 'read' } | { kind: 'insert'; table: string } | { kind: 'write' };
+import type { Db, StatementEffect } from './types.js';
 
 type TriggerEvent = 'INSERT' | 'UPDATE' | 'DELETE';
 

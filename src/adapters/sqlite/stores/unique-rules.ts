@@ -1,4 +1,4 @@
-import { UniqueViolation } from '../../core/port/index.js';
+import { UniqueViolation } from '../../../core/port/index.js';
 
 const uniqueCodes = new Set(['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY']);
 
@@ -19,10 +19,4 @@ export function withUniqueRules<T>(rules: Readonly<Record<string, string>>, writ
     }
     throw error;
   }
-}
-
-/** Whether SQLite refused for a lock another connection holds. */
-export function isBusy(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && code.startsWith('SQLITE_BUSY');
 }

@@ -1,6 +1,6 @@
-import type { Db } from './connection.js';
-import type { DeferredBookkeeping } from './deferred-bookkeeping.js';
-import { searchedFields } from './migrations/005_batched_search.js';
+import type { DeferredBookkeeping } from '../engine/deferred-bookkeeping.js';
+import type { Db } from '../engine/types.js';
+import { searchedFields } from '../migrations/005_batched_search.js';
 
 /**
  * Writes the rows noted in `search_pending` to the trigram search tables: a deleted row leaves

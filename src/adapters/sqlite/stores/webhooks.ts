@@ -1,14 +1,14 @@
-import type { DeliveryAttempt, WebhookDelivery, WebhookSubscription } from '../../core/model.js';
+import type { DeliveryAttempt, WebhookDelivery, WebhookSubscription } from '../../../core/model.js';
 import {
   type DeliveryStore,
   type ListResult,
   VersionMismatch,
   type WebhookStore,
-} from '../../core/port/index.js';
-import { type ClaimBudget, claimBudget, claimPageRows, pagesBeforeHeads } from '../shared/claim-budget.js';
-import { deliveryColumns, deliveryUpdateValues, deliveryValues } from '../shared/delivery-rows.js';
-import type { Conn, TransactionBound } from './connection.js';
-import { withUniqueRules } from './errors.js';
+} from '../../../core/port/index.js';
+import { type ClaimBudget, claimBudget, claimPageRows, pagesBeforeHeads } from '../../shared/claim-budget.js';
+import { deliveryColumns, deliveryUpdateValues, deliveryValues } from '../../shared/delivery-rows.js';
+import type { Conn, TransactionBound } from '../engine/types.js';
+import { withUniqueRules } from './unique-rules.js';
 
 /** One keyset page (createdAt desc, id desc) of a table's JSON rows, and the count of all matches. */
 function keysetPage<Row>(
@@ -85,7 +85,7 @@ const sqliteWebhooksMethods: WebhookStore & ThisType<TransactionBound> = {
   },
   async activeFor(accountId, eventType) {
     const { conn } = this;
-    // Every write asks this: kept for the rest of the transaction (read-cache.ts).
+    // Every write asks this: kept for the rest of the transaction (engine/read-cache.ts).
     return conn
       .keptValues<string>(
         ['webhooks'],

@@ -1,7 +1,7 @@
-import type { IdempotencyRecord } from '../../core/model.js';
-import { type CounterStore, type IdempotencyStore, UniqueViolation } from '../../core/port/index.js';
-import { withFields } from '../../core/with-fields.js';
-import type { Conn, TransactionBound } from './connection.js';
+import type { IdempotencyRecord } from '../../../core/model.js';
+import { type CounterStore, type IdempotencyStore, UniqueViolation } from '../../../core/port/index.js';
+import { withFields } from '../../../core/with-fields.js';
+import type { Conn, TransactionBound } from '../engine/types.js';
 
 /**
  * A record as stored: its answer's body (JSON already) is embedded as the value `replay`, not as a
@@ -61,7 +61,7 @@ export function sqliteIdempotency(conn: Conn): IdempotencyStore {
 const sqliteCountersMethods: CounterStore & ThisType<TransactionBound> = {
   async next(name) {
     const { conn } = this;
-    // Read once a write group, counted up in memory, written at its end (deferred-bookkeeping.ts).
+    // Read once a write group, counted up in memory, written at its end (engine/deferred-bookkeeping.ts).
     return conn.defer((bookkeeping) => bookkeeping.nextCounter(name));
   },
   async set(name, value) {

@@ -1,6 +1,5 @@
-import type { Db } from './connection.js';
-import type { StatementEffect } from './statement-effects.js';
-import { GroupWorkFailed } from './transaction-queue.js';
+import { GroupWorkFailed } from './errors.js';
+import type { Db, GroupBookkeeping, ListedRow, StatementEffect } from './types.js';
 
 /** The tables DeferredBookkeeping writes: a statement that names one sees them only after a flush. */
 const bookkeepingTables = /\b(?:list_counts|signal_counts|search_pending|counters)\b/i;
@@ -20,7 +19,7 @@ const bookkeepingTables = /\b(?:list_counts|signal_counts|search_pending|counter
  * be had each insert written its own. Work that adds here counts as having written (the queue
  * then takes a failing member's group back rather than commit half of it).
  */
-export class DeferredBookkeeping {
+export class DeferredBookkeeping implements GroupBookkeeping {
   /** Inserted rows by their collection, workspace and counted values (one entry for rows alike). */
   private readonly listedRows = new Map<string, { row: ListedRow; n: number }>();
   private readonly signalCounts = new Map<string, { accountId: string; type: string; n: number }>();
@@ -122,15 +121,6 @@ export class DeferredBookkeeping {
     this.pending = false;
     this.failure = undefined;
   }
-}
-
-/** A row inserted into a counted collection, as its list totals see it. */
-export interface ListedRow {
-  collection: string;
-  workspaceId: string;
-  /** The counted columns (migration 2), the same array for every row of the collection. */
-  columns: readonly string[];
-  values: readonly string[];
 }
 
 /** What the rows add to each list total: (collection, workspace, field, value) and how many. */

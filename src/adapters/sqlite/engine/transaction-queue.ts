@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { TransactionAccess } from './connection.js';
-import { isBusy } from './errors.js';
+import { GroupWorkFailed, isBusy } from './errors.js';
+import type { TransactionAccess } from './types.js';
 
 /** Runs one transaction's work on the connection, within what `access` allows. */
 export type TransactionWork<T> = (access: TransactionAccess) => Promise<T>;
@@ -70,18 +70,6 @@ function sharedReadAccess(): TransactionAccess & { close(): void; wanted: boolea
     },
   };
   return access;
-}
-
-/**
- * A failure of work the whole group shares (the bookkeeping its members left to be written at its
- * end), met by whichever member or hook ran next: it says nothing of that member. The queue takes
- * the group back and runs each member again in a savepoint of its own, where a failure belongs to
- * the member that meets it; `cause` is what failed.
- */
-export class GroupWorkFailed extends Error {
-  constructor(override readonly cause: unknown) {
-    super(`the write group's shared work failed: ${cause instanceof Error ? cause.message : String(cause)}`);
-  }
 }
 
 /** What a caller hears: the failure itself, not the wrapper that routed it. */

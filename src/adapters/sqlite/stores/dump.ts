@@ -1,4 +1,5 @@
-import type { DumpRows, DumpStore, DumpTable } from '../../core/port/index.js';
+import type { DumpRows, DumpStore, DumpTable } from '../../../core/port/index.js';
+import { eachCollection, tableOf } from '../../shared/collection-table.js';
 import {
   type MembershipRow,
   type TokenRow,
@@ -8,9 +9,8 @@ import {
   toWorkspace,
   type UserRow,
   type WorkspaceRow,
-} from '../shared/tenancy-rows.js';
-import { shapes } from './collection-sql.js';
-import type { Conn, TransactionBound } from './connection.js';
+} from '../../shared/tenancy-rows.js';
+import type { Conn, TransactionBound } from '../engine/types.js';
 import { fromStoredRecord } from './records.js';
 import { type SessionRow, toSession } from './sessions.js';
 import { toEvent } from './signals.js';
@@ -28,14 +28,7 @@ const sources: { [Table in DumpTable]: { table: string; toRecord: (row: Row) => 
   memberships: { table: 'memberships', toRecord: (r) => toMembership(r as unknown as MembershipRow) },
   tokens: { table: 'tokens', toRecord: (r) => toToken(r as unknown as TokenRow) },
   sessions: { table: 'sessions', toRecord: (r) => toSession(r as unknown as SessionRow) },
-  projects: { table: shapes.projects.table, toRecord: (r) => JSON.parse(r.data as string) },
-  outcomes: { table: shapes.outcomes.table, toRecord: (r) => JSON.parse(r.data as string) },
-  issues: { table: shapes.issues.table, toRecord: (r) => JSON.parse(r.data as string) },
-  context: { table: shapes.context.table, toRecord: (r) => JSON.parse(r.data as string) },
-  decisions: { table: shapes.decisions.table, toRecord: (r) => JSON.parse(r.data as string) },
-  timeEntries: { table: shapes.timeEntries.table, toRecord: (r) => JSON.parse(r.data as string) },
-  comments: { table: shapes.comments.table, toRecord: (r) => JSON.parse(r.data as string) },
-  issueRelations: { table: shapes.issueRelations.table, toRecord: (r) => JSON.parse(r.data as string) },
+  ...eachCollection((name) => ({ table: tableOf[name], toRecord: (r: Row) => JSON.parse(r.data as string) })),
   counters: { table: 'counters', toRecord: (r) => ({ name: r.name as string, value: r.value as number }) },
   signals: {
     table: 'signals',

@@ -1,10 +1,10 @@
-import type { Account, Role, TokenScope } from '../../core/model.js';
+import type { Account, Role, TokenScope } from '../../../core/model.js';
 import {
   type TenancyStore,
   type TokenGrant,
   type TokenStore,
   VersionMismatch,
-} from '../../core/port/index.js';
+} from '../../../core/port/index.js';
 import {
   type MembershipRow,
   maybe,
@@ -17,9 +17,9 @@ import {
   toWorkspace,
   type UserRow,
   type WorkspaceRow,
-} from '../shared/tenancy-rows.js';
-import type { Conn, TransactionBound } from './connection.js';
-import { withUniqueRules } from './errors.js';
+} from '../../shared/tenancy-rows.js';
+import type { Conn, TransactionBound } from '../engine/types.js';
+import { withUniqueRules } from './unique-rules.js';
 
 const userRules = { 'users.id': 'user.id', 'users.email_key': 'user.email' };
 
@@ -243,7 +243,7 @@ const sqliteTokensMethods: TokenStore & ThisType<TransactionBound> = {
   },
   async grantOf(hash) {
     const { conn } = this;
-    // Every request reads it: kept for the rest of the transaction (read-cache.ts).
+    // Every request reads it: kept for the rest of the transaction (engine/read-cache.ts).
     return maybe(conn.keptValue<string>(grantTables, tokenGrantJsonSql, [hash]), grantOfTuple);
   },
   async get(id) {
