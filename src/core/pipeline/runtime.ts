@@ -1,4 +1,4 @@
-import type { AdminArea } from '../admin/area.js';
+import type { Extensions } from '../extension.js';
 import type { Clock, Ids } from '../runtime.js';
 import type { Storage, StorageTx } from '../storage.js';
 import type { Services } from './context.js';
@@ -24,10 +24,13 @@ export interface TrackerRuntime {
   changes: ChangeFeed;
   /** The event streams each account holds open (stream-slots.ts). */
   streams: StreamSlots;
-  /** Endpoints that need no token, by `METHOD /path` (/healthz, the API description). */
+  /**
+   * Endpoints that need no token, by `METHOD /path` (the API description, the docs pages, and
+   * those of the extensions).
+   */
   publicRoutes: Readonly<Record<string, PublicRoute>>;
-  /** The admin web pages (sign-in, API tokens), answered as HTML. */
-  admin: AdminArea;
+  /** The pages extensions bring (the admin area, when mounted), outside the API. */
+  extensions: Extensions;
 }
 
 /** An endpoint that needs no token; it sees the request for its query and conditional headers. */

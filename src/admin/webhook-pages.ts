@@ -1,4 +1,4 @@
-import { ApiError } from '../errors.js';
+import { ApiError } from '../core/errors.js';
 import {
   createWebhook,
   deleteWebhook,
@@ -7,13 +7,13 @@ import {
   rotateWebhookSecret,
   updateWebhook,
   type WebhookView,
-} from '../families/webhooks/operations.js';
-import { presentWebhook } from '../families/webhooks/present.js';
-import { replayWebhook, webhookReplaySchema } from '../families/webhooks/replay.js';
-import { webhookCreateSchema, webhookPatchSchema } from '../families/webhooks/schema.js';
-import { testWebhook } from '../families/webhooks/test-delivery.js';
-import type { Services } from '../pipeline/context.js';
-import type { Reply } from '../pipeline/reply.js';
+} from '../core/families/webhooks/operations.js';
+import { presentWebhook } from '../core/families/webhooks/present.js';
+import { replayWebhook, webhookReplaySchema } from '../core/families/webhooks/replay.js';
+import { webhookCreateSchema, webhookPatchSchema } from '../core/families/webhooks/schema.js';
+import { testWebhook } from '../core/families/webhooks/test-delivery.js';
+import type { Services } from '../core/pipeline/context.js';
+import type { Reply } from '../core/pipeline/reply.js';
 import { type Admin, adminOperations, admitAdmin, isReply } from './admit.js';
 import { attemptsOf, deliveryHours, recentDeliveries } from './delivery-log.js';
 import { leaveFlash, withFlash } from './flash.js';

@@ -1,5 +1,5 @@
-import { ApiError } from '../errors.js';
-import { inviteMember, type MemberInvite } from '../families/members/invite.js';
+import { ApiError } from '../core/errors.js';
+import { inviteMember, type MemberInvite } from '../core/families/members/invite.js';
 import {
   createMember,
   getMember,
@@ -7,11 +7,11 @@ import {
   type MemberView,
   removeMember,
   updateMember,
-} from '../families/members/operations.js';
-import { memberCreateSchema, memberPatchSchema } from '../families/members/schema.js';
-import type { Services } from '../pipeline/context.js';
-import { maxPageSize } from '../pipeline/pagination.js';
-import type { Reply } from '../pipeline/reply.js';
+} from '../core/families/members/operations.js';
+import { memberCreateSchema, memberPatchSchema } from '../core/families/members/schema.js';
+import type { Services } from '../core/pipeline/context.js';
+import { maxPageSize } from '../core/pipeline/pagination.js';
+import type { Reply } from '../core/pipeline/reply.js';
 import { type Admin, adminOperations, admitAdmin, isReply } from './admit.js';
 import { messagePage, redirect } from './layout.js';
 import type { AdminContext } from './request.js';

@@ -1,11 +1,12 @@
-import type { Reply } from '../pipeline/reply.js';
-import { hashPassword, needsRehash, verifyPassword } from '../tenancy/password.js';
+import type { Reply } from '../core/pipeline/reply.js';
+import { randomSecret } from '../core/random-secret.js';
+import { hashPassword, needsRehash, verifyPassword } from '../core/tenancy/password.js';
 import { firstAdminWorkspace } from './admit.js';
 import { setCookie } from './cookies.js';
 import { messagePage, redirect } from './layout.js';
 import { safeNextPath } from './next-path.js';
 import type { AdminContext } from './request.js';
-import { randomSecret, sameSecret } from './secrets.js';
+import { sameSecret } from './secrets.js';
 import { currentSession, endSession, startSession } from './sessions.js';
 import { signedInPage, signInPage } from './views/sign-in.js';
 

@@ -1,8 +1,8 @@
-import { eventTypes } from '../../events.js';
-import { webhookTestEvent } from '../../families/webhooks/events.js';
-import type { WebhookView } from '../../families/webhooks/operations.js';
-import type { WebhookDelivery, Workspace } from '../../model.js';
-import type { Reply } from '../../pipeline/reply.js';
+import { eventTypes } from '../../core/events.js';
+import { webhookTestEvent } from '../../core/families/webhooks/events.js';
+import type { WebhookView } from '../../core/families/webhooks/operations.js';
+import type { WebhookDelivery, Workspace } from '../../core/model.js';
+import type { Reply } from '../../core/pipeline/reply.js';
 import { type Html, html } from '../html.js';
 import { pageReply, type SignedIn, sectionPath } from '../layout.js';
 import { alert, badge, confirmForm, csrfField, notice, secretOnce, when } from './common.js';

@@ -1,6 +1,6 @@
-import type { WebhookView } from '../families/webhooks/operations.js';
-import type { WebhookDelivery } from '../model.js';
-import type { StorageTx } from '../storage.js';
+import type { WebhookView } from '../core/families/webhooks/operations.js';
+import type { WebhookDelivery } from '../core/model.js';
+import type { StorageTx } from '../core/storage.js';
 import type { AttemptDetail } from './views/delivery.js';
 import type { HourCount } from './views/delivery-chart.js';
 import { lastDay } from './views/delivery-chart.js';

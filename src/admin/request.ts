@@ -1,5 +1,5 @@
-import type { Ids } from '../runtime.js';
-import type { StorageTx } from '../storage.js';
+import type { Ids } from '../core/runtime.js';
+import type { StorageTx } from '../core/storage.js';
 import type { SignInThrottle } from './throttle.js';
 
 /** An admin-page request, as the handlers see it: cookies, query and form already parsed. */

@@ -1,7 +1,7 @@
-import type { Workspace } from '../model.js';
-import { type OperationContext, operationContext, type Services } from '../pipeline/context.js';
-import type { Reply } from '../pipeline/reply.js';
-import { isoTime } from '../runtime.js';
+import type { Workspace } from '../core/model.js';
+import { type OperationContext, operationContext, type Services } from '../core/pipeline/context.js';
+import type { Reply } from '../core/pipeline/reply.js';
+import { isoTime } from '../core/runtime.js';
 import { messagePage, redirect, type SignedIn } from './layout.js';
 import { signInUrl } from './next-path.js';
 import type { AdminContext } from './request.js';

@@ -1,14 +1,15 @@
-import type { ApiError } from '../errors.js';
-import { checkBodySize } from '../pipeline/body.js';
-import type { Services } from '../pipeline/context.js';
-import type { Reply } from '../pipeline/reply.js';
-import type { ParsedRequest } from '../pipeline/request.js';
-import type { Clock, Ids } from '../runtime.js';
-import type { StorageTx } from '../storage.js';
+import type { ApiError } from '../core/errors.js';
+import type { ExtensionRoute, MountedExtension, TrackerExtension } from '../core/extension.js';
+import { checkBodySize } from '../core/pipeline/body.js';
+import type { Services } from '../core/pipeline/context.js';
+import type { Reply } from '../core/pipeline/reply.js';
+import type { ParsedRequest } from '../core/pipeline/request.js';
+import type { Ids } from '../core/runtime.js';
 import { assets } from './assets.js';
 import { parseCookies } from './cookies.js';
 import { showHome } from './home-page.js';
 import { showInvite, submitInvite } from './invite-pages.js';
+import { landingPage } from './landing-page.js';
 import { messagePage, notFoundPage, pageSecurityHeaders } from './layout.js';
 import {
   addMemberForm,
@@ -24,24 +25,6 @@ import { type SignInThrottle, signInThrottle } from './throttle.js';
 import { confirmRevokeToken, createToken, revokeToken, showTokens } from './token-pages.js';
 import { webhookAdminRoutes } from './webhook-pages.js';
 
-/** Answers one admin request inside the pipeline's storage transaction. */
-export type AdminHandler = (tx: StorageTx, req: ParsedRequest, nowMs: number) => Promise<Reply>;
-
-/** The admin web pages: sign-in and each workspace's API tokens, server-rendered. */
-export interface AdminArea {
-  /** The handler for an admin path (a 405 page for a wrong method), or null for any other path. */
-  match(method: string, path: string): AdminHandler | null;
-  /**
-   * Whether the page for a POST only reads in the pipeline's transaction (its writes, if any, in
-   * its own short transaction after), so a read transaction suffices.
-   */
-  readsOnly(method: string, path: string): boolean;
-  /** Whether errors on this path are shown as HTML pages rather than problem+json. */
-  owns(path: string): boolean;
-  /** An error the pipeline raised (429, 413, 500…) as a page. */
-  errorPage(error: ApiError): Reply;
-}
-
 /** Paths outside /api that machines call (probes, MCP): their errors stay problem+json. */
 const machinePaths = ['/healthz', '/readyz', '/mcp'];
 
@@ -50,7 +33,10 @@ type Page = (ctx: AdminContext, params: string[], services: Services) => Promise
 interface AdminRoute {
   pattern: RegExp;
   methods: Partial<Record<string, Page>>;
-  /** Methods whose page only reads in the pipeline's transaction (see AdminArea.readsOnly). */
+  /**
+   * Methods whose page only reads in the pipeline's transaction (its writes, if any, in its own
+   * short transaction after), so a read transaction suffices.
+   */
   readOnly?: string[];
 }
 
@@ -159,49 +145,75 @@ const errorTitles: Record<number, string> = {
   429: 'Too many requests',
 };
 
-/** Builds the admin area; its sign-in throttle lives as long as the tracker. */
-export function createAdminArea(deps: { clock: Clock; ids: Ids; services: Services }): AdminArea {
-  const throttle: SignInThrottle = signInThrottle(deps.clock);
+/** The page an admin path answers (a 405 page for a wrong method), or null for any other path. */
+function matchPage(
+  deps: { ids: Ids; services: Services; throttle: SignInThrottle },
+  method: string,
+  path: string,
+): ExtensionRoute | null {
+  const asset = method === 'GET' ? assets[path] : undefined;
+  if (asset) {
+    const reply: Reply = {
+      status: 200,
+      headers: { ...pageSecurityHeaders, 'Cache-Control': 'public, max-age=300' },
+      text: asset,
+    };
+    return { readsOnly: true, answer: async () => reply };
+  }
+  for (const route of adminRoutes) {
+    const found = route.pattern.exec(path);
+    if (!found) continue;
+    const params = found.slice(1);
+    const readsOnly = route.readOnly?.includes(method) ?? false;
+    const page = Object.hasOwn(route.methods, method) ? route.methods[method] : undefined;
+    if (!page) {
+      const allow = Object.keys(route.methods).join(', ');
+      const answer = async () =>
+        messagePage(405, errorTitles[405] ?? 'Error', `Use ${allow} here.`, { headers: { Allow: allow } });
+      return { readsOnly, answer };
+    }
+    const { ids, throttle, services } = deps;
+    return {
+      readsOnly,
+      answer: ({ tx, req, nowMs }) =>
+        page({ tx, nowMs, ids, throttle, req: adminRequest(req, method) }, params, services),
+    };
+  }
+  return null;
+}
 
-  const match: AdminArea['match'] = (method, path) => {
-    const asset = method === 'GET' ? assets[path] : undefined;
-    if (asset) {
-      return async () => ({
-        status: 200,
-        headers: { ...pageSecurityHeaders, 'Cache-Control': 'public, max-age=300' },
-        text: asset,
+/**
+ * Every path outside the API: the admin pages, the docs pages, a mistyped URL. Browsers reach
+ * them, so their errors are pages in the admin layout; the API, and anything under /api/ (a
+ * client asking for another version), keeps problem+json.
+ */
+const showsPages = (path: string): boolean =>
+  path !== '/api' && !path.startsWith('/api/') && !machinePaths.some((end) => path.endsWith(end));
+
+/** An error the pipeline raised (429, 413, 500…) as a page. */
+const errorPage = (error: ApiError): Reply =>
+  error.status === 404
+    ? notFoundPage(error)
+    : messagePage(error.status, errorTitles[error.status] ?? 'Something went wrong', error.detail, {
+        headers: error.headers,
       });
-    }
-    for (const route of adminRoutes) {
-      const found = route.pattern.exec(path);
-      if (!found) continue;
-      const params = found.slice(1);
-      const page = Object.hasOwn(route.methods, method) ? route.methods[method] : undefined;
-      if (!page) {
-        const allow = Object.keys(route.methods).join(', ');
-        return async () =>
-          messagePage(405, errorTitles[405] ?? 'Error', `Use ${allow} here.`, { headers: { Allow: allow } });
-      }
-      return async (tx, req, nowMs) =>
-        page({ tx, nowMs, ids: deps.ids, throttle, req: adminRequest(req, method) }, params, deps.services);
-    }
-    return null;
-  };
 
+/**
+ * The admin web pages as an extension of the tracker: the landing page, sign-in, and each
+ * workspace's API tokens, members and webhooks, server-rendered; errors outside the API shown as
+ * pages. `serve` mounts it: `createTracker({ storage, extensions: [adminArea()] })`.
+ */
+export function adminArea(): TrackerExtension {
   return {
-    match,
-    readsOnly: (method, path) =>
-      adminRoutes.some((route) => route.readOnly?.includes(method) && route.pattern.test(path)),
-    // Every path outside the API: the admin pages, the docs pages, a mistyped URL. Browsers reach
-    // them, so their errors are pages in the admin layout; the API, and anything under /api/ (a
-    // client asking for another version), keeps problem+json.
-    owns: (path) =>
-      path !== '/api' && !path.startsWith('/api/') && !machinePaths.some((end) => path.endsWith(end)),
-    errorPage: (error) =>
-      error.status === 404
-        ? notFoundPage(error)
-        : messagePage(error.status, errorTitles[error.status] ?? 'Something went wrong', error.detail, {
-            headers: error.headers,
-          }),
+    name: 'admin',
+    mount({ clock, ids, services }): MountedExtension {
+      // Lives as long as the tracker: counts failed sign-ins across requests.
+      const throttle: SignInThrottle = signInThrottle(clock);
+      return {
+        openRoutes: { 'GET /': landingPage },
+        match: (method, path) => matchPage({ ids, services, throttle }, method, path),
+        errorReply: (path, error) => (showsPages(path) ? errorPage(error) : null),
+      };
+    },
   };
 }

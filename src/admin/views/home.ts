@@ -1,5 +1,5 @@
-import type { Workspace } from '../../model.js';
-import type { Reply } from '../../pipeline/reply.js';
+import type { Workspace } from '../../core/model.js';
+import type { Reply } from '../../core/pipeline/reply.js';
 import { html } from '../html.js';
 import { pageReply, type SignedIn, sectionPath } from '../layout.js';
 

@@ -1,5 +1,5 @@
-import type { ApiToken, TokenScope, Workspace } from '../../model.js';
-import type { Reply } from '../../pipeline/reply.js';
+import type { ApiToken, TokenScope, Workspace } from '../../core/model.js';
+import type { Reply } from '../../core/pipeline/reply.js';
 import { type Html, html } from '../html.js';
 import { pageReply, type SignedIn, sectionPath } from '../layout.js';
 import { alert, badge, confirmForm, csrfField, notice, secretOnce, when } from './common.js';

@@ -1,4 +1,4 @@
-import type { Reply } from '../../pipeline/reply.js';
+import type { Reply } from '../../core/pipeline/reply.js';
 import { html } from '../html.js';
 import { pageReply, type SignedIn } from '../layout.js';
 

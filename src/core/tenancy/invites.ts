@@ -1,9 +1,9 @@
 import type { Role, User } from '../model.js';
+import { randomSecret } from '../random-secret.js';
 import { isoTime } from '../runtime.js';
+import { sha256Hex } from '../sha256.js';
 import type { StorageTx } from '../storage.js';
-import type { TenancyDeps } from '../tenancy/operations.js';
-import { addMember } from '../tenancy/operations.js';
-import { randomSecret, sha256Hex } from './secrets.js';
+import { addMember, type TenancyDeps } from './operations.js';
 
 /** An invite link works for a week, once. */
 export const inviteLifetimeMs = 7 * 24 * 60 * 60 * 1000;

@@ -1,6 +1,6 @@
-import { tokenIsLive } from '../families/members/operations.js';
-import type { Reply } from '../pipeline/reply.js';
-import { isoTime } from '../runtime.js';
+import { tokenIsLive } from '../core/families/members/operations.js';
+import type { Reply } from '../core/pipeline/reply.js';
+import { isoTime } from '../core/runtime.js';
 import { admitAdmin, isReply } from './admit.js';
 import type { AdminContext } from './request.js';
 import { homePage } from './views/home.js';

@@ -1,7 +1,7 @@
-import type { Reply } from '../pipeline/reply.js';
-import { hashPassword, minPasswordLength } from '../tenancy/password.js';
+import type { Reply } from '../core/pipeline/reply.js';
+import { acceptInvite, openInvite } from '../core/tenancy/invites.js';
+import { hashPassword, minPasswordLength } from '../core/tenancy/password.js';
 import { html } from './html.js';
-import { acceptInvite, openInvite } from './invites.js';
 import { messagePage, pageReply, redirect } from './layout.js';
 import type { AdminContext } from './request.js';
 

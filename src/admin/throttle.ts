@@ -1,5 +1,5 @@
-import { slidingWindow } from '../pipeline/rate-limit.js';
-import type { Clock } from '../runtime.js';
+import { slidingWindow } from '../core/pipeline/rate-limit.js';
+import type { Clock } from '../core/runtime.js';
 
 /**
  * Sign-in attempts are limited twice: per client address (one machine guessing many accounts'

@@ -1,4 +1,4 @@
-import type { PublicRoute } from '../pipeline/runtime.js';
+import type { PublicRoute } from '../core/pipeline/runtime.js';
 import { html } from './html.js';
 import { pageReply } from './layout.js';
 

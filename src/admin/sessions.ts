@@ -1,9 +1,10 @@
-import type { AdminSession, User } from '../model.js';
-import { isoTime } from '../runtime.js';
-import type { StorageTx } from '../storage.js';
+import type { AdminSession, User } from '../core/model.js';
+import { randomSecret } from '../core/random-secret.js';
+import { isoTime } from '../core/runtime.js';
+import { sha256Hex } from '../core/sha256.js';
+import type { StorageTx } from '../core/storage.js';
+import { inviteMarker } from '../core/tenancy/invites.js';
 import { clearCookie, setCookie } from './cookies.js';
-import { inviteMarker } from './invites.js';
-import { randomSecret, sha256Hex } from './secrets.js';
 
 /** The session cookie's name. */
 export const sessionCookieName = 'ot_session';

@@ -1,6 +1,6 @@
-import type { WebhookView } from '../../families/webhooks/operations.js';
-import type { WebhookDelivery, Workspace } from '../../model.js';
-import type { Reply } from '../../pipeline/reply.js';
+import type { WebhookView } from '../../core/families/webhooks/operations.js';
+import type { WebhookDelivery, Workspace } from '../../core/model.js';
+import type { Reply } from '../../core/pipeline/reply.js';
 import { html } from '../html.js';
 import { pageReply, type SignedIn } from '../layout.js';
 import { csrfField, notice, when } from './common.js';
