@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Hono } from 'hono';
-import { lingerOnClose } from '../core/edge/linger.js';
-import { nodeRequestHeaders } from '../core/edge/node-headers.js';
 import { announcesBody, readCapped, readStreamCapped } from '../core/edge/read-capped.js';
 import { ApiError, maxBodyBytes, type Tracker, type TrackerRequest } from '../core/index.js';
 import { bodyTimeoutMs, bodyTooSlow } from '../core/pipeline/admit-body.js';
 import { declaresOversizedBody } from '../core/pipeline/body.js';
+import { lingerOnClose } from './linger.js';
+import { nodeRequestHeaders } from './node-headers.js';
 
 /** Node's server puts the incoming request in Hono's env; other runtimes have no peer address here. */
 type NodeBindings = {

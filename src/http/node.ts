@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { lingerOnClose } from '../core/edge/linger.js';
-import { nodeRequestHeaders } from '../core/edge/node-headers.js';
 import { announcesBody, readStreamCapped } from '../core/edge/read-capped.js';
 import { maxBodyBytes, type Tracker } from '../core/index.js';
 import { bodyTimeoutMs, bodyTooSlow } from '../core/pipeline/admit-body.js';
 import { declaresOversizedBody } from '../core/pipeline/body.js';
+import { lingerOnClose } from './linger.js';
+import { nodeRequestHeaders } from './node-headers.js';
 
 /** A `node:http` request listener serving the tracker: `http.createServer(nodeHandler(tracker))`. */
 export function nodeHandler(tracker: Tracker): (req: IncomingMessage, res: ServerResponse) => void {
