@@ -153,12 +153,12 @@ function matchPage(
 ): ExtensionRoute | null {
   const asset = method === 'GET' ? assets[path] : undefined;
   if (asset) {
-    const reply: Reply = {
+    const answer = async (): Promise<Reply> => ({
       status: 200,
       headers: { ...pageSecurityHeaders, 'Cache-Control': 'public, max-age=300' },
       text: asset,
-    };
-    return { readsOnly: true, answer: async () => reply };
+    });
+    return { readsOnly: true, answer };
   }
   for (const route of adminRoutes) {
     const found = route.pattern.exec(path);
