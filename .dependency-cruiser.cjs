@@ -22,7 +22,7 @@ module.exports = {
     {
       name: 'sqlite-engine-alone',
       comment:
-        "The SQLite engine (connection, transaction queue, checkpoints, read cache) knows nothing of the stores built on it nor of the core: a store reaches it through engine/types.ts.",
+        'The SQLite engine (connection, transaction queue, checkpoints, read cache) knows nothing of the stores built on it nor of the core: a store reaches it through engine/types.ts.',
       severity: 'error',
       from: { path: '^src/adapters/sqlite/engine/' },
       to: { path: '^src/(core/|adapters/sqlite/stores/)' },
@@ -33,7 +33,15 @@ module.exports = {
         'The core answers plain requests over the port: it never imports a host, an adapter, the CLI, the MCP server, the admin extension or the client.',
       severity: 'error',
       from: { path: '^src/core/' },
-      to: { path: '^src/(admin|http|adapters|cli|mcp|client|testing)/' },
+      to: { path: '^src/(admin|http|adapters|cli|mcp|testing)/' },
+    },
+    {
+      name: 'core-signs-with-the-client',
+      comment:
+        "Webhook signatures have one implementation, on Web Crypto, in the client (which carries nothing of the server): the core's signing modules import it, and no other core file imports the client.",
+      severity: 'error',
+      from: { path: '^src/core/', pathNot: '^src/core/webhooks/(signature|standard-signature)\\.ts$' },
+      to: { path: '^src/client/' },
     },
     {
       name: 'port-is-the-floor',

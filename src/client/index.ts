@@ -33,3 +33,12 @@ export {
   WebhookVerificationError,
   type WebhookVerificationReason,
 } from './verify-webhook.js';
+export {
+  computeServiceSignature,
+  computeStandardSignature,
+  parseServiceSignature,
+  type SignedBody,
+  serviceSignatureMatches,
+  serviceSignatureValue,
+  standardSignatureValue,
+} from './webhook-signature.js';

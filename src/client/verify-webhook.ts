@@ -1,4 +1,12 @@
 import type { WebhookEvent } from './types.js';
+import {
+  bytesOf,
+  MalformedSecretError,
+  parseServiceSignature,
+  parseStandardSignature,
+  serviceSignatureMatches,
+  standardSignatureMatches,
+} from './webhook-signature.js';
 
 /**
  * Verifies a webhook delivery and returns its event. Two signature schemes are understood:
@@ -75,30 +83,15 @@ export class WebhookVerificationError extends Error {
   }
 }
 
-const encoder = new TextEncoder();
-
 async function verifyService(body: Uint8Array, header: HeaderReader, secrets: string[]): Promise<number> {
   const value = header('x-service-signature');
   if (value === null) throw new WebhookVerificationError('missing_header', 'No signature header');
-  let timestamp: number | null = null;
-  const signatures: Uint8Array[] = [];
-  for (const part of value.split(',')) {
-    const at = part.indexOf('=');
-    const key = part.slice(0, at).trim();
-    const field = part.slice(at + 1).trim();
-    if (key === 't' && /^\d{1,12}$/.test(field)) timestamp = Number(field);
-    else if (key === 'v1' && /^[0-9a-fA-F]{64}$/.test(field)) signatures.push(hexBytes(field));
-  }
-  if (timestamp === null || signatures.length === 0) {
+  const parsed = parseServiceSignature(value);
+  if (!parsed) {
     throw new WebhookVerificationError('malformed_header', 'X-Service-Signature needs t= and v1=');
   }
-  const signed = concat(encoder.encode(`${timestamp}.`), body);
-  await expectMatch(
-    secrets.map((s) => encoder.encode(s)),
-    signed,
-    signatures,
-  );
-  return timestamp;
+  if (!(await serviceSignatureMatches(secrets, parsed.timestamp, body, parsed.signatures))) throw noMatch();
+  return parsed.timestamp;
 }
 
 async function verifyStandard(
@@ -108,42 +101,29 @@ async function verifyStandard(
   secrets: string[],
 ): Promise<number> {
   const id = header('webhook-id');
-  const stamp = header('webhook-timestamp');
+  const stamp = header('webhook-timestamp')?.trim() ?? null;
   if (id === null || stamp === null) {
     throw new WebhookVerificationError('missing_header', 'webhook-id and webhook-timestamp are needed');
   }
-  if (!/^\d{1,12}$/.test(stamp.trim())) {
+  if (!/^\d{1,12}$/.test(stamp)) {
     throw new WebhookVerificationError('malformed_header', 'webhook-timestamp is not unix seconds');
   }
-  const signatures: Uint8Array[] = [];
-  for (const entry of signatureValue.split(' ')) {
-    const comma = entry.indexOf(',');
-    if (comma === -1 || entry.slice(0, comma) !== 'v1') continue;
-    const decoded = base64Bytes(entry.slice(comma + 1));
-    if (decoded) signatures.push(decoded);
-  }
+  const signatures = parseStandardSignature(signatureValue);
   if (signatures.length === 0) throw new WebhookVerificationError('malformed_header', 'No v1 signature');
-  const keys = secrets.map((s) => {
-    const key = base64Bytes(s.startsWith('whsec_') ? s.slice('whsec_'.length) : s);
-    if (!key) throw new WebhookVerificationError('malformed_header', 'The secret is not whsec_<base64>');
-    return key;
-  });
-  await expectMatch(keys, concat(encoder.encode(`${id}.${stamp.trim()}.`), body), signatures);
-  return Number(stamp.trim());
+  let matches: boolean;
+  try {
+    matches = await standardSignatureMatches(secrets, id, stamp, body, signatures);
+  } catch (error) {
+    if (error instanceof MalformedSecretError)
+      throw new WebhookVerificationError('malformed_header', error.message);
+    throw error;
+  }
+  if (!matches) throw noMatch();
+  return Number(stamp);
 }
 
-/** Passes when any signature is the HMAC-SHA256 of `signed` under any key, checked in constant time. */
-async function expectMatch(keys: Uint8Array[], signed: Uint8Array, signatures: Uint8Array[]): Promise<void> {
-  for (const raw of keys) {
-    const key = await crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, [
-      'verify',
-    ]);
-    for (const signature of signatures) {
-      if (await crypto.subtle.verify('HMAC', key, signature, signed)) return;
-    }
-  }
-  throw new WebhookVerificationError('no_matching_signature', 'No signature matches the secret');
-}
+const noMatch = () =>
+  new WebhookVerificationError('no_matching_signature', 'No signature matches the secret');
 
 type HeaderReader = (name: string) => string | null;
 
@@ -160,32 +140,4 @@ function headerReader(headers: HeadersLike): HeaderReader {
     lower.set(name.toLowerCase(), typeof value === 'string' ? value : value.join(', '));
   }
   return (name) => lower.get(name) ?? null;
-}
-
-function bytesOf(body: string | Uint8Array | ArrayBuffer): Uint8Array {
-  if (typeof body === 'string') return encoder.encode(body);
-  return body instanceof Uint8Array ? body : new Uint8Array(body);
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
-  return out;
-}
-
-function hexBytes(hex: string): Uint8Array {
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return out;
-}
-
-/** Base64 or base64url, padding optional; null when it is neither. */
-function base64Bytes(text: string): Uint8Array | null {
-  const normalized = text.trim().replaceAll('-', '+').replaceAll('_', '/').replace(/=+$/, '');
-  if (!/^[A-Za-z0-9+/]*$/.test(normalized) || normalized.length % 4 === 1) return null;
-  const binary = atob(normalized.padEnd(Math.ceil(normalized.length / 4) * 4, '='));
-  const out = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
-  return out;
 }

@@ -1,10 +1,8 @@
 /**
  * What a host (src/http) builds on besides the tracker itself (`index.ts`): reading a Node
- * request's headers and body within the tracker's limits, and sending webhooks over Node's
+ * request's body within the tracker's limits, and sending webhooks over Node's
  * sockets. Hosts import only this file and `index.ts`, so the core's insides can move freely.
  */
-export { lingerOnClose } from './edge/linger.js';
-export { nodeRequestHeaders } from './edge/node-headers.js';
 export { announcesBody, readCapped, readStreamCapped } from './edge/read-capped.js';
 export { responseBodyCaptureBytes } from './model.js';
 export { bodyTimeoutMs, bodyTooSlow } from './pipeline/admit-body.js';

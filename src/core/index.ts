@@ -8,6 +8,13 @@ export {
 } from './edge/cors.js';
 export type { FetchRequestInfo } from './edge/fetch.js';
 export { ApiError, type ErrorCode } from './errors.js';
+export type {
+  ExtensionHost,
+  ExtensionRequest,
+  ExtensionRoute,
+  MountedExtension,
+  TrackerExtension,
+} from './extension.js';
 export { collectionDefinitions } from './families/collections.js';
 export * as comments from './families/comments/api.js';
 export * as context from './families/context/api.js';
@@ -28,6 +35,7 @@ export {
   mcpPath,
 } from './mcp-endpoint.js';
 export type * from './model.js';
+export type { Principal } from './pipeline/auth.js';
 export { maxBodyBytes } from './pipeline/body.js';
 export type { OperationContext } from './pipeline/context.js';
 export type { Page } from './pipeline/pagination.js';
@@ -37,9 +45,10 @@ export {
   type RateLimitOptions,
   type RateLimitStore,
 } from './pipeline/rate-limit.js';
-export type { TrackerRequest, TrackerResponse } from './pipeline/request.js';
+export type { AfterCommitDeps, Reply } from './pipeline/reply.js';
+export type { ParsedRequest, TrackerRequest, TrackerResponse } from './pipeline/request.js';
 export { apiBase } from './pipeline/router.js';
-export { type ChangeFeed, changeFeed } from './pipeline/runtime.js';
+export { type ChangeFeed, changeFeed, type PublicRoute } from './pipeline/runtime.js';
 export {
   memoryStorageTimeStore,
   type StorageTimeBudgetOptions,

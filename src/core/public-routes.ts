@@ -1,4 +1,3 @@
-import { landingPage } from './admin/landing-page.js';
 import type { Mount } from './edge/mount.js';
 import { openApiPathname } from './openapi/document.js';
 import {
@@ -12,12 +11,12 @@ import { servedDocument } from './openapi/served-document.js';
 import type { PublicRoute } from './pipeline/runtime.js';
 
 /**
- * Endpoints answered without a token (still rate limited by client address), by `METHOD /path`.
+ * The core's endpoints answered without a token (still rate limited by client address), by
+ * `METHOD /path`; extensions add theirs (see extension.ts).
  * /healthz and /readyz are answered before the pipeline (see probes.ts).
  */
 export function publicRoutes(mount: Mount): Record<string, PublicRoute> {
   return {
-    'GET /': landingPage,
     [`GET ${openApiPathname}`]: servedDocument(mount),
     'GET /docs': referencePage,
     [`GET ${scalarBundlePath}`]: scalarScript,

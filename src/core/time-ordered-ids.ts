@@ -1,4 +1,3 @@
-import { randomFillSync } from 'node:crypto';
 import { customAlphabet } from 'nanoid';
 
 const base62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -66,7 +65,7 @@ let poolOffset = pool.length;
 /** Where the next `count` random bytes start in the pool (refilled when they would not fit). */
 function takeRandom(count: number): number {
   if (poolOffset + count > pool.length) {
-    randomFillSync(pool);
+    globalThis.crypto.getRandomValues(pool);
     poolOffset = 0;
   }
   poolOffset += count;

@@ -1,9 +1,9 @@
-import { createAdminArea } from './admin/area.js';
 import type { CorsOptions } from './edge/cors.js';
 import { createEdge } from './edge/edge.js';
 import { type FetchRequestInfo, fromFetchRequest, toFetchResponse } from './edge/fetch.js';
 import { restoreParsedBody } from './edge/parsed-body.js';
 import { ApiError } from './errors.js';
+import { mountExtensions, type TrackerExtension } from './extension.js';
 import { answerMcp, type McpEndpoint, type McpEndpointFactory, mcpPath } from './mcp-endpoint.js';
 import { authenticate } from './pipeline/auth.js';
 import {
@@ -88,6 +88,12 @@ export interface TrackerOptions {
    * authenticated and rate limited as the API: `mcp: mcpEndpoint()` from `outcome-tracker/mcp`.
    */
   mcp?: McpEndpointFactory<Tracker>;
+  /**
+   * What brings its own pages outside the API, in order: `[adminArea()]` from
+   * `outcome-tracker/admin` serves the sign-in and settings pages (`serve` mounts it). Without
+   * one, every path outside the API but the docs and probes answers a problem+json 404.
+   */
+  extensions?: readonly TrackerExtension[];
   webhooks?: {
     /** How deliveries go out; without one, deliveries queue up and webhook tests report an error. */
     sender?: WebhookSender;
@@ -206,6 +212,15 @@ export function createTracker(options: TrackerOptions): Tracker {
       },
     },
   };
+  const onError =
+    options.onError ??
+    ((error: unknown, requestId: string) =>
+      console.error(`[outcome-tracker] request ${requestId} failed:`, error));
+  const extensions = mountExtensions(
+    options.extensions ?? [],
+    { storage: options.storage, clock, ids, services, basePath: edge.mount.basePath, onError },
+    publicRoutes(edge.mount),
+  );
   const runtime: TrackerRuntime = {
     storage: options.storage,
     clock,
@@ -217,9 +232,7 @@ export function createTracker(options: TrackerOptions): Tracker {
     // Each process goes on deciding alone meanwhile: worth a line in the log, not a failure.
     storageTime: storageTimeOf(options, clock, (error) => runtime.onError(error, 'storage-time-settle')),
     route: createRouter(routes),
-    onError:
-      options.onError ??
-      ((error, requestId) => console.error(`[outcome-tracker] request ${requestId} failed:`, error)),
+    onError,
     services,
     changes: wakingDispatcher(options.changes ?? changeFeed(), () => {
       // Woken after the commit, so the claim sees the rows (a rolled-back write only wakes it in vain).
@@ -228,8 +241,8 @@ export function createTracker(options: TrackerOptions): Tracker {
       webhooks.wake();
     }),
     streams: streamSlots(),
-    publicRoutes: publicRoutes(edge.mount),
-    admin: createAdminArea({ clock, ids, services }),
+    publicRoutes: extensions.openRoutes,
+    extensions,
   };
   // Commits of other processes on a shared database wake this process's event streams too, and
   // its dispatcher when they may have queued deliveries (a slow safety poll catches any

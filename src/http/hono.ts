@@ -6,12 +6,12 @@ import {
   bodyTimeoutMs,
   bodyTooSlow,
   declaresOversizedBody,
-  lingerOnClose,
-  nodeRequestHeaders,
   readCapped,
   readStreamCapped,
 } from '../core/host.js';
 import { ApiError, maxBodyBytes, type Tracker, type TrackerRequest } from '../core/index.js';
+import { lingerOnClose } from './linger.js';
+import { nodeRequestHeaders } from './node-headers.js';
 
 /** Node's server puts the incoming request in Hono's env; other runtimes have no peer address here. */
 type NodeBindings = {

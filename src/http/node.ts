@@ -4,11 +4,11 @@ import {
   bodyTimeoutMs,
   bodyTooSlow,
   declaresOversizedBody,
-  lingerOnClose,
-  nodeRequestHeaders,
   readStreamCapped,
 } from '../core/host.js';
 import { maxBodyBytes, type Tracker } from '../core/index.js';
+import { lingerOnClose } from './linger.js';
+import { nodeRequestHeaders } from './node-headers.js';
 
 /** A `node:http` request listener serving the tracker: `http.createServer(nodeHandler(tracker))`. */
 export function nodeHandler(tracker: Tracker): (req: IncomingMessage, res: ServerResponse) => void {

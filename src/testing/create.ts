@@ -1,5 +1,6 @@
 // The client package, not its sources: the server package ships the client once, as that package.
 import { type Client, type ClientOptions, createClient, inProcessFetch } from '@outcome-tracker/client';
+import { adminArea } from '../admin/index.js';
 import {
   type ChangeFeed,
   changeFeed,
@@ -147,6 +148,8 @@ export async function createTestTracker(options: TestTrackerOptions = {}): Promi
     ...(options.basePath !== undefined ? { basePath: options.basePath } : {}),
     // Jitter pinned to the middle: retries come exactly 1 m, 5 m, 30 m… after the attempt before.
     webhooks: { sender: network, random: () => 0.5 },
+    // The admin pages, as `serve` has them: a test can sign in and use the settings.
+    extensions: [adminArea()],
   };
   let tracker: Tracker;
   try {

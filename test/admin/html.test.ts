@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, html, trusted } from '../../src/core/admin/html.js';
+import { escapeHtml, html, trusted } from '../../src/admin/html.js';
 
 /** What a browser would show for escaped text: the inverse of escapeHtml. */
 const decodeEntities = (text: string) =>

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryStorage } from '../../src/adapters/memory/index.js';
+import { adminArea } from '../../src/admin/index.js';
 import { createTracker, type Tracker, tenancy } from '../../src/core/index.js';
 import { hashPassword } from '../../src/core/tenancy/password.js';
 import { honoApp } from '../../src/http/hono.js';
@@ -74,7 +75,12 @@ describe.each(hosts)('admin cookies over https through the %s host', (host) => {
 
   it('marks both cookies Secure when the host served the page over TLS', async () => {
     const storage = memoryStorage();
-    const tracker = createTracker({ storage, clock: fakeClock(), onError: () => {} });
+    const tracker = createTracker({
+      storage,
+      clock: fakeClock(),
+      onError: () => {},
+      extensions: [adminArea()],
+    });
     const passwordHash = await hashPassword(testPassword);
     await storage.transaction((tx) =>
       tenancy.initWorkspace(

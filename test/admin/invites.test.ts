@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { inviteLifetimeMs, openInvite } from '../../src/core/admin/invites.js';
+import { inviteLifetimeMs, openInvite } from '../../src/core/tenancy/invites.js';
 import { type Host, startServer, type TestServer } from '../http/harness.js';
 import { csrfOf, FormClient, setPassword, testPassword } from './form-client.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { safeNextPath } from '../../src/core/admin/next-path.js';
+import { safeNextPath } from '../../src/admin/next-path.js';
 
 describe('the sign-in return path', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { signInLimits } from '../../src/core/admin/throttle.js';
+import { signInLimits } from '../../src/admin/throttle.js';
 import { hosts, startServer, type TestServer } from '../http/harness.js';
 import { csrfOf, FormClient, setPassword, testPassword, tokensPath } from './form-client.js';
 

@@ -216,7 +216,7 @@ describe.skipIf(!hasChromium)('the workspace settings pages in headless Chromium
     // Signed with the secret the page showed once.
     const [, stamp] = /^t=(\d+)/.exec(signature) ?? [];
     expect(signature).toBe(
-      `t=${stamp},v1=${computeSignature(secret, Number(stamp), hook.received[0]?.body ?? '')}`,
+      `t=${stamp},v1=${await computeSignature(secret, Number(stamp), hook.received[0]?.body ?? '')}`,
     );
 
     // A real event, while the receiver fails.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { openInvite } from '../../src/core/admin/invites.js';
+import { openInvite } from '../../src/core/tenancy/invites.js';
 import { hashPassword } from '../../src/core/tenancy/password.js';
 import { memoryCli } from './memory-io.js';
 

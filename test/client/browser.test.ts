@@ -67,7 +67,7 @@ describe.skipIf(!hasChromium)('the built client in headless Chromium', () => {
       occurredAt: new Date().toISOString(),
       data: { object: { webhookId: 'wh_1', message: 'hi' } },
     });
-    const signature = signatureHeaderValue([secret], Math.floor(Date.now() / 1000), body);
+    const signature = await signatureHeaderValue([secret], Math.floor(Date.now() / 1000), body);
     const input = { token: f.ws.adminToken, projectId: f.ws.projectId, secret, body, signature };
 
     // Run in the page as a string: this file is compiled without the DOM's types.

@@ -2,6 +2,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { memoryStorage } from '../../src/adapters/memory/index.js';
+import { adminArea } from '../../src/admin/index.js';
 import { createTracker, type Storage, type Tracker, type TrackerOptions } from '../../src/core/index.js';
 import { honoApp } from '../../src/http/hono.js';
 import { nodeHandler } from '../../src/http/node.js';
@@ -20,7 +21,7 @@ export async function startEdgeServer(
   options: Partial<TrackerOptions> & { storage?: Storage } = {},
 ): Promise<EdgeServer> {
   const storage = options.storage ?? memoryStorage();
-  const tracker = createTracker({ onError: () => {}, ...options, storage });
+  const tracker = createTracker({ onError: () => {}, extensions: [adminArea()], ...options, storage });
   const ws = await seedWorkspace(tracker, storage, tracker.ids, Date.now(), 'acme', 'admin@acme.test');
   const server =
     host === 'node'

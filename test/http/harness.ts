@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { memoryStorage } from '../../src/adapters/memory/index.js';
+import { adminArea } from '../../src/admin/index.js';
 import {
   type Clock,
   createTracker,
@@ -62,6 +63,8 @@ export interface ServerOptions {
   /** Passed to createTracker (a real sender and private targets, for pages that send webhooks). */
   webhooks?: TrackerOptions['webhooks'];
   signalRetentionMs?: number;
+  /** Whether the admin pages are mounted, as `serve` mounts them; default true. */
+  admin?: boolean;
 }
 
 export interface ApiOptions {
@@ -238,6 +241,8 @@ export async function startServer(host: Host, options: ServerOptions = {}): Prom
   const tracker = createTracker({
     storage,
     clock,
+    // The server as `serve` runs it: the admin pages mounted.
+    extensions: options.admin === false ? [] : [adminArea()],
     ...(options.ids ? { ids: options.ids } : {}),
     ...(options.rateLimit !== undefined ? { rateLimit: options.rateLimit } : {}),
     onError: options.onError ?? (() => {}),

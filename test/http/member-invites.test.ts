@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { inviteLifetimeMs } from '../../src/core/admin/invites.js';
+import { inviteLifetimeMs } from '../../src/core/tenancy/invites.js';
 import { FormClient, setPassword, testPassword } from '../admin/form-client.js';
 import { adaptersUnderTest } from '../support/adapters.js';
 import { hosts, newKey, startServer, type TestServer } from './harness.js';

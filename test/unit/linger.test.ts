@@ -1,6 +1,6 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { lingerOnClose } from '../../src/core/edge/linger.js';
+import { lingerOnClose } from '../../src/http/linger.js';
 
 /**
  * A server that answers at once and closes with `destroySoon` (as Node's HTTP server closes a

@@ -273,29 +273,31 @@ describe('webhook subscriptions', () => {
     expect(rotated.json.secret).not.toBe(old);
     expect(rotated.json.previousSecretExpiresAt).toBe('2026-11-23T10:00:00.000Z');
 
-    const check = (request: WebhookRequest, secret: string) =>
-      verifySignature({
-        body: request.body,
-        header: request.headers['X-Service-Signature'] as string,
-        secret,
-        nowSeconds: Math.floor(fixture.clock.now() / 1000),
-      }).ok;
+    const check = async (request: WebhookRequest, secret: string) =>
+      (
+        await verifySignature({
+          body: request.body,
+          header: request.headers['X-Service-Signature'] as string,
+          secret,
+          nowSeconds: Math.floor(fixture.clock.now() / 1000),
+        })
+      ).ok;
 
     fixture.clock.advance(23 * hour);
     await fixture.createIssue('During the overlap');
     await fixture.tracker.webhooks.dispatchDue();
     const during = outbound.sent.at(-1) as WebhookRequest;
     expect(during.headers['X-Service-Signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
-    expect(check(during, rotated.json.secret)).toBe(true);
-    expect(check(during, old)).toBe(true);
+    expect(await check(during, rotated.json.secret)).toBe(true);
+    expect(await check(during, old)).toBe(true);
 
     fixture.clock.advance(1 * hour);
     await fixture.createIssue('After the overlap');
     await fixture.tracker.webhooks.dispatchDue();
     const after = outbound.sent.at(-1) as WebhookRequest;
     expect(after.headers['X-Service-Signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
-    expect(check(after, rotated.json.secret)).toBe(true);
-    expect(check(after, old)).toBe(false);
+    expect(await check(after, rotated.json.secret)).toBe(true);
+    expect(await check(after, old)).toBe(false);
   });
 });
 
@@ -319,12 +321,14 @@ describe('the test endpoint', () => {
     expect(request.headers['X-Service-Event-Id']).toBe(tested.json.eventId);
     expect(JSON.parse(request.body)).toMatchObject({ id: tested.json.eventId, type: 'webhook.test' });
     expect(
-      verifySignature({
-        body: request.body,
-        header: request.headers['X-Service-Signature'] as string,
-        secret,
-        nowSeconds: Math.floor(fixture.clock.now() / 1000),
-      }).ok,
+      (
+        await verifySignature({
+          body: request.body,
+          header: request.headers['X-Service-Signature'] as string,
+          secret,
+          nowSeconds: Math.floor(fixture.clock.now() / 1000),
+        })
+      ).ok,
     ).toBe(true);
 
     outbound.answerWith(500);

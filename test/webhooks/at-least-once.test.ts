@@ -30,8 +30,8 @@ function flakyReceiver(random: () => number, secret: () => string, nowSeconds: (
   const seen = new Set<string>();
   const failuresOf = new Map<string, number>();
   const stats = { sends: 0, crashes: 0, lostAnswers: 0, refusals: 0 };
-  const receive = (eventId: string, body: string, header: string) => {
-    const verdict = verifySignature({ body, header, secret: secret(), nowSeconds: nowSeconds() });
+  const receive = async (eventId: string, body: string, header: string) => {
+    const verdict = await verifySignature({ body, header, secret: secret(), nowSeconds: nowSeconds() });
     if (!verdict.ok) throw new Error(`bad signature on ${eventId}: ${verdict.reason}`);
     if (JSON.parse(body).id !== eventId) throw new Error('event id header and body disagree');
     // The de-duplication every receiver must do: act on each event id once.
@@ -54,7 +54,7 @@ function flakyReceiver(random: () => number, secret: () => string, nowSeconds: (
         durationMs: 1,
       });
       if (roll < 0.55) {
-        receive(eventId, request.body, request.headers['X-Service-Signature'] as string);
+        await receive(eventId, request.body, request.headers['X-Service-Signature'] as string);
         return answer(200);
       }
       failuresOf.set(eventId, failures + 1);
@@ -62,7 +62,7 @@ function flakyReceiver(random: () => number, secret: () => string, nowSeconds: (
         stats.refusals++;
         return answer(roll < 0.65 ? 500 : null);
       }
-      receive(eventId, request.body, request.headers['X-Service-Signature'] as string);
+      await receive(eventId, request.body, request.headers['X-Service-Signature'] as string);
       if (roll < 0.85) {
         stats.lostAnswers++;
         return answer(502);

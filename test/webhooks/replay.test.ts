@@ -77,7 +77,7 @@ describe.each(adaptersUnderTest)('webhook replay on $name storage', (adapter) =>
     const replayed = receiver.accepted.slice(2);
     expect(replayed.map((r) => r.eventId)).toEqual(missed);
     for (const delivery of replayed) {
-      const verdict = verifySignature({
+      const verdict = await verifySignature({
         body: delivery.body,
         header: delivery.signature,
         secret: hook.secret,

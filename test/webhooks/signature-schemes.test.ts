@@ -31,8 +31,8 @@ const flat = (headers: Receiver['received'][number]['headers']) =>
   );
 
 describe('signature schemes', () => {
-  it('matches the Standard Webhooks test vector', () => {
-    const signature = computeStandardSignature(
+  it('matches the Standard Webhooks test vector', async () => {
+    const signature = await computeStandardSignature(
       'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
       'msg_p5jXN8AQM9LWM0D4loKWxJek',
       1614265330,

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { adminArea } from '../../admin/index.js';
 import { normalizeOrigin } from '../../core/edge/cors.js';
 import { createMount, normalizeBasePath } from '../../core/edge/mount.js';
 import { type InitResult, initWorkspace } from '../../core/tenancy/operations.js';
@@ -337,6 +338,8 @@ async function start(input: ServeInput, io: CliIo, logger: Logger): Promise<Star
     tracker = createTracker({
       ...(mcp ? { mcp } : {}),
       storage: db.storage,
+      // The sign-in and settings pages, the landing page, and HTML error pages for browsers.
+      extensions: [adminArea()],
       basePath: input.basePath,
       ...(input.cors ? { cors: { origins: input.cors } } : {}),
       trustProxy: input.trustProxy,

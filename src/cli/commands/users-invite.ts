@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { createInvite } from '../../core/admin/invites.js';
 import { roles } from '../../core/model.js';
+import { createInvite } from '../../core/tenancy/invites.js';
 import { workspaceBySlug } from '../../core/tenancy/operations.js';
 import { commonFlags, commonOptions, defineCommand, emailAddress } from '../command.js';
 import { withDatabase } from '../database.js';

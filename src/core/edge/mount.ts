@@ -4,7 +4,7 @@ import { apiBase } from '../pipeline/router.js';
 
 /**
  * Where the tracker is mounted. The core answers its own paths (`/api/v1/…`, `/docs`,
- * `/healthz`, the admin pages); a mount maps the paths clients use onto those and back, so an
+ * `/healthz`, the pages of extensions); a mount maps the paths clients use onto those and back, so an
  * app can serve the API at `/tracker/api/v1` or `/v2` without the core knowing.
  *
  * The API lives at `basePath`. The other pages live at the part of `basePath` before a final

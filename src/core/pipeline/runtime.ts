@@ -1,7 +1,8 @@
-import type { AdminArea } from '../admin/area.js';
+import type { Extensions } from '../extension.js';
 import type { Storage, StorageTx } from '../port/index.js';
 import type { Clock, Ids } from '../runtime.js';
 import type { Services } from './context.js';
+import type { PublicRoute } from './public-route.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { Reply } from './reply.js';
 import type { ParsedRequest } from './request.js';
@@ -24,14 +25,16 @@ export interface TrackerRuntime {
   changes: ChangeFeed;
   /** The event streams each account holds open (stream-slots.ts). */
   streams: StreamSlots;
-  /** Endpoints that need no token, by `METHOD /path` (/healthz, the API description). */
+  /**
+   * Endpoints that need no token, by `METHOD /path` (the API description, the docs pages, and
+   * those of the extensions).
+   */
   publicRoutes: Readonly<Record<string, PublicRoute>>;
-  /** The admin web pages (sign-in, API tokens), answered as HTML. */
-  admin: AdminArea;
+  /** The pages extensions bring (the admin area, when mounted), outside the API. */
+  extensions: Extensions;
 }
 
-/** An endpoint that needs no token; it sees the request for its query and conditional headers. */
-export type PublicRoute = (tx: StorageTx, req: ParsedRequest) => Promise<Reply>;
+export type { PublicRoute };
 
 /**
  * Wakes an account's event streams when a write of that account commits, so they need not poll

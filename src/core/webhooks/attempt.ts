@@ -21,11 +21,11 @@ export function signingSecrets(subscription: WebhookSubscription, nowMs: number)
  * The headers of one attempt, signed anew with the current time (so a retry never fails the
  * receiver's tolerance) in the subscription's scheme: Stripe-style, Standard Webhooks, or both.
  */
-export function deliveryHeaders(
+export async function deliveryHeaders(
   subscription: WebhookSubscription,
   delivery: Pick<WebhookDelivery, 'eventId' | 'payload'>,
   nowMs: number,
-): Record<string, string> {
+): Promise<Record<string, string>> {
   const timestamp = Math.floor(nowMs / 1000);
   const secrets = signingSecrets(subscription, nowMs);
   const scheme = subscription.signatureScheme ?? 'stripe';
@@ -35,12 +35,12 @@ export function deliveryHeaders(
     [eventIdHeader]: delivery.eventId,
   };
   if (scheme === 'stripe' || scheme === 'both') {
-    headers[signatureHeader] = signatureHeaderValue(secrets, timestamp, delivery.payload);
+    headers[signatureHeader] = await signatureHeaderValue(secrets, timestamp, delivery.payload);
   }
   if (scheme === 'standard' || scheme === 'both') {
     headers[standardHeaders.id] = delivery.eventId;
     headers[standardHeaders.timestamp] = String(timestamp);
-    headers[standardHeaders.signature] = standardSignatureValue(
+    headers[standardHeaders.signature] = await standardSignatureValue(
       secrets,
       delivery.eventId,
       timestamp,
@@ -64,7 +64,7 @@ export async function sendAttempt(
   nowMs: number,
   allowPrivateTargets: boolean,
 ): Promise<SentAttempt> {
-  const headers = deliveryHeaders(subscription, delivery, nowMs);
+  const headers = await deliveryHeaders(subscription, delivery, nowMs);
   const result = await sender.send({
     url: subscription.url,
     body: delivery.payload,

@@ -1,12 +1,14 @@
-import type { WebhookDelivery, WebhookSubscription } from '../model.js';
+import type { WebhookDelivery } from '../model.js';
 import type { Storage } from '../port/index.js';
 import type { Clock, Ids } from '../runtime.js';
-import { isoTime, randomIds } from '../runtime.js';
-import { attemptLogEntry, judgeAttempt, sendAttempt } from './attempt.js';
+import { randomIds } from '../runtime.js';
+import type { AttemptEvent } from './attempt-event.js';
+import { AttemptRunner } from './attempt-runner.js';
+import { type Claimed, DeliveryClaimer } from './claim-batch.js';
 import { FairPool } from './fair-pool.js';
-import { type ResultToRecord, recordResults } from './record.js';
+import { ResultRecorder } from './result-recorder.js';
 import type { WebhookSender } from './sender.js';
-import { deliveryTimeoutMs } from './sender.js';
+import { Wakeup } from './wakeup.js';
 
 export interface DispatcherOptions {
   storage: Storage;
@@ -35,27 +37,6 @@ export interface DispatcherOptions {
   onDeliveriesQueued?: () => void;
 }
 
-/** One attempt, as `onAttempt` reports it. */
-export interface AttemptEvent {
-  deliveryId: string;
-  subscriptionId: string;
-  accountId: string;
-  eventId: string;
-  eventType: string;
-  /** The delivery's attempt number (1 for its first). */
-  attempt: number;
-  url: string;
-  /** The receiver's status, or null when no answer came. */
-  status: number | null;
-  error: string | null;
-  durationMs: number;
-  /** The delivery's status after the attempt: delivered, pending (a retry is scheduled) or failed. */
-  outcome: WebhookDelivery['status'];
-  nextAttemptAt: string | null;
-  /** False when the lease had run out and another dispatcher had claimed the delivery: the result was dropped. */
-  recorded: boolean;
-}
-
 export interface Dispatcher {
   /**
    * Sends every delivery due now, within the fair pool, records each result, and returns how
@@ -74,47 +55,17 @@ export interface Dispatcher {
   stop(): Promise<void>;
 }
 
-/** A claimed delivery stays leased this long: longer than an attempt can take, so no one else sends it meanwhile. */
-const leaseMs = deliveryTimeoutMs * 3;
-/** The most deliveries one claim takes. */
-const claimBatch = 64;
-/** After a thorough claim came back short, every this many claims is thorough again anyway. */
-const thoroughEvery = 8;
-
-interface Claimed {
-  /** How many the claim asked for (0 when the pool had no free slot). */
-  requested: number;
-  deliveries: WebhookDelivery[];
-  subscriptions: Map<string, WebhookSubscription>;
-  /** When the next delivery becomes claimable, as far as the claim could tell. */
-  nextClaimableAt: string | null;
-  /** Attempts in flight when the budget was taken: slots that may have freed during the claim. */
-  heldSlots: number;
-}
-
 /**
- * The webhook dispatcher: claims due deliveries from the outbox in batches, sends them signed
- * over kept-alive connections, and records the outcomes in batches, each fenced by its claim's
- * lease. Delivery is at least once: a crash between sending and recording means the lease runs
- * out and the delivery is sent again, with the same event id.
+ * The webhook dispatcher: claims due deliveries from the outbox in batches (claim-batch.ts),
+ * sends them signed over kept-alive connections (attempt-runner.ts), and records the outcomes
+ * in batches (result-recorder.ts), each fenced by its claim's lease. Delivery is at least once:
+ * a crash between sending and recording means the lease runs out and the delivery is sent
+ * again, with the same event id.
  */
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
-  const { storage, clock, sender, allowPrivateTargets } = options;
+  const { storage, clock } = options;
   const ids = options.ids ?? randomIds;
-  const random = options.random ?? Math.random;
-  const onQueued = () => {
-    unexhaust();
-    options.onDeliveriesQueued?.();
-  };
-  let poke: (() => void) | null = null;
-  let dirty = false;
-  /** Wakes the loop (or dispatchDue) waiting for something to do. */
-  const nudge = () => {
-    dirty = true;
-    const wake = poke;
-    poke = null;
-    wake?.();
-  };
+  const wakeup = new Wakeup();
   const pool = new FairPool(
     {
       concurrency: options.concurrency ?? 64,
@@ -122,274 +73,56 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       ...(options.perAccount ? { perAccount: options.perAccount } : {}),
       ...(options.slowAfterMs ? { slowAfterMs: options.slowAfterMs } : {}),
     },
-    nudge,
+    wakeup.nudge,
   );
-  const attempts = new Set<Promise<void>>();
-  let buffer: { result: ResultToRecord; report: AttemptEvent | null; recorded: () => void }[] = [];
-  let flushing: Promise<void> | null = null;
+  const claimer = new DeliveryClaimer({ storage, clock, ids, pool });
+  const recorder = new ResultRecorder({
+    storage,
+    clock,
+    ids,
+    onQueued: () => {
+      claimer.unexhaust();
+      options.onDeliveriesQueued?.();
+    },
+    onError: options.onError,
+    onAttempt: options.onAttempt,
+  });
+  const attempts = new AttemptRunner({
+    clock,
+    ids,
+    sender: options.sender,
+    allowPrivateTargets: options.allowPrivateTargets,
+    random: options.random ?? Math.random,
+    pool,
+    recorder,
+    onError: options.onError,
+  });
   let loop: Promise<void> | null = null;
   let stopped = true;
 
-  /**
-   * Whether the last thorough claim came back short with nothing queued or come due since: the
-   * next claims may then look at the first page of due rows only (see DeliveryClaim.thorough),
-   * which spares a scan past a busy subscription's backlog at every freed slot.
-   */
-  let exhausted = false;
-  let claimsSinceThorough = 0;
-  /** Says deliveries may be claimable that the last thorough claim did not see. */
-  const unexhaust = () => {
-    exhausted = false;
-  };
-
-  /** Claims a batch within the pool's budget, with their subscriptions, in one transaction. */
-  async function claim(): Promise<Claimed> {
-    const thorough = !exhausted || claimsSinceThorough >= thoroughEvery;
-    const claimed = await claimOnce(thorough);
-    if (thorough) {
-      exhausted = claimed.deliveries.length < claimed.requested;
-      claimsSinceThorough = 0;
-      return claimed;
-    }
-    claimsSinceThorough++;
-    // The first page had nothing within the budget and no attempt in flight will free a slot and
-    // call for another claim: look further before concluding nothing is due.
-    if (claimed.requested > 0 && claimed.deliveries.length === 0 && pool.inFlight === 0) {
-      claimsSinceThorough = thoroughEvery;
-      return claim();
-    }
-    return claimed;
-  }
-
-  async function claimOnce(thorough: boolean): Promise<Claimed> {
-    const budget = pool.budget();
-    const heldSlots = pool.inFlight;
-    const now = clock.now();
-    const requested = Math.min(budget.limit, claimBatch);
-    if (requested <= 0)
-      return { requested, deliveries: [], subscriptions: new Map(), nextClaimableAt: null, heldSlots };
-    return storage.transaction(async (tx) => {
-      const deliveries = await tx.deliveries.claimDue({
-        ...budget,
-        limit: requested,
-        now: isoTime(now),
-        leaseId: ids.uuid(),
-        leaseUntil: isoTime(now + leaseMs),
-        thorough,
-      });
-      const subscriptions = new Map<string, WebhookSubscription>();
-      for (const d of deliveries) {
-        if (subscriptions.has(d.subscriptionId)) continue;
-        const s = await tx.webhooks.get(d.accountId, d.subscriptionId);
-        if (s) subscriptions.set(s.id, s);
-      }
-      const nextClaimableAt = deliveries.length === 0 ? await tx.deliveries.nextClaimableAt() : null;
-      return { requested, deliveries, subscriptions, nextClaimableAt, heldSlots };
-    });
-  }
-
-  /** Queues a result for the next recording batch; resolves once that batch is committed (or failed). */
-  function toRecord(result: ResultToRecord, report: AttemptEvent | null): Promise<void> {
-    return new Promise((recorded) => {
-      buffer.push({ result, report, recorded });
-      if (!flushing)
-        flushing = flush().finally(() => {
-          flushing = null;
-        });
-    });
-  }
-
-  /** Records buffered results, a batch per transaction, until none is left. */
-  async function flush(): Promise<void> {
-    // Let the attempts finishing in this turn of the event loop join the batch.
-    await new Promise((resolve) => setImmediate(resolve));
-    while (buffer.length > 0) {
-      const batch = buffer;
-      buffer = [];
-      try {
-        const applied = await storage.transaction((tx) =>
-          recordResults(
-            tx,
-            ids,
-            isoTime(clock.now()),
-            batch.map((b) => b.result),
-            onQueued,
-          ),
-        );
-        batch.forEach((b, i) => {
-          if (b.report) report({ ...b.report, recorded: applied[i] ?? false });
-        });
-      } catch (error) {
-        // Unrecorded results leave their deliveries leased: they are sent again after the lease.
-        options.onError?.(error);
-      } finally {
-        for (const b of batch) b.recorded();
-      }
-    }
-  }
-
-  function report(event: AttemptEvent): void {
-    try {
-      options.onAttempt?.(event);
-    } catch (error) {
-      options.onError?.(error);
-    }
-  }
-
-  /** Whatever happened to a claimed delivery that is not sent: released as it was, or failed. */
-  const giveBack = (delivery: WebhookDelivery): WebhookDelivery => ({
-    ...delivery,
-    status: 'pending',
-    leaseId: null,
-    leaseExpiresAt: null,
-  });
-
-  /** Sends one claimed delivery in its slot and queues its result. */
-  async function attempt(delivery: WebhookDelivery, subscription: WebhookSubscription, slot: number) {
-    const startedAt = clock.now();
-    let durationMs = 0;
-    let released = false;
-    try {
-      const sent = await sendAttempt(sender, subscription, delivery, startedAt, allowPrivateTargets);
-      durationMs = sent.result.durationMs;
-      const outcome = judgeAttempt(delivery, subscription, sent.result, clock.now(), random());
-      const entry = attemptLogEntry({
-        id: ids.id('att'),
-        delivery,
-        url: subscription.url,
-        sent,
-        startedAtMs: startedAt,
-      });
-      // A result that changes the subscription (a 410 disables it, a failure streak starts or
-      // ends) holds the slot until recorded, so the next claim sees what it meant. Any other
-      // frees it now: the delivery stays leased until recorded, and recording is batched.
-      if (outcome.subscriptionChanges === null) {
-        pool.release(slot, durationMs);
-        released = true;
-      }
-      await toRecord(
-        {
-          delivery: outcome.delivery,
-          leaseId: delivery.leaseId ?? '',
-          attempt: entry,
-          subscriptionChanges: outcome.subscriptionChanges,
-        },
-        {
-          deliveryId: delivery.id,
-          subscriptionId: delivery.subscriptionId,
-          accountId: delivery.accountId,
-          eventId: delivery.eventId,
-          eventType: delivery.eventType,
-          attempt: entry.number,
-          url: subscription.url,
-          status: sent.result.status,
-          error: sent.result.error,
-          durationMs,
-          outcome: outcome.delivery.status,
-          nextAttemptAt: outcome.delivery.nextAttemptAt,
-          recorded: false,
-        },
-      );
-    } catch (error) {
-      options.onError?.(error);
-    } finally {
-      if (!released) pool.release(slot, durationMs);
-    }
-  }
-
-  /** Starts the attempts of a claimed batch; returns how many deliveries it handled. */
-  function start(claimed: Claimed): number {
-    let handled = 0;
-    for (const delivery of claimed.deliveries) {
-      const leaseId = delivery.leaseId ?? '';
-      const subscription = claimed.subscriptions.get(delivery.subscriptionId);
-      if (subscription?.status !== 'active') {
-        handled++;
-        void toRecord(
-          {
-            delivery: {
-              ...giveBack(delivery),
-              status: 'failed',
-              nextAttemptAt: null,
-              lastError: 'subscription disabled or deleted',
-              updatedAt: isoTime(clock.now()),
-            },
-            leaseId,
-            attempt: null,
-            subscriptionChanges: null,
-          },
-          null,
-        );
-        continue;
-      }
-      const slot = pool.acquire(delivery.subscriptionId, delivery.accountId);
-      if (slot === null) {
-        // The claim took more of a slow account's share than is left: back in the queue, unsent.
-        void toRecord(
-          { delivery: giveBack(delivery), leaseId, attempt: null, subscriptionChanges: null },
-          null,
-        );
-        continue;
-      }
-      handled++;
-      const running = attempt(delivery, subscription, slot);
-      attempts.add(running);
-      void running.finally(() => attempts.delete(running));
-    }
-    return handled;
-  }
-
-  /** Resolves at the next nudge, or after `ms`; a sleep to its end means deliveries may have come due. */
-  function idle(ms: number): Promise<void> {
-    if (dirty) {
-      dirty = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const timer = setTimeout(
-        () => {
-          unexhaust();
-          done();
-        },
-        Math.max(0, ms),
-      );
-      function done() {
-        clearTimeout(timer);
-        if (poke === done) poke = null;
-        dirty = false;
-        resolve();
-      }
-      poke = done;
-    });
-  }
-
-  /** Resolves at the next nudge. */
-  function nudged(): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        if (poke === done) poke = null;
-        resolve();
-      };
-      poke = done;
-    });
-  }
-
+  /** Waits until no attempt is in flight and every result is recorded. */
   async function drainRecords(): Promise<void> {
-    while (attempts.size > 0 || flushing) {
-      await Promise.all([...attempts]);
-      await flushing;
+    while (attempts.inFlight.size > 0 || recorder.flushing) {
+      await Promise.all([...attempts.inFlight]);
+      await recorder.flushing;
+    }
+  }
+
+  /** One turn of the loop: claims and starts a batch; null when the claim failed. */
+  async function claimAndStart(): Promise<Claimed | null> {
+    try {
+      const claimed = await claimer.claim();
+      attempts.start(claimed);
+      return claimed;
+    } catch (error) {
+      options.onError?.(error);
+      return null;
     }
   }
 
   async function run(idlePollMs: number): Promise<void> {
     while (!stopped) {
-      let claimed: Claimed | null = null;
-      try {
-        claimed = await claim();
-        start(claimed);
-      } catch (error) {
-        options.onError?.(error);
-      }
+      const claimed = await claimAndStart();
       if (stopped) break;
       // A full batch: more may be due at once.
       if (claimed && claimed.requested > 0 && claimed.deliveries.length === claimed.requested) continue;
@@ -398,48 +131,51 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       const untilDue = claimed?.nextClaimableAt
         ? Date.parse(claimed.nextClaimableAt) - clock.now()
         : idlePollMs;
-      await idle(untilDue > 0 ? Math.min(untilDue, idlePollMs) : idlePollMs);
+      await wakeup.idle(untilDue > 0 ? Math.min(untilDue, idlePollMs) : idlePollMs, claimer.unexhaust);
     }
   }
 
-  return {
-    async dispatchDue() {
-      // Whatever was committed before this call is looked for.
-      unexhaust();
-      let handled = 0;
-      for (;;) {
-        const claimed = await claim();
-        handled += start(claimed);
-        if (claimed.deliveries.length > 0) continue;
-        // Nothing claimed and nothing in flight: done, unless slots held during the budget freed since.
-        if (attempts.size === 0) {
-          if (claimed.heldSlots === 0) break;
-          continue;
-        }
-        // Slots are busy: wait for one to free (an attempt ends, or one turns slow and leaves
-        // the main pool), then look again.
-        dirty = false;
-        await Promise.race([...attempts, nudged()]);
+  /** Claims and sends until nothing is due and nothing in flight, then waits for the records. */
+  async function dispatchDue(): Promise<number> {
+    // Whatever was committed before this call is looked for.
+    claimer.unexhaust();
+    let handled = 0;
+    for (;;) {
+      const claimed = await claimer.claim();
+      handled += attempts.start(claimed);
+      if (claimed.deliveries.length > 0) continue;
+      // Nothing claimed and nothing in flight: done, unless slots held during the budget freed since.
+      if (attempts.inFlight.size === 0) {
+        if (claimed.heldSlots === 0) break;
+        continue;
       }
-      await drainRecords();
-      return handled;
-    },
+      // Slots are busy: wait for one to free (an attempt ends, or one turns slow and leaves
+      // the main pool), then look again.
+      wakeup.clear();
+      await Promise.race([...attempts.inFlight, wakeup.nudged()]);
+    }
+    await drainRecords();
+    return handled;
+  }
+
+  return {
+    dispatchDue,
     start(idlePollMs = 5000) {
       if (!stopped) return;
       stopped = false;
       // The first claim is thorough and sees whatever was committed before it: a nudge left over
       // from earlier (slots freed by dispatchDue) would only make the loop claim again at once.
-      dirty = false;
-      unexhaust();
+      wakeup.clear();
+      claimer.unexhaust();
       loop = run(idlePollMs);
     },
     wake() {
-      unexhaust();
-      nudge();
+      claimer.unexhaust();
+      wakeup.nudge();
     },
     async stop() {
       stopped = true;
-      nudge();
+      wakeup.nudge();
       await loop;
       loop = null;
       await drainRecords();
@@ -447,3 +183,5 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     },
   };
 }
+
+export type { AttemptEvent };

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes } from '../random-secret.js';
 
 /**
  * A new signing secret: `whsec_` and the base64 of 33 random bytes (44 characters, no padding),
@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
  */
 export function newSigningSecret(): string {
   for (;;) {
-    const encoded = randomBytes(33).toString('base64');
+    const encoded = Buffer.from(randomBytes(33)).toString('base64');
     if (/^[A-Za-z0-9]+$/.test(encoded)) return `whsec_${encoded}`;
   }
 }

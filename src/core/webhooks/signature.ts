@@ -1,9 +1,17 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import {
+  computeServiceSignature,
+  parseServiceSignature,
+  type SignedBody,
+  serviceSignatureMatches,
+  serviceSignatureValue,
+} from '@outcome-tracker/client';
 
 /**
  * Webhook signatures, Stripe-style: `X-Service-Signature: t=<unix seconds>,v1=<hex>` where the hex
  * is HMAC-SHA256(secret, `${t}.${raw body}`). During a secret rotation a header carries one v1
- * per secret, newest first, and a receiver accepts the delivery when any of them verifies.
+ * per secret, newest first, and a receiver accepts the delivery when any of them verifies. The
+ * scheme itself is the client's (webhook-signature.ts, on Web Crypto): the server signs with the
+ * code receivers verify with.
  */
 
 export const signatureHeader = 'X-Service-Signature';
@@ -12,18 +20,16 @@ export const eventIdHeader = 'X-Service-Event-Id';
 /** Five minutes either way, as Stripe's libraries default to. */
 export const defaultToleranceSeconds = 300;
 
-export function computeSignature(secret: string, timestamp: number, body: string | Uint8Array): string {
-  return createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex');
-}
+/** The hex signature of a delivery signed with `secret` at `timestamp` (unix seconds). */
+export const computeSignature: (secret: string, timestamp: number, body: SignedBody) => Promise<string> =
+  computeServiceSignature;
 
 /** The header value for a delivery signed with each of `secrets` at `timestamp` (unix seconds). */
-export function signatureHeaderValue(
+export const signatureHeaderValue: (
   secrets: readonly string[],
   timestamp: number,
-  body: string | Uint8Array,
-): string {
-  return [`t=${timestamp}`, ...secrets.map((s) => `v1=${computeSignature(s, timestamp, body)}`)].join(',');
-}
+  body: SignedBody,
+) => Promise<string> = serviceSignatureValue;
 
 export type VerifyResult =
   | { ok: true; timestamp: number }
@@ -33,27 +39,19 @@ export type VerifyResult =
  * Verifies a delivery the way a receiver should: over the exact bytes received, comparing in
  * constant time, and refusing timestamps outside the tolerance (replays).
  */
-export function verifySignature(input: {
-  body: string | Uint8Array;
+export async function verifySignature(input: {
+  body: SignedBody;
   header: string;
   secret: string;
   nowSeconds: number;
   toleranceSeconds?: number;
-}): VerifyResult {
-  let timestamp: number | null = null;
-  const candidates: string[] = [];
-  for (const part of input.header.split(',')) {
-    const at = part.indexOf('=');
-    if (at <= 0) continue;
-    const key = part.slice(0, at).trim();
-    const value = part.slice(at + 1).trim();
-    if (key === 't' && /^\d{1,12}$/.test(value)) timestamp = Number(value);
-    if (key === 'v1' && /^[0-9a-f]{64}$/.test(value)) candidates.push(value);
+}): Promise<VerifyResult> {
+  const parsed = parseServiceSignature(input.header);
+  if (!parsed) return { ok: false, reason: 'malformed_header' };
+  const { timestamp, signatures } = parsed;
+  if (!(await serviceSignatureMatches([input.secret], timestamp, input.body, signatures))) {
+    return { ok: false, reason: 'no_matching_signature' };
   }
-  if (timestamp === null || candidates.length === 0) return { ok: false, reason: 'malformed_header' };
-  const expected = Buffer.from(computeSignature(input.secret, timestamp, input.body), 'hex');
-  const matches = candidates.some((c) => timingSafeEqual(Buffer.from(c, 'hex'), expected));
-  if (!matches) return { ok: false, reason: 'no_matching_signature' };
   const tolerance = input.toleranceSeconds ?? defaultToleranceSeconds;
   if (Math.abs(input.nowSeconds - timestamp) > tolerance)
     return { ok: false, reason: 'timestamp_outside_tolerance' };

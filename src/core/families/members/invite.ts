@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { createInvite } from '../../admin/invites.js';
 import { ApiError } from '../../errors.js';
 import { roles } from '../../model.js';
 import type { OperationContext } from '../../pipeline/context.js';
+import { createInvite } from '../../tenancy/invites.js';
 import { idOf, timestampOut } from '../shared/schema.js';
 import { createMember } from './operations.js';
 import type { MemberCreate } from './schema.js';
@@ -24,7 +24,7 @@ const hasPassword = (email: string) =>
 /**
  * Adds the email to the workspace (unless a member already, who keeps their role) and makes a
  * one-time link with which they set a password. Adding goes through the members operation, so it
- * signals and webhooks as `POST /members` would; the link itself is admin/invites.ts's, as the
+ * signals and webhooks as `POST /members` would; the link itself is tenancy/invites.ts's, as the
  * members page and the CLI make it. No email is sent: the link is for whoever invites to pass on.
  */
 export async function inviteMember(ctx: OperationContext, input: MemberCreate): Promise<MemberInvite> {

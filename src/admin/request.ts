@@ -1,0 +1,26 @@
+import type { StorageTx } from '../core/port/index.js';
+import type { Ids } from '../core/runtime.js';
+import type { SignInThrottle } from './throttle.js';
+
+/** An admin-page request, as the handlers see it: cookies, query and form already parsed. */
+export interface AdminRequest {
+  /** GET (HEAD arrives as GET) or POST. */
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  /** The urlencoded form of a POST; empty for a GET. */
+  form: URLSearchParams;
+  cookies: Map<string, string>;
+  clientAddress: string;
+  /** Whether the browser reached us over https (cookies then get `Secure`). */
+  secure: boolean;
+}
+
+/** What an admin handler runs with: one storage transaction, the request time and the request. */
+export interface AdminContext {
+  tx: StorageTx;
+  nowMs: number;
+  ids: Ids;
+  throttle: SignInThrottle;
+  req: AdminRequest;
+}
