@@ -100,6 +100,10 @@ function columnValues(
   ];
 }
 
+/** Where a transaction keeps which predicate lock (see predicateLock) it holds of a table and workspace. */
+export const predicateMemoKey = (table: string, workspaceId: string): string =>
+  `predicate\u0000${table}:${workspaceId}`;
+
 /** One collection over its table: the record as JSON, its filter, range and sum fields as columns. */
 export function postgresCollection<Name extends CollectionName>(name: Name, conn: Conn): Collection<Name> {
   type Row = CollectionRows[Name];
@@ -169,7 +173,7 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
   async function predicateLock(workspaceId: string, exclusive: boolean): Promise<void> {
     if (!conn.writing) return;
     const key = `${table}:${workspaceId}`;
-    const memoKey = `predicate\u0000${key}`;
+    const memoKey = predicateMemoKey(table, workspaceId);
     const held = conn.memo.get(memoKey);
     if (held === 'exclusive' || (held === 'shared' && !exclusive)) return;
     if (!exclusive) await conn.run(sharedLockSql, [key]);
@@ -182,7 +186,21 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
   return {
     async insert(row, json) {
       const params = [row.id, row.workspaceId, ...columnValues(shape, row, json)];
-      const memoKey = `predicate\u0000${table}:${row.workspaceId}`;
+      const memoKey = predicateMemoKey(table, row.workspaceId);
+      if (conn.writing && name === 'issues' && conn.memo.has(numberTaken) && conn.memo.has(memoKey)) {
+        // A numbered row whose predicate lock the number's statement took (records.ts): sent
+        // with the COMMIT, unless a statement comes first. Its id is new and its number the
+        // counter's, so it clashes with nothing; were it to, the COMMIT fails with it.
+        conn.hold({
+          sql: shape.insertSql,
+          params,
+          atCommitSql: shape.insertSql.replace(/ ON CONFLICT DO NOTHING$/, ''),
+          check: async (inserted) => {
+            if (inserted === 0) throw await clashOf(row);
+          },
+        });
+        return;
+      }
       if (conn.writing && name === 'issues' && conn.memo.has(numberTaken) && !conn.memo.has(memoKey)) {
         // A numbered row (its number from the counter this transaction took): sent with the
         // transaction's next statement, the create's signal (signals.ts). Its id is new and its

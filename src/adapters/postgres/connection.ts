@@ -33,6 +33,12 @@ export interface HeldWrite {
   params: readonly unknown[];
   /** The key of a shared predicate lock to take before the write (collections.ts). */
   sharedLock?: string;
+  /**
+   * The write as it may go with the COMMIT when no statement comes first (no `sharedLock`,
+   * parameters that can be literals): one that fails, rather than changes nothing, where `sql`
+   * would have `check` judge it, so that the COMMIT fails with it.
+   */
+  atCommitSql?: string;
   check(changed: number): Promise<void>;
 }
 
@@ -301,6 +307,16 @@ export function transactionConn(
     },
     async commit() {
       if (state.failure !== undefined) throw state.failure;
+      // A held write that can fail the COMMIT goes with it, ahead of the writes kept for it.
+      const write = held;
+      const withCommit =
+        write?.atCommitSql !== undefined && write.sharedLock === undefined
+          ? inlined(client, write.atCommitSql, write.params)
+          : undefined;
+      if (withCommit !== undefined) {
+        held = undefined;
+        atCommit.unshift(withCommit);
+      }
       // The held write may need to name the rule it broke: a statement of this transaction still.
       state.open = true;
       try {
