@@ -276,6 +276,13 @@ const local = [];
 for (let i = 0; i < 3; i++) local.push(await startServe(pgUrl.toString()));
 const proxied = [];
 for (let i = 0; i < 3; i++) proxied.push(await startServe(proxiedUrl.toString()));
+// One more process whose commits do not wait for their WAL flush (synchronous_commit = off,
+// through the URL's `options`): the durability SQLite's `synchronous = NORMAL` gives, near enough
+// (a crash of the database server may lose the last commits, never half of one). It shows how
+// much of a create is the flush, which a project's counter lock spans.
+const asyncUrl = new URL(pgUrl);
+asyncUrl.searchParams.set('options', '-c synchronous_commit=off');
+const asyncCommit = [await startServe(asyncUrl.toString())];
 const pgSeed = await seed(local[0], pgTokens);
 
 const oneProject = (seeded) => ({ workspaces: seeded.workspaces.slice(0, 1), issueId: seeded.issueId });
@@ -302,6 +309,14 @@ for (const [load_, pick] of [
       base: `SQLite, ${load_}`,
     });
   }
+  configs.push({
+    op: 'POST',
+    name: `PostgreSQL, 1 process, synchronous_commit off, ${load_}`,
+    servers: asyncCommit,
+    target: pick(pgSeed),
+    pg: true,
+    base: `SQLite, ${load_}`,
+  });
 }
 for (const n of [1, 2, 3]) {
   configs.push({
@@ -406,7 +421,7 @@ try {
     rpsOf(`POST PostgreSQL +${delayMs} ms, 1 process, 6 workspaces`);
   console.log(`\nbehind the proxy, 6 workspaces: 3 processes make ${scaling.toFixed(2)}× the creates of one`);
 } finally {
-  for (const server of [sqliteServer, ...local, ...proxied]) await stop(server);
+  for (const server of [sqliteServer, ...local, ...asyncCommit, ...proxied]) await stop(server);
   proxy.kill('SIGTERM');
 }
 

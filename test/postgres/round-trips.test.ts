@@ -54,7 +54,7 @@ describe.skipIf(!testDatabaseUrl)(
       schema = '';
     });
 
-    it('are at most 6 for a create and at most 2 for a GET by id, the notification sent after', async () => {
+    it('are at most 5 for a create and at most 2 for a GET by id, the notification sent after', async () => {
       schema = freshSchema();
       const { pool, sent } = countingPool(4);
       const storage = postgresStorage({ pool, schema });
@@ -99,7 +99,7 @@ describe.skipIf(!testDatabaseUrl)(
         };
         for (let i = 0; i < 3; i++) {
           const trips = await measure(create, 201);
-          expect(trips.length, trips.join('\n')).toBeLessThanOrEqual(6);
+          expect(trips.length, trips.join('\n')).toBeLessThanOrEqual(5);
           const reads = await measure(() => get(id), 200);
           expect(reads.length, reads.join('\n')).toBeLessThanOrEqual(2);
         }

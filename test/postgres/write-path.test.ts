@@ -113,5 +113,73 @@ describe.skipIf(!testDatabaseUrl)(
       }
       await Promise.all(trackers.map((t) => t.close()));
     });
+
+    it('never let a reader by sequence skip a create of one account committed later, its creates spread over projects (no counter row in common)', async () => {
+      schema = freshSchema();
+      const storages = Array.from({ length: 3 }, () =>
+        postgresStorage({ connectionString: requireDatabaseUrl(), schema, poolMax: 5 }),
+      );
+      open.push(...storages);
+      await Promise.all(storages.map((s) => s.ready()));
+      const trackers = storages.map((storage) => createTracker({ storage, rateLimit: false }));
+      const [first] = trackers as [ReturnType<typeof createTracker>];
+      const init = await (storages[0] as PostgresStorage).transaction((tx) =>
+        tenancy.initWorkspace(
+          { tx, ids: first.ids, now: Date.now() },
+          { slug: 'spread', adminEmail: 'spread@example.com' },
+        ),
+      );
+      // Creates of different projects take different counter rows: only the account's append
+      // lock, taken with the number, keeps their sequences in commit order.
+      const projectIds: string[] = [];
+      for (let p = 0; p < 8; p++) {
+        const project = await first.run({ workspaceSlug: 'spread' }, (ctx) =>
+          projects.create(ctx, { name: `Spread ${p}` }),
+        );
+        projectIds.push(project.id);
+      }
+
+      let creating = true;
+      const reader = (async () => {
+        const seen: SignalEvent[] = [];
+        let cursor = 0;
+        for (;;) {
+          const stillCreating = creating;
+          const events = await (storages[2] as PostgresStorage).transaction(
+            (tx) => tx.signals.list({ accountId: init.accountId, afterSequence: cursor, limit: 100 }),
+            { mode: 'read' },
+          );
+          seen.push(...events);
+          cursor = events.at(-1)?.sequence ?? cursor;
+          if (!stillCreating && events.length === 0) return seen;
+          if (events.length === 0) await new Promise((resolve) => setImmediate(resolve));
+        }
+      })();
+      const answers = await Promise.all(
+        Array.from({ length: 400 }, (_, i) =>
+          (trackers[i % 3] as ReturnType<typeof createTracker>).handle({
+            method: 'POST',
+            path: '/api/v1/issues',
+            headers: {
+              authorization: `Bearer ${init.token}`,
+              'content-type': 'application/json',
+              'idempotency-key': crypto.randomUUID(),
+            },
+            body: JSON.stringify({ projectId: projectIds[i % projectIds.length], title: `Spread ${i}` }),
+          }),
+        ),
+      );
+      creating = false;
+      const seen = await reader;
+
+      expect(answers.map((a) => a.status)).toEqual(Array(400).fill(201));
+      const all = await (storages[1] as PostgresStorage).transaction(
+        (tx) => tx.signals.list({ accountId: init.accountId, limit: 1000 }),
+        { mode: 'read' },
+      );
+      expect(all.filter((s) => s.type === 'issue.created')).toHaveLength(400);
+      expect(seen.map((s) => s.id)).toEqual(all.map((s) => s.id));
+      await Promise.all(trackers.map((t) => t.close()));
+    });
   },
 );

@@ -27,7 +27,7 @@ import {
   tryExclusiveLockSql,
 } from './connection.js';
 import { withUniqueRules } from './errors.js';
-import { numberTaken } from './records.js';
+import { numberTaken, predicateMemoKey } from './memo-keys.js';
 
 /** Filter fields that name a row of another collection, and that collection's table. */
 const referencedBy: Readonly<Record<string, string>> = {
@@ -143,7 +143,7 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
   async function predicateLock(workspaceId: string, exclusive: boolean): Promise<void> {
     if (!conn.writing) return;
     const key = `${table}:${workspaceId}`;
-    const memoKey = `predicate\u0000${key}`;
+    const memoKey = predicateMemoKey(table, workspaceId);
     const held = conn.memo.get(memoKey);
     if (held === 'exclusive' || (held === 'shared' && !exclusive)) return;
     if (!exclusive) await conn.run(sharedLockSql, [key]);
@@ -156,7 +156,21 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
   return {
     async insert(row, json) {
       const params = [row.id, row.workspaceId, ...rowValues(shape, postgresDialect, row, json)];
-      const memoKey = `predicate\u0000${table}:${row.workspaceId}`;
+      const memoKey = predicateMemoKey(table, row.workspaceId);
+      if (conn.writing && name === 'issues' && conn.memo.has(numberTaken) && conn.memo.has(memoKey)) {
+        // A numbered row whose predicate lock the number's statement took (records.ts): sent
+        // with the COMMIT, unless a statement comes first. Its id is new and its number the
+        // counter's, so it clashes with nothing; were it to, the COMMIT fails with it.
+        conn.hold({
+          sql: shape.insertSql,
+          params,
+          atCommitSql: shape.insertSql.replace(/ ON CONFLICT DO NOTHING$/, ''),
+          check: async (inserted) => {
+            if (inserted === 0) throw await clashOf(row);
+          },
+        });
+        return;
+      }
       if (conn.writing && name === 'issues' && conn.memo.has(numberTaken) && !conn.memo.has(memoKey)) {
         // A numbered row (its number from the counter this transaction took): sent with the
         // transaction's next statement, the create's signal (signals.ts). Its id is new and its

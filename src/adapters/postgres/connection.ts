@@ -33,6 +33,12 @@ export interface HeldWrite {
   params: readonly unknown[];
   /** The key of a shared predicate lock to take before the write (collections.ts). */
   sharedLock?: string;
+  /**
+   * The write as it may go with the COMMIT when no statement comes first (no `sharedLock`,
+   * parameters that can be literals): one that fails, rather than changes nothing, where `sql`
+   * would have `check` judge it, so that the COMMIT fails with it.
+   */
+  atCommitSql?: string;
   check(changed: number): Promise<void>;
 }
 
@@ -105,10 +111,20 @@ export interface TransactionState {
  */
 const searchPathOf = new WeakMap<PoolClient, string>();
 
+/**
+ * A string as a literal, written as pg's escapeLiteral writes it (quotes doubled; with a
+ * backslash, an E'' literal with backslashes doubled), with native replaces rather than its loop
+ * over each character: the texts written in are the rows and events a create stores.
+ */
+function quoted(value: string): string {
+  const text = value.replaceAll("'", "''");
+  return value.includes('\\') ? ` E'${text.replaceAll('\\', '\\\\')}'` : `'${text}'`;
+}
+
 /** A parameter as a literal of the simple query protocol (all text, like the extended protocol's). */
-function literal(client: PoolClient, value: unknown): string | undefined {
+function literal(value: unknown): string | undefined {
   if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'string') return client.escapeLiteral(value);
+  if (typeof value === 'string') return quoted(value);
   if (typeof value === 'number' && Number.isFinite(value)) return `'${value}'`;
   if (typeof value === 'boolean') return value ? "'true'" : "'false'";
   return undefined;
@@ -118,9 +134,9 @@ function literal(client: PoolClient, value: unknown): string | undefined {
  * The statement with its parameters written in as literals, or undefined when one cannot be
  * (an array, an object) or the text holds a quoted literal a `$n` might hide in.
  */
-function inlined(client: PoolClient, sql: string, params: Params): string | undefined {
+function inlined(sql: string, params: Params): string | undefined {
   if (sql.includes("'") || sql.includes('"') || sql.includes('--')) return undefined;
-  const literals = params.map((p) => literal(client, p));
+  const literals = params.map(literal);
   if (literals.some((l) => l === undefined)) return undefined;
   let missing = false;
   const text = sql.replace(/\$(\d+)/g, (_, n: string) => {
@@ -154,8 +170,8 @@ export interface TransactionConn extends Conn {
 
 /**
  * A Conn over `client`, valid while `state.open` holds. Round trips are few: the search_path
- * (once per connection) and a write transaction's BEGIN travel with its first statement, as
- * one simple query; the writes kept for the commit travel with the COMMIT.
+ * (once per connection) and a transaction's BEGIN travel with its first statement that is not a
+ * plain read, as one simple query; the writes kept for the commit travel with the COMMIT.
  */
 export function transactionConn(
   client: PoolClient,
@@ -188,7 +204,7 @@ export function transactionConn(
     try {
       const array = rowMode ? { rowMode } : {};
       if (ahead.length > 0) {
-        const text = inlined(client, textOf(sql), params);
+        const text = inlined(textOf(sql), params);
         if (text !== undefined) {
           const result = lastOf(
             (await client.query({ text: `${ahead.join('; ')}; ${text}`, ...array })) as
@@ -229,15 +245,14 @@ export function transactionConn(
 
   /** A statement, with what must travel ahead of it. */
   function unchecked(sql: Sql, params: Params, rowMode?: 'array'): Promise<QueryResult> {
-    // A read transaction's write (a token touch) begins a transaction, so that it is undone
-    // when the work fails after it, as every write of a transaction is.
-    const begin = begun
-      ? null
-      : writing
-        ? 'BEGIN'
-        : readsOnly(textOf(sql))
-          ? null
-          : 'BEGIN ISOLATION LEVEL REPEATABLE READ';
+    // A plain read sent before the transaction's first write or lock goes on its own: at READ
+    // COMMITTED it sees what it would see as the transaction's first statement, and it stays a
+    // named prepared statement (the token read, which would otherwise travel with the BEGIN as
+    // text, parsed and planned anew each time). A read transaction's write (a token touch)
+    // begins a transaction, so that it is undone when the work fails after it, as every write
+    // of a transaction is.
+    const begin =
+      begun || readsOnly(textOf(sql)) ? null : writing ? 'BEGIN' : 'BEGIN ISOLATION LEVEL REPEATABLE READ';
     // Begun as soon as it is sent: a failure after BEGIN still needs the ROLLBACK.
     if (begin !== null) begun = true;
     return send({ sql, params, rowMode, ahead: preamble(begin) });
@@ -289,7 +304,7 @@ export function transactionConn(
       return write;
     },
     atCommit(sql, params, atCommitOptions) {
-      const text = inlined(client, sql, params);
+      const text = inlined(sql, params);
       if (text === undefined)
         throw new Error('a write kept for the commit takes text and number parameters only');
       (atCommitOptions?.last ? atCommitLast : atCommit).push(text);
@@ -301,6 +316,16 @@ export function transactionConn(
     },
     async commit() {
       if (state.failure !== undefined) throw state.failure;
+      // A held write that can fail the COMMIT goes with it, ahead of the writes kept for it.
+      const write = held;
+      const withCommit =
+        write?.atCommitSql !== undefined && write.sharedLock === undefined
+          ? inlined(write.atCommitSql, write.params)
+          : undefined;
+      if (withCommit !== undefined) {
+        held = undefined;
+        atCommit.unshift(withCommit);
+      }
       // The held write may need to name the rule it broke: a statement of this transaction still.
       state.open = true;
       try {
@@ -308,8 +333,9 @@ export function transactionConn(
       } finally {
         state.open = false;
       }
-      if (!begun) return;
-      await client.query([...atCommit, ...atCommitLast, 'COMMIT'].join('; '));
+      const writes = [...atCommit, ...atCommitLast];
+      if (!begun && writes.length === 0) return;
+      await client.query([...(begun ? [] : ['BEGIN']), ...writes, 'COMMIT'].join('; '));
     },
     async rollback() {
       searchPathOf.delete(client);

@@ -1,7 +1,10 @@
 import type { IdempotencyRecord } from '../../core/model.js';
 import { type CounterStore, type IdempotencyStore, UniqueViolation } from '../../core/port/index.js';
 import { type Conn, prepared } from './connection.js';
+import { numberTaken, predicateMemoKey } from './memo-keys.js';
 import { purgeLockTaken } from './purge-lock.js';
+import { drawAheadSql, keepDrawnAhead } from './signals.js';
+import { type Granted, grantedKey } from './tenancy.js';
 
 const getSql = prepared('SELECT data FROM idempotency_keys WHERE workspace_id = $1 AND key = $2');
 
@@ -96,13 +99,38 @@ const nextSql = prepared(
     'ON CONFLICT (name) DO UPDATE SET value = counters.value + 1 RETURNING value',
 );
 
-/** Set in a transaction's memo once it took a number from a counter (see collections.ts). */
-export const numberTaken = 'counters.taken';
+/**
+ * An issue number, and with it what the create goes on to need: the predicate lock its insert
+ * holds shared (collections.ts) and its signal's append drawn ahead (signals.ts), in the order
+ * the create took them before (counter row, predicate, account). The create's writes then all
+ * go with the COMMIT: the counter row's lock, which queues the creates of a project, spans this
+ * statement and the commit, not a statement more between.
+ */
+const ahead = drawAheadSql('shared', '$3');
+const nextIssueSql = prepared(
+  `WITH n AS (${nextSql.text}), ` +
+    'shared AS MATERIALIZED (SELECT pg_advisory_xact_lock_shared(1869574507, hashtext($2)) FROM n), ' +
+    `${ahead.withs.join(', ')} SELECT (SELECT value FROM n) AS value, ${ahead.columns}`,
+);
 
 /** Named counters (issue numbers per project). */
 export function postgresCounters(conn: Conn): CounterStore {
   return {
     async next(name) {
+      const granted = conn.memo.get(grantedKey) as Granted | undefined;
+      if (conn.writing && granted !== undefined && name.startsWith('issues:')) {
+        const row = await conn.row<{
+          value: number;
+          sequence: number;
+          hooks: string[];
+          hook_types: string[];
+        }>(nextIssueSql, [name, `issues:${granted.workspaceId}`, granted.accountId]);
+        if (row?.value == null) throw new Error(`counter ${name} returned no value`);
+        conn.memo.set(predicateMemoKey('issues', granted.workspaceId), 'shared');
+        keepDrawnAhead(conn, granted.accountId, row);
+        conn.memo.set(numberTaken, true);
+        return row.value;
+      }
       // The counter row's lock queues the transactions taking numbers from it, and only those.
       const value = await conn.value<number>(nextSql, [name]);
       if (value === undefined) throw new Error(`counter ${name} returned no value`);

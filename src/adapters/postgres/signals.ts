@@ -61,6 +61,51 @@ function appendStatement(heldSql: string | undefined, sharedLock: boolean, lock:
   return statement;
 }
 
+/** What a transaction's memo keeps about an account's append drawn ahead (drawAhead). */
+export interface DrawnAhead {
+  sequence: number;
+  /** The account's active subscriptions: each one's text and the event types it wants. */
+  hooks: { data: string; types: string[] }[];
+}
+
+/** Where a transaction keeps the append it drew ahead for an account. */
+export const drawnAheadKey = (accountId: string): string => `signals.drawn\u0000${accountId}`;
+
+/** A signal whose sequence was drawn ahead: inserted with the COMMIT (Conn.atCommit). */
+const insertDrawnSql =
+  'INSERT INTO signals (sequence, id, account_id, type, resource_id, occurred_at, data) ' +
+  'VALUES ($1, $2, $3, $4, $5, $6, $7)';
+
+/**
+ * The SQL of a statement's part that draws an account's append ahead: the append lock (after
+ * what `after` names, a CTE of the statement: the locks keep their order), `nextval` under it,
+ * and the account's active subscriptions with the types they want. `$account` is the account's
+ * parameter. Its columns: `sequence`, `hooks`, `hook_types`.
+ */
+export function drawAheadSql(after: string, account: string): { withs: string[]; columns: string } {
+  return {
+    withs: [
+      `append_locked AS MATERIALIZED (SELECT pg_advisory_xact_lock(1869574504, hashtext(${account})) FROM ${after})`,
+      "drawn AS MATERIALIZED (SELECT nextval('signal_sequence') AS sequence FROM append_locked)",
+    ],
+    columns:
+      '(SELECT sequence FROM drawn) AS sequence, ' +
+      `ARRAY(SELECT data FROM webhooks WHERE account_id = ${account} AND status = 'active' ORDER BY pk) AS hooks, ` +
+      `ARRAY(SELECT array_to_string(event_types, ' ') FROM webhooks WHERE account_id = ${account} ` +
+      "AND status = 'active' ORDER BY pk) AS hook_types",
+  };
+}
+
+/** Keeps what drawAheadSql's columns answered, for the account's next append in the transaction. */
+export function keepDrawnAhead(
+  conn: Conn,
+  accountId: string,
+  row: { sequence: number; hooks: string[]; hook_types: string[] },
+): void {
+  const hooks = row.hooks.map((data, i) => ({ data, types: (row.hook_types[i] ?? '').split(' ') }));
+  conn.memo.set(drawnAheadKey(accountId), { sequence: row.sequence, hooks } satisfies DrawnAhead);
+}
+
 /**
  * Makes `signal_sequence` hand out numbers above $1 from now on, never lowering it. (A sequence
  * is not transactional: a copy that fails afterwards leaves it raised, which only skips numbers.)
@@ -88,6 +133,24 @@ export function postgresSignals(conn: Conn, appended: AppendObserver): SignalSto
   return {
     async append(event, text) {
       const { id, accountId, type, resource, occurredAt } = event;
+      const drawn = conn.writing
+        ? (conn.memo.get(drawnAheadKey(accountId)) as DrawnAhead | undefined)
+        : undefined;
+      if (drawn !== undefined) {
+        // The append lock is held and the sequence drawn (drawAheadSql): nothing left to ask,
+        // so the insert goes with the COMMIT, and the lock is held until then as ever.
+        conn.memo.delete(drawnAheadKey(accountId));
+        locked.add(accountId);
+        const data = eventText(event, text);
+        conn.atCommit(insertDrawnSql, [drawn.sequence, id, accountId, type, resource.id, occurredAt, data]);
+        const wanted = drawn.hooks.filter(({ types }) => types.includes(type) || types.includes('*'));
+        conn.memo.set(
+          activeHooksKey(accountId, type),
+          wanted.map((hook) => hook.data),
+        );
+        appended(accountId);
+        return toEvent({ sequence: drawn.sequence, data });
+      }
       const held = conn.writing ? conn.takeHeld() : undefined;
       const statement = appendStatement(held?.sql, held?.sharedLock !== undefined, !locked.has(accountId));
       const data = eventText(event, text);

@@ -221,6 +221,15 @@ export function postgresTenancy(conn: Conn): TenancyStore {
 
 const grantSql = prepared(tokenGrantSql('$1'));
 
+/** The workspace and account a transaction's token was granted (for a create's locks: records.ts). */
+export interface Granted {
+  workspaceId: string;
+  accountId: string;
+}
+
+/** Where a transaction keeps what its token was granted. */
+export const grantedKey = 'tokens.granted';
+
 /** API tokens, found by the hash of the plain token. */
 export function postgresTokens(conn: Conn): TokenStore {
   const byId = async (id: string) =>
@@ -243,7 +252,14 @@ export function postgresTokens(conn: Conn): TokenStore {
     async grantOf(hash) {
       // One statement: the token, its membership and its workspace as of one moment, which sees
       // every revoke and role change committed before it.
-      return maybe(await conn.row<TokenGrantRow>(grantSql, [hash]), toTokenGrant);
+      const grant = maybe(await conn.row<TokenGrantRow>(grantSql, [hash]), toTokenGrant);
+      if (grant?.accountId != null) {
+        conn.memo.set(grantedKey, {
+          workspaceId: grant.token.workspaceId,
+          accountId: grant.accountId,
+        } satisfies Granted);
+      }
+      return grant;
     },
     get: byId,
     async list(workspaceId) {
