@@ -237,6 +237,22 @@ export function meetsFilter(value: unknown, filter: FilterMatch): boolean {
   return value === filter;
 }
 
+/**
+ * Labels an issue list asks for: every one of `all` and at least one of `any` (an empty `any`
+ * matches nothing). Adapters read them from an index of (workspace, label, issue).
+ */
+export interface LabelMatch {
+  all?: readonly string[];
+  any?: readonly string[];
+}
+
+/** Whether a row's labels meet a label filter (the memory adapter's and the models' reading). */
+export function meetsLabels(labels: readonly string[], match: LabelMatch): boolean {
+  if (match.all && !match.all.every((label) => labels.includes(label))) return false;
+  if (match.any && !match.any.some((label) => labels.includes(label))) return false;
+  return true;
+}
+
 /** A list query over one collection within one workspace. */
 export interface ListQuery<Name extends CollectionName> {
   workspaceId: string;
@@ -255,6 +271,8 @@ export interface ListQuery<Name extends CollectionName> {
   updatedBefore?: string;
   /** Case-insensitive substring match over the collection's search fields. */
   search?: string;
+  /** Issues only (other collections refuse it): the labels a row must carry; see LabelMatch. */
+  labels?: LabelMatch;
   /**
    * `desc` (the default): newest first, (createdAt desc, id desc); `asc`: oldest first,
    * (createdAt asc, id asc). `after` and the rows follow the same order.
@@ -714,11 +732,33 @@ export interface DumpStore {
   page<Table extends DumpTable>(table: Table, after: string | null, limit: number): Promise<DumpPage<Table>>;
 }
 
+/** A label of a workspace and how many of its issues carry it. */
+export interface LabelCount {
+  name: string;
+  /** Issues carrying the label, archived ones included. */
+  issueCount: number;
+}
+
+/** The labels of a workspace's issues: read from the issues' label index, never written directly. */
+export interface LabelStore {
+  /**
+   * Up to `limit` labels carried by at least one issue of the workspace, in the order of their
+   * names' code points (UTF-8 byte order), after the name `after` when given; with `total`, the
+   * number of such labels. Concurrency contract: a label count reflects every issue write
+   * committed before the transaction's snapshot, and the transaction's own writes.
+   */
+  list(query: { workspaceId: string; after?: string; limit: number }): Promise<{
+    rows: LabelCount[];
+    total: number;
+  }>;
+}
+
 /** Everything a transaction can touch. */
 export interface StorageTx {
   tenancy: TenancyStore;
   tokens: TokenStore;
   collections: { [Name in CollectionName]: Collection<Name> };
+  labels: LabelStore;
   signals: SignalStore;
   idempotency: IdempotencyStore;
   counters: CounterStore;

@@ -5,12 +5,15 @@ import {
   type CollectionRows,
   collectionDefinitions,
   type FilterMatch,
+  type LabelMatch,
   type ListQuery,
   meetsFilter,
+  meetsLabels,
   UniqueViolation,
   VersionMismatch,
 } from '../../core/storage.js';
 import { storedJsonOf } from '../shared/stored-json.js';
+import { LabelIndex, mergedPositions } from './label-index.js';
 import { SortedKeys } from './sorted-keys.js';
 import { type Position, SortedPositions } from './sorted-positions.js';
 import { clone, type RecordUndo } from './undo.js';
@@ -37,7 +40,12 @@ interface WorkspaceIndex {
   byValue: Map<string, SortedPositions>;
   set: Map<string, SortedPositions>;
   sorted: Map<string, SortedKeys>;
+  /** The rows of each label (issues only). */
+  labels: LabelIndex;
 }
+
+/** A row's labels, for a collection that has them (issues). */
+const labelsOf = (row: unknown): readonly string[] | undefined => (row as { labels?: string[] }).labels;
 
 /** A filter value as an index key; null and numbers kept apart from strings. */
 const valueKey = (field: string, value: unknown): string =>
@@ -104,6 +112,37 @@ export class IndexedRows<Name extends CollectionName> {
     return positions;
   }
 
+  /** The workspace's label index (empty for a workspace without rows). */
+  labelIndex(workspaceId: string): LabelIndex {
+    return this.workspaces.get(workspaceId)?.labels ?? new LabelIndex();
+  }
+
+  /**
+   * The positions to walk for a label filter, in list order: the rows of the `all` label carried
+   * by the fewest rows, or else those of the `any` labels merged; null without a label filter.
+   */
+  labelled(
+    workspaceId: string,
+    match: LabelMatch | undefined,
+    order: 'asc' | 'desc',
+    after?: { createdAt: string; id: string },
+  ): { walk: Iterable<Position>; size: number } | null {
+    if (!match) return null;
+    const labels = this.labelIndex(workspaceId);
+    let narrowest: SortedPositions | null = null;
+    for (const label of match.all ?? []) {
+      const rows = labels.rowsOf(label);
+      if (!narrowest || rows.size < narrowest.size) narrowest = rows;
+    }
+    const anyOf = (match.any ?? []).map((label) => labels.rowsOf(label));
+    const anySize = anyOf.reduce((n, rows) => n + rows.size, 0);
+    if (narrowest && (match.any === undefined || narrowest.size <= anySize)) {
+      const rows = narrowest;
+      return { walk: order === 'asc' ? rows.oldestFirst(after) : rows.newestFirst(after), size: rows.size };
+    }
+    return { walk: mergedPositions(anyOf, order, after), size: anySize };
+  }
+
   workspace(workspaceId: string): WorkspaceIndex | undefined {
     return this.workspaces.get(workspaceId);
   }
@@ -111,7 +150,13 @@ export class IndexedRows<Name extends CollectionName> {
   private indexesOf(workspaceId: string): WorkspaceIndex {
     let index = this.workspaces.get(workspaceId);
     if (!index) {
-      index = { all: new SortedPositions(), byValue: new Map(), set: new Map(), sorted: new Map() };
+      index = {
+        all: new SortedPositions(),
+        byValue: new Map(),
+        set: new Map(),
+        sorted: new Map(),
+        labels: new LabelIndex(),
+      };
       this.workspaces.set(workspaceId, index);
     }
     return index;
@@ -155,6 +200,7 @@ export class IndexedRows<Name extends CollectionName> {
       if ((row as unknown as Fields)[field] != null) this.setIndex(index, field).add(position);
     }
     for (const field of this.sortFields) this.sortIndex(index, field).add(this.keyed(row, field));
+    index.labels.add(labelsOf(row), position);
     record(() => this.drop(row.id, () => {}));
   }
 
@@ -176,6 +222,7 @@ export class IndexedRows<Name extends CollectionName> {
       if ((row as unknown as Fields)[field] != null) index.set.get(field)?.remove(position);
     }
     for (const field of this.sortFields) index.sorted.get(field)?.remove(this.keyed(row, field));
+    index.labels.remove(labelsOf(row), position);
     record(() => this.add(row, () => {}, position));
     return row;
   }
@@ -205,6 +252,12 @@ export class IndexedRows<Name extends CollectionName> {
       if (was.key === now.key) continue;
       index.sorted.get(field)?.remove(was);
       this.sortIndex(index, field).add(now);
+    }
+    const labelsBefore = labelsOf(before);
+    const labelsNow = labelsOf(row);
+    if (JSON.stringify(labelsBefore) !== JSON.stringify(labelsNow)) {
+      index.labels.remove(labelsBefore, position);
+      index.labels.add(labelsNow, position);
     }
     const oldUnique = this.uniqueKey(before);
     const newUnique = this.uniqueKey(row);
@@ -266,9 +319,10 @@ export function memoryCollection<Name extends CollectionName>(
   const definition = collectionDefinitions[name];
 
   /**
-   * The rows of the workspace matching `where` (and, with `set`, having that field set), newest
-   * first (oldest first with `asc`). With `set`, the rows where it is set are walked: few, as the
-   * field is null in most rows.
+   * The rows of the workspace matching `where` (and, with `set`, having that field set; with
+   * `labels`, carrying them), newest first (oldest first with `asc`). The smallest of the indexes
+   * that fit is walked: the rows where `set` is set (few, as the field is null in most rows), an
+   * equality filter's value, or a label's rows.
    */
   function* matching(
     workspaceId: string,
@@ -276,32 +330,47 @@ export function memoryCollection<Name extends CollectionName>(
     after?: { createdAt: string; id: string },
     order: 'asc' | 'desc' = 'desc',
     set?: string,
+    labels?: LabelMatch,
   ) {
     const positions = set ? store.setRows(workspaceId, set) : store.candidates(workspaceId, where).positions;
-    const walk = order === 'asc' ? positions.oldestFirst(after) : positions.newestFirst(after);
+    const labelled = store.labelled(workspaceId, labels, order, after);
+    const walk =
+      labelled && labelled.size < positions.size
+        ? labelled.walk
+        : order === 'asc'
+          ? positions.oldestFirst(after)
+          : positions.newestFirst(after);
     for (const position of walk) {
       const row = store.rows.get(position.id) as Row;
+      if (set !== undefined && (row as unknown as Fields)[set] == null) continue;
+      if (labels && !meetsLabels(labelsOf(row) ?? [], labels)) continue;
       if (matches(row, where)) yield row;
     }
   }
 
-  const countOf = (workspaceId: string, where: Where): number => {
+  const countOf = (workspaceId: string, where: Where, labels?: LabelMatch): number => {
     // A null asked of a field whose set rows are indexed: every match of the other filters, less
     // those where it is set (few), so the count stays an index read.
     const nullField = store.setFields.find((field) => where?.[field] === null);
     if (
       nullField !== undefined &&
-      Object.keys(where ?? {}).some((f) => f !== nullField && where?.[f] !== undefined)
+      (labels !== undefined ||
+        Object.keys(where ?? {}).some((f) => f !== nullField && where?.[f] !== undefined))
     ) {
       const { [nullField]: _null, ...rest } = where ?? {};
       let set = 0;
-      for (const _ of matching(workspaceId, rest, undefined, 'desc', nullField)) set++;
-      return countOf(workspaceId, rest) - set;
+      for (const _ of matching(workspaceId, rest, undefined, 'desc', nullField, labels)) set++;
+      return countOf(workspaceId, rest, labels) - set;
     }
     const { positions, exact } = store.candidates(workspaceId, where);
-    if (exact) return positions.size;
+    const filtered = Object.values(where ?? {}).some((value) => value !== undefined);
+    // One label asked, and nothing else: the size of its rows.
+    const [only] = labels?.all ?? [];
+    if (labels && !filtered && labels.any === undefined && labels.all?.length === 1 && only !== undefined)
+      return store.labelIndex(workspaceId).rowsOf(only).size;
+    if (exact && !labels) return positions.size;
     let n = 0;
-    for (const _ of matching(workspaceId, where)) n++;
+    for (const _ of matching(workspaceId, where, undefined, 'desc', undefined, labels)) n++;
     return n;
   };
 
@@ -384,6 +453,8 @@ export function memoryCollection<Name extends CollectionName>(
         return true;
       };
       const set = query.notNull?.[0] as string | undefined;
+      const labels = query.labels;
+      if (labels && name !== 'issues') throw new Error(`${name}: has no labels to filter on`);
       const onlyEquality =
         set === undefined &&
         needle === undefined &&
@@ -404,10 +475,11 @@ export function memoryCollection<Name extends CollectionName>(
           const row = store.rows.get(id) as Row;
           if (set !== undefined && (row as unknown as Fields)[set] == null) continue;
           if (query.unchangedSince !== undefined && row.updatedAt > query.unchangedSince) continue;
+          if (labels && !meetsLabels(labelsOf(row) ?? [], labels)) continue;
           if (matches(row, where) && accepts(row)) page.push(row);
         }
       } else {
-        for (const row of matching(query.workspaceId, where, query.after, query.order, set)) {
+        for (const row of matching(query.workspaceId, where, query.after, query.order, set, labels)) {
           if (page.length >= query.limit) break;
           if (accepts(row)) page.push(row);
         }
@@ -416,10 +488,10 @@ export function memoryCollection<Name extends CollectionName>(
       let total: number;
       let sum = 0;
       if (onlyEquality && sumField === undefined) {
-        total = countOf(query.workspaceId, where);
+        total = countOf(query.workspaceId, where, labels);
       } else {
         total = 0;
-        for (const row of matching(query.workspaceId, where, undefined, 'desc', set)) {
+        for (const row of matching(query.workspaceId, where, undefined, 'desc', set, labels)) {
           if (!accepts(row)) continue;
           total++;
           if (sumField !== undefined) sum += Number((row as unknown as Fields)[sumField] ?? 0);

@@ -28,6 +28,7 @@ import {
   tryExclusiveLockSql,
 } from './connection.js';
 import { withUniqueRules } from './errors.js';
+import { addLabels } from './labels.js';
 import { numberTaken } from './records.js';
 
 type Where = Partial<Record<string, FilterMatch>> | undefined;
@@ -284,6 +285,10 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
       if (query.updatedBefore !== undefined) conditions.add((p) => `updated_at < ${p}`, query.updatedBefore);
       if (query.search !== undefined) addSearch(shape, query.search, conditions);
       for (const field of query.notNull ?? []) conditions.clauses.push(`${columnOf(field)} IS NOT NULL`);
+      const labels = query.labels;
+      if (labels && name !== 'issues') throw new Error(`${name}: has no labels to filter on`);
+      // The workspace is the first parameter of every list's conditions (scoped).
+      if (labels) addLabels('$1', labels, conditions);
       const where = conditions.sql;
       const matchParams = [...conditions.params];
 
@@ -331,6 +336,7 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
           if (query.updatedSince !== undefined) c.add((p) => `updated_at >= ${p}`, query.updatedSince);
           if (query.updatedBefore !== undefined) c.add((p) => `updated_at < ${p}`, query.updatedBefore);
           if (query.search !== undefined) addSearch(shape, query.search, c);
+          if (labels) addLabels('$1', labels, c);
           if (extra) c.clauses.push(extra);
           return c;
         };

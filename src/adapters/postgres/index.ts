@@ -5,6 +5,7 @@ import type { Storage, StorageTx } from '../../core/storage.js';
 import { postgresCollection } from './collections.js';
 import type { Conn } from './connection.js';
 import { postgresDump } from './dump.js';
+import { postgresLabels } from './labels.js';
 import { migrate } from './migrate.js';
 import {
   batchedNotifier,
@@ -97,6 +98,7 @@ function postgresTx(conn: Conn, observer: TxObserver): StorageTx {
       comments: postgresCollection('comments', conn),
       issueRelations: postgresCollection('issueRelations', conn),
     },
+    labels: postgresLabels(conn),
     signals: postgresSignals(conn, observer.appended),
     idempotency: postgresIdempotency(conn),
     counters: postgresCounters(conn),

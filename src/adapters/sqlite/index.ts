@@ -4,6 +4,7 @@ import { sqliteCollection } from './collections.js';
 import { type Conn, openDatabase, StatementCache, transactionConn } from './connection.js';
 import { commutesWithBookkeeping, DeferredBookkeeping } from './deferred-bookkeeping.js';
 import { sqliteDump } from './dump.js';
+import { sqliteLabels } from './labels.js';
 import { migrate } from './migrate.js';
 import { ReadCache } from './read-cache.js';
 import { sqliteCounters, sqliteIdempotency } from './records.js';
@@ -62,6 +63,7 @@ function sqliteTx(conn: Conn, writePendingSearch: () => void): StorageTx {
       comments: collection('comments'),
       issueRelations: collection('issueRelations'),
     },
+    labels: sqliteLabels(conn),
     signals: sqliteSignals(conn),
     idempotency: sqliteIdempotency(conn),
     counters: sqliteCounters(conn),
