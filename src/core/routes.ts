@@ -3,6 +3,7 @@ import { commentRoutes } from './families/comments/routes.js';
 import { contextRoutes } from './families/context/routes.js';
 import { decisionRoutes } from './families/decisions/routes.js';
 import { issueRoutes } from './families/issues/routes.js';
+import { labelRoutes } from './families/labels/routes.js';
 import { memberRoutes } from './families/members/routes.js';
 import { outcomeRoutes } from './families/outcomes/routes.js';
 import { projectRoutes } from './families/projects/routes.js';
@@ -19,6 +20,7 @@ export const routes: readonly Route[] = [
   ...contextRoutes,
   ...decisionRoutes,
   ...issueRoutes,
+  ...labelRoutes,
   ...relationRoutes,
   ...timeEntryRoutes,
   ...commentRoutes,

@@ -20,6 +20,7 @@ import {
   issueSchema,
   issueTransitionSchema,
 } from '../families/issues/schema.js';
+import { labelPageSchema, labelSchema } from '../families/labels/schema.js';
 import { memberInviteSchema } from '../families/members/invite.js';
 import {
   memberCreateSchema,
@@ -91,6 +92,8 @@ export const responseComponents: Record<string, z.ZodType> = {
   DecisionPage: decisionPageSchema,
   Issue: issueSchema,
   IssuePage: issuePageSchema,
+  Label: labelSchema,
+  LabelPage: labelPageSchema,
   IssueRelation: relationSchema,
   BatchResults: batchResponseSchema,
   IssueRelationPage: relationPageSchema,
