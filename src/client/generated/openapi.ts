@@ -268,7 +268,7 @@ export interface paths {
         };
         /**
          * List issues
-         * @description One page of the workspace's issues, narrowed by project, outcome, status, severity or assignee, or searched with `q`. Follow `nextCursor` (null on the last page) for the next page; `total` counts every match.
+         * @description One page of the workspace's issues, narrowed by project, outcome, status, severity, assignee or labels (`labels`: every one of them; `labelsAny`: any), or searched with `q`. Follow `nextCursor` (null on the last page) for the next page; `total` counts every match.
          */
         get: operations["listIssues"];
         put?: never;
@@ -361,6 +361,26 @@ export interface paths {
          * @description Clears `archivedAt`: the issue is listed again. Needs If-Match with the current ETag (428 without, 409 when stale). Unarchiving an issue that is not archived changes nothing.
          */
         post: operations["unarchiveIssue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List labels
+         * @description One page of the labels the workspace's issues carry, in name order (by code point), each with how many issues carry it, archived ones included (the total of `GET /issues?labels=<name>&archived=true`). A label no issue carries any more is not listed. Follow `nextCursor` (null on the last page) for the next page; `total` counts every label.
+         */
+        get: operations["listLabels"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1744,6 +1764,19 @@ export interface components {
         };
         IssuePage: {
             data: components["schemas"]["Issue"][];
+            /** @description Pass as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+            /** @description Items matching the filters, over all pages */
+            total: number;
+        };
+        Label: {
+            /** @description The label, as issues carry it */
+            name: string;
+            /** @description How many issues of the workspace carry it, archived ones included */
+            issueCount: number;
+        };
+        LabelPage: {
+            data: components["schemas"]["Label"][];
             /** @description Pass as `cursor` for the next page; null on the last page */
             nextCursor: string | null;
             /** @description Items matching the filters, over all pages */
@@ -4718,6 +4751,10 @@ export interface operations {
                 parentId?: string;
                 /** @description None of these (a comma list): leaves out what `parentId` would match */
                 "-parentId"?: string;
+                /** @description Issues carrying every one of these labels (a comma list) */
+                labels?: string;
+                /** @description Issues carrying at least one of these labels (a comma list) */
+                labelsAny?: string;
                 /** @description Archived items are left out unless `true` (with the others) or `only` */
                 archived?: "false" | "true" | "only";
                 q?: string;
@@ -5294,6 +5331,55 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
             428: components["responses"]["PreconditionRequired"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listLabels: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "name": "safari",
+                     *           "issueCount": 3
+                     *         }
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "total": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LabelPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
