@@ -36,6 +36,8 @@ const tagDescriptions: Record<string, string> = {
   Decisions: 'Decisions taken, with their rationale and participants, and what superseded them.',
   Issues:
     'Work items numbered per project (APO-1), moved through open, in_progress, blocked, resolved and closed.',
+  Labels:
+    "The labels the workspace's issues carry, each with how many issues carry it; find those issues with `labels` or `labelsAny`.",
   'Time entries': 'Minutes spent on an outcome, on a day, optionally on one of its issues.',
   Comments:
     'Markdown comments on an issue, an outcome or a decision, oldest first; each counted in its `commentCount`.',
