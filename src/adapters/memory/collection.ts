@@ -1,4 +1,4 @@
-import { sortKeyOf } from '../../core/sort-keys.js';
+import { type SortKey, sortKeyOf } from '../../core/sort-keys.js';
 import {
   type Collection,
   type CollectionName,
@@ -20,6 +20,9 @@ import { clone, type RecordUndo } from './undo.js';
 import { type UniqueKey, UniqueKeys } from './unique-keys.js';
 
 type Where = Partial<Record<string, FilterMatch>> | undefined;
+
+/** At most this many issues of a label filter are read from its index and sorted, rather than walking a sort order. */
+const fewLabelled = 4096;
 type Fields = Record<string, unknown>;
 
 /** A unique rule beyond the id: the fields whose values a row claims in its workspace, and the violation's name. */
@@ -348,6 +351,18 @@ export function memoryCollection<Name extends CollectionName>(
     }
   }
 
+  /** The ids of `positions` in (sort key, id) order, `desc` reversed, strictly after `after`. */
+  function sortedIds(
+    positions: Iterable<Position>,
+    field: string,
+    order: 'asc' | 'desc',
+    after?: { key: SortKey; id: string },
+  ): string[] {
+    const keys = new SortedKeys();
+    for (const { id } of positions) keys.add({ key: sortKeyOf(name, field, store.rows.get(id) as Row), id });
+    return [...keys.walk(order, after)];
+  }
+
   const countOf = (workspaceId: string, where: Where, labels?: LabelMatch): number => {
     // A null asked of a field whose set rows are indexed: every match of the other filters, less
     // those where it is set (few), so the count stays an index read.
@@ -466,10 +481,13 @@ export function memoryCollection<Name extends CollectionName>(
 
       const page: Row[] = [];
       if (query.sort) {
-        // Walked in the sort field's order; each row checked against every filter.
-        const walk = store
-          .sortedRows(query.workspaceId, query.sort.field)
-          .walk(query.sort.order, query.afterKey);
+        // Walked in the sort field's order; each row checked against every filter. The issues of
+        // labels carried by few are read from the label index and sorted instead.
+        const labelled = store.labelled(query.workspaceId, labels, 'desc');
+        const walk =
+          labelled && labelled.size <= fewLabelled
+            ? sortedIds(labelled.walk, query.sort.field, query.sort.order, query.afterKey)
+            : store.sortedRows(query.workspaceId, query.sort.field).walk(query.sort.order, query.afterKey);
         for (const id of walk) {
           if (page.length >= query.limit) break;
           const row = store.rows.get(id) as Row;
