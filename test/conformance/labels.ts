@@ -4,7 +4,8 @@ import type { Issue, IssueStatus, LabelMatch, StorageTx } from '../../src/core/i
 import type { AdapterUnderTest } from '../support/adapters.js';
 import { at, freshStore, sampleRow } from './fixtures.js';
 
-const alphabet = ['bug', 'ui', 'safari', 'é', '𝔘', 'x,y'] as const;
+// Quotes, brackets and backslashes too: PostgreSQL's triggers read the labels from the JSON text.
+const alphabet = ['bug', 'ui', 'safari', 'é', '𝔘', 'x,y', 'a"]\\', '[]'] as const;
 const labelSet = fc.array(fc.constantFrom(...alphabet), { maxLength: 4 });
 const labelList = fc.uniqueArray(fc.constantFrom(...alphabet, 'absent'), { minLength: 1, maxLength: 3 });
 const labelMatch: fc.Arbitrary<LabelMatch> = fc

@@ -146,6 +146,31 @@ export class IndexedRows<Name extends CollectionName> {
     return { walk: mergedPositions(anyOf, order, after), size: anySize };
   }
 
+  /**
+   * The positions to walk for an any-of list (`status=open,in_progress`) on an indexed field, in
+   * list order: its values' rows merged, for the list whose rows are fewest; null without one.
+   * The values' rows are disjoint, so `size` counts each row once.
+   */
+  listed(
+    workspaceId: string,
+    where: Where,
+    order: 'asc' | 'desc',
+    after?: { createdAt: string; id: string },
+  ): { walk: Iterable<Position>; size: number } | null {
+    const index = this.workspaces.get(workspaceId);
+    if (!index) return null;
+    let best: { lists: SortedPositions[]; size: number } | null = null;
+    for (const [field, value] of Object.entries(where ?? {})) {
+      if (!Array.isArray(value) || !this.indexed.includes(field)) continue;
+      const lists = [...new Set(value as unknown[])].map(
+        (one) => index.byValue.get(valueKey(field, one)) ?? new SortedPositions(),
+      );
+      const size = lists.reduce((n, rows) => n + rows.size, 0);
+      if (!best || size < best.size) best = { lists, size };
+    }
+    return best && { walk: mergedPositions(best.lists, order, after), size: best.size };
+  }
+
   workspace(workspaceId: string): WorkspaceIndex | undefined {
     return this.workspaces.get(workspaceId);
   }
@@ -336,13 +361,15 @@ export function memoryCollection<Name extends CollectionName>(
     labels?: LabelMatch,
   ) {
     const positions = set ? store.setRows(workspaceId, set) : store.candidates(workspaceId, where).positions;
-    const labelled = store.labelled(workspaceId, labels, order, after);
-    const walk =
-      labelled && labelled.size < positions.size
-        ? labelled.walk
-        : order === 'asc'
-          ? positions.oldestFirst(after)
-          : positions.newestFirst(after);
+    let walk: Iterable<Position> =
+      order === 'asc' ? positions.oldestFirst(after) : positions.newestFirst(after);
+    let size = positions.size;
+    for (const narrower of [
+      store.labelled(workspaceId, labels, order, after),
+      set ? null : store.listed(workspaceId, where, order, after),
+    ]) {
+      if (narrower && narrower.size < size) ({ walk, size } = narrower);
+    }
     for (const position of walk) {
       const row = store.rows.get(position.id) as Row;
       if (set !== undefined && (row as unknown as Fields)[set] == null) continue;
@@ -384,6 +411,10 @@ export function memoryCollection<Name extends CollectionName>(
     if (labels && !filtered && labels.any === undefined && labels.all?.length === 1 && only !== undefined)
       return store.labelIndex(workspaceId).rowsOf(only).size;
     if (exact && !labels) return positions.size;
+    // One any-of list, and nothing else: the sum of its values' rows.
+    const entries = Object.entries(where ?? {}).filter(([, value]) => value !== undefined);
+    const listed = entries.length === 1 && !labels ? store.listed(workspaceId, where, 'desc') : null;
+    if (listed) return listed.size;
     let n = 0;
     for (const _ of matching(workspaceId, where, undefined, 'desc', undefined, labels)) n++;
     return n;
