@@ -31,6 +31,10 @@ export async function listLatencies(server, info, samples = 60) {
     'status+severity': `${base}&status=open&severity=high`,
     'projectId (90%)+status': `${base}&projectId=${info.projectId}&status=open`,
     'updatedSince, none match': `${base}&updatedSince=2099-01-01T00:00:00.000Z`,
+    'sort=-updatedAt': `${base}&sort=-updatedAt`,
+    'status=open,in_progress (40%)': `${base}&status=open,in_progress`,
+    'labels=x (10%)': `${base}&labels=x`,
+    'labels=rare (0.1%)': `${base}&labels=rare`,
   };
   const result = {};
   for (const [name, url] of Object.entries(queries)) {

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { batchVersusSingles } from './batch.js';
 import { measureExport } from './export.js';
 import {
   compareServers,
@@ -111,7 +112,8 @@ const growth = await withServers(
       figures[name] = { small: pairs[`10k ${name}`], large: pairs[`large ${name}`] };
     }
     const list = await listLatencies(largeServer, big);
-    return { figures, list };
+    const batch = await batchVersusSingles(smallServer, small);
+    return { figures, list, batch };
   },
 );
 lines.push('');
@@ -124,6 +126,16 @@ lines.push('');
 row(`GET /issues?limit=50 at ${large} issues`, 'p50', 'total');
 row('---', '---', '---');
 for (const [name, { p50, total }] of Object.entries(growth.list)) row(name, `${p50.toFixed(2)} ms`, total);
+lines.push('');
+const { batch } = growth;
+row(`${batch.size} creates (10k issues, Node host, one connection)`, 'p50', 'ratio');
+row('---', '---', '---');
+row(`POST /batch of ${batch.size} operations`, `${batch.batchMs.toFixed(1)} ms`, '1');
+row(
+  `${batch.size} POST /issues, one after another`,
+  `${batch.singlesMs.toFixed(1)} ms`,
+  `${batch.ratio.toFixed(1)}× the batch`,
+);
 
 log(`export: 10k and ${large} issues to a JSON Lines file`);
 // Each export runs in a child process of its own, so its peak RSS is the export's alone. V8 grows

@@ -8,6 +8,8 @@ import {
   decisionsApi,
   type IssuesApi,
   issuesApi,
+  type LabelsApi,
+  labelsApi,
   type MembersApi,
   membersApi,
   type OutcomesApi,
@@ -53,6 +55,7 @@ export interface Client {
   context: ContextApi;
   decisions: DecisionsApi;
   issues: IssuesApi;
+  labels: LabelsApi;
   timeEntries: TimeEntriesApi;
   comments: CommentsApi;
   members: MembersApi;
@@ -90,6 +93,7 @@ export function createClient(options: ClientOptions): Client {
     context: contextApi(transport),
     decisions: decisionsApi(transport),
     issues: issuesApi(transport),
+    labels: labelsApi(transport),
     timeEntries: timeEntriesApi(transport),
     comments: commentsApi(transport),
     members: membersApi(transport),

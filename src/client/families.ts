@@ -102,6 +102,19 @@ export interface IssueRelationsApi {
   delete(issue: Target, relationId: string, options?: CallOptions): Promise<void>;
 }
 
+/**
+ * `/labels`: the labels the workspace's issues carry, in name order, each with how many issues
+ * carry it (archived ones included). Find the issues with `issues.list({ labels, labelsAny })`.
+ */
+export interface LabelsApi {
+  /** Every label (iterate, or `.page()`). */
+  list(filters?: T.LabelFilters): Listing<T.Label>;
+}
+
+export function labelsApi(t: Transport): LabelsApi {
+  return { list: (filters) => listingOf(t, '/labels', filters) };
+}
+
 /** `/time-entries`: create, get, update, modify, delete, list (with `totalMinutes`). */
 export interface TimeEntriesApi
   extends Creatable<T.TimeEntryCreate, T.TimeEntry>,

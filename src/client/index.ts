@@ -12,6 +12,7 @@ export type {
   DecisionsApi,
   IssueRelationsApi,
   IssuesApi,
+  LabelsApi,
   MembersApi,
   OutcomesApi,
   ProjectsApi,

@@ -27,6 +27,7 @@ export interface IssueCreate extends Schema<'IssueCreate'> {}
 export interface IssuePatch extends Schema<'IssuePatch'> {}
 export type IssueStatus = Issue['status'];
 export interface IssueRelation extends Schema<'IssueRelation'> {}
+export interface Label extends Schema<'Label'> {}
 export interface IssueRelationCreate extends Schema<'IssueRelationCreate'> {}
 export interface TimeEntry extends Schema<'TimeEntry'> {}
 export interface TimeEntryCreate extends Schema<'TimeEntryCreate'> {}
@@ -94,6 +95,7 @@ export type ContextFilters = Omit<ListQuery<'/api/v1/context'>, 'cursor'>;
 export type DecisionFilters = Omit<ListQuery<'/api/v1/decisions'>, 'cursor'>;
 export type IssueFilters = Omit<ListQuery<'/api/v1/issues'>, 'cursor'>;
 export type IssueRelationFilters = Omit<ListQuery<'/api/v1/issues/{id}/relations'>, 'cursor'>;
+export type LabelFilters = Omit<ListQuery<'/api/v1/labels'>, 'cursor'>;
 export type TimeEntryFilters = Omit<ListQuery<'/api/v1/time-entries'>, 'cursor'>;
 export type CommentFilters = Omit<ListQuery<'/api/v1/comments'>, 'cursor'>;
 export type MemberFilters = Omit<ListQuery<'/api/v1/members'>, 'cursor'>;

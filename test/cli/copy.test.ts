@@ -64,6 +64,11 @@ describe('outcome-tracker copy, SQLite to SQLite through the built CLI', () => {
     expect(issue.status).toBe(200);
     expect(issue.json).toMatchObject({ key: 'APO-1', severity: 'critical', version: 2 });
     expect((await call(base, 'GET', `/api/v1/webhooks/${made.webhookId}`, { token })).status).toBe(200);
+    // The label index is derived, not copied: the copy's inserts rebuild it.
+    const labels = await call(base, 'GET', '/api/v1/labels', { token });
+    expect(labels.json).toEqual({ data: [{ name: 'search', issueCount: 1 }], nextCursor: null, total: 1 });
+    const labelled = await call(base, 'GET', '/api/v1/issues?labels=search', { token });
+    expect(labelled.json).toMatchObject({ data: [{ id: made.issueIds[1] }], total: 1 });
 
     // The pending deliveries are sent by the serve on the copy, once each, with the source's event ids.
     await receiver.waitFor((got) => got.length >= signals.length, `${signals.length} deliveries`);

@@ -197,6 +197,24 @@ describe.each(modes)('every operation of the client, %s', (mode) => {
     expect((await client.issues.get(child.id)).parentId).toBeNull();
   });
 
+  it('labels: issues filtered by every label or any, and the labels listed with their counts', async () => {
+    const both = await client.issues.create({
+      projectId: f.ws.projectId,
+      title: 'A',
+      labels: ['cl-a', 'cl-b'],
+    });
+    const one = await client.issues.create({ projectId: f.ws.projectId, title: 'B', labels: ['cl-a'] });
+    expect((await client.issues.list({ labels: 'cl-a,cl-b' }).toArray()).map((i) => i.id)).toEqual([both.id]);
+    expect(
+      (await client.issues.list({ labelsAny: 'cl-b,cl-a', limit: 1 }).toArray()).map((i) => i.id),
+    ).toEqual([one.id, both.id]);
+    const labels = (await client.labels.list({ limit: 1 }).toArray()).filter((l) => l.name.startsWith('cl-'));
+    expect(labels).toEqual([
+      { name: 'cl-a', issueCount: 2 },
+      { name: 'cl-b', issueCount: 1 },
+    ]);
+  });
+
   it('comments: create, get, update, modify, delete and list oldest first or newest first', async () => {
     const issue = await client.issues.create({ projectId: f.ws.projectId, title: 'Discussed' });
     const first = await client.comments.create({ issueId: issue.id, body: 'First' });

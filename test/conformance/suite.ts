@@ -3,6 +3,7 @@ import type { AdapterUnderTest } from '../support/adapters.js';
 import { collectionTests } from './collections.js';
 import { dumpTests } from './dump.js';
 import { filterTests } from './filters.js';
+import { labelTests } from './labels.js';
 import { recordTests } from './records.js';
 import { signalTests } from './signals.js';
 import { sortTests } from './sorts.js';
@@ -22,6 +23,7 @@ export function runConformanceSuite(adapter: AdapterUnderTest): void {
     totalTests(adapter);
     sortTests(adapter);
     filterTests(adapter);
+    labelTests(adapter);
     tenancyTests(adapter);
     signalTests(adapter);
     recordTests(adapter);

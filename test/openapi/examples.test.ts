@@ -130,6 +130,7 @@ describe('the examples of the API reference', () => {
       ...['listIssues', 'createIssue', 'getIssue', 'updateIssue', 'transitionIssue'],
       ...['archiveIssue', 'unarchiveIssue'],
       ...['listIssueRelations', 'createIssueRelation', 'getIssueRelation', 'deleteIssueRelation'],
+      ...['listLabels'],
       ...['listTimeEntries', 'createTimeEntry', 'getTimeEntry', 'updateTimeEntry', 'deleteTimeEntry'],
       ...['listComments', 'createComment', 'getComment', 'updateComment', 'deleteComment'],
       ...['listMembers', 'createMember', 'getMember', 'updateMember', 'deleteMember', 'inviteMember'],

@@ -32,6 +32,7 @@ export function scheduledStorage(inner: Storage): {
       tenancy: wrapStore('tenancy', tx.tenancy),
       tokens: wrapStore('tokens', tx.tokens),
       collections,
+      labels: wrapStore('labels', tx.labels),
       signals: wrapStore('signals', tx.signals),
       idempotency: wrapStore('idempotency', tx.idempotency),
       counters: wrapStore('counters', tx.counters),

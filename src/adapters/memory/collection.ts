@@ -4,19 +4,25 @@ import {
   type CollectionName,
   type CollectionRows,
   type FilterMatch,
+  type LabelMatch,
   type ListQuery,
   meetsFilter,
+  meetsLabels,
   UniqueViolation,
   VersionMismatch,
 } from '../../core/port/index.js';
-import { sortKeyOf } from '../../core/sort-keys.js';
+import { type SortKey, sortKeyOf } from '../../core/sort-keys.js';
 import { storedJsonOf } from '../shared/stored-json.js';
+import { LabelIndex, mergedPositions } from './label-index.js';
 import { SortedKeys } from './sorted-keys.js';
 import { type Position, SortedPositions } from './sorted-positions.js';
 import { clone, type RecordUndo } from './undo.js';
 import { type UniqueKey, UniqueKeys } from './unique-keys.js';
 
 type Where = Partial<Record<string, FilterMatch>> | undefined;
+
+/** At most this many issues of a label filter are read from its index and sorted, rather than walking a sort order. */
+const fewLabelled = 4096;
 type Fields = Record<string, unknown>;
 
 /** A unique rule beyond the id: the fields whose values a row claims in its workspace, and the violation's name. */
@@ -37,7 +43,12 @@ interface WorkspaceIndex {
   byValue: Map<string, SortedPositions>;
   set: Map<string, SortedPositions>;
   sorted: Map<string, SortedKeys>;
+  /** The rows of each label (issues only). */
+  labels: LabelIndex;
 }
+
+/** A row's labels, for a collection that has them (issues). */
+const labelsOf = (row: unknown): readonly string[] | undefined => (row as { labels?: string[] }).labels;
 
 /** A filter value as an index key; null and numbers kept apart from strings. */
 const valueKey = (field: string, value: unknown): string =>
@@ -104,6 +115,62 @@ export class IndexedRows<Name extends CollectionName> {
     return positions;
   }
 
+  /** The workspace's label index (empty for a workspace without rows). */
+  labelIndex(workspaceId: string): LabelIndex {
+    return this.workspaces.get(workspaceId)?.labels ?? new LabelIndex();
+  }
+
+  /**
+   * The positions to walk for a label filter, in list order: the rows of the `all` label carried
+   * by the fewest rows, or else those of the `any` labels merged; null without a label filter.
+   */
+  labelled(
+    workspaceId: string,
+    match: LabelMatch | undefined,
+    order: 'asc' | 'desc',
+    after?: { createdAt: string; id: string },
+  ): { walk: Iterable<Position>; size: number } | null {
+    if (!match) return null;
+    const labels = this.labelIndex(workspaceId);
+    let narrowest: SortedPositions | null = null;
+    for (const label of match.all ?? []) {
+      const rows = labels.rowsOf(label);
+      if (!narrowest || rows.size < narrowest.size) narrowest = rows;
+    }
+    const anyOf = (match.any ?? []).map((label) => labels.rowsOf(label));
+    const anySize = anyOf.reduce((n, rows) => n + rows.size, 0);
+    if (narrowest && (match.any === undefined || narrowest.size <= anySize)) {
+      const rows = narrowest;
+      return { walk: order === 'asc' ? rows.oldestFirst(after) : rows.newestFirst(after), size: rows.size };
+    }
+    return { walk: mergedPositions(anyOf, order, after), size: anySize };
+  }
+
+  /**
+   * The positions to walk for an any-of list (`status=open,in_progress`) on an indexed field, in
+   * list order: its values' rows merged, for the list whose rows are fewest; null without one.
+   * The values' rows are disjoint, so `size` counts each row once.
+   */
+  listed(
+    workspaceId: string,
+    where: Where,
+    order: 'asc' | 'desc',
+    after?: { createdAt: string; id: string },
+  ): { walk: Iterable<Position>; size: number } | null {
+    const index = this.workspaces.get(workspaceId);
+    if (!index) return null;
+    let best: { lists: SortedPositions[]; size: number } | null = null;
+    for (const [field, value] of Object.entries(where ?? {})) {
+      if (!Array.isArray(value) || !this.indexed.includes(field)) continue;
+      const lists = [...new Set(value as unknown[])].map(
+        (one) => index.byValue.get(valueKey(field, one)) ?? new SortedPositions(),
+      );
+      const size = lists.reduce((n, rows) => n + rows.size, 0);
+      if (!best || size < best.size) best = { lists, size };
+    }
+    return best && { walk: mergedPositions(best.lists, order, after), size: best.size };
+  }
+
   workspace(workspaceId: string): WorkspaceIndex | undefined {
     return this.workspaces.get(workspaceId);
   }
@@ -111,7 +178,13 @@ export class IndexedRows<Name extends CollectionName> {
   private indexesOf(workspaceId: string): WorkspaceIndex {
     let index = this.workspaces.get(workspaceId);
     if (!index) {
-      index = { all: new SortedPositions(), byValue: new Map(), set: new Map(), sorted: new Map() };
+      index = {
+        all: new SortedPositions(),
+        byValue: new Map(),
+        set: new Map(),
+        sorted: new Map(),
+        labels: new LabelIndex(),
+      };
       this.workspaces.set(workspaceId, index);
     }
     return index;
@@ -155,6 +228,7 @@ export class IndexedRows<Name extends CollectionName> {
       if ((row as unknown as Fields)[field] != null) this.setIndex(index, field).add(position);
     }
     for (const field of this.sortFields) this.sortIndex(index, field).add(this.keyed(row, field));
+    index.labels.add(labelsOf(row), position);
     record(() => this.drop(row.id, () => {}));
   }
 
@@ -176,6 +250,7 @@ export class IndexedRows<Name extends CollectionName> {
       if ((row as unknown as Fields)[field] != null) index.set.get(field)?.remove(position);
     }
     for (const field of this.sortFields) index.sorted.get(field)?.remove(this.keyed(row, field));
+    index.labels.remove(labelsOf(row), position);
     record(() => this.add(row, () => {}, position));
     return row;
   }
@@ -205,6 +280,12 @@ export class IndexedRows<Name extends CollectionName> {
       if (was.key === now.key) continue;
       index.sorted.get(field)?.remove(was);
       this.sortIndex(index, field).add(now);
+    }
+    const labelsBefore = labelsOf(before);
+    const labelsNow = labelsOf(row);
+    if (JSON.stringify(labelsBefore) !== JSON.stringify(labelsNow)) {
+      index.labels.remove(labelsBefore, position);
+      index.labels.add(labelsNow, position);
     }
     const oldUnique = this.uniqueKey(before);
     const newUnique = this.uniqueKey(row);
@@ -266,9 +347,10 @@ export function memoryCollection<Name extends CollectionName>(
   const definition = collectionDefinitions[name];
 
   /**
-   * The rows of the workspace matching `where` (and, with `set`, having that field set), newest
-   * first (oldest first with `asc`). With `set`, the rows where it is set are walked: few, as the
-   * field is null in most rows.
+   * The rows of the workspace matching `where` (and, with `set`, having that field set; with
+   * `labels`, carrying them), newest first (oldest first with `asc`). The smallest of the indexes
+   * that fit is walked: the rows where `set` is set (few, as the field is null in most rows), an
+   * equality filter's value, or a label's rows.
    */
   function* matching(
     workspaceId: string,
@@ -276,32 +358,65 @@ export function memoryCollection<Name extends CollectionName>(
     after?: { createdAt: string; id: string },
     order: 'asc' | 'desc' = 'desc',
     set?: string,
+    labels?: LabelMatch,
   ) {
     const positions = set ? store.setRows(workspaceId, set) : store.candidates(workspaceId, where).positions;
-    const walk = order === 'asc' ? positions.oldestFirst(after) : positions.newestFirst(after);
+    let walk: Iterable<Position> =
+      order === 'asc' ? positions.oldestFirst(after) : positions.newestFirst(after);
+    let size = positions.size;
+    for (const narrower of [
+      store.labelled(workspaceId, labels, order, after),
+      set ? null : store.listed(workspaceId, where, order, after),
+    ]) {
+      if (narrower && narrower.size < size) ({ walk, size } = narrower);
+    }
     for (const position of walk) {
       const row = store.rows.get(position.id) as Row;
+      if (set !== undefined && (row as unknown as Fields)[set] == null) continue;
+      if (labels && !meetsLabels(labelsOf(row) ?? [], labels)) continue;
       if (matches(row, where)) yield row;
     }
   }
 
-  const countOf = (workspaceId: string, where: Where): number => {
+  /** The ids of `positions` in (sort key, id) order, `desc` reversed, strictly after `after`. */
+  function sortedIds(
+    positions: Iterable<Position>,
+    field: string,
+    order: 'asc' | 'desc',
+    after?: { key: SortKey; id: string },
+  ): string[] {
+    const keys = new SortedKeys();
+    for (const { id } of positions) keys.add({ key: sortKeyOf(name, field, store.rows.get(id) as Row), id });
+    return [...keys.walk(order, after)];
+  }
+
+  const countOf = (workspaceId: string, where: Where, labels?: LabelMatch): number => {
     // A null asked of a field whose set rows are indexed: every match of the other filters, less
     // those where it is set (few), so the count stays an index read.
     const nullField = store.setFields.find((field) => where?.[field] === null);
     if (
       nullField !== undefined &&
-      Object.keys(where ?? {}).some((f) => f !== nullField && where?.[f] !== undefined)
+      (labels !== undefined ||
+        Object.keys(where ?? {}).some((f) => f !== nullField && where?.[f] !== undefined))
     ) {
       const { [nullField]: _null, ...rest } = where ?? {};
       let set = 0;
-      for (const _ of matching(workspaceId, rest, undefined, 'desc', nullField)) set++;
-      return countOf(workspaceId, rest) - set;
+      for (const _ of matching(workspaceId, rest, undefined, 'desc', nullField, labels)) set++;
+      return countOf(workspaceId, rest, labels) - set;
     }
     const { positions, exact } = store.candidates(workspaceId, where);
-    if (exact) return positions.size;
+    const filtered = Object.values(where ?? {}).some((value) => value !== undefined);
+    // One label asked, and nothing else: the size of its rows.
+    const [only] = labels?.all ?? [];
+    if (labels && !filtered && labels.any === undefined && labels.all?.length === 1 && only !== undefined)
+      return store.labelIndex(workspaceId).rowsOf(only).size;
+    if (exact && !labels) return positions.size;
+    // One any-of list, and nothing else: the sum of its values' rows.
+    const entries = Object.entries(where ?? {}).filter(([, value]) => value !== undefined);
+    const listed = entries.length === 1 && !labels ? store.listed(workspaceId, where, 'desc') : null;
+    if (listed) return listed.size;
     let n = 0;
-    for (const _ of matching(workspaceId, where)) n++;
+    for (const _ of matching(workspaceId, where, undefined, 'desc', undefined, labels)) n++;
     return n;
   };
 
@@ -384,6 +499,8 @@ export function memoryCollection<Name extends CollectionName>(
         return true;
       };
       const set = query.notNull?.[0] as string | undefined;
+      const labels = query.labels;
+      if (labels && name !== 'issues') throw new Error(`${name}: has no labels to filter on`);
       const onlyEquality =
         set === undefined &&
         needle === undefined &&
@@ -395,19 +512,23 @@ export function memoryCollection<Name extends CollectionName>(
 
       const page: Row[] = [];
       if (query.sort) {
-        // Walked in the sort field's order; each row checked against every filter.
-        const walk = store
-          .sortedRows(query.workspaceId, query.sort.field)
-          .walk(query.sort.order, query.afterKey);
+        // Walked in the sort field's order; each row checked against every filter. The issues of
+        // labels carried by few are read from the label index and sorted instead.
+        const labelled = store.labelled(query.workspaceId, labels, 'desc');
+        const walk =
+          labelled && labelled.size <= fewLabelled
+            ? sortedIds(labelled.walk, query.sort.field, query.sort.order, query.afterKey)
+            : store.sortedRows(query.workspaceId, query.sort.field).walk(query.sort.order, query.afterKey);
         for (const id of walk) {
           if (page.length >= query.limit) break;
           const row = store.rows.get(id) as Row;
           if (set !== undefined && (row as unknown as Fields)[set] == null) continue;
           if (query.unchangedSince !== undefined && row.updatedAt > query.unchangedSince) continue;
+          if (labels && !meetsLabels(labelsOf(row) ?? [], labels)) continue;
           if (matches(row, where) && accepts(row)) page.push(row);
         }
       } else {
-        for (const row of matching(query.workspaceId, where, query.after, query.order, set)) {
+        for (const row of matching(query.workspaceId, where, query.after, query.order, set, labels)) {
           if (page.length >= query.limit) break;
           if (accepts(row)) page.push(row);
         }
@@ -416,10 +537,10 @@ export function memoryCollection<Name extends CollectionName>(
       let total: number;
       let sum = 0;
       if (onlyEquality && sumField === undefined) {
-        total = countOf(query.workspaceId, where);
+        total = countOf(query.workspaceId, where, labels);
       } else {
         total = 0;
-        for (const row of matching(query.workspaceId, where, undefined, 'desc', set)) {
+        for (const row of matching(query.workspaceId, where, undefined, 'desc', set, labels)) {
           if (!accepts(row)) continue;
           total++;
           if (sumField !== undefined) sum += Number((row as unknown as Fields)[sumField] ?? 0);

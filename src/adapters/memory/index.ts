@@ -124,6 +124,11 @@ function memoryTx(state: State, startedMs: number, record: RecordUndo): StorageT
   };
   return {
     busyMs: () => performance.now() - startedMs,
+    labels: {
+      async list({ workspaceId, after, limit }) {
+        return state.collections.issues.labelIndex(workspaceId).list(after, limit);
+      },
+    },
     webhooks: memoryWebhooks(state, record),
     sessions: {
       async insert(session) {

@@ -27,6 +27,7 @@ import {
   tryExclusiveLockSql,
 } from './connection.js';
 import { withUniqueRules } from './errors.js';
+import { addLabels } from './labels.js';
 import { numberTaken, predicateMemoKey } from './memo-keys.js';
 
 /** Filter fields that name a row of another collection, and that collection's table. */
@@ -274,6 +275,10 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
       addTimeBounds(query, conditions);
       if (query.search !== undefined) addSearch(shape, query.search, conditions);
       addNotNull(query, conditions);
+      const labels = query.labels;
+      if (labels && name !== 'issues') throw new Error(`${name}: has no labels to filter on`);
+      // The workspace is the first parameter of every list's conditions (scoped).
+      if (labels) addLabels('$1', labels, conditions);
       const where = conditions.sql;
       const matchParams = [...conditions.params];
       const sumField = sumFieldOf(shape, query);
@@ -299,6 +304,7 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
           addRanges(shape, query.range, c);
           addTimeBounds(query, c);
           if (query.search !== undefined) addSearch(shape, query.search, c);
+          if (labels) addLabels('$1', labels, c);
           if (extra) c.clauses.push(extra);
           return c;
         };

@@ -4,6 +4,7 @@ import { eachCollection } from '../shared/collection-table.js';
 import { postgresCollection } from './collections.js';
 import type { Conn } from './connection.js';
 import { postgresDump } from './dump.js';
+import { postgresLabels } from './labels.js';
 import { migrate } from './migrate.js';
 import {
   batchedNotifier,
@@ -87,6 +88,7 @@ function postgresTx(conn: Conn, observer: TxObserver): StorageTx {
     tenancy: postgresTenancy(conn),
     tokens: postgresTokens(conn),
     collections: eachCollection((name) => postgresCollection(name, conn)) as StorageTx['collections'],
+    labels: postgresLabels(conn),
     signals: postgresSignals(conn, observer.appended),
     idempotency: postgresIdempotency(conn),
     counters: postgresCounters(conn),

@@ -11,6 +11,7 @@ import type { Conn } from './engine/types.js';
 import { migrate } from './migrate.js';
 import { sqliteCollection } from './stores/collections.js';
 import { sqliteDump } from './stores/dump.js';
+import { sqliteLabels } from './stores/labels.js';
 import { sqliteCounters, sqliteIdempotency } from './stores/records.js';
 import { searchIndexWriter } from './stores/search-index.js';
 import { sqliteSessions } from './stores/sessions.js';
@@ -56,6 +57,7 @@ function sqliteTx(conn: Conn, writePendingSearch: () => void): StorageTx {
     collections: eachCollection((name) =>
       sqliteCollection(name, conn, writePendingSearch),
     ) as StorageTx['collections'],
+    labels: sqliteLabels(conn),
     signals: sqliteSignals(conn),
     idempotency: sqliteIdempotency(conn),
     counters: sqliteCounters(conn),

@@ -268,7 +268,7 @@ export interface paths {
         };
         /**
          * List issues
-         * @description One page of the workspace's issues, narrowed by project, outcome, status, severity or assignee, or searched with `q`. Follow `nextCursor` (null on the last page) for the next page; `total` counts every match.
+         * @description One page of the workspace's issues, narrowed by project, outcome, status, severity, assignee or labels (`labels`: every one of them; `labelsAny`: any), or searched with `q`. Follow `nextCursor` (null on the last page) for the next page; `total` counts every match.
          */
         get: operations["listIssues"];
         put?: never;
@@ -410,6 +410,26 @@ export interface paths {
          * @description Removes the relation from both issues (either may name it in the path), and its counts with it. With If-Match, only at that version.
          */
         delete: operations["deleteIssueRelation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List labels
+         * @description One page of the labels the workspace's issues carry, in name order (by code point), each with how many issues carry it, archived ones included (the total of `GET /issues?labels=<name>&archived=true`). A label no issue carries any more is not listed. Follow `nextCursor` (null on the last page) for the next page; `total` counts every label.
+         */
+        get: operations["listLabels"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1835,6 +1855,19 @@ export interface components {
             type: "blocks" | "relates_to" | "duplicates" | "parent_of";
             sourceId: string;
             targetId: string;
+        };
+        Label: {
+            /** @description The label, as issues carry it */
+            name: string;
+            /** @description How many issues of the workspace carry it, archived ones included */
+            issueCount: number;
+        };
+        LabelPage: {
+            data: components["schemas"]["Label"][];
+            /** @description Pass as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+            /** @description Items matching the filters, over all pages */
+            total: number;
         };
         TimeEntry: {
             id: string;
@@ -4722,6 +4755,10 @@ export interface operations {
                 parentId?: string;
                 /** @description None of these (a comma list): leaves out what `parentId` would match */
                 "-parentId"?: string;
+                /** @description Issues carrying every one of these labels (a comma list) */
+                labels?: string;
+                /** @description Issues carrying at least one of these labels (a comma list) */
+                labelsAny?: string;
                 /** @description Archived items are left out unless `true` (with the others) or `only` */
                 archived?: "false" | "true" | "only";
                 q?: string;
@@ -5563,6 +5600,55 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listLabels: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "name": "safari",
+                     *           "issueCount": 3
+                     *         }
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "total": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LabelPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

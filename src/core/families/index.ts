@@ -3,6 +3,7 @@ import { commentsFamily } from './comments/family.js';
 import { contextFamily } from './context/family.js';
 import { decisionsFamily } from './decisions/family.js';
 import { issuesFamily } from './issues/family.js';
+import { labelsFamily } from './labels/family.js';
 import { membersFamily } from './members/family.js';
 import { outcomesFamily } from './outcomes/family.js';
 import { projectsFamily } from './projects/family.js';
@@ -24,6 +25,7 @@ export const families = [
   decisionsFamily,
   issuesFamily,
   relationsFamily,
+  labelsFamily,
   timeEntriesFamily,
   commentsFamily,
   membersFamily,

@@ -1,5 +1,5 @@
 import { ApiError } from '../errors.js';
-import { type Storage, type StorageTx, TransientConflict, UniqueViolation } from '../port/index.js';
+import { TransientConflict, UniqueViolation } from '../port/index.js';
 import { probePaths } from '../public-routes.js';
 import { ClientGone, withAdmittedBody } from './admit-body.js';
 import { afterCommit, type Outcome } from './after-commit.js';

@@ -1,11 +1,9 @@
 import type { Extensions } from '../extension.js';
-import type { Storage, StorageTx } from '../port/index.js';
+import type { Storage } from '../port/index.js';
 import type { Clock, Ids } from '../runtime.js';
 import type { Services } from './context.js';
 import type { PublicRoute } from './public-route.js';
 import type { RateLimiter } from './rate-limit.js';
-import type { Reply } from './reply.js';
-import type { ParsedRequest } from './request.js';
 import type { RouteMatch } from './router.js';
 import type { StorageTimeBudget } from './storage-time.js';
 import type { StreamSlots } from './stream-slots.js';

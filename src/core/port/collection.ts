@@ -74,6 +74,22 @@ export function meetsFilter(value: unknown, filter: FilterMatch): boolean {
   return value === filter;
 }
 
+/**
+ * Labels an issue list asks for: every one of `all` and at least one of `any` (an empty `any`
+ * matches nothing). Adapters read them from an index of (workspace, label, issue).
+ */
+export interface LabelMatch {
+  all?: readonly string[];
+  any?: readonly string[];
+}
+
+/** Whether a row's labels meet a label filter (the memory adapter's and the models' reading). */
+export function meetsLabels(labels: readonly string[], match: LabelMatch): boolean {
+  if (match.all && !match.all.every((label) => labels.includes(label))) return false;
+  if (match.any && !match.any.some((label) => labels.includes(label))) return false;
+  return true;
+}
+
 /** A list query over one collection within one workspace. */
 export interface ListQuery<Name extends CollectionName> {
   workspaceId: string;
@@ -92,6 +108,8 @@ export interface ListQuery<Name extends CollectionName> {
   updatedBefore?: string;
   /** Case-insensitive substring match over the collection's search fields. */
   search?: string;
+  /** Issues only (other collections refuse it): the labels a row must carry; see LabelMatch. */
+  labels?: LabelMatch;
   /**
    * `desc` (the default): newest first, (createdAt desc, id desc); `asc`: oldest first,
    * (createdAt asc, id asc). `after` and the rows follow the same order.

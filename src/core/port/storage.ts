@@ -3,6 +3,7 @@ import type { CounterStore } from './counter-store.js';
 import type { DeliveryStore } from './delivery-store.js';
 import type { DumpStore } from './dump-store.js';
 import type { IdempotencyStore } from './idempotency-store.js';
+import type { LabelStore } from './label-store.js';
 import type { RateLimitStore } from './rate-limit-store.js';
 import type { SessionStore } from './session-store.js';
 import type { SignalStore } from './signal-store.js';
@@ -78,6 +79,7 @@ export interface StorageTx {
   tenancy: TenancyStore;
   tokens: TokenStore;
   collections: { [Name in CollectionName]: Collection<Name> };
+  labels: LabelStore;
   signals: SignalStore;
   idempotency: IdempotencyStore;
   counters: CounterStore;

@@ -1,4 +1,3 @@
-import type { WebhookDelivery } from '../model.js';
 import type { Storage } from '../port/index.js';
 import type { Clock, Ids } from '../runtime.js';
 import { randomIds } from '../runtime.js';

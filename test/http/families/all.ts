@@ -5,6 +5,7 @@ import { runContextSuite } from './context.js';
 import { runDecisionSuite } from './decisions.js';
 import { runFilterSuite } from './filters.js';
 import { runIssueKeySuite } from './issues.js';
+import { runLabelSuite } from './labels.js';
 import { runMemberSuite } from './members.js';
 import { runOutcomeSuite } from './outcomes.js';
 import { runProjectSuite } from './projects.js';
@@ -28,4 +29,5 @@ export function runFamilySuites(target: Target): void {
   runBatchSuite(target);
   runSortingSuite(target);
   runFilterSuite(target);
+  runLabelSuite(target);
 }

@@ -13,6 +13,7 @@ import { comments } from './012_comments.js';
 import { issueRelations } from './013_issue_relations.js';
 import { archive } from './014_archive.js';
 import { sortOrders } from './015_sort_orders.js';
+import { issueLabels } from './016_issue_labels.js';
 
 /** One schema step, recorded in `schema_migrations` once applied. */
 export interface Migration {
@@ -38,6 +39,7 @@ export const migrations: readonly Migration[] = [
   { version: 13, name: 'issue relations', sql: issueRelations },
   { version: 14, name: 'archive', sql: archive },
   { version: 15, name: 'sort orders', sql: sortOrders },
+  { version: 16, name: 'issue labels', sql: issueLabels },
 ];
 
 /** The schema version this code knows. */

@@ -15,6 +15,7 @@ import { comments } from './014_comments.js';
 import { issueRelations } from './015_issue_relations.js';
 import { archive } from './016_archive.js';
 import { sortOrders } from './017_sort_orders.js';
+import { issueLabels } from './018_issue_labels.js';
 
 /** One schema step. `version` is what `PRAGMA user_version` holds once it is applied. */
 export interface Migration {
@@ -42,6 +43,7 @@ export const migrations: readonly Migration[] = [
   { version: 15, name: 'issue relations', sql: issueRelations },
   { version: 16, name: 'archive', sql: archive },
   { version: 17, name: 'sort orders', sql: sortOrders },
+  { version: 18, name: 'issue labels', sql: issueLabels },
 ];
 
 /** The schema version this code knows. */

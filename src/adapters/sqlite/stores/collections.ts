@@ -25,6 +25,7 @@ import { searchedFields } from '../migrations/005_batched_search.js';
 import { commentCountedColumns } from '../migrations/014_comments.js';
 import { relationCountedColumns } from '../migrations/015_issue_relations.js';
 import { addSearch, scoped, shapes, sqliteDialect } from './collection-sql.js';
+import { addLabels, insertLabels, oneLabelTotal } from './labels.js';
 import { withUniqueRules } from './unique-rules.js';
 
 /** The filter columns of each table counted in list_counts (migrations 2, 14 and 15). */
@@ -264,6 +265,7 @@ async function insert(this: CollectionState, row: Row, json?: string): Promise<v
     conn.insert(shape.insertSql, [row.id, row.workspaceId, ...rowValues(shape, sqliteDialect, row, json)]),
   );
   bookkeepingOf[this.name](conn, row as unknown as Record<string, unknown> & { workspaceId: string }, pk);
+  if (this.name === 'issues') insertLabels(conn, row.workspaceId, pk, (row as { labels: string[] }).labels);
 }
 
 async function get(this: CollectionState, workspaceId: string, id: string): Promise<Row | null> {
@@ -335,6 +337,21 @@ async function list(this: CollectionState, query: ListQuery<CollectionName>): Pr
     this.writePendingSearch();
     phrase = addSearch(shape, query.search, conditions);
   }
+  const labels = query.labels;
+  if (labels && name !== 'issues') throw new Error(`${name}: has no labels to filter on`);
+  // Labels carried by few issues: those are read by key and sorted, as a rare word's (searchSource).
+  const labelled =
+    labels &&
+    addLabels(
+      conn,
+      query.workspaceId,
+      labels,
+      conditions,
+      Math.min(
+        Math.floor(countMatching(this, query.workspaceId, undefined) / walkedEntriesPerKeyRead),
+        maxMatchesCounted,
+      ),
+    );
   const where = conditions.sql;
   const params = [...conditions.params];
   const ranged = isRanged(query);
@@ -370,8 +387,9 @@ async function list(this: CollectionState, query: ListQuery<CollectionName>): Pr
     }
   }
 
-  let from =
-    phrase !== null
+  let from = labelled?.driven
+    ? `${shape.table} NOT INDEXED`
+    : phrase !== null
       ? searchSource(this, query.workspaceId, phrase)
       : source(this, query.workspaceId, query.where as Where, query.search !== undefined || ranged);
   // Many changed rows: walked in creation order, where a page fills the sooner the more match.
@@ -379,7 +397,7 @@ async function list(this: CollectionState, query: ListQuery<CollectionName>): Pr
   if (byUpdate && from === shape.table)
     from = walkedInCreationOrder(shape.table, query.where as Where, byUpdate);
   // Sorted by another field: SQLite picks that field's index (or a filter's) for the page itself.
-  const rows = page(query.sort && phrase === null ? shape.table : from);
+  const rows = page(query.sort && phrase === null && !labelled?.driven ? shape.table : from);
   // A first page shorter than the limit already holds every match.
   if (!after && sumField === undefined && rows.length < query.limit) return { rows, total: rows.length };
   const onlyEquality =
@@ -390,6 +408,10 @@ async function list(this: CollectionState, query: ListQuery<CollectionName>): Pr
     query.updatedSince === undefined &&
     query.updatedBefore === undefined &&
     !ranged;
+  if (labels) {
+    const total = onlyEquality ? oneLabelTotal(conn, query.workspaceId, labels, query.where ?? {}) : null;
+    return { rows, ...(total === null ? counted(from) : { total }) };
+  }
   if (onlyEquality)
     return { rows, total: countMatching(this, query.workspaceId, query.where as Where, from) };
   return { rows, ...counted(from) };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { enumList, filterLists, idList } from '../shared/filters.js';
+import { filterLists, idList } from '../shared/filters.js';
 import {
   idOf,
   listQueryBase,

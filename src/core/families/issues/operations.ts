@@ -19,6 +19,7 @@ import { outcomeOfProject, referenced, referencedMember } from '../shared/refere
 import { archivedFilter } from '../shared/schema.js';
 import { applyChanges } from '../shared/update.js';
 import { issueEvents } from './events.js';
+import { labelMatchOf } from './label-filters.js';
 import {
   type IssueCreate,
   type IssueListQuery,
@@ -104,8 +105,9 @@ export async function getIssueJson(ctx: OperationContext, idOrKey: string): Prom
 }
 
 export async function listIssues(ctx: OperationContext, query: IssueListQuery): Promise<Page<IssueView>> {
-  const { archived, ...rest } = query;
+  const { archived, labels, labelsAny, ...rest } = query;
   const { where, notNull } = archivedFilter(archived);
+  const labelMatch = labelMatchOf(labels, labelsAny);
   const lists = splitFilters(rest, [
     'projectId',
     'outcomeId',
@@ -114,7 +116,13 @@ export async function listIssues(ctx: OperationContext, query: IssueListQuery): 
     'assigneeId',
     'parentId',
   ]);
-  return listPage(ctx, 'issues', { ...lists.params, notNull }, { ...lists.where, ...where }, presentIssue);
+  return listPage(
+    ctx,
+    'issues',
+    { ...lists.params, notNull, ...(labelMatch ? { labels: labelMatch } : {}) },
+    { ...lists.where, ...where },
+    presentIssue,
+  );
 }
 
 /** Applies a partial update; a PATCH that changes nothing keeps the version and emits nothing. */

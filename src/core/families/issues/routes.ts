@@ -32,7 +32,7 @@ export const issueRoutes = [
     operationId: 'listIssues',
     summary: 'List issues',
     description:
-      "One page of the workspace's issues, narrowed by project, outcome, status, severity or assignee, or searched with `q`. Follow `nextCursor` (null on the last page) for the next page; `total` counts every match.",
+      "One page of the workspace's issues, narrowed by project, outcome, status, severity, assignee or labels (`labels`: every one of them; `labelsAny`: any), or searched with `q`. Follow `nextCursor` (null on the last page) for the next page; `total` counts every match.",
     examples: { response: pageOf(issueExamples.item) },
     query: issueListQuerySchema,
     response: issuePageSchema,

@@ -16,6 +16,7 @@ import {
   withoutReadOnly,
 } from '../shared/schema.js';
 import { sortQuery } from '../shared/sort.js';
+import { labelFilters } from './label-filters.js';
 
 /** Fields the service sets: ignored in bodies. `status` changes only through a transition (seed). */
 const readOnly = [
@@ -84,6 +85,7 @@ export const issueListQuerySchema = z.strictObject({
     assigneeId: idList('usr', 'Any of these assignees (a comma list); `none`: no assignee', true),
     parentId: idList('iss', 'The children of these issues (their sub-issues; a comma list)'),
   }),
+  ...labelFilters,
   archived: archivedQuery,
   q: searchText.optional(),
   sort: sortQuery(issueSorts, '-createdAt'),

@@ -108,6 +108,8 @@ export interface ListParams<Name extends CollectionName = CollectionName> {
    * collection's sort fields, (that field's key, id).
    */
   sort?: string | undefined;
+  /** Issues only: the labels a row must carry. */
+  labels?: ListQuery<Name>['labels'];
 }
 
 /**
@@ -149,6 +151,7 @@ export async function listPage<Name extends CollectionName, T>(
     ...(rest.updatedSince ? { updatedSince: rest.updatedSince } : {}),
     ...(rest.updatedBefore ? { updatedBefore: rest.updatedBefore } : {}),
     ...(rest.q ? { search: rest.q } : {}),
+    ...(rest.labels ? { labels: rest.labels } : {}),
     ...(sort ? { sort: sort as NonNullable<ListQuery<Name>['sort']> } : {}),
     ...(cursor !== undefined && !sort ? { after: decodeCursor(cursor, filters) } : {}),
   };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { calendarDate } from '../shared/dates.js';
-import { enumList, filterLists, idList } from '../shared/filters.js';
+import { filterLists, idList } from '../shared/filters.js';
 import {
   dateOut,
   idOf,
