@@ -1,28 +1,29 @@
 import { z } from 'zod';
 import { commentEvents } from '../families/comments/events.js';
-import { commentSchema } from '../families/comments/schema.js';
+import { commentCreateSchema, commentSchema } from '../families/comments/schema.js';
 import { contextEvents } from '../families/context/events.js';
-import { contextItemSchema } from '../families/context/schema.js';
+import { contextCreateSchema, contextItemSchema } from '../families/context/schema.js';
 import { decisionEvents } from '../families/decisions/events.js';
-import { decisionSchema } from '../families/decisions/schema.js';
+import { decisionCreateSchema, decisionSchema } from '../families/decisions/schema.js';
 import { issueEvents } from '../families/issues/events.js';
-import { issueSchema } from '../families/issues/schema.js';
+import { issueCreateSchema, issueSchema } from '../families/issues/schema.js';
 import { memberEvents } from '../families/members/events.js';
 import { memberEmail } from '../families/members/schema.js';
 import { outcomeEvents } from '../families/outcomes/events.js';
-import { outcomeSchema } from '../families/outcomes/schema.js';
+import { outcomeCreateSchema, outcomeSchema } from '../families/outcomes/schema.js';
 import { projectEvents } from '../families/projects/events.js';
-import { projectSchema } from '../families/projects/schema.js';
+import { projectCreateSchema, projectSchema } from '../families/projects/schema.js';
 import { relationEvents } from '../families/relations/events.js';
-import { storedRelationSchema } from '../families/relations/schema.js';
+import { relationCreateSchema, storedRelationSchema } from '../families/relations/schema.js';
 import { insertAndAnnounce } from '../families/shared/lifecycle.js';
 import { present } from '../families/shared/operations.js';
 import { idOf, timestampOut } from '../families/shared/schema.js';
 import { timeEntryEvents } from '../families/time-entries/events.js';
-import { timeEntrySchema } from '../families/time-entries/schema.js';
-import { roles } from '../model.js';
+import { timeEntryCreateSchema, timeEntrySchema } from '../families/time-entries/schema.js';
+import { roles, type Workspace } from '../model.js';
 import type { OperationContext } from '../pipeline/context.js';
 import type { CollectionName, CollectionRows, DumpRows, DumpTable } from '../storage.js';
+import type { ItemProblem } from './import-run.js';
 
 /** What exporting a row may look up: the transaction it reads in and the workspace it exports. */
 export interface ExportScope {
@@ -51,6 +52,11 @@ export interface TransferFamily {
   toRecord(row: unknown, scope: ExportScope): Promise<Record<string, unknown> | null>;
   /** What a record of the file must be. */
   schema: z.ZodType<Record<string, unknown>>;
+  /**
+   * What the API's create would refuse in the record (its create body's schema: text limits,
+   * blank text, a comment's one target…): every problem, its path in the record.
+   */
+  refused?(record: Record<string, unknown>): { path: string[]; message: string }[];
   /** Fields naming other records, checked before anything is written. */
   references: readonly Reference[];
   /** Whether the record was imported already (it exists in the workspace under its id). */
@@ -58,13 +64,10 @@ export interface TransferFamily {
   /** Whether the workspace holds a record of this family with this id (a reference's target). */
   has(ctx: OperationContext, id: string): Promise<boolean>;
   /**
-   * Why the record cannot go in although it is new (a key another record of the workspace holds),
-   * as the field and a message, or null.
+   * Why the record cannot go in although it is new (a key another record of the workspace holds,
+   * an id a record of another workspace holds): every reason, none when it can.
    */
-  conflict?(
-    ctx: OperationContext,
-    record: Record<string, unknown>,
-  ): Promise<{ field: string; message: string } | null>;
+  conflicts?(ctx: OperationContext, record: Record<string, unknown>): Promise<ItemProblem[]>;
   /**
    * Writes the record into the workspace as the API's create does: stored and announced with its
    * `*.created` signal (and the webhook deliveries it causes) in the caller's transaction. Ids,
@@ -73,13 +76,19 @@ export interface TransferFamily {
   create(ctx: OperationContext, record: Record<string, unknown>): Promise<void>;
 }
 
+type Conflict = (ctx: OperationContext, record: Record<string, unknown>) => Promise<ItemProblem | null>;
+
 interface CollectionFamilyOptions<Name extends CollectionName> {
   collection: Name;
   schema: z.ZodType<Record<string, unknown>>;
+  /** The API's create body schema, which the record (as `createInput` makes it) must pass too. */
+  createSchema: z.ZodType;
+  /** The create body the record stands for, when it is not the record itself. */
+  createInput?: (record: Record<string, unknown>) => unknown;
   references: readonly Reference[];
   created: string;
   resourceType: string;
-  conflict?: TransferFamily['conflict'];
+  conflict?: Conflict;
   /** What else a create of this family keeps up (an issue's project counter). */
   afterInsert?: (ctx: OperationContext, row: CollectionRows[Name]) => Promise<void>;
 }
@@ -97,6 +106,11 @@ export function collectionFamily<Name extends CollectionName>(
       return stored.workspaceId === scope.workspaceId ? present(stored) : null;
     },
     schema: options.schema,
+    refused(record) {
+      const parsed = options.createSchema.safeParse(options.createInput?.(record) ?? record);
+      if (parsed.success) return [];
+      return parsed.error.issues.map((issue) => ({ path: issue.path.map(String), message: issue.message }));
+    },
     references: options.references,
     async exists(ctx, record) {
       return this.has(ctx, String(record.id));
@@ -104,7 +118,11 @@ export function collectionFamily<Name extends CollectionName>(
     async has(ctx, id) {
       return (await ctx.tx.collections[collection].get(ctx.tenant.workspaceId, id)) !== null;
     },
-    ...(options.conflict ? { conflict: options.conflict } : {}),
+    async conflicts(ctx, record) {
+      const found = [await idTakenElsewhere(ctx, collection, String(record.id))];
+      if (options.conflict) found.push(await options.conflict(ctx, record));
+      return found.filter((problem) => problem !== null);
+    },
     async create(ctx, record) {
       const row = { id: record.id, workspaceId: ctx.tenant.workspaceId, ...record } as CollectionRows[Name];
       await insertAndAnnounce(ctx, collection, row, {
@@ -114,6 +132,35 @@ export function collectionFamily<Name extends CollectionName>(
       await options.afterInsert?.(ctx, row);
     },
   };
+}
+
+/** The other workspaces of the database, read once per transaction. */
+const otherWorkspaces = new WeakMap<OperationContext['tx'], Promise<Workspace[]>>();
+
+/**
+ * A record whose id a record of another workspace holds cannot go in: ids are global. The check
+ * asks each other workspace, as the storage looks records up by workspace and id.
+ */
+async function idTakenElsewhere(
+  ctx: OperationContext,
+  collection: CollectionName,
+  id: string,
+): Promise<ItemProblem | null> {
+  let workspaces = otherWorkspaces.get(ctx.tx);
+  if (!workspaces) {
+    workspaces = ctx.tx.tenancy
+      .listWorkspaces()
+      .then((all) => all.filter((workspace) => workspace.id !== ctx.tenant.workspaceId));
+    otherWorkspaces.set(ctx.tx, workspaces);
+  }
+  for (const workspace of await workspaces) {
+    if ((await ctx.tx.collections[collection].get(workspace.id, id)) === null) continue;
+    return {
+      field: 'record.id',
+      message: `${id} is the id of a record of another workspace (${workspace.slug}) of this database: ids are global, so this file can go into that workspace or into another database, not this workspace`,
+    };
+  }
+  return null;
 }
 
 /** A member as the file holds it: the membership and its user's email (never a password). */
@@ -246,6 +293,7 @@ export const transferFamilies: readonly TransferFamily[] = [
   collectionFamily({
     collection: 'projects',
     schema: projectSchema,
+    createSchema: projectCreateSchema,
     references: [],
     created: projectEvents.created,
     resourceType: 'project',
@@ -254,6 +302,7 @@ export const transferFamilies: readonly TransferFamily[] = [
   collectionFamily({
     collection: 'outcomes',
     schema: outcomeSchema,
+    createSchema: outcomeCreateSchema,
     references: [
       { field: 'projectId', family: 'projects' },
       { field: 'ownerId', family: 'members' },
@@ -264,6 +313,7 @@ export const transferFamilies: readonly TransferFamily[] = [
   collectionFamily({
     collection: 'context',
     schema: contextItemSchema,
+    createSchema: contextCreateSchema,
     references: [{ field: 'outcomeId', family: 'outcomes' }],
     created: contextEvents.created,
     resourceType: 'context',
@@ -271,6 +321,7 @@ export const transferFamilies: readonly TransferFamily[] = [
   collectionFamily({
     collection: 'decisions',
     schema: decisionSchema,
+    createSchema: decisionCreateSchema,
     // supersededBy may name a decision later in the file: it is not checked.
     references: [
       { field: 'projectId', family: 'projects' },
@@ -282,6 +333,7 @@ export const transferFamilies: readonly TransferFamily[] = [
   collectionFamily({
     collection: 'issues',
     schema: issueSchema,
+    createSchema: issueCreateSchema,
     references: [
       { field: 'projectId', family: 'projects' },
       { field: 'outcomeId', family: 'outcomes' },
@@ -295,6 +347,7 @@ export const transferFamilies: readonly TransferFamily[] = [
   collectionFamily({
     collection: 'timeEntries',
     schema: timeEntrySchema,
+    createSchema: timeEntryCreateSchema,
     references: [
       { field: 'outcomeId', family: 'outcomes' },
       { field: 'issueId', family: 'issues' },
@@ -306,6 +359,9 @@ export const transferFamilies: readonly TransferFamily[] = [
   collectionFamily({
     collection: 'comments',
     schema: commentSchema,
+    createSchema: commentCreateSchema,
+    // A comment's body names its one target; the record holds null for the other two.
+    createInput: (record) => Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null)),
     references: [
       { field: 'issueId', family: 'issues' },
       { field: 'outcomeId', family: 'outcomes' },
@@ -318,6 +374,10 @@ export const transferFamilies: readonly TransferFamily[] = [
   collectionFamily({
     collection: 'issueRelations',
     schema: storedRelationSchema,
+    // The API's body names the type and the other issue; the rules it is refused by (itself,
+    // a cycle, a second parent) need the relation graph, which the importer reads with its file's.
+    createSchema: relationCreateSchema,
+    createInput: (record) => ({ type: record.type, issueId: record.targetId }),
     references: [
       { field: 'sourceId', family: 'issues' },
       { field: 'targetId', family: 'issues' },
