@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ApiError, ImportWriteFailed, UniqueViolation } from '../../src/core/index.js';
 import { inWorld } from '../properties/support.js';
 import { adaptersUnderTest } from '../support/adapters.js';
 import { bareWorkspace, buildWorkspace, exportLines, importLines, recordsOf, type Step } from './support.js';
@@ -144,5 +145,20 @@ describe.each(adaptersUnderTest)('import checks on $name storage', (adapter) => 
         'the check stopped after 3 problems: the rest of the file was not checked',
       );
     });
+  });
+});
+
+describe('a write that fails after the check', () => {
+  const problem = { file: 'export.jsonl', line: 3, field: null, message: 'failed' };
+  const report = { dryRun: false, created: {}, existing: {}, problems: [] };
+
+  it('can go on in a new run after a lost connection, not after a refusal the database would repeat', () => {
+    const lost = new ImportWriteFailed(problem, report, { cause: new Error('connection terminated') });
+    expect(lost.resumable).toBe(true);
+    for (const cause of [
+      new UniqueViolation('projects.id'),
+      new ApiError(422, 'relation_cycle', 'This blocks relation would close a cycle.'),
+    ])
+      expect(new ImportWriteFailed(problem, report, { cause }).resumable).toBe(false);
   });
 });
