@@ -195,7 +195,9 @@ describe('outcome-tracker import of other trackers', () => {
     }
     const tracker = createTracker({ storage: cli.storage('source.db'), rateLimit: false });
     await tracker.run({ workspaceSlug: 'acme' }, async (ctx) => {
-      expect((await projects.list(ctx, {})).data.map((p) => p.key)).toEqual(['APO']);
+      expect((await projects.list(ctx, { sort: 'createdAt', limit: 50 })).data.map((p) => p.key)).toEqual([
+        'APO',
+      ]);
     });
   });
 });
