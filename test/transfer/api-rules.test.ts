@@ -66,6 +66,10 @@ describe.each(adaptersUnderTest)('import checks on $name storage', (adapter) => 
         },
         newIssue('iss_blank', 90, { title: '   ' }),
         newIssue('iss_labels', 91, { labels: Array.from({ length: 60 }, (_, i) => `l${i}`) }),
+        relation('rel_stored', 'blocks', issue(3), issue(4)),
+        relation('rel_twice', 'parent_of', issue(1), issue(2)),
+        relation('rel_ends', 'relates_to', issue(1), issue(4)),
+        relation('rel_back', 'relates_to', issue(4), issue(1)),
       ];
       const file = withRecords(lines, extra);
       const first = lines.length - 1;
@@ -87,6 +91,9 @@ describe.each(adaptersUnderTest)('import checks on $name storage', (adapter) => 
           at(7, 'record.name', /./),
           at(8, 'record.title', /blank/),
           at(9, 'record.labels', /./),
+          at(10, 'record.targetId', /already related so/),
+          at(11, 'record.targetId', /already related so/),
+          at(13, 'record.targetId', /already related so/),
         ]);
         expect(report.created).toEqual({});
       }

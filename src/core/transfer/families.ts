@@ -269,18 +269,6 @@ async function issueNumberTaken(ctx: OperationContext, record: Record<string, un
     : null;
 }
 
-/** A relation another relation of the workspace already is (same issues, same stored type) cannot go in. */
-async function relationTaken(ctx: OperationContext, record: Record<string, unknown>) {
-  const other = await ctx.tx.collections.issueRelations.findOne(ctx.tenant.workspaceId, {
-    sourceId: String(record.sourceId),
-    targetId: String(record.targetId),
-    type: record.type as CollectionRows['issueRelations']['type'],
-  });
-  return other && other.id !== record.id
-    ? { field: 'id', message: `the same relation is already stored as ${other.id}` }
-    : null;
-}
-
 /**
  * Every family an export writes and an import reads, in the order they are written: a record's
  * references come before it. A family added to the tracker is added here (and to DumpRows, for
@@ -375,7 +363,8 @@ export const transferFamilies: readonly TransferFamily[] = [
     collection: 'issueRelations',
     schema: storedRelationSchema,
     // The API's body names the type and the other issue; the rules it is refused by (itself,
-    // a cycle, a second parent) need the relation graph, which the importer reads with its file's.
+    // the same relation twice, a cycle, a second parent) need the relation graph, which the importer
+    // reads with its file's.
     createSchema: relationCreateSchema,
     createInput: (record) => ({ type: record.type, issueId: record.targetId }),
     references: [
@@ -384,7 +373,6 @@ export const transferFamilies: readonly TransferFamily[] = [
     ],
     created: relationEvents.created,
     resourceType: 'issue_relation',
-    conflict: relationTaken,
   }),
 ];
 

@@ -16,10 +16,12 @@ interface FileRelation {
 export class FileRelations {
   /** Source issue → its `blocks` relations in the file. */
   private readonly blocking = new Map<string, FileRelation[]>();
+  /** `type source target` → the file's relation of that type between those issues. */
+  private readonly all = new Map<string, FileRelation>();
   /** Child issue → its `parent_of` relation in the file. */
   private readonly parents = new Map<string, FileRelation>();
 
-  /** What the API would refuse in the relation (itself, a cycle, a second parent); none when it can go in. */
+  /** What the API would refuse in the relation (itself, a relation already there, a cycle, a second parent); none when it can. */
   async refusal(ctx: OperationContext, record: Record<string, unknown>): Promise<ItemProblem[]> {
     const relation = {
       id: String(record.id),
@@ -40,6 +42,7 @@ export class FileRelations {
   }
 
   private add(type: StoredRelationType, relation: FileRelation): void {
+    this.all.set(`${type} ${relation.sourceId} ${relation.targetId}`, relation);
     if (type === 'parent_of') this.parents.set(relation.targetId, relation);
     if (type !== 'blocks') return;
     const list = this.blocking.get(relation.sourceId) ?? [];
@@ -57,7 +60,15 @@ export class FileRelations {
       const relation = this.parents.get(issueId);
       return relation && relation.id !== checking ? relation : undefined;
     };
+    const inFile = (type: StoredRelationType, sourceId: string, targetId: string) => {
+      const relation = this.all.get(`${type} ${sourceId} ${targetId}`);
+      return relation && relation.id !== checking ? relation.id : null;
+    };
     return {
+      existing: async (type, sourceId, targetId) =>
+        inFile(type, sourceId, targetId) ??
+        (type === 'relates_to' ? inFile(type, targetId, sourceId) : null) ??
+        (await stored.existing(type, sourceId, targetId)),
       blocks: async (issueId) => [
         ...(await stored.blocks(issueId)),
         ...(this.blocking.get(issueId) ?? []).filter((r) => r.id !== checking).map((r) => r.targetId),

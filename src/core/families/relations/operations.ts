@@ -77,6 +77,8 @@ async function outgoing(ctx: OperationContext, sourceId: string, type: StoredRel
  * while the file is checked.
  */
 export interface RelationGraph {
+  /** The id of the relation `sourceId` <type> `targetId` (either way round for relates_to), if any. */
+  existing(type: StoredRelationType, sourceId: string, targetId: string): Promise<string | null>;
   /** The issues `issueId` blocks. */
   blocks(issueId: string): Promise<string[]>;
   /** The issue's parent, or null. */
@@ -88,7 +90,16 @@ export interface RelationGraph {
 /** The workspace's relation graph, as stored. */
 export function storedGraph(ctx: OperationContext): RelationGraph {
   const workspaceId = ctx.tenant.workspaceId;
+  const relations = ctx.tx.collections.issueRelations;
   return {
+    async existing(type, sourceId, targetId) {
+      const found =
+        (await relations.findOne(workspaceId, { sourceId, targetId, type })) ??
+        (type === 'relates_to'
+          ? await relations.findOne(workspaceId, { sourceId: targetId, targetId: sourceId, type })
+          : null);
+      return found?.id ?? null;
+    },
     async blocks(issueId) {
       return (await outgoing(ctx, issueId, 'blocks')).map((relation) => relation.targetId);
     },
@@ -96,7 +107,7 @@ export function storedGraph(ctx: OperationContext): RelationGraph {
       return (await ctx.tx.collections.issues.get(workspaceId, issueId))?.parentId ?? null;
     },
     async parentRelationOf(issueId) {
-      const parent = await ctx.tx.collections.issueRelations.findOne(workspaceId, {
+      const parent = await relations.findOne(workspaceId, {
         targetId: issueId,
         type: 'parent_of',
       });
@@ -159,8 +170,8 @@ async function cycle(ctx: OperationContext, type: StoredRelationType, ids: strin
 
 /**
  * Why the graph cannot take the relation `sourceId` <type> `targetId`, or null: an issue related
- * to itself, a `blocks` or parent relation that would close a cycle, a second parent. Whether the
- * same relation exists already is the caller's to ask (it knows where relations are stored).
+ * to itself, a relation the graph holds already, a `blocks` or parent relation that would close a
+ * cycle, a second parent.
  */
 export async function relationRefusal(
   ctx: OperationContext,
@@ -175,6 +186,11 @@ export async function relationRefusal(
       'self_relation',
       `Issue ${await keyOf(ctx, sourceId)} cannot be related to itself.`,
     );
+  }
+  const existing = await graph.existing(type, sourceId, targetId);
+  if (existing) {
+    const keys = `${await keyOf(ctx, sourceId)} and ${await keyOf(ctx, targetId)}`;
+    return new ApiError(422, 'relation_exists', `${keys} are already related so.`, { relationId: existing });
   }
   if (type === 'blocks') {
     const back = await blockingPath(graph, targetId, sourceId);
@@ -220,16 +236,6 @@ export async function createRelation(
   const [source, target] = sourceId === issue.id ? [issue, other] : [other, issue];
   const relations = ctx.tx.collections.issueRelations;
   const workspaceId = ctx.tenant.workspaceId;
-  const existing =
-    (await relations.findOne(workspaceId, { sourceId, targetId, type })) ??
-    (type === 'relates_to'
-      ? await relations.findOne(workspaceId, { sourceId: targetId, targetId: sourceId, type })
-      : null);
-  if (existing) {
-    throw new ApiError(422, 'relation_exists', `${issue.key} and ${other.key} are already related so.`, {
-      relationId: existing.id,
-    });
-  }
   const refusal = await relationRefusal(ctx, storedGraph(ctx), type, sourceId, targetId);
   if (refusal) throw refusal;
   const relation: IssueRelation = {
