@@ -21,7 +21,10 @@ export class FileRelations {
   /** Child issue → its `parent_of` relation in the file. */
   private readonly parents = new Map<string, FileRelation>();
 
-  /** What the API would refuse in the relation (itself, a relation already there, a cycle, a second parent); none when it can. */
+  /**
+   * What the API would refuse in the relation (itself, a relation already there, a cycle, a second
+   * parent), none when it can go in; a relation that can is taken into the graph.
+   */
   async refusal(ctx: OperationContext, record: Record<string, unknown>): Promise<ItemProblem[]> {
     const relation = {
       id: String(record.id),
