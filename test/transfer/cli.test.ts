@@ -110,10 +110,11 @@ describe('outcome-tracker import of other trackers', () => {
       fixture('jira-issues.csv'),
       ...source,
     ]);
-    expect(noProject.code).toBe(1);
-    expect(noProject.stderr).toEqual([
-      'outcome-tracker import: --project <KEY> is needed to import jira issues: they go into that project',
-    ]);
+    // A missing flag is a usage error (docs/cli.md): exit 2, as for a flag every run needs.
+    expect(noProject.code).toBe(2);
+    expect(noProject.stderr[0]).toBe(
+      'outcome-tracker import: missing required flag --project: --project <KEY> is needed to import jira issues, they go into that project',
+    );
     for (const [file, format, issues] of [
       ['jira-issues.csv', 'jira', 4],
       ['linear-issues.csv', 'linear', 4],
@@ -160,6 +161,43 @@ describe('outcome-tracker import of other trackers', () => {
       `${file}:4: severity: expected one of low, medium, high, critical`,
       `outcome-tracker import: 2 problems in ${file}: nothing was written`,
     ]);
-    expect(result.stdout).toEqual(['Would create 1 projects, 1 issues; already there: nothing.']);
+    // With a problem nothing is written, so nothing would be created.
+    expect(result.stdout).toEqual(['Would create nothing; already there: nothing.']);
+  });
+
+  it('reports rows that share an id as a problem naming both, and counts nothing created when refused', async () => {
+    const cli = await populated();
+    const file = join(tempDir(), 'twice.csv');
+    for (const created of [true, false]) {
+      writeFileSync(
+        file,
+        created
+          ? 'id,title,created\nB-1,first,2026-10-01T09:00:00Z\nB-1,second,2026-10-02T09:00:00Z\n'
+          : 'id,title\nB-1,first\nB-1,second\n',
+      );
+      const result = await cli.run([
+        'import',
+        '--workspace',
+        'acme',
+        '--from',
+        file,
+        '--project',
+        'EXT',
+        ...source,
+        '--json',
+      ]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toEqual([
+        `${file}:3: id: the id B-1 is the id of line 2 too: each issue needs an id of its own`,
+        `outcome-tracker import: 1 problem in ${file}: nothing was written`,
+      ]);
+      expect(JSON.parse(result.stdout[0] ?? '')).toMatchObject({ dryRun: false, created: {}, existing: {} });
+    }
+    const tracker = createTracker({ storage: cli.storage('source.db'), rateLimit: false });
+    await tracker.run({ workspaceSlug: 'acme' }, async (ctx) => {
+      expect((await projects.list(ctx, { sort: 'createdAt', limit: 50 })).data.map((p) => p.key)).toEqual([
+        'APO',
+      ]);
+    });
   });
 });

@@ -32,7 +32,7 @@ export const importLines = (
   storage: Storage,
   slug: string,
   lines: readonly string[],
-  options: { dryRun?: boolean; quietEvents?: boolean; batchSize?: number } = {},
+  options: { dryRun?: boolean; quietEvents?: boolean; batchSize?: number; maxProblems?: number } = {},
 ) =>
   runImport(storage, jsonlSource('export.jsonl', numbered(lines)), {
     workspace: slug,

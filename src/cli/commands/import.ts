@@ -18,7 +18,7 @@ import {
 } from '../../core/transfer/import-run.js';
 import { commonFlags, commonOptions, defineCommand } from '../command.js';
 import { withDatabase } from '../database.js';
-import { CliError } from '../errors.js';
+import { CliError, UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
 
 /** Records between two progress lines. */
@@ -81,7 +81,10 @@ export const command = defineCommand({
       throw new CliError(`cannot tell the format of ${input.from}: give --format ${importFormats.join('|')}`);
     }
     if (formatNeedsProject(format) && input.project === undefined) {
-      throw new CliError(`--project <KEY> is needed to import ${format} issues: they go into that project`);
+      // A missing flag is a usage error, as for every command (exit 2).
+      throw new UsageError(
+        `missing required flag --project: --project <KEY> is needed to import ${format} issues, they go into that project`,
+      );
     }
     const source = formatSource(format, {
       file: input.from,
@@ -101,7 +104,11 @@ export const command = defineCommand({
       );
     } catch (error) {
       if (!(error instanceof ImportWriteFailed)) throw error;
-      throw new CliError(`${error.message}; what was written before it stays: run the import again to go on`);
+      throw new CliError(
+        error.resumable
+          ? `${error.message}; what was written before it stays: run the import again to go on`
+          : `${error.message}; what was written before it stays, and a new run would be refused here again: fix the cause first`,
+      );
     }
     printReport(io, format, report, input.json);
     if (report.problems.length > 0) {

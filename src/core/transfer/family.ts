@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { insertAndAnnounce } from '../families/shared/lifecycle.js';
 import { present } from '../families/shared/operations.js';
+import type { Workspace } from '../model.js';
 import type { OperationContext } from '../pipeline/context.js';
 import type { CollectionName, CollectionRows, DumpTable } from '../port/index.js';
 
@@ -8,6 +9,12 @@ import type { CollectionName, CollectionRows, DumpTable } from '../port/index.js
 export interface ExportScope {
   tx: OperationContext['tx'];
   workspaceId: string;
+}
+
+/** A problem of one record, found before anything is written: its field (or none) and why. */
+export interface ItemProblem {
+  field: string | null;
+  message: string;
 }
 
 /** A reference a record makes to another record, by the field holding its id. */
@@ -31,6 +38,11 @@ export interface TransferFamily {
   toRecord(row: unknown, scope: ExportScope): Promise<Record<string, unknown> | null>;
   /** What a record of the file must be. */
   schema: z.ZodType<Record<string, unknown>>;
+  /**
+   * What the API's create would refuse in the record (its create body's schema: text limits,
+   * blank text, a comment's one target…): every problem, its path in the record.
+   */
+  refused?(record: Record<string, unknown>): { path: string[]; message: string }[];
   /** Fields naming other records, checked before anything is written. */
   references: readonly Reference[];
   /** Whether the record was imported already (it exists in the workspace under its id). */
@@ -38,13 +50,10 @@ export interface TransferFamily {
   /** Whether the workspace holds a record of this family with this id (a reference's target). */
   has(ctx: OperationContext, id: string): Promise<boolean>;
   /**
-   * Why the record cannot go in although it is new (a key another record of the workspace holds),
-   * as the field and a message, or null.
+   * Why the record cannot go in although it is new (a key another record of the workspace holds,
+   * an id a record of another workspace holds): every reason, none when it can.
    */
-  conflict?(
-    ctx: OperationContext,
-    record: Record<string, unknown>,
-  ): Promise<{ field: string; message: string } | null>;
+  conflicts?(ctx: OperationContext, record: Record<string, unknown>): Promise<ItemProblem[]>;
   /**
    * Writes the record into the workspace as the API's create does: stored and announced with its
    * `*.created` signal (and the webhook deliveries it causes) in the caller's transaction. Ids,
@@ -53,13 +62,19 @@ export interface TransferFamily {
   create(ctx: OperationContext, record: Record<string, unknown>): Promise<void>;
 }
 
+type Conflict = (ctx: OperationContext, record: Record<string, unknown>) => Promise<ItemProblem | null>;
+
 interface CollectionFamilyOptions<Name extends CollectionName> {
   collection: Name;
   schema: z.ZodType<Record<string, unknown>>;
+  /** The API's create body schema, which the record (as `createInput` makes it) must pass too. */
+  createSchema: z.ZodType;
+  /** The create body the record stands for, when it is not the record itself. */
+  createInput?: (record: Record<string, unknown>) => unknown;
   references: readonly Reference[];
   created: string;
   resourceType: string;
-  conflict?: TransferFamily['conflict'];
+  conflict?: Conflict;
   /** What else a create of this family keeps up (an issue's project counter). */
   afterInsert?: (ctx: OperationContext, row: CollectionRows[Name]) => Promise<void>;
 }
@@ -77,6 +92,11 @@ export function collectionTransfer<Name extends CollectionName>(
       return stored.workspaceId === scope.workspaceId ? present(stored) : null;
     },
     schema: options.schema,
+    refused(record) {
+      const parsed = options.createSchema.safeParse(options.createInput?.(record) ?? record);
+      if (parsed.success) return [];
+      return parsed.error.issues.map((issue) => ({ path: issue.path.map(String), message: issue.message }));
+    },
     references: options.references,
     async exists(ctx, record) {
       return this.has(ctx, String(record.id));
@@ -84,7 +104,11 @@ export function collectionTransfer<Name extends CollectionName>(
     async has(ctx, id) {
       return (await ctx.tx.collections[collection].get(ctx.tenant.workspaceId, id)) !== null;
     },
-    ...(options.conflict ? { conflict: options.conflict } : {}),
+    async conflicts(ctx, record) {
+      const found = [await idTakenElsewhere(ctx, collection, String(record.id))];
+      if (options.conflict) found.push(await options.conflict(ctx, record));
+      return found.filter((problem) => problem !== null);
+    },
     async create(ctx, record) {
       const row = { id: record.id, workspaceId: ctx.tenant.workspaceId, ...record } as CollectionRows[Name];
       await insertAndAnnounce(ctx, collection, row, {
@@ -94,4 +118,33 @@ export function collectionTransfer<Name extends CollectionName>(
       await options.afterInsert?.(ctx, row);
     },
   };
+}
+
+/** The other workspaces of the database, read once per transaction. */
+const otherWorkspaces = new WeakMap<OperationContext['tx'], Promise<Workspace[]>>();
+
+/**
+ * A record whose id a record of another workspace holds cannot go in: ids are global. The check
+ * asks each other workspace, as the storage looks records up by workspace and id.
+ */
+async function idTakenElsewhere(
+  ctx: OperationContext,
+  collection: CollectionName,
+  id: string,
+): Promise<ItemProblem | null> {
+  let workspaces = otherWorkspaces.get(ctx.tx);
+  if (!workspaces) {
+    workspaces = ctx.tx.tenancy
+      .listWorkspaces()
+      .then((all) => all.filter((workspace) => workspace.id !== ctx.tenant.workspaceId));
+    otherWorkspaces.set(ctx.tx, workspaces);
+  }
+  for (const workspace of await workspaces) {
+    if ((await ctx.tx.collections[collection].get(workspace.id, id)) === null) continue;
+    return {
+      field: 'record.id',
+      message: `${id} is the id of a record of another workspace (${workspace.slug}) of this database: ids are global, so this file can go into that workspace or into another database, not this workspace`,
+    };
+  }
+  return null;
 }

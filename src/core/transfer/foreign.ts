@@ -25,7 +25,7 @@ export interface ForeignIssue {
   /** When it reached its status (resolved, closed…), when the file says; else its last update. */
   statusAt: string | null;
   /** The file's column (or field) each mapped value came from, for problems to name. */
-  columns: { title: string; description: string; labels: string; assignee: string };
+  columns: { id: string; title: string; description: string; labels: string; assignee: string };
 }
 
 const epoch = '1970-01-01T00:00:00.000Z';
@@ -87,31 +87,43 @@ export function foreignSource(
       return;
     }
     yield projectItem(source, key.data, 1);
+    // External id → the line of the first row that has it: a second row with it is another issue
+    // the file gives the same id, which the import could not tell from the first.
+    const firstLines = new Map<string, number>();
     for await (const row of rows()) {
       if ('message' in row) {
         yield row;
         continue;
       }
-      const input = issueCreateSchema.safeParse({
-        projectId: 'prj_00000000000000000000',
-        title: row.title,
-        description: row.description,
-        labels: row.labels,
-      });
-      if (!input.success) {
-        const issue = input.error.issues[0];
-        const field = String(issue?.path[0] ?? 'title') as keyof ForeignIssue['columns'];
-        yield {
+      const first = firstLines.get(row.externalId);
+      if (first === undefined) firstLines.set(row.externalId, row.line);
+      const problems = [...issueProblems(file, row)];
+      if (first !== undefined)
+        problems.unshift({
           file,
           line: row.line,
-          field: row.columns[field] ?? field,
-          message: issue?.message ?? 'invalid',
-        };
-        continue;
-      }
-      yield issueItem(source, key.data, row);
+          field: row.columns.id,
+          message: `the id ${row.externalId} is the id of line ${first} too: each issue needs an id of its own`,
+        });
+      if (problems.length > 0) yield* problems;
+      else yield issueItem(source, key.data, row);
     }
   };
+}
+
+/** What the API's create would refuse in the issue: every problem, each naming its column. */
+function issueProblems(file: string, row: ForeignIssue): ImportProblem[] {
+  const input = issueCreateSchema.safeParse({
+    projectId: 'prj_00000000000000000000',
+    title: row.title,
+    description: row.description,
+    labels: row.labels,
+  });
+  if (input.success) return [];
+  return input.error.issues.map((issue) => {
+    const field = String(issue.path[0] ?? 'title') as keyof Omit<ForeignIssue['columns'], 'id'>;
+    return { file, line: row.line, field: row.columns[field] ?? field, message: issue.message };
+  });
 }
 
 function issueItem(source: string, projectKeyText: string, row: ForeignIssue): ImportItem {
@@ -132,11 +144,13 @@ function issueItem(source: string, projectKeyText: string, row: ForeignIssue): I
     },
     async check() {
       return row.assigneeEmail !== null && assigneeId === null
-        ? {
-            field: row.columns.assignee,
-            message: `${row.assigneeEmail} is not a member of the workspace: add them first`,
-          }
-        : null;
+        ? [
+            {
+              field: row.columns.assignee,
+              message: `${row.assigneeEmail} is not a member of the workspace: add them first`,
+            },
+          ]
+        : [];
     },
     async exists(ctx) {
       return (await ctx.tx.collections.issues.get(ctx.tenant.workspaceId, item.id)) !== null;

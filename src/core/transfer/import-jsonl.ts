@@ -1,7 +1,7 @@
-import type { z } from 'zod';
 import type { OperationContext } from '../pipeline/context.js';
 import { derivedId } from './derived-ids.js';
 import { type TransferFamily, transferFamilies, transferFamily } from './families.js';
+import { FileRelations } from './file-relations.js';
 import { exportFormatName, exportFormatVersion } from './format.js';
 import type { ImportItem, ImportProblem, ImportSource } from './import-run.js';
 
@@ -11,15 +11,19 @@ export interface NumberedLine {
   text: string;
 }
 
-const zodProblem = (file: string, line: number, prefix: string, error: z.ZodError): ImportProblem => {
-  const issue = error.issues[0];
-  return {
-    file,
-    line,
-    field: [prefix, ...(issue?.path ?? []).map(String)].filter(Boolean).join('.') || null,
-    message: issue?.message ?? 'invalid',
-  };
-};
+/** Each problem once, as `file:line: record.path: message`. */
+function recordProblems(
+  file: string,
+  line: number,
+  found: readonly { path: readonly PropertyKey[]; message: string }[],
+): ImportProblem[] {
+  const problems = new Map<string, ImportProblem>();
+  for (const { path, message } of found) {
+    const field = ['record', ...path.map(String)].join('.');
+    problems.set(`${field}\n${message}`, { file, line, field, message });
+  }
+  return [...problems.values()];
+}
 
 /**
  * Reads this project's own export (docs/export.md) as import items: every record keeps its id,
@@ -33,6 +37,7 @@ export function jsonlSource(file: string, lines: () => AsyncIterable<NumberedLin
   const localUser = (id: string) => userIds.get(id) ?? id;
 
   return async function* read() {
+    const relations = new FileRelations();
     let header = false;
     let ended = false;
     let last = 0;
@@ -110,15 +115,27 @@ export function jsonlSource(file: string, lines: () => AsyncIterable<NumberedLin
       }
       counts[family.family] = (counts[family.family] ?? 0) + 1;
       const parsed = family.schema.safeParse(object.record);
-      if (!parsed.success) {
-        yield zodProblem(file, line, 'record', parsed.error);
+      // What the API's create refuses is asked too when the record has the shape of one.
+      const refused =
+        typeof object.record === 'object' && object.record !== null && !Array.isArray(object.record)
+          ? (family.refused?.(object.record as Record<string, unknown>) ?? [])
+          : [];
+      const problems = recordProblems(file, line, [...(parsed.error?.issues ?? []), ...refused]);
+      if (!parsed.success || problems.length > 0) {
+        yield* problems;
         continue;
       }
       yield family.family === 'members'
         ? memberItem(family, parsed.data, line, userIds)
         : // The record as the file has it (the schema checked it and changes nothing), so its fields
           // keep their order: it is stored, announced and exported again byte for byte.
-          recordItem(family, object.record as Record<string, unknown>, line, localUser);
+          recordItem(
+            family,
+            object.record as Record<string, unknown>,
+            line,
+            localUser,
+            family.family === 'issueRelations' ? relations : null,
+          );
     }
     if (!header)
       yield {
@@ -143,6 +160,7 @@ function recordItem(
   record: Record<string, unknown>,
   line: number,
   localUser: (id: string) => string,
+  relations: FileRelations | null,
 ): ImportItem {
   const references = family.references
     .filter((ref) => typeof record[ref.field] === 'string')
@@ -161,7 +179,12 @@ function recordItem(
     id: String(record.id),
     references,
     exists: (ctx) => family.exists(ctx, record),
-    check: async (ctx) => (await family.conflict?.(ctx, local())) ?? null,
+    async check(ctx) {
+      const problems = (await family.conflicts?.(ctx, local())) ?? [];
+      // The API's relation rules, over the workspace's relations and the file's before this one.
+      if (problems.length === 0 && relations) problems.push(...(await relations.refusal(ctx, record)));
+      return problems;
+    },
     create: (ctx) => family.create(ctx, local()),
   };
 }

@@ -1,10 +1,11 @@
 import { ApiError } from '../errors.js';
 import type { SignalEvent } from '../model.js';
 import { type OperationContext, operationContext, type Tenant } from '../pipeline/context.js';
-import type { Storage, StorageTx } from '../port/index.js';
+import { type Storage, type StorageTx, UniqueViolation } from '../port/index.js';
 import { type Clock, type Ids, isoTime, randomIds, systemClock } from '../runtime.js';
 import { workspaceBySlug } from '../tenancy/operations.js';
 import { transferFamily } from './families.js';
+import type { ItemProblem } from './family.js';
 
 /** What is wrong with one record of a file: where, in which field, and why. */
 export interface ImportProblem {
@@ -31,13 +32,16 @@ export interface ImportItem {
   references: readonly { field: string; family: string; id: string }[];
   /** Runs before anything else, in the check and in the write (a member maps its user's id). */
   prepare?(ctx: OperationContext): Promise<void>;
-  /** Why it cannot go in although it is new, or null. */
-  check?(ctx: OperationContext): Promise<{ field: string; message: string } | null>;
+  /** Why it cannot go in although it is new: every reason, none when it can. */
+  check?(ctx: OperationContext): Promise<readonly ItemProblem[]>;
   /** Whether it was imported already: a second import skips it. */
   exists(ctx: OperationContext): Promise<boolean>;
   /** Writes it through the family's create operation. */
   create(ctx: OperationContext): Promise<void>;
 }
+
+/** What is wrong with an item, before the file and line are added. */
+export type { ItemProblem };
 
 /** A file read as items and the problems found reading it, in file order. */
 export type ImportSource = () => AsyncIterable<ImportItem | ImportProblem>;
@@ -58,6 +62,8 @@ export interface ImportOptions {
   dryRun?: boolean;
   /** Writes without signals, so no webhook delivery is queued and no event stream hears of it. */
   quietEvents?: boolean;
+  /** The check stops after this many problems (default 1000), and says so in a last one. */
+  maxProblems?: number;
   /** Records written per transaction (default 200): a failure loses at most one batch. */
   batchSize?: number;
   onProgress?: (progress: ImportProgress) => void;
@@ -67,16 +73,22 @@ export interface ImportOptions {
 
 export interface ImportReport {
   dryRun: boolean;
-  /** Records created (with `dryRun`: that would be), by family. */
+  /** Records created (with `dryRun`: that would be), by family; none when there is a problem. */
   created: Record<string, number>;
   /** Records already in the workspace from an earlier import, left as they are, by family. */
   existing: Record<string, number>;
-  /** Every problem found; when there is one, nothing was written. */
+  /** Every problem found (up to `maxProblems`); when there is one, nothing was written. */
   problems: ImportProblem[];
 }
 
 /** Raised when a write fails after the check passed: what was written before it stays. */
 export class ImportWriteFailed extends Error {
+  /**
+   * Whether running the import again can go on: after a lost connection or a killed process it
+   * can; a record the database refuses (a refused operation, an id or key taken) is refused again.
+   */
+  readonly resumable: boolean;
+
   constructor(
     readonly problem: ImportProblem,
     readonly report: ImportReport,
@@ -84,6 +96,8 @@ export class ImportWriteFailed extends Error {
   ) {
     super(describeProblem(problem), options);
     this.name = 'ImportWriteFailed';
+    const cause = options?.cause;
+    this.resumable = !(cause instanceof ApiError || cause instanceof UniqueViolation);
   }
 }
 
@@ -131,6 +145,7 @@ export async function runImport(
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? randomIds;
   const batchSize = options.batchSize ?? 200;
+  const maxProblems = options.maxProblems ?? 1000;
   const onProgress = options.onProgress ?? (() => {});
   const report: ImportReport = { dryRun: options.dryRun ?? false, created: {}, existing: {}, problems: [] };
 
@@ -166,10 +181,13 @@ export async function runImport(
       // Remembered even when wrong: the records naming it are not wrong too (one problem, one report).
       const ids = batchKnown.get(entry.family) ?? new Set<string>();
       batchKnown.set(entry.family, ids);
-      const problem = await checkItem(ctx, entry, isKnown);
+      const problems = await checkItem(ctx, entry, isKnown);
       ids.add(entry.id);
-      if (problem)
-        return void batchReport.problems.push({ file: options.file, line: entry.line, ...problem });
+      if (problems.length > 0) {
+        for (const problem of problems)
+          batchReport.problems.push({ file: options.file, line: entry.line, ...problem });
+        return;
+      }
       if (await entry.exists(ctx)) bump(batchReport.existing, entry.family);
       else bump(batchReport.created, entry.family);
     },
@@ -186,7 +204,20 @@ export async function runImport(
       for (const [family, n] of Object.entries(batchReport.existing))
         report.existing[family] = (report.existing[family] ?? 0) + n;
     },
+    done: () => report.problems.length >= maxProblems,
   });
+  if (report.problems.length >= maxProblems) {
+    const last = report.problems.at(-1);
+    report.problems.splice(maxProblems);
+    report.problems.push({
+      file: options.file,
+      line: last?.line ?? 1,
+      field: null,
+      message: `the check stopped after ${maxProblems} problems: the rest of the file was not checked`,
+    });
+  }
+  // Nothing is written when there is a problem: no record would be created.
+  if (report.problems.length > 0) report.created = {};
   if (report.dryRun || report.problems.length > 0) return report;
 
   let writing: ImportItem | null = null;
@@ -215,20 +246,22 @@ async function checkItem(
   ctx: OperationContext,
   item: ImportItem,
   isKnown: (family: string, id: string) => boolean,
-): Promise<{ field: string | null; message: string } | null> {
+): Promise<ItemProblem[]> {
   await item.prepare?.(ctx);
+  const problems: ItemProblem[] = [];
   for (const ref of item.references) {
     if (isKnown(ref.family, ref.id)) continue;
     const family = transferFamily(ref.family);
     if (family && (await family.has(ctx, ref.id))) continue;
     const what = ref.family === 'members' ? 'member' : `record of ${ref.family}`;
-    return {
+    problems.push({
       field: ref.field,
       message: `no ${what} ${ref.id} in the file before this line or in the workspace`,
-    };
+    });
   }
-  if (await item.exists(ctx)) return null;
-  return (await item.check?.(ctx)) ?? null;
+  // A record that names what is missing cannot be checked further.
+  if (problems.length > 0 || (await item.exists(ctx))) return problems;
+  return [...((await item.check?.(ctx)) ?? [])];
 }
 
 interface BatchHandlers {
@@ -237,6 +270,8 @@ interface BatchHandlers {
   each(ctx: OperationContext, entry: ImportItem | ImportProblem): Promise<void>;
   /** Called once a batch's transaction has committed. */
   committed?(): void;
+  /** Asked after each batch: true stops the run there. */
+  done?(): boolean;
 }
 
 /** Runs `each` over the source's entries, `size` entries to a transaction. */
@@ -269,7 +304,9 @@ async function inBatches(
   };
   for await (const entry of source()) {
     batch.push(entry);
-    if (batch.length >= size) await flush();
+    if (batch.length < size) continue;
+    await flush();
+    if (handlers.done?.()) return;
   }
   if (batch.length > 0) await flush();
 }

@@ -36,6 +36,9 @@ export const commentsFamily = defineFamily({
   transfer: collectionTransfer({
     collection: 'comments',
     schema: commentSchema,
+    createSchema: commentCreateSchema,
+    // A comment's body names its one target; the record holds null for the other two.
+    createInput: (record) => Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null)),
     references: [
       { field: 'issueId', family: 'issues' },
       { field: 'outcomeId', family: 'outcomes' },

@@ -34,6 +34,7 @@ export const contextFamily = defineFamily({
   transfer: collectionTransfer({
     collection: 'context',
     schema: contextItemSchema,
+    createSchema: contextCreateSchema,
     references: [{ field: 'outcomeId', family: 'outcomes' }],
     created: contextEvents.created,
     resourceType: 'context',

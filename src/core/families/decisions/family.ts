@@ -35,6 +35,7 @@ export const decisionsFamily = defineFamily({
   transfer: collectionTransfer({
     collection: 'decisions',
     schema: decisionSchema,
+    createSchema: decisionCreateSchema,
     // supersededBy may name a decision later in the file: it is not checked.
     references: [
       { field: 'projectId', family: 'projects' },

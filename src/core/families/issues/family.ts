@@ -53,6 +53,7 @@ export const issuesFamily = defineFamily({
   transfer: collectionTransfer({
     collection: 'issues',
     schema: issueSchema,
+    createSchema: issueCreateSchema,
     references: [
       { field: 'projectId', family: 'projects' },
       { field: 'outcomeId', family: 'outcomes' },

@@ -37,6 +37,7 @@ export const outcomesFamily = defineFamily({
   transfer: collectionTransfer({
     collection: 'outcomes',
     schema: outcomeSchema,
+    createSchema: outcomeCreateSchema,
     references: [
       { field: 'projectId', family: 'projects' },
       { field: 'ownerId', family: 'members' },

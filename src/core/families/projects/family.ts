@@ -36,6 +36,7 @@ export const projectsFamily = defineFamily({
   transfer: collectionTransfer({
     collection: 'projects',
     schema: projectSchema,
+    createSchema: projectCreateSchema,
     references: [],
     created: projectEvents.created,
     resourceType: 'project',

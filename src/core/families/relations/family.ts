@@ -3,7 +3,6 @@ import { defineFamily } from '../family.js';
 import { relationEvents } from './events.js';
 import { relationRoutes } from './routes.js';
 import { relationCreateSchema, relationPageSchema, relationSchema, storedRelationSchema } from './schema.js';
-import { relationTaken } from './transfer.js';
 
 export const relationsFamily = defineFamily({
   name: 'relations',
@@ -35,12 +34,16 @@ export const relationsFamily = defineFamily({
   transfer: collectionTransfer({
     collection: 'issueRelations',
     schema: storedRelationSchema,
+    createSchema: relationCreateSchema,
+    // The API's body names the type and the other issue; the rules it is refused by (itself,
+    // the same relation twice, a cycle, a second parent) need the relation graph, which the
+    // importer reads with its file's.
+    createInput: (record) => ({ type: record.type, issueId: record.targetId }),
     references: [
       { field: 'sourceId', family: 'issues' },
       { field: 'targetId', family: 'issues' },
     ],
     created: relationEvents.created,
     resourceType: 'issue_relation',
-    conflict: relationTaken,
   }),
 });

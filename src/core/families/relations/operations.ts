@@ -1,5 +1,5 @@
 import { ApiError, notFound } from '../../errors.js';
-import type { Issue, IssueRelation, RelationType, StoredRelationType } from '../../model.js';
+import type { IssueRelation, RelationType, StoredRelationType } from '../../model.js';
 import { preconditionHolds, versionConflict } from '../../pipeline/conditional.js';
 import type { OperationContext } from '../../pipeline/context.js';
 import { decodeCursor, type Page, toPage } from '../../pipeline/pagination.js';
@@ -71,22 +71,67 @@ async function outgoing(ctx: OperationContext, sourceId: string, type: StoredRel
   }
 }
 
+/**
+ * What the relation rules read of the relation graph. The API reads the workspace's
+ * (`storedGraph`); an import reads it with the relations of its file added, which are not stored
+ * while the file is checked.
+ */
+export interface RelationGraph {
+  /** The id of the relation `sourceId` <type> `targetId` (either way round for relates_to), if any. */
+  existing(type: StoredRelationType, sourceId: string, targetId: string): Promise<string | null>;
+  /** The issues `issueId` blocks. */
+  blocks(issueId: string): Promise<string[]>;
+  /** The issue's parent, or null. */
+  parentOf(issueId: string): Promise<string | null>;
+  /** The id of the parent_of relation naming `issueId` as child, when there is one. */
+  parentRelationOf(issueId: string): Promise<string | null>;
+}
+
+/** The workspace's relation graph, as stored. */
+export function storedGraph(ctx: OperationContext): RelationGraph {
+  const workspaceId = ctx.tenant.workspaceId;
+  const relations = ctx.tx.collections.issueRelations;
+  return {
+    async existing(type, sourceId, targetId) {
+      const found =
+        (await relations.findOne(workspaceId, { sourceId, targetId, type })) ??
+        (type === 'relates_to'
+          ? await relations.findOne(workspaceId, { sourceId: targetId, targetId: sourceId, type })
+          : null);
+      return found?.id ?? null;
+    },
+    async blocks(issueId) {
+      return (await outgoing(ctx, issueId, 'blocks')).map((relation) => relation.targetId);
+    },
+    async parentOf(issueId) {
+      return (await ctx.tx.collections.issues.get(workspaceId, issueId))?.parentId ?? null;
+    },
+    async parentRelationOf(issueId) {
+      const parent = await relations.findOne(workspaceId, {
+        targetId: issueId,
+        type: 'parent_of',
+      });
+      return parent?.id ?? null;
+    },
+  };
+}
+
 /** A path of `blocks` relations from `from` to `to` (the ids along it, both ends included), or null. */
-async function blockingPath(ctx: OperationContext, from: string, to: string): Promise<string[] | null> {
+async function blockingPath(graph: RelationGraph, from: string, to: string): Promise<string[] | null> {
   const cameFrom = new Map<string, string | null>([[from, null]]);
   let frontier = [from];
   while (frontier.length > 0) {
     const next: string[] = [];
     for (const node of frontier) {
-      for (const relation of await outgoing(ctx, node, 'blocks')) {
-        if (cameFrom.has(relation.targetId)) continue;
-        cameFrom.set(relation.targetId, node);
-        if (relation.targetId === to) {
+      for (const targetId of await graph.blocks(node)) {
+        if (cameFrom.has(targetId)) continue;
+        cameFrom.set(targetId, node);
+        if (targetId === to) {
           const path = [to];
           for (let at = cameFrom.get(to); at; at = cameFrom.get(at)) path.unshift(at);
           return path;
         }
-        next.push(relation.targetId);
+        next.push(targetId);
       }
     }
     frontier = next;
@@ -94,29 +139,78 @@ async function blockingPath(ctx: OperationContext, from: string, to: string): Pr
   return null;
 }
 
-/** The issue and its ancestors, nearest first, up the parentId chain (ids). */
-async function ancestry(ctx: OperationContext, issue: Issue): Promise<string[]> {
-  const chain = [issue.id];
-  let parentId = issue.parentId;
+/** The issue and its ancestors, nearest first, up the parent chain (ids). */
+async function ancestry(graph: RelationGraph, issueId: string): Promise<string[]> {
+  const chain = [issueId];
+  let parentId = await graph.parentOf(issueId);
   // An issue has one parent and the chain never loops (a cycle is refused), so this ends.
   while (parentId !== null && !chain.includes(parentId)) {
     chain.push(parentId);
-    parentId = (await ctx.tx.collections.issues.get(ctx.tenant.workspaceId, parentId))?.parentId ?? null;
+    parentId = await graph.parentOf(parentId);
   }
   return chain;
+}
+
+/** The issue's key, or its id when the workspace does not hold it (yet). */
+async function keyOf(ctx: OperationContext, id: string): Promise<string> {
+  return (await ctx.tx.collections.issues.get(ctx.tenant.workspaceId, id))?.key ?? id;
 }
 
 /** 422 relation_cycle naming the issues around the cycle by key. */
 async function cycle(ctx: OperationContext, type: StoredRelationType, ids: string[]): Promise<ApiError> {
   const keys: string[] = [];
-  for (const id of ids)
-    keys.push((await ctx.tx.collections.issues.get(ctx.tenant.workspaceId, id))?.key ?? id);
+  for (const id of ids) keys.push(await keyOf(ctx, id));
   return new ApiError(
     422,
     'relation_cycle',
     `This ${type} relation would close a cycle: ${keys.join(' → ')}.`,
     { path: keys },
   );
+}
+
+/**
+ * Why the graph cannot take the relation `sourceId` <type> `targetId`, or null: an issue related
+ * to itself, a relation the graph holds already, a `blocks` or parent relation that would close a
+ * cycle, a second parent.
+ */
+export async function relationRefusal(
+  ctx: OperationContext,
+  graph: RelationGraph,
+  type: StoredRelationType,
+  sourceId: string,
+  targetId: string,
+): Promise<ApiError | null> {
+  if (sourceId === targetId) {
+    return new ApiError(
+      422,
+      'self_relation',
+      `Issue ${await keyOf(ctx, sourceId)} cannot be related to itself.`,
+    );
+  }
+  const existing = await graph.existing(type, sourceId, targetId);
+  if (existing) {
+    const keys = `${await keyOf(ctx, sourceId)} and ${await keyOf(ctx, targetId)}`;
+    return new ApiError(422, 'relation_exists', `${keys} are already related so.`, { relationId: existing });
+  }
+  if (type === 'blocks') {
+    const back = await blockingPath(graph, targetId, sourceId);
+    if (back) return cycle(ctx, type, [sourceId, ...back]);
+  }
+  if (type === 'parent_of') {
+    const chain = await ancestry(graph, sourceId);
+    const at = chain.indexOf(targetId);
+    if (at >= 0) return cycle(ctx, type, [sourceId, ...chain.slice(0, at + 1).reverse()]);
+    if ((await graph.parentOf(targetId)) !== null) {
+      const relationId = await graph.parentRelationOf(targetId);
+      return new ApiError(
+        422,
+        'second_parent',
+        `${await keyOf(ctx, targetId)} already has a parent; remove that relation first.`,
+        relationId ? { relationId } : {},
+      );
+    }
+  }
+  return null;
 }
 
 /**
@@ -138,43 +232,12 @@ export async function createRelation(
 ): Promise<RelationView> {
   const issue = await findIssue(ctx, idOrKey, false);
   const other = await getOr404(ctx, 'issues', input.issueId, 'issue');
-  if (other.id === issue.id) {
-    throw new ApiError(422, 'self_relation', `Issue ${issue.key} cannot be related to itself.`);
-  }
   const { type, sourceId, targetId } = stored(input.type, issue.id, other.id);
   const [source, target] = sourceId === issue.id ? [issue, other] : [other, issue];
   const relations = ctx.tx.collections.issueRelations;
   const workspaceId = ctx.tenant.workspaceId;
-  const existing =
-    (await relations.findOne(workspaceId, { sourceId, targetId, type })) ??
-    (type === 'relates_to'
-      ? await relations.findOne(workspaceId, { sourceId: targetId, targetId: sourceId, type })
-      : null);
-  if (existing) {
-    throw new ApiError(422, 'relation_exists', `${issue.key} and ${other.key} are already related so.`, {
-      relationId: existing.id,
-    });
-  }
-  if (type === 'blocks') {
-    const back = await blockingPath(ctx, targetId, sourceId);
-    if (back) throw await cycle(ctx, type, [sourceId, ...back]);
-  }
-  if (type === 'parent_of') {
-    const chain = await ancestry(ctx, source);
-    const at = chain.indexOf(targetId);
-    if (at >= 0) throw await cycle(ctx, type, [sourceId, ...chain.slice(0, at + 1).reverse()]);
-    if (target.parentId !== null) {
-      const parent = await relations.findOne(workspaceId, { targetId, type: 'parent_of' });
-      throw new ApiError(
-        422,
-        'second_parent',
-        `${target.key} already has a parent; remove that relation first.`,
-        {
-          ...(parent ? { relationId: parent.id } : {}),
-        },
-      );
-    }
-  }
+  const refusal = await relationRefusal(ctx, storedGraph(ctx), type, sourceId, targetId);
+  if (refusal) throw refusal;
   const relation: IssueRelation = {
     id: ctx.ids.id('rel'),
     workspaceId,

@@ -40,6 +40,7 @@ export const timeEntriesFamily = defineFamily({
   transfer: collectionTransfer({
     collection: 'timeEntries',
     schema: timeEntrySchema,
+    createSchema: timeEntryCreateSchema,
     references: [
       { field: 'outcomeId', family: 'outcomes' },
       { field: 'issueId', family: 'issues' },

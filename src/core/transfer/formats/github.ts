@@ -89,7 +89,13 @@ export async function* githubIssues(
       assigneeEmail: gh.assignee?.email ?? null,
       createdAt,
       statusAt: isoDate(gh.closed_at) ?? isoDate(gh.updated_at),
-      columns: { title: 'title', description: 'body', labels: 'labels', assignee: 'assignee.email' },
+      columns: {
+        id: 'id',
+        title: 'title',
+        description: 'body',
+        labels: 'labels',
+        assignee: 'assignee.email',
+      },
     };
   }
 }

@@ -107,7 +107,13 @@ export function jiraIssues(
       assigneeEmail: emailIn(row.get('Assignee')),
       createdAt,
       statusAt: jiraDate(row.get('Resolved')) ?? jiraDate(row.get('Updated')),
-      columns: { title: 'Summary', description: 'Description', labels: 'Labels', assignee: 'Assignee' },
+      columns: {
+        id: 'Issue id',
+        title: 'Summary',
+        description: 'Description',
+        labels: 'Labels',
+        assignee: 'Assignee',
+      },
     };
   });
 }

@@ -70,7 +70,13 @@ export function linearIssues(
       assigneeEmail: emailIn(row.get('Assignee')),
       createdAt,
       statusAt: completed ?? canceled ?? isoDate(row.get('Started')) ?? isoDate(row.get('Updated')),
-      columns: { title: 'Title', description: 'Description', labels: 'Labels', assignee: 'Assignee' },
+      columns: {
+        id: 'ID',
+        title: 'Title',
+        description: 'Description',
+        labels: 'Labels',
+        assignee: 'Assignee',
+      },
     };
   });
 }

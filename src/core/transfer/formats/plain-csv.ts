@@ -53,7 +53,13 @@ export function plainCsvIssues(
       assigneeEmail: emailIn(assignee),
       createdAt,
       statusAt: isoDate(row.get('closed')),
-      columns: { title: 'title', description: 'description', labels: 'labels', assignee: 'assignee' },
+      columns: {
+        id: 'id',
+        title: 'title',
+        description: 'description',
+        labels: 'labels',
+        assignee: 'assignee',
+      },
     };
   });
 }
