@@ -200,6 +200,14 @@ export function runBatchSuite(target: Target): void {
 
     it('refuses a GET, a nested batch, more than 100 operations and a batch without a key (400)', async () => {
       const s = server();
+      for (const path of ['/issues/../projects', '/./batch', '/issues/./x']) {
+        const dotted = expectProblem(
+          await batch(s, [{ method: 'POST', path, body: {} }]),
+          400,
+          'validation_failed',
+        );
+        expect(JSON.stringify(dotted)).toContain('segments');
+      }
       const get = issuePaths(await batch(s, [{ method: 'GET', path: '/issues' }]));
       expect(get).toEqual(['operations.0.method']);
       const problem = expectProblem(

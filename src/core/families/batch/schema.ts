@@ -9,6 +9,9 @@ export const batchMethods = ['POST', 'PATCH', 'DELETE'] as const;
 /** A path naming the batch endpoint itself, however spelled (trailing slashes, a query). */
 const isBatchPath = (path: string) => /^\/batch\/*(?:[?#]|$)/.test(path);
 
+/** Whether a path holds a `.` or `..` segment (before its query). */
+const hasDotSegment = (path: string) => /(^|\/)\.{1,2}(\/|$)/.test(path.split(/[?#]/)[0] ?? path);
+
 export const batchOperationSchema = z.strictObject({
   method: z.enum(batchMethods, {
     error: 'only POST, PATCH and DELETE operations can be batched (a GET cannot)',
@@ -18,6 +21,9 @@ export const batchOperationSchema = z.strictObject({
     .min(2)
     .max(2000)
     .regex(/^\/[^/]/, 'a path under /api/v1 relative to it, such as "/issues/{id}"')
+    // `.` and `..` segments would name another path than the one written (a client resolves
+    // them before a request is sent; an operation is never resolved): refused, not guessed.
+    .refine((path) => !hasDotSegment(path), 'a path without "." or ".." segments')
     .refine((path) => !isBatchPath(path), 'a batch cannot hold another batch')
     .describe('The path under /api/v1, e.g. `/issues` or `/issues/APO-12/transition`'),
   body: z.unknown().optional().describe('The JSON body the request alone would send'),
