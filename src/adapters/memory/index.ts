@@ -1,3 +1,4 @@
+import { collectionNames } from '../../core/families/collections.js';
 import type {
   Account,
   AdminSession,
@@ -21,7 +22,7 @@ import {
 import { withFields } from '../../core/with-fields.js';
 import { newestFirst } from '../shared/keyset.js';
 import { serialQueue } from '../shared/serial-queue.js';
-import { IndexedRows, memoryCollection } from './collection.js';
+import { IndexedRows, memoryCollection, type UniqueRule } from './collection.js';
 import { DeliveryRows } from './delivery-rows.js';
 import { memoryMembers, memoryUserTokens } from './members.js';
 import { clone, deleteWithUndo, type RecordUndo, setWithUndo, type Undo } from './undo.js';
@@ -46,6 +47,17 @@ interface State extends WebhookState {
   sequence: number;
 }
 
+/** The keys a collection holds unique within a workspace, besides its id (the SQL adapters' unique indexes). */
+const uniqueKeys: Partial<Record<CollectionName, UniqueRule>> = {
+  projects: { fields: ['key'], what: 'project.key', unindexed: ['key'] },
+  issues: { fields: ['projectId', 'number'], what: 'issue.number', unindexed: ['number'] },
+};
+
+/** One `make(name)` for each collection of the family list, by name. */
+function byCollection<T>(make: (name: CollectionName) => T): Record<CollectionName, T> {
+  return Object.fromEntries(collectionNames.map((name) => [name, make(name)])) as Record<CollectionName, T>;
+}
+
 /**
  * An in-memory storage adapter: for tests, examples and embedding without a database.
  * Transactions run one at a time; each write records how to undo itself, and a failed
@@ -59,20 +71,9 @@ export function memoryStorage(): Storage {
     memberships: new Map(),
     tokens: new Map(),
     tokenIdsByHash: new Map(),
-    collections: {
-      projects: new IndexedRows('projects', { fields: ['key'], what: 'project.key', unindexed: ['key'] }),
-      issues: new IndexedRows('issues', {
-        fields: ['projectId', 'number'],
-        what: 'issue.number',
-        unindexed: ['number'],
-      }),
-      outcomes: new IndexedRows('outcomes', null),
-      context: new IndexedRows('context', null),
-      decisions: new IndexedRows('decisions', null),
-      timeEntries: new IndexedRows('timeEntries', null),
-      comments: new IndexedRows('comments', null),
-      issueRelations: new IndexedRows('issueRelations', null),
-    },
+    collections: byCollection(
+      (name) => new IndexedRows(name, uniqueKeys[name] ?? null),
+    ) as State['collections'],
     signals: [],
     idempotency: new Map(),
     counters: new Map(),
@@ -279,16 +280,9 @@ function memoryTx(state: State, startedMs: number, record: RecordUndo): StorageT
       },
       ...memoryUserTokens(state, record),
     },
-    collections: {
-      projects: memoryCollection(state.collections.projects, record),
-      issues: memoryCollection(state.collections.issues, record),
-      outcomes: memoryCollection(state.collections.outcomes, record),
-      context: memoryCollection(state.collections.context, record),
-      decisions: memoryCollection(state.collections.decisions, record),
-      timeEntries: memoryCollection(state.collections.timeEntries, record),
-      comments: memoryCollection(state.collections.comments, record),
-      issueRelations: memoryCollection(state.collections.issueRelations, record),
-    },
+    collections: byCollection((name) =>
+      memoryCollection(state.collections[name] as IndexedRows<CollectionName>, record),
+    ) as unknown as StorageTx['collections'],
     signals: {
       async append(event) {
         const previousSequence = state.sequence;
@@ -403,14 +397,9 @@ function tableRows<Table extends DumpTable>(state: State, table: Table): readonl
     memberships: () => [...state.memberships.values()],
     tokens: () => [...state.tokens.values()],
     sessions: () => [...state.sessions.values()],
-    projects: () => [...state.collections.projects.rows.values()],
-    outcomes: () => [...state.collections.outcomes.rows.values()],
-    issues: () => [...state.collections.issues.rows.values()],
-    context: () => [...state.collections.context.rows.values()],
-    decisions: () => [...state.collections.decisions.rows.values()],
-    timeEntries: () => [...state.collections.timeEntries.rows.values()],
-    comments: () => [...state.collections.comments.rows.values()],
-    issueRelations: () => [...state.collections.issueRelations.rows.values()],
+    ...(byCollection((name) => () => [...state.collections[name].rows.values()]) as {
+      [Name in CollectionName]: () => readonly DumpRows[Name][];
+    }),
     counters: () => [...state.counters].map(([name, value]) => ({ name, value })),
     signals: () => state.signals,
     idempotency: () => [...state.idempotency.values()],
