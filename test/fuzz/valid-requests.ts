@@ -57,7 +57,11 @@ export function validRequestsFor(
       query.map(orderedRange),
       headers,
       body.map((b) =>
-        op.method.toUpperCase() === 'POST' && op.template.endsWith('/comments') ? oneTarget(b, ids) : b,
+        op.method.toUpperCase() === 'POST' && op.template.endsWith('/comments')
+          ? oneTarget(b, ids)
+          : op.template.endsWith('/replay')
+            ? orderedReplay(b)
+            : b,
       ),
     )
     .map(([p, q, h, b]) => ({
@@ -85,6 +89,17 @@ function oneTarget(body: unknown, ids: KnownIds): unknown {
   return Object.fromEntries(
     kept === undefined ? [['issueId', ids.iss?.[0]], ...rest] : [[kept, record[kept]], ...rest],
   );
+}
+
+/**
+ * A replay's `until` below its `after` is refused (POST /webhooks/{id}/replay): a rule between two
+ * members, which the field's description states. Generated in order.
+ */
+function orderedReplay(body: unknown): unknown {
+  const record = body as { after?: unknown; until?: unknown } | null;
+  if (typeof record?.after !== 'number' || typeof record.until !== 'number' || record.until >= record.after)
+    return body;
+  return { ...record, after: record.until, until: record.after };
 }
 
 /**

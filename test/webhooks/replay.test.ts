@@ -125,6 +125,11 @@ describe.each(adaptersUnderTest)('webhook replay on $name storage', (adapter) =>
 
     const invalid = await f.api('POST', `/webhooks/${hook.id}/replay`, { body: { after: -1 } });
     expect(invalid.status).toBe(400);
+    const backwards = await f.api('POST', `/webhooks/${hook.id}/replay`, { body: { after: 5, until: 4 } });
+    expect(backwards.status).toBe(400);
+    expect(backwards.json.issues.map((i: { path: string }) => i.path)).toEqual(['until']);
+    const empty = await f.api('POST', `/webhooks/${hook.id}/replay`, { body: { after: 5, until: 5 } });
+    expect(empty.json).toEqual({ queued: 0, nextAfter: null });
     const unknown = await f.api('POST', '/webhooks/wh_unknown/replay', { body: { after: 0 } });
     expect(unknown.status).toBe(404);
     const elsewhere = await f.api('POST', `/webhooks/${hook.id}/replay`, {

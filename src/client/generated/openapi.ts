@@ -2769,9 +2769,9 @@ export interface components {
             note?: string | null;
         };
         CommentCreate: {
-            issueId?: string;
-            outcomeId?: string;
-            decisionId?: string;
+            issueId?: string | null;
+            outcomeId?: string | null;
+            decisionId?: string | null;
             body: string;
         };
         CommentPatch: {
@@ -2817,7 +2817,7 @@ export interface components {
         WebhookReplay: {
             /** @description Replay the signals after this sequence (a signal cursor: the `sequence` of the last event the receiver has) */
             after: number;
-            /** @description …up to and including this sequence (default: the latest) */
+            /** @description …up to and including this sequence (default: the latest); not below `after` */
             until?: number;
             /** @description Only these event types (of those the webhook subscribes to) */
             types?: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test")[];
@@ -7735,11 +7735,9 @@ export interface operations {
     runBatch: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Optional here; when given, a repeat of the same request replays the first answer. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
-                /** @description When given, the change happens only at this version (409 version_conflict otherwise). */
-                "If-Match"?: components["parameters"]["IfMatchOptional"];
+            header: {
+                /** @description A client-generated UUID. The same key and request within 24 hours replays the first answer (200, Idempotent-Replayed: true); the same key with another request is a 422. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
             };
             path?: never;
             cookie?: never;

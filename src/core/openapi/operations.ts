@@ -286,7 +286,10 @@ function headerParameters(route: Route): Json[] {
     case 'delete':
       return [parameterRef('IfMatchOptional')];
     case 'action':
-      return [parameterRef('IdempotencyKeyOptional'), parameterRef('IfMatchOptional')];
+      // A batch's key covers the creates it holds, which alone would each need one.
+      return route.runsOperations
+        ? [parameterRef('IdempotencyKeyRequired')]
+        : [parameterRef('IdempotencyKeyOptional'), parameterRef('IfMatchOptional')];
     case 'read':
       return isItemRead(route) ? [parameterRef('IfNoneMatch')] : [];
   }

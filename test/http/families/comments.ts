@@ -63,12 +63,17 @@ export function runCommentSuite(target: Target): void {
         expect(issuePaths(await http.post('/comments', { body: 'x' }))).toEqual(['issueId']);
         const both = await http.post('/comments', { issueId: issue.id, outcomeId: outcome.id, body: 'x' });
         expect(issuePaths(both)).toEqual(['issueId']);
+        const allNull = { issueId: null, outcomeId: null, decisionId: null, body: 'x' };
+        expect(issuePaths(await http.post('/comments', allNull))).toEqual(['issueId']);
         for (const body of ['', '   ', 'x'.repeat(50_001), 5, null]) {
           expect(issuePaths(await http.post('/comments', { issueId: issue.id, body }))).toEqual(['body']);
         }
       });
       expect(types).toEqual([]);
       expect((await comment(s, { issueId: issue.id, body: 'x'.repeat(50_000) })).body).toHaveLength(50_000);
+      // The other targets as a comment shows them (null) are the same as left out.
+      const shaped = await comment(s, { issueId: null, outcomeId: outcome.id, decisionId: null, body: 'y' });
+      expect(shaped).toMatchObject({ issueId: null, outcomeId: outcome.id, decisionId: null });
     });
 
     it('answers an issue, outcome or decision outside the workspace with 422 invalid_reference naming the field', async () => {

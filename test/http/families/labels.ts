@@ -138,5 +138,21 @@ export function runLabelSuite(target: Target): void {
       expectProblem(await http.get('/labels?sort=name'), 400, 'validation_failed');
       expectProblem(await s.api('GET', '/api/v1/labels'), 401, 'unauthorized');
     });
+
+    it('keeps a label named twice once, on create and on update, as a set in the order first named', async () => {
+      const s = server();
+      const http = client(s);
+      const made = await createIssue(s, mainTenant(s), { labels: ['ui', 'ui', 'safari', 'ui'] });
+      expect(made.labels).toEqual(['ui', 'safari']);
+      const patched = expectJson(
+        await http.patch(`/issues/${made.id}`, { labels: ['b', 'a', 'b'] }, `"${made.version}"`),
+        200,
+      );
+      expect(patched.labels).toEqual(['b', 'a']);
+      expect((await http.list('/labels')).data).toEqual([
+        { name: 'a', issueCount: 1 },
+        { name: 'b', issueCount: 1 },
+      ]);
+    });
   });
 }

@@ -23,12 +23,13 @@ export const commentCreateSchema = withoutReadOnly(
   readOnly,
   z
     .strictObject({
-      issueId: idOf('iss').optional(),
-      outcomeId: idOf('out').optional(),
-      decisionId: idOf('dec').optional(),
+      // null as a comment shows it: a client may send back the shape it read.
+      issueId: idOf('iss').nullish(),
+      outcomeId: idOf('out').nullish(),
+      decisionId: idOf('dec').nullish(),
       body,
     })
-    .refine((input) => targets.filter((field) => input[field] !== undefined).length === 1, {
+    .refine((input) => targets.filter((field) => input[field] != null).length === 1, {
       message: 'name exactly one of issueId, outcomeId and decisionId',
       path: ['issueId'],
     }),

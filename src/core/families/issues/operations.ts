@@ -52,7 +52,7 @@ export async function createIssue(ctx: OperationContext, input: IssueCreate): Pr
     status: 'open',
     outcomeId: input.outcomeId ?? null,
     assigneeId: input.assigneeId ?? null,
-    labels: input.labels ?? [],
+    labels: distinct(input.labels ?? []),
     resolvedAt: null,
     commentCount: 0,
     parentId: null,
@@ -134,13 +134,17 @@ export async function updateIssue(
   const current = await findIssue(ctx, idOrKey, true);
   if (patch.assigneeId) await referencedMember(ctx, patch.assigneeId, 'assigneeId');
   if (patch.outcomeId) await outcomeOfProject(ctx, patch.outcomeId, current.projectId);
-  const { row } = await applyChanges(ctx, 'issues', current, patch as Partial<Issue>, {
+  const changes = (patch.labels ? { ...patch, labels: distinct(patch.labels) } : patch) as Partial<Issue>;
+  const { row } = await applyChanges(ctx, 'issues', current, changes, {
     type: issueEvents.updated,
     resourceType: 'issue',
     present: presentIssue,
   });
   return presentIssue(row);
 }
+
+/** Labels as a set, in the order first named: `["a", "a"]` is the label `a` once, as GitHub keeps it. */
+const distinct = (labels: readonly string[]): string[] => [...new Set(labels)];
 
 export const invalidTransition = (from: IssueStatus, to: IssueStatus): ApiError =>
   new ApiError(422, 'invalid_transition', `An issue cannot go from ${from} to ${to}.`, {

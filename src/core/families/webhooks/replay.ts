@@ -15,17 +15,25 @@ const sequence = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 // Service-owned fields a client copied from something it read are ignored, as in every body.
 export const webhookReplaySchema = withoutReadOnly(
   serviceOwnedFields,
-  z.strictObject({
-    after: sequence.describe(
-      'Replay the signals after this sequence (a signal cursor: the `sequence` of the last event the receiver has)',
-    ),
-    until: sequence.optional().describe('…up to and including this sequence (default: the latest)'),
-    types: z
-      .array(z.enum(eventTypes, { error: unknownEventType('') }))
-      .min(1)
-      .optional()
-      .describe('Only these event types (of those the webhook subscribes to)'),
-  }),
+  z
+    .strictObject({
+      after: sequence.describe(
+        'Replay the signals after this sequence (a signal cursor: the `sequence` of the last event the receiver has)',
+      ),
+      until: sequence
+        .optional()
+        .describe('…up to and including this sequence (default: the latest); not below `after`'),
+      types: z
+        .array(z.enum(eventTypes, { error: unknownEventType('') }))
+        .min(1)
+        .optional()
+        .describe('Only these event types (of those the webhook subscribes to)'),
+    })
+    // An empty range said backwards is a mistake of the caller's, not a replay of nothing.
+    .refine((body) => body.until === undefined || body.until >= body.after, {
+      path: ['until'],
+      message: 'until must not be before after',
+    }),
 );
 export type WebhookReplay = z.output<typeof webhookReplaySchema>;
 
