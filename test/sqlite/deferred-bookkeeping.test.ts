@@ -17,9 +17,18 @@ import { sampleRow, sampleSignal } from '../conformance/fixtures.js';
 describe('which statements may run while bookkeeping waits', () => {
   const db = openDatabase(':memory:');
   migrate(db);
-  db.exec('CREATE TABLE with_insert_trigger (x TEXT); CREATE TABLE log (x TEXT);');
   db.exec(
-    'CREATE TRIGGER logs_inserts AFTER INSERT ON with_insert_trigger BEGIN INSERT INTO log VALUES (new.x); END;',
+    'CREATE TABLE with_insert_trigger (x TEXT); CREATE TABLE log (x TEXT); CREATE TABLE logged (x TEXT); CREATE TABLE chained (x TEXT);',
+  );
+  // Its trigger counts into a bookkeeping table: the totals change.
+  db.exec(
+    "CREATE TRIGGER counts_inserts AFTER INSERT ON with_insert_trigger BEGIN INSERT INTO list_counts (collection, workspace_id, field, value, n) VALUES ('x', 'w', '', '', 1) ON CONFLICT (collection, workspace_id, field, value) DO UPDATE SET n = n + 1; END;",
+  );
+  // Its trigger writes a table of its own (as issue_labels' writes issue_label_counts): no total.
+  db.exec('CREATE TRIGGER logs_inserts AFTER INSERT ON logged BEGIN INSERT INTO log VALUES (new.x); END;');
+  // Its trigger writes a table whose own trigger counts: what that reaches is not read, so it flushes.
+  db.exec(
+    'CREATE TRIGGER chains_inserts AFTER INSERT ON chained BEGIN INSERT INTO with_insert_trigger VALUES (new.x); END;',
   );
   const effectOf = statementEffects(db);
   const judge = (sql: string) => commutesWithBookkeeping(sql, effectOf(sql, db.prepare(sql)));
@@ -31,6 +40,8 @@ describe('which statements may run while bookkeeping waits', () => {
     'INSERT INTO idempotency_keys (workspace_id, key, created_at, data) VALUES (?, ?, ?, ?) ON CONFLICT (workspace_id, key) DO UPDATE SET data = excluded.data',
     "SELECT seq FROM sqlite_sequence WHERE name = 'signals'",
     'INSERT INTO main.signals (id, account_id, type, resource_id, occurred_at, data) VALUES (?, ?, ?, ?, ?, ?)',
+    'INSERT INTO logged VALUES (?)',
+    'INSERT OR IGNORE INTO issue_labels (workspace_id, label, issue_pk) SELECT ?, value, ? FROM json_each(?)',
   ])('runs with it pending: %s', (sql) => {
     expect(judge(sql)).toBe(true);
   });
@@ -46,8 +57,9 @@ describe('which statements may run while bookkeeping waits', () => {
     'UPDATE issues SET status = ? WHERE id = ?',
     'DELETE FROM issues WHERE id = ?',
     'DELETE FROM idempotency_keys WHERE created_at < ?',
-    // An insert that fires a trigger; an upsert that may fire update triggers.
+    // An insert whose trigger reaches a total; an upsert that may fire update triggers.
     'INSERT INTO with_insert_trigger VALUES (?)',
+    'INSERT INTO chained VALUES (?)',
     'INSERT INTO main.with_insert_trigger VALUES (?)',
     'INSERT INTO "main"."with_insert_trigger" VALUES (?)',
     'INSERT INTO main.issues (id, workspace_id, created_at, updated_at, version, project_id, outcome_id, status, severity, assignee_id, number, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET status = excluded.status',

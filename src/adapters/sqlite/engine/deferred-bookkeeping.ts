@@ -168,4 +168,6 @@ function prepare(db: Db) {
  * change the totals; a read of a total) runs after a flush.
  */
 export const commutesWithBookkeeping = (sql: string, effect: StatementEffect): boolean =>
-  effect.kind !== 'write' && !bookkeepingTables.test(sql);
+  effect.kind !== 'write' &&
+  !bookkeepingTables.test(sql) &&
+  (effect.kind === 'read' || !effect.tables.some((table) => bookkeepingTables.test(table)));

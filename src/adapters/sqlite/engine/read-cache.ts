@@ -69,7 +69,7 @@ export class ReadCache {
       return;
     }
     for (const [sql, kept] of this.entries) {
-      if (!kept.tables.includes(effect.table)) continue;
+      if (!effect.tables.some((table) => kept.tables.includes(table))) continue;
       this.size -= kept.results.size;
       this.entries.delete(sql);
     }

@@ -13,12 +13,16 @@ export type Params = readonly unknown[];
 /**
  * What running a statement may change:
  * - `read`: nothing;
- * - `insert`: rows of `table` alone, added (or, by an upsert, updated) without firing a trigger
- *   or deleting a row; besides, for an AUTOINCREMENT table, its entry in `sqlite_sequence`;
+ * - `insert`: rows of `tables` alone: added to the first (or, by an upsert, updated) without
+ *   deleting a row, and written by the insert triggers of that table (the others, whose own
+ *   triggers fire none); besides, for an AUTOINCREMENT table, its entry in `sqlite_sequence`;
  * - `write`: anything (an update or delete, whose triggers and foreign-key actions reach other
  *   tables, a REPLACE, a statement this judge cannot read).
  */
-export type StatementEffect = { kind: 'read' } | { kind: 'insert'; table: string } | { kind: 'write' };
+export type StatementEffect =
+  | { kind: 'read' }
+  | { kind: 'insert'; tables: readonly string[] }
+  | { kind: 'write' };
 
 /** A row inserted into a counted collection, as its list totals see it. */
 export interface ListedRow {
