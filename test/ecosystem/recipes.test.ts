@@ -10,6 +10,7 @@ import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryStorage } from '../../src/adapters/memory/index.js';
 import { sqliteStorage } from '../../src/adapters/sqlite/index.js';
+import { adminArea } from '../../src/admin/index.js';
 import { createTracker } from '../../src/core/index.js';
 import { honoApp } from '../../src/http/hono.js';
 import { nodeHandler } from '../../src/http/node.js';
@@ -103,6 +104,21 @@ describe('mounting recipes', () => {
     await new Promise((listening) => server.once('listening', listening));
     closers.push(() => new Promise((done) => server.close(() => done())));
     await exercise(originOf(server), token, projectId);
+  });
+
+  it('the admin pages: an extension the app mounts, or does not', async () => {
+    const storage = memoryStorage();
+    // --- recipe ---
+    const tracker = createTracker({ storage, extensions: [adminArea()] });
+    // --- end ---
+    closers.push(() => tracker.close());
+    const bare = createTracker({ storage: memoryStorage() });
+    closers.push(() => bare.close());
+    const signIn = { method: 'GET', path: '/sign-in', headers: { accept: 'text/html' } };
+    const mounted = await tracker.handle(signIn);
+    expect(mounted.status).toBe(200);
+    expect(mounted.headers['Content-Type'] ?? mounted.headers['content-type']).toMatch(/^text\/html/);
+    expect((await bare.handle(signIn)).status).toBe(404);
   });
 
   it('any fetch runtime: tracker.fetch(request)', async () => {
