@@ -111,7 +111,12 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
     const data = await conn.value<string>(statement, [id, workspaceId]);
     if (data === undefined) return null;
     const row = parse(data);
-    if (conn.writing) conn.memo.set(readKey(row.id), row.version);
+    if (conn.writing) {
+      // Every version it read: a row read twice (a rule re-reads what the request read first) may
+      // have changed between the reads, and an update from either read lost a race.
+      const seen = conn.memo.get(readKey(row.id)) as number[] | undefined;
+      conn.memo.set(readKey(row.id), seen ? [...seen, row.version] : [row.version]);
+    }
     return row;
   };
   const readKey = (id: string) => `read\u0000${table}\u0000${id}`;
@@ -233,7 +238,8 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
         [row.id, row.workspaceId],
       );
       // The version this transaction read changed under it: a lost race, not a stale request.
-      if (conn.writing && conn.memo.get(readKey(row.id)) === expectedVersion)
+      const read = conn.memo.get(readKey(row.id)) as number[] | undefined;
+      if (conn.writing && read?.includes(expectedVersion))
         throw conn.deadlocked(`${name}: ${row.id} changed after this transaction read it (run again)`);
       throw new VersionMismatch(current ?? null);
     },
