@@ -1,7 +1,8 @@
 import type { Pool } from 'pg';
-import { type StorageTx, TransientConflict } from '../../core/port/index.js';
+import { type RowRead, type StorageTx, TransientConflict } from '../../core/port/index.js';
 import { type Conn, type TransactionState, transactionConn } from './connection.js';
 import { isRetryable } from './errors.js';
+import { readsFirstKey } from './memo-keys.js';
 
 export type TransactionMode = 'read' | 'write';
 
@@ -78,6 +79,7 @@ export function transactionRunner(options: TransactionRunnerOptions) {
     fn: (tx: StorageTx) => Promise<T>,
     mode: TransactionMode,
     run: number,
+    readsFirst: RowRead | undefined,
   ): Promise<T> {
     const client = await options.pool.connect();
     const state: TransactionState = { open: false, failure: undefined };
@@ -96,6 +98,8 @@ export function transactionRunner(options: TransactionRunnerOptions) {
       searchPathSql: options.searchPathSql,
       rerun: run > 1,
     });
+    // Read with the token's grant, in its statement (tenancy.ts), when a read transaction has one.
+    if (readsFirst && mode === 'read') conn.memo.set(readsFirstKey, readsFirst);
     let broken: Error | undefined;
     const markBroken = (error: unknown) => {
       broken ??= error instanceof Error ? error : new Error(String(error));
@@ -129,10 +133,10 @@ export function transactionRunner(options: TransactionRunnerOptions) {
   }
 
   return {
-    async run<T>(fn: (tx: StorageTx) => Promise<T>, mode: TransactionMode): Promise<T> {
+    async run<T>(fn: (tx: StorageTx) => Promise<T>, mode: TransactionMode, readsFirst?: RowRead): Promise<T> {
       for (let run = 1; ; run++) {
         try {
-          return await attempt(fn, mode, run);
+          return await attempt(fn, mode, run, readsFirst);
         } catch (error) {
           if (!isRetryable(error)) throw error;
           if (run >= options.maxAttempts) throw new TransientConflict(run, { cause: error });
