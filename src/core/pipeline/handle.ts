@@ -191,8 +191,8 @@ async function handleOnce(state: RequestState): Promise<Outcome> {
 function rowReadOf(match: RouteMatch | null): RowRead | undefined {
   if (match?.kind !== 'route' || !match.route.readsRow) return undefined;
   const raw = match.params.id;
+  if (raw === undefined) return undefined;
   // A malformed escape is answered (400) after authentication, as without the hint.
-  if (raw === undefined || (raw.includes('%') && !/^(?:[^%]|%[0-9A-Fa-f]{2})*$/.test(raw))) return undefined;
   try {
     return { collection: match.route.readsRow, id: decodeURIComponent(raw) };
   } catch {
