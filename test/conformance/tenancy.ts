@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Membership, Role, User } from '../../src/core/index.js';
-import { credentialsOf } from '../../src/core/port/index.js';
+import { credentialsOf, type StorageTx } from '../../src/core/port/index.js';
 import type { AdapterUnderTest } from '../support/adapters.js';
-import { at, freshStore, newId, sampleSession, sampleToken } from './fixtures.js';
+import { at, freshStore, newId, sampleRow, sampleSession, sampleToken } from './fixtures.js';
 
 const user = (email: string): User => ({
   id: newId('usr'),
@@ -188,7 +188,7 @@ export function tenancyTests(adapter: AdapterUnderTest): void {
   });
 
   describe('tokens', () => {
-    const { tx } = freshStore(adapter);
+    const { tx, store } = freshStore(adapter);
 
     it('finds a token by hash and by id, and refuses a duplicate hash or id', async () => {
       const token = sampleToken('wsp_1');
@@ -262,6 +262,65 @@ export function tenancyTests(adapter: AdapterUnderTest): void {
         role: null,
         accountId: null,
       });
+    });
+
+    it('answers a read told the row it reads first as it answers one not told', async () => {
+      const member = user('ahead@example.com');
+      const token = sampleToken('wsp_h', { userId: member.id });
+      const mine = sampleRow('issues', 'wsp_h');
+      const theirs = sampleRow('issues', 'wsp_o');
+      await tx(async (t) => {
+        await t.tenancy.insertWorkspace({
+          id: 'wsp_h',
+          accountId: 'acc_h',
+          slug: 'ahead',
+          name: 'A',
+          createdAt: at(0),
+        });
+        await t.tenancy.insertUser(member);
+        await t.tenancy.putMembership(membership('wsp_h', member.id, 'member', at(1)));
+        await t.tokens.insert(token);
+        await t.collections.issues.insert(mine);
+        await t.collections.issues.insert(theirs);
+      });
+      const told = <T>(id: string, fn: (t: StorageTx) => Promise<T>) =>
+        store().transaction(fn, { mode: 'read', readsFirst: { collection: 'issues', id } });
+      const plain = await tx((t) => t.collections.issues.getJson('wsp_h', mine.id));
+      expect(plain?.version).toBe(1);
+      const read = await told(mine.id, async (t) => ({
+        grant: await t.tokens.grantOf(token.hash),
+        first: await t.collections.issues.getJson('wsp_h', mine.id),
+        again: await t.collections.issues.getJson('wsp_h', mine.id),
+      }));
+      expect(read).toEqual({
+        grant: { token: credentialsOf(token), role: 'member', accountId: 'acc_h' },
+        first: plain,
+        again: plain,
+      });
+      // Another workspace's row is not the token's; a row that is not there is null.
+      const other = await told(theirs.id, async (t) => ({
+        grant: (await t.tokens.grantOf(token.hash))?.role,
+        asTheToken: await t.collections.issues.getJson('wsp_h', theirs.id),
+        asItsOwn: (await t.collections.issues.getJson('wsp_o', theirs.id))?.version,
+      }));
+      expect(other).toEqual({ grant: 'member', asTheToken: null, asItsOwn: 1 });
+      expect(
+        await told('iss_missing', async (t) => {
+          await t.tokens.grantOf(token.hash);
+          return t.collections.issues.getJson('wsp_h', 'iss_missing');
+        }),
+      ).toBeNull();
+      expect(await told(mine.id, (t) => t.tokens.grantOf('unknown'))).toBeNull();
+      // A revoke and a change of the row committed before are both seen.
+      await tx(async (t) => {
+        await t.tokens.revoke(token.id, at(5));
+        await t.collections.issues.update({ ...mine, title: 'Changed', version: 2 }, 1);
+      });
+      const after = await told(mine.id, async (t) => ({
+        revokedAt: (await t.tokens.grantOf(token.hash))?.token.revokedAt,
+        version: (await t.collections.issues.getJson('wsp_h', mine.id))?.version,
+      }));
+      expect(after).toEqual({ revokedAt: at(5), version: 2 });
     });
 
     it('lists a workspace’s tokens newest first', async () => {

@@ -28,7 +28,7 @@ import {
 } from './connection.js';
 import { withUniqueRules } from './errors.js';
 import { addLabels } from './labels.js';
-import { numberTaken, predicateMemoKey } from './memo-keys.js';
+import { type AheadRow, aheadRowKey, numberTaken, predicateMemoKey } from './memo-keys.js';
 
 /** Filter fields that name a row of another collection, and that collection's table. */
 const referencedBy: Readonly<Record<string, string>> = {
@@ -96,6 +96,16 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
     return new UniqueViolation(what ?? `${name}.id`);
   }
 
+  /** A read transaction's row as stored: the one its token's grant read ahead (tenancy.ts), once, or read now. */
+  const readJson = async (workspaceId: string, id: string): Promise<AheadRow | null> => {
+    const key = aheadRowKey(table, workspaceId, id);
+    const ahead = conn.memo.get(key) as AheadRow | null | undefined;
+    if (ahead !== undefined) {
+      conn.memo.delete(key);
+      return ahead;
+    }
+    return (await conn.row<AheadRow>(statements.getJson, [id, workspaceId])) ?? null;
+  };
   const getRow = async (workspaceId: string, id: string): Promise<Row | null> => {
     // A write transaction reads a row it refers to, or one it is about to change: FOR KEY SHARE
     // keeps it from being deleted until this one ends (a delete that counts its referrers first
@@ -203,8 +213,8 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
         const row = await getRow(workspaceId, id);
         return row === null ? null : storedJsonOf(row);
       }
-      const stored = await conn.row<{ data: string; version: number }>(statements.getJson, [id, workspaceId]);
-      if (stored === undefined) return null;
+      const stored = await readJson(workspaceId, id);
+      if (stored === null) return null;
       return {
         json: withoutWorkspace(stored.data, id, workspaceId) ?? storedJsonOf(parse(stored.data)).json,
         version: stored.version,

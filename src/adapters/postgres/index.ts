@@ -161,7 +161,7 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
     async transaction(fn, transactionOptions) {
       if (closed) throw new Error('storage is closed');
       await migrated;
-      const run = runner.run(fn, transactionOptions?.mode ?? 'write');
+      const run = runner.run(fn, transactionOptions?.mode ?? 'write', transactionOptions?.readsFirst);
       running.add(run);
       try {
         return await run;

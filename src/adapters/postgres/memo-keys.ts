@@ -9,3 +9,16 @@ export const numberTaken = 'counters.taken';
 /** Where a transaction keeps which predicate lock (see predicateLock) it holds of a table and workspace. */
 export const predicateMemoKey = (table: string, workspaceId: string): string =>
   `predicate\u0000${table}:${workspaceId}`;
+
+/** Where a read transaction keeps the row it was told it reads first (RowRead), until its grant reads it. */
+export const readsFirstKey = 'reads.first';
+
+/** Where the grant's statement leaves that row (AheadRow, or null when the workspace has none) for getJson. */
+export const aheadRowKey = (table: string, workspaceId: string, id: string): string =>
+  `ahead\u0000${table}:${workspaceId}:${id}`;
+
+/** A row read ahead with the token's grant: its stored text and version. */
+export interface AheadRow {
+  data: string;
+  version: number;
+}

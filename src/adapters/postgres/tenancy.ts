@@ -1,6 +1,9 @@
 import type { Account } from '../../core/model.js';
 import {
+  type CollectionName,
+  type RowRead,
   type TenancyStore,
+  type TokenGrant,
   type TokenStore,
   UniqueViolation,
   VersionMismatch,
@@ -20,8 +23,10 @@ import {
   type UserRow,
   type WorkspaceRow,
 } from '../shared/tenancy-rows.js';
-import { type Conn, prepared } from './connection.js';
+import { shapes } from './collection-sql.js';
+import { type Conn, type Prepared, prepared } from './connection.js';
 import { withUniqueRules } from './errors.js';
+import { type AheadRow, aheadRowKey, readsFirstKey } from './memo-keys.js';
 
 export const workspaceColumns = 'id, account_id, slug, name, created_at';
 export const userColumns = 'id, email, password_hash, created_at, last_sign_in_at';
@@ -221,6 +226,39 @@ export function postgresTenancy(conn: Conn): TenancyStore {
 
 const grantSql = prepared(tokenGrantSql('$1'));
 
+/** The grant's statement with the row of a table its token's workspace holds under id $2 (AheadRow). */
+const grantWithRowSql = (() => {
+  const made = new Map<CollectionName, Prepared>();
+  return (name: CollectionName): Prepared => {
+    let statement = made.get(name);
+    if (!statement) {
+      statement = prepared(
+        tokenGrantSql('$1', {
+          columns: 'r.data AS ahead_data, r.version AS ahead_version',
+          joins: `LEFT JOIN ${shapes[name].table} r ON r.id = $2 AND r.workspace_id = t.workspace_id`,
+        }),
+      );
+      made.set(name, statement);
+    }
+    return statement;
+  };
+})();
+
+/**
+ * The grant and, read in its statement (one snapshot: a revoke committed before it is seen by
+ * both), the row the transaction reads first, left in the memo for Collection.getJson.
+ */
+async function grantWithRow(conn: Conn, hash: string, ahead: RowRead): Promise<TokenGrant | null> {
+  conn.memo.delete(readsFirstKey);
+  type Row = TokenGrantRow & { ahead_data: string | null; ahead_version: number | null };
+  const row = await conn.row<Row>(grantWithRowSql(ahead.collection), [hash, ahead.id]);
+  if (row === undefined) return null;
+  const found: AheadRow | null =
+    row.ahead_data === null ? null : { data: row.ahead_data, version: Number(row.ahead_version) };
+  conn.memo.set(aheadRowKey(shapes[ahead.collection].table, row.workspace_id, ahead.id), found);
+  return toTokenGrant(row);
+}
+
 /** The workspace and account a transaction's token was granted (for a create's locks: records.ts). */
 export interface Granted {
   workspaceId: string;
@@ -252,7 +290,10 @@ export function postgresTokens(conn: Conn): TokenStore {
     async grantOf(hash) {
       // One statement: the token, its membership and its workspace as of one moment, which sees
       // every revoke and role change committed before it.
-      const grant = maybe(await conn.row<TokenGrantRow>(grantSql, [hash]), toTokenGrant);
+      const ahead = conn.writing ? undefined : (conn.memo.get(readsFirstKey) as RowRead | undefined);
+      const grant = ahead
+        ? await grantWithRow(conn, hash, ahead)
+        : maybe(await conn.row<TokenGrantRow>(grantSql, [hash]), toTokenGrant);
       if (grant?.accountId != null) {
         conn.memo.set(grantedKey, {
           workspaceId: grant.token.workspaceId,

@@ -1,7 +1,8 @@
 import type { Pool } from 'pg';
-import { type StorageTx, TransientConflict } from '../../core/port/index.js';
+import { type RowRead, type StorageTx, TransientConflict } from '../../core/port/index.js';
 import { type Conn, type TransactionState, transactionConn } from './connection.js';
 import { isRetryable } from './errors.js';
+import { readsFirstKey } from './memo-keys.js';
 
 export type TransactionMode = 'read' | 'write';
 
@@ -51,7 +52,7 @@ export interface TransactionRunnerOptions {
  * | A retry of a delivery never races a dispatcher's claim into a second send | `DeliveryStore.get` in a write transaction takes `FOR NO KEY UPDATE`: the claim's `FOR UPDATE SKIP LOCKED` passes the row over, or the retry waits for the claim and sees the lease (webhooks.ts) | "a retry racing a dispatcher's claim" |
  * | A secret rotation and a delivery's result recorded on the subscription never lose either (no VersionMismatch from a lost race) | `WebhookStore.get` in a write transaction takes `FOR NO KEY UPDATE` (webhooks.ts) | "webhook secret rotation racing a delivery" |
  * | If-Match: of concurrent updates expecting one version, exactly one succeeds | one statement, `UPDATE … WHERE id = $1 AND version = $n` (READ COMMITTED re-checks the WHERE on the row's newest version after waiting for its lock) | "If-Match races" |
- * | No request is authenticated after the revoke of its token commits | one statement: the token, its membership and workspace read together (`grantOf`), which sees every commit before it began | "a token revoked while it is used" |
+ * | No request is authenticated after the revoke of its token commits | one statement: the token, its membership and workspace read together (`grantOf`), which sees every commit before it began; a GET by id reads its row in that statement too (`readsFirst`), so no row is answered to a token revoked before it was read | "a token revoked while it is used" |
  * | Signals read by sequence never skip one that commits later | the account's append lock (`pg_advisory_xact_lock`) taken in the same statement as `nextval`, held to the end of the transaction (signals.ts; a create takes both in its issue number's statement, records.ts, and inserts the signal with the COMMIT) | "never let a reader … skip" (concurrency.test.ts); the 50 × 6 × 3 test and "creates spread over projects" (write-path.test.ts) |
  * | A delivery is claimed by one dispatcher at a time | `FOR UPDATE SKIP LOCKED` (webhooks.ts) | concurrency.test.ts |
  * | Concurrent comments on one issue, outcome or decision all succeed; its commentCount is exact | the read-modify-write rule above: the count is the commented row's next version, and a comment that lost the race runs again reading that row `FOR NO KEY UPDATE`, queueing behind the others (collections.ts) | test/properties/concurrent-threads.test.ts: "20 concurrent comments on one issue" |
@@ -67,8 +68,9 @@ export interface TransactionRunnerOptions {
  * Retry-After). Because `fn` may run more than once, it must have no effect outside the
  * transaction (the core does outside work before or after it).
  *
- * Read transactions send their statements on their own (autocommit): a GET by id is the token
- * read and the row read, two round trips and no BEGIN. A store whose answer takes more than one
+ * Read transactions send their statements on their own (autocommit): a GET by id is one round
+ * trip and no BEGIN, the row it reads first (`readsFirst`) read in the token grant's statement
+ * (tenancy.ts), so both are of one snapshot. A store whose answer takes more than one
  * statement (a page and its total, a copy) asks for one snapshot first (REPEATABLE READ).
  */
 export function transactionRunner(options: TransactionRunnerOptions) {
@@ -78,6 +80,7 @@ export function transactionRunner(options: TransactionRunnerOptions) {
     fn: (tx: StorageTx) => Promise<T>,
     mode: TransactionMode,
     run: number,
+    readsFirst: RowRead | undefined,
   ): Promise<T> {
     const client = await options.pool.connect();
     const state: TransactionState = { open: false, failure: undefined };
@@ -96,6 +99,8 @@ export function transactionRunner(options: TransactionRunnerOptions) {
       searchPathSql: options.searchPathSql,
       rerun: run > 1,
     });
+    // Read with the token's grant, in its statement (tenancy.ts), when a read transaction has one.
+    if (readsFirst && mode === 'read') conn.memo.set(readsFirstKey, readsFirst);
     let broken: Error | undefined;
     const markBroken = (error: unknown) => {
       broken ??= error instanceof Error ? error : new Error(String(error));
@@ -129,10 +134,10 @@ export function transactionRunner(options: TransactionRunnerOptions) {
   }
 
   return {
-    async run<T>(fn: (tx: StorageTx) => Promise<T>, mode: TransactionMode): Promise<T> {
+    async run<T>(fn: (tx: StorageTx) => Promise<T>, mode: TransactionMode, readsFirst?: RowRead): Promise<T> {
       for (let run = 1; ; run++) {
         try {
-          return await attempt(fn, mode, run);
+          return await attempt(fn, mode, run, readsFirst);
         } catch (error) {
           if (!isRetryable(error)) throw error;
           if (run >= options.maxAttempts) throw new TransientConflict(run, { cause: error });

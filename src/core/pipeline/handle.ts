@@ -1,5 +1,5 @@
 import { ApiError } from '../errors.js';
-import { TransientConflict, UniqueViolation } from '../port/index.js';
+import { type RowRead, TransientConflict, UniqueViolation } from '../port/index.js';
 import { probePaths } from '../public-routes.js';
 import { ClientGone, withAdmittedBody } from './admit-body.js';
 import { afterCommit, type Outcome } from './after-commit.js';
@@ -174,9 +174,10 @@ async function handleOnce(state: RequestState): Promise<Outcome> {
   // GETs, and the extensions' pages that only read (signing in looks the user up; the password
   // is checked after the transaction), run in a read transaction.
   const mode = target.method === 'GET' || target.page?.readsOnly ? 'read' : 'write';
+  const readsFirst = mode === 'read' ? rowReadOf(state.match) : undefined;
   const { reply, principal } = await rt.storage.transaction(
     (tx) => answerInTransaction({ ...state, tx, nowMs: rt.clock.now() }),
-    { mode },
+    readsFirst ? { mode, readsFirst } : { mode },
   );
   // The account whose writes this request may make, and whose changes its stream waits for.
   const account = principal?.accountId ?? null;
@@ -184,6 +185,19 @@ async function handleOnce(state: RequestState): Promise<Outcome> {
   // Most answers have no work after the commit: they make none of its closures.
   if (!reply.after && !reply.streamFrom) return { reply, stream: null, account };
   return afterCommit(state, reply, principal);
+}
+
+/** The row a read route looks at first (`Route.readsRow`), which its transaction may read ahead. */
+function rowReadOf(match: RouteMatch | null): RowRead | undefined {
+  if (match?.kind !== 'route' || !match.route.readsRow) return undefined;
+  const raw = match.params.id;
+  if (raw === undefined) return undefined;
+  // A malformed escape is answered (400) after authentication, as without the hint.
+  try {
+    return { collection: match.route.readsRow, id: decodeURIComponent(raw) };
+  } catch {
+    return undefined;
+  }
 }
 
 /** The answer made inside the transaction, and who the request acts as once authenticated. */

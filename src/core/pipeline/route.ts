@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { CollectionName } from '../port/index.js';
 import type { Access } from './auth.js';
 import type { OperationContext, Services } from './context.js';
 import type { Reply } from './reply.js';
@@ -70,6 +71,11 @@ export interface Route<Q = unknown, B = unknown> extends RouteReference {
   prepare?(body: unknown, services: Services): Promise<Services>;
   /** The route runs other routes' operations (the batch): its context carries `operations`. */
   runsOperations?: boolean;
+  /**
+   * A read whose first look at the data is the row of this collection its `:id` names (by
+   * `getJson`): the transaction is told so ahead (`TransactionOptions.readsFirst`).
+   */
+  readsRow?: CollectionName;
   handle(ctx: OperationContext, input: RouteInput<Q, B>): Promise<Reply>;
 }
 
@@ -87,6 +93,7 @@ export function defineRoute<QS extends z.ZodType = z.ZodUndefined, BS extends z.
     conditional?: boolean;
     prepare?(body: unknown, services: Services): Promise<Services>;
     runsOperations?: boolean;
+    readsRow?: CollectionName;
     handle(ctx: OperationContext, input: RouteInput<z.output<QS>, z.output<BS>>): Promise<Reply>;
   },
 ): Route {

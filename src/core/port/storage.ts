@@ -33,7 +33,7 @@ export interface Storage {
    * after writing): only the last run's writes and result count, so `fn` must have no effect
    * outside the transaction.
    */
-  transaction<T>(fn: (tx: StorageTx) => Promise<T>, options?: { mode?: 'read' | 'write' }): Promise<T>;
+  transaction<T>(fn: (tx: StorageTx) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Releases connections. Transactions started afterwards reject. */
   close(): Promise<void>;
   /**
@@ -52,6 +52,25 @@ export interface Storage {
    * however many processes serve it.
    */
   storageTimes?: StorageTimeStore;
+}
+
+export interface TransactionOptions {
+  /** See `Storage.transaction`. */
+  mode?: 'read' | 'write';
+  /**
+   * A hint of what a read transaction reads right after `tokens.grantOf`: the row `id` of
+   * `collection` in the token's workspace, by `getJson`. An adapter with round trips to save may
+   * read it in the grant's statement, of one snapshot with it (a revoke committed before the
+   * grant's read is seen, and the row is the one of that same moment); the others ignore it. A
+   * hint only: `fn` may read anything, and an adapter answers every read as it would without it.
+   */
+  readsFirst?: RowRead;
+}
+
+/** One row of a collection, named by its id (its workspace is the token's). */
+export interface RowRead {
+  collection: CollectionName;
+  id: string;
 }
 
 /** Tells a process about commits that appended signals, its own and other processes'. */

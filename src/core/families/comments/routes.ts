@@ -16,7 +16,7 @@ export const commentRoutes = familyRoutes({
   responses: { item: commentSchema, page: commentPageSchema },
   list: { query: commentListQuerySchema, run: listComments },
   create: { body: commentCreateSchema, run: createComment },
-  get: { stored: (ctx, id) => getStoredOr404(ctx, 'comments', id, 'comment') },
+  get: { stored: (ctx, id) => getStoredOr404(ctx, 'comments', id, 'comment'), from: 'comments' },
   update: { body: commentPatchSchema, run: updateComment },
   remove: deleteComment,
   operationIds: {

@@ -15,7 +15,7 @@ export const contextRoutes = familyRoutes({
   responses: { item: contextItemSchema, page: contextPageSchema },
   list: { query: contextListQuerySchema, run: listContext },
   create: { body: contextCreateSchema, run: createContext },
-  get: { stored: (ctx, id) => getStoredOr404(ctx, 'context', id, 'context item') },
+  get: { stored: (ctx, id) => getStoredOr404(ctx, 'context', id, 'context item'), from: 'context' },
   remove: deleteContext,
   operationIds: {
     list: 'listContextItems',

@@ -16,7 +16,7 @@ export const decisionRoutes = familyRoutes({
   responses: { item: decisionSchema, page: decisionPageSchema },
   list: { query: decisionListQuerySchema, run: listDecisions },
   create: { body: decisionCreateSchema, run: createDecision },
-  get: { stored: (ctx, id) => getStoredOr404(ctx, 'decisions', id, 'decision') },
+  get: { stored: (ctx, id) => getStoredOr404(ctx, 'decisions', id, 'decision'), from: 'decisions' },
   update: { body: decisionPatchSchema, run: updateDecision },
   operationIds: {
     list: 'listDecisions',

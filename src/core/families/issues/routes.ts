@@ -63,6 +63,7 @@ export const issueRoutes = [
       'One issue, named by its id or its key (APO-1), with its ETag; If-None-Match naming that ETag answers 304 while it is current.',
     examples: { response: issueExamples.item },
     response: issueSchema,
+    readsRow: 'issues',
     handle: async (ctx, { params }) => storedResource(await getIssueJson(ctx, id(params))),
   }),
   defineRoute({

@@ -27,7 +27,7 @@ export const outcomeRoutes = [
     responses: { item: outcomeSchema, page: outcomePageSchema },
     list: { query: outcomeListQuerySchema, run: listOutcomes },
     create: { body: outcomeCreateSchema, run: createOutcome },
-    get: { stored: (ctx, id) => getStoredOr404(ctx, 'outcomes', id, 'outcome') },
+    get: { stored: (ctx, id) => getStoredOr404(ctx, 'outcomes', id, 'outcome'), from: 'outcomes' },
     update: { body: outcomePatchSchema, run: updateOutcome },
     remove: deleteOutcome,
     operationIds: {

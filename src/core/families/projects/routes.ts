@@ -53,6 +53,7 @@ export const projectRoutes = [
     description: 'One project with its ETag; If-None-Match naming that ETag answers 304 while it is current.',
     examples: { response: projectExamples.item },
     response: projectSchema,
+    readsRow: 'projects',
     handle: async (ctx, { params }) =>
       storedResource(await getStoredOr404(ctx, 'projects', id(params), 'project')),
   }),

@@ -3,7 +3,7 @@ import type { Access } from '../../pipeline/auth.js';
 import type { OperationContext } from '../../pipeline/context.js';
 import { noContent, ok, resource, storedResource } from '../../pipeline/reply.js';
 import { defineRoute, type Route } from '../../pipeline/route.js';
-import type { StoredJson } from '../../port/index.js';
+import type { CollectionName, StoredJson } from '../../port/index.js';
 import { type FamilyExamples, pageOf } from './examples.js';
 
 type Versioned = { version: number };
@@ -36,7 +36,11 @@ export interface FamilyOperations<LQ extends z.ZodType, CB extends z.ZodType, PB
    */
   get?:
     | ((ctx: OperationContext, id: string) => Promise<Versioned>)
-    | { stored: (ctx: OperationContext, id: string) => Promise<StoredJson> };
+    | {
+        stored: (ctx: OperationContext, id: string) => Promise<StoredJson>;
+        /** The collection whose row `stored` reads first (`Route.readsRow`). */
+        from: CollectionName;
+      };
   update?: { body: PB; run(ctx: OperationContext, id: string, body: z.output<PB>): Promise<Versioned> };
   remove?: (ctx: OperationContext, id: string) => Promise<void>;
   /** The OpenAPI operationId of each operation offered, written out (`listOutcomes`). */
@@ -135,6 +139,7 @@ export function familyRoutes<LQ extends z.ZodType, CB extends z.ZodType, PB exte
         ...reference('get'),
         examples: { response: examples.item },
         response: responses.item,
+        ...(typeof get === 'function' ? {} : { readsRow: get.from }),
         handle: async (ctx, { params }) =>
           typeof get === 'function'
             ? resource(await get(ctx, idOf(params)))

@@ -17,7 +17,7 @@ export const timeEntryRoutes = familyRoutes({
   responses: { item: timeEntrySchema, page: timeEntryPageSchema },
   list: { query: timeEntryListQuerySchema, run: listTimeEntries },
   create: { body: timeEntryCreateSchema, run: createTimeEntry },
-  get: { stored: (ctx, id) => getStoredOr404(ctx, 'timeEntries', id, 'time entry') },
+  get: { stored: (ctx, id) => getStoredOr404(ctx, 'timeEntries', id, 'time entry'), from: 'timeEntries' },
   update: { body: timeEntryPatchSchema, run: updateTimeEntry },
   remove: deleteTimeEntry,
   operationIds: {
