@@ -1,4 +1,3 @@
-import { collectionNames } from '../../core/families/collections.js';
 import type {
   Account,
   AdminSession,
@@ -20,6 +19,7 @@ import {
   UniqueViolation,
 } from '../../core/port/index.js';
 import { withFields } from '../../core/with-fields.js';
+import { eachCollection } from '../shared/collection-table.js';
 import { newestFirst } from '../shared/keyset.js';
 import { serialQueue } from '../shared/serial-queue.js';
 import { IndexedRows, memoryCollection, type UniqueRule } from './collection.js';
@@ -53,11 +53,6 @@ const uniqueKeys: Partial<Record<CollectionName, UniqueRule>> = {
   issues: { fields: ['projectId', 'number'], what: 'issue.number', unindexed: ['number'] },
 };
 
-/** One `make(name)` for each collection of the family list, by name. */
-function byCollection<T>(make: (name: CollectionName) => T): Record<CollectionName, T> {
-  return Object.fromEntries(collectionNames.map((name) => [name, make(name)])) as Record<CollectionName, T>;
-}
-
 /**
  * An in-memory storage adapter: for tests, examples and embedding without a database.
  * Transactions run one at a time; each write records how to undo itself, and a failed
@@ -71,7 +66,7 @@ export function memoryStorage(): Storage {
     memberships: new Map(),
     tokens: new Map(),
     tokenIdsByHash: new Map(),
-    collections: byCollection(
+    collections: eachCollection(
       (name) => new IndexedRows(name, uniqueKeys[name] ?? null),
     ) as State['collections'],
     signals: [],
@@ -280,7 +275,7 @@ function memoryTx(state: State, startedMs: number, record: RecordUndo): StorageT
       },
       ...memoryUserTokens(state, record),
     },
-    collections: byCollection((name) =>
+    collections: eachCollection((name) =>
       memoryCollection(state.collections[name] as IndexedRows<CollectionName>, record),
     ) as unknown as StorageTx['collections'],
     signals: {
@@ -397,7 +392,7 @@ function tableRows<Table extends DumpTable>(state: State, table: Table): readonl
     memberships: () => [...state.memberships.values()],
     tokens: () => [...state.tokens.values()],
     sessions: () => [...state.sessions.values()],
-    ...(byCollection((name) => () => [...state.collections[name].rows.values()]) as {
+    ...(eachCollection((name) => () => [...state.collections[name].rows.values()]) as {
       [Name in CollectionName]: () => readonly DumpRows[Name][];
     }),
     counters: () => [...state.counters].map(([name, value]) => ({ name, value })),
