@@ -14,6 +14,7 @@ import { issueRelations } from './013_issue_relations.js';
 import { archive } from './014_archive.js';
 import { sortOrders } from './015_sort_orders.js';
 import { issueLabels } from './016_issue_labels.js';
+import { accountKeys } from './017_account_keys.js';
 
 /** One schema step, recorded in `schema_migrations` once applied. */
 export interface Migration {
@@ -40,6 +41,7 @@ export const migrations: readonly Migration[] = [
   { version: 14, name: 'archive', sql: archive },
   { version: 15, name: 'sort orders', sql: sortOrders },
   { version: 16, name: 'issue labels', sql: issueLabels },
+  { version: 17, name: 'account keys', sql: accountKeys },
 ];
 
 /** The schema version this code knows. */
