@@ -13,6 +13,11 @@
  * - `token_routes`: the hash of every token issued before tokens carried their account → its
  *   account. Tokens issued from now on carry the account in their visible part and get no row.
  *
+ * `tenant_locks` holds rows of an account that stand in for the predicate locks, which were
+ * advisory locks (they hold on one node only): a write transaction holds the row of (table,
+ * workspace) FOR SHARE to insert there and FOR UPDATE to count there (collections.ts). Rows are
+ * made on first use.
+ *
  * `counters` get the workspace they count for (the only counters are `issues:<project id>`) and
  * are keyed (account_id, name). The issue_labels trigger writes the issue's account.
  *
@@ -154,6 +159,12 @@ ALTER TABLE idempotency_keys DROP CONSTRAINT idempotency_keys_pkey;
 ALTER TABLE idempotency_keys ADD CONSTRAINT idempotency_keys_pkey PRIMARY KEY (account_id, workspace_id, key);
 ALTER TABLE idempotency_keys DROP CONSTRAINT idempotency_keys_pk_key;
 ALTER TABLE idempotency_keys ADD CONSTRAINT idempotency_keys_pk_key UNIQUE (account_id, pk);
+
+CREATE TABLE tenant_locks (
+  account_id text COLLATE "C" NOT NULL,
+  name text COLLATE "C" NOT NULL,
+  PRIMARY KEY (account_id, name)
+);
 
 ALTER TABLE counters ADD COLUMN workspace_id text COLLATE "C";
 ALTER TABLE counters ADD COLUMN account_id text COLLATE "C";
