@@ -56,6 +56,7 @@ export const tableKinds: Readonly<Record<string, TableKind>> = Object.freeze({
   issue_labels: tenant,
   idempotency_keys: tenant,
   counters: tenant,
+  tenant_locks: tenant, // rows standing in for the predicate locks (migration 17)
   signals: tenant,
   webhooks: tenant,
   deliveries: tenant,
