@@ -15,6 +15,7 @@ import { archive } from './014_archive.js';
 import { sortOrders } from './015_sort_orders.js';
 import { issueLabels } from './016_issue_labels.js';
 import { accountKeys } from './017_account_keys.js';
+import { accountSequences } from './018_account_sequences.js';
 
 /** One schema step, recorded in `schema_migrations` once applied. */
 export interface Migration {
@@ -42,6 +43,7 @@ export const migrations: readonly Migration[] = [
   { version: 15, name: 'sort orders', sql: sortOrders },
   { version: 16, name: 'issue labels', sql: issueLabels },
   { version: 17, name: 'account keys', sql: accountKeys },
+  { version: 18, name: 'account sequences', sql: accountSequences },
 ];
 
 /** The schema version this code knows. */
