@@ -213,6 +213,7 @@ export function dumpTests(adapter: AdapterUnderTest): void {
         { ...sampleSignal('acc_1'), sequence: 12 },
       ];
       await tx(async (t) => {
+        await t.tenancy.insertAccount({ id: 'acc_1', name: 'One', createdAt: at(0) });
         for (const e of events) await t.signals.restore(e);
       });
       expect(await tx((t) => t.signals.list({ accountId: 'acc_1', limit: 10 }))).toEqual(events);
@@ -225,6 +226,8 @@ export function dumpTests(adapter: AdapterUnderTest): void {
     });
 
     it('continues after a given sequence, and never lowers the next one', async () => {
+      // Raises the accounts there are (PostgreSQL keeps each one's latest sequence in its row).
+      await tx((t) => t.tenancy.insertAccount({ id: 'acc_1', name: 'One', createdAt: at(0) }));
       await tx((t) => t.signals.continueAfter(40));
       expect(await tx((t) => t.signals.latestSequence())).toBe(40);
       expect((await tx((t) => t.signals.append(sampleSignal('acc_1')))).sequence).toBe(41);

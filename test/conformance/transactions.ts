@@ -1,4 +1,4 @@
-import { describe, expect } from 'vitest';
+import { beforeEach, describe, expect } from 'vitest';
 import type { StorageTx } from '../../src/core/index.js';
 import type { AdapterUnderTest } from '../support/adapters.js';
 import {
@@ -19,6 +19,8 @@ export function transactionTests(adapter: AdapterUnderTest): void {
   describe('transactions', () => {
     const { store, tx } = freshStore(adapter);
     const it = testFor(adapter);
+    // Events are appended to an account that exists (PostgreSQL keeps its latest sequence in its row).
+    beforeEach(() => tx((t) => t.tenancy.insertAccount({ id: 'acc_1', name: 'One', createdAt: at(0) })));
 
     /** Writes one of everything the request pipeline writes; returns what to look for afterwards. */
     const writeEverything = async (t: StorageTx, tokenId: string, webhookId: string) => {

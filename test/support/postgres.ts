@@ -57,9 +57,9 @@ const resetSql = [
   'rate_limits',
   'rate_limit_runs',
   'storage_time_shares',
+  'due_accounts',
 ]
   .map((table) => `DELETE FROM ${table};`)
-  .concat(['ALTER SEQUENCE signal_sequence RESTART;', 'UPDATE signal_purges SET purged_through = 0;'])
   .join(' ');
 
 /**

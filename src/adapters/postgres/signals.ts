@@ -24,31 +24,35 @@ export const activeHooksKey = (accountId: string, type: string): string =>
 const appendStatements = new Map<string, Prepared>();
 
 /**
- * The account's append lock is an advisory lock per account, in a key space of its own
- * (1869574504), so it cannot collide with the adapter's other advisory locks.
- *
+ * The account's next sequence: its row's `last_sequence` raised by one, once `after` (a CTE of
+ * the statement) ran, so that the locks keep their order. The row stays locked until the
+ * transaction ends: the account's appends queue on it (see postgresSignals). No row, no
+ * sequence: an event is appended to an account that exists.
+ */
+const nextSequenceSql = (after: string, account: string): string =>
+  `UPDATE accounts SET last_sequence = last_sequence + 1 WHERE id = ${account} ` +
+  `AND EXISTS (SELECT 1 FROM ${after}) RETURNING last_sequence`;
+
+/**
  * One round trip for an append: the write held back before it (a collection insert), the
- * account's append lock, `nextval` and the insert (the lock is taken first: the insert reads the
- * lock's row, so its `nextval` runs once the lock is held), and the account's active
+ * account's next sequence (its row locked) and the insert, and the account's active
  * subscriptions that want the event, which the outbox asks for next.
  */
-function appendStatement(heldSql: string | undefined, sharedLock: boolean, lock: boolean): Prepared {
-  const cacheKey = `${lock}\u0000${sharedLock}\u0000${heldSql ?? ''}`;
+function appendStatement(heldSql: string | undefined, sharedLock: boolean): Prepared {
+  const cacheKey = `${sharedLock}\u0000${heldSql ?? ''}`;
   const cached = appendStatements.get(cacheKey);
   if (cached) return cached;
   const shift = Math.max(0, ...(heldSql?.match(/\$\d+/g) ?? []).map((m) => Number(m.slice(1))));
   const p = (n: number) => `$${n + shift}`;
   const withs = [
     ...(heldSql === undefined ? [] : [`held AS (${heldSql} RETURNING 1)`]),
-    // The held write's predicate lock (collections.ts), taken before the append lock.
+    // The held write's predicate lock (collections.ts), taken before the account's row.
     sharedLock
       ? `shared AS MATERIALIZED (SELECT pg_advisory_xact_lock_shared(1869574507, hashtext(${p(7)})))`
       : 'shared AS MATERIALIZED (SELECT 1)',
-    lock
-      ? `locked AS MATERIALIZED (SELECT pg_advisory_xact_lock(1869574504, hashtext(${p(2)})) FROM shared)`
-      : 'locked AS MATERIALIZED (SELECT 1 FROM shared)',
+    `drawn AS (${nextSequenceSql('shared', p(2))})`,
     'added AS (INSERT INTO signals (sequence, id, account_id, type, resource_id, occurred_at, data) ' +
-      `SELECT nextval('signal_sequence'), ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)} FROM locked RETURNING sequence)`,
+      `SELECT last_sequence, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)} FROM drawn RETURNING sequence)`,
   ];
   // Evaluated left to right: the sequence (and with it both locks) before the held write.
   const statement = prepared(
@@ -77,19 +81,16 @@ const insertDrawnSql =
   'VALUES ($1, $2, $3, $4, $5, $6, $7)';
 
 /**
- * The SQL of a statement's part that draws an account's append ahead: the append lock (after
- * what `after` names, a CTE of the statement: the locks keep their order), `nextval` under it,
- * and the account's active subscriptions with the types they want. `$account` is the account's
- * parameter. Its columns: `sequence`, `hooks`, `hook_types`.
+ * The SQL of a statement's part that draws an account's append ahead: the account's next
+ * sequence, its row locked (after what `after` names, a CTE of the statement: the locks keep
+ * their order), and the account's active subscriptions with the types they want. `$account` is
+ * the account's parameter. Its columns: `sequence`, `hooks`, `hook_types`.
  */
 export function drawAheadSql(after: string, account: string): { withs: string[]; columns: string } {
   return {
-    withs: [
-      `append_locked AS MATERIALIZED (SELECT pg_advisory_xact_lock(1869574504, hashtext(${account})) FROM ${after})`,
-      "drawn AS MATERIALIZED (SELECT nextval('signal_sequence') AS sequence FROM append_locked)",
-    ],
+    withs: [`drawn AS (${nextSequenceSql(after, account)})`],
     columns:
-      '(SELECT sequence FROM drawn) AS sequence, ' +
+      '(SELECT last_sequence FROM drawn) AS sequence, ' +
       `ARRAY(SELECT data FROM webhooks WHERE account_id = ${account} AND status = 'active' ORDER BY pk) AS hooks, ` +
       `ARRAY(SELECT array_to_string(event_types, ' ') FROM webhooks WHERE account_id = ${account} ` +
       "AND status = 'active' ORDER BY pk) AS hook_types",
@@ -106,13 +107,29 @@ export function keepDrawnAhead(
   conn.memo.set(drawnAheadKey(accountId), { sequence: row.sequence, hooks } satisfies DrawnAhead);
 }
 
+/** Raises the account's latest sequence to $1 (a restored event's), never lowering it. */
+const raiseAccountSql = 'UPDATE accounts SET last_sequence = $1 WHERE id = $2 AND last_sequence < $1';
+
 /**
- * Makes `signal_sequence` hand out numbers above $1 from now on, never lowering it. (A sequence
- * is not transactional: a copy that fails afterwards leaves it raised, which only skips numbers.)
+ * Raises every account's latest sequence to $1, never lowering one: the copy of a whole
+ * database carries on from the source's latest sequence.
  */
-const raiseSequenceSql =
-  "SELECT setval('signal_sequence', $1) FROM signal_sequence " +
-  'WHERE $1 > (CASE WHEN is_called THEN last_value ELSE last_value - 1 END)';
+const raiseAllSql =
+  '/* all accounts: a whole-database copy continues after the latest sequence of its source */ ' +
+  'UPDATE accounts SET last_sequence = $1 WHERE last_sequence < $1';
+
+/**
+ * The latest sequence of every account: the highest of the accounts' rows (purged events
+ * included) and of the events stored (events restored for an account the copy has no row of).
+ */
+const latestOfAllSql =
+  '/* all accounts: the latest sequence of a whole database, for a copy */ ' +
+  'SELECT GREATEST((SELECT max(last_sequence) FROM accounts), (SELECT max(sequence) FROM signals))';
+
+const latestOfAccountSql = prepared(
+  'SELECT GREATEST((SELECT last_sequence FROM accounts WHERE id = $1), ' +
+    '(SELECT max(sequence) FROM signals WHERE account_id = $1))',
+);
 
 /**
  * Called by the transaction with the account of every event it appends, so that after commit
@@ -121,15 +138,15 @@ const raiseSequenceSql =
 export type AppendObserver = (accountId: string) => void;
 
 /**
- * The signal log. A sequence is a `signal_sequence` value taken while holding the account's
- * append lock, an advisory lock that lasts until the transaction ends: of two transactions
- * appending to one account, the second takes its number only after the first committed or
- * rolled back, so within an account sequences increase in commit order and a reader paging by
- * sequence never skips an event that commits later with a lower number. Accounts do not wait
- * for each other. A rolled-back append leaves a gap in the numbers, never an event.
+ * The signal log, one sequence per account. An append takes the account's next sequence by
+ * updating its row (`accounts.last_sequence`), whose lock lasts until the transaction ends: of
+ * two transactions appending to one account, the second takes its number only after the first
+ * committed or rolled back, so within an account sequences increase in commit order and a reader
+ * paging by sequence never skips an event that commits later with a lower number. Accounts do
+ * not wait for each other, and every statement stays in its account. A rolled-back append gives
+ * its number back with the row's update.
  */
 export function postgresSignals(conn: Conn, appended: AppendObserver): SignalStore {
-  const locked = new Set<string>();
   return {
     async append(event, text) {
       const { id, accountId, type, resource, occurredAt } = event;
@@ -137,10 +154,9 @@ export function postgresSignals(conn: Conn, appended: AppendObserver): SignalSto
         ? (conn.memo.get(drawnAheadKey(accountId)) as DrawnAhead | undefined)
         : undefined;
       if (drawn !== undefined) {
-        // The append lock is held and the sequence drawn (drawAheadSql): nothing left to ask,
-        // so the insert goes with the COMMIT, and the lock is held until then as ever.
+        // The account's row is locked and the sequence drawn (drawAheadSql): nothing left to
+        // ask, so the insert goes with the COMMIT, and the row stays locked until then as ever.
         conn.memo.delete(drawnAheadKey(accountId));
-        locked.add(accountId);
         const data = eventText(event, text);
         conn.atCommit(insertDrawnSql, [drawn.sequence, id, accountId, type, resource.id, occurredAt, data]);
         const wanted = drawn.hooks.filter(({ types }) => types.includes(type) || types.includes('*'));
@@ -152,21 +168,23 @@ export function postgresSignals(conn: Conn, appended: AppendObserver): SignalSto
         return toEvent({ sequence: drawn.sequence, data });
       }
       const held = conn.writing ? conn.takeHeld() : undefined;
-      const statement = appendStatement(held?.sql, held?.sharedLock !== undefined, !locked.has(accountId));
+      const statement = appendStatement(held?.sql, held?.sharedLock !== undefined);
       const data = eventText(event, text);
-      const row = await conn.row<{ sequence: number; hooks: string[]; held: number | null }>(statement, [
-        ...(held?.params ?? []),
-        id,
-        accountId,
-        type,
-        resource.id,
-        occurredAt,
-        data,
-        ...(held?.sharedLock !== undefined ? [held.sharedLock] : []),
-      ]);
-      locked.add(accountId);
+      const row = await conn.row<{ sequence: number | null; hooks: string[]; held: number | null }>(
+        statement,
+        [
+          ...(held?.params ?? []),
+          id,
+          accountId,
+          type,
+          resource.id,
+          occurredAt,
+          data,
+          ...(held?.sharedLock !== undefined ? [held.sharedLock] : []),
+        ],
+      );
       if (held) await held.check(row?.held ?? 0);
-      if (row?.sequence == null) throw new Error('signal insert returned no sequence');
+      if (row?.sequence == null) throw new Error(`no account ${accountId} to append a signal to`);
       // The outbox asks next which subscriptions want this event (see webhooks.ts).
       conn.memo.set(activeHooksKey(accountId, type), row.hooks);
       appended(accountId);
@@ -196,17 +214,13 @@ export function postgresSignals(conn: Conn, appended: AppendObserver): SignalSto
       return row === undefined ? null : toEvent(row);
     },
     async latestSequence(accountId) {
-      // The account's highest committed sequence: any of its events that commits later took its
-      // number after that one committed (the append lock), so it is higher. A purge (and a copy)
-      // remembers the highest it knew of, so the answer survives a purge of every event.
-      const highest =
+      // The account's row holds its highest committed sequence: any of its events that commits
+      // later took its number from the row after that one committed (the row's lock), so it is
+      // higher. Purges leave the row as it is.
+      const latest =
         accountId === undefined
-          ? 'SELECT MAX(sequence) FROM signals'
-          : 'SELECT MAX(sequence) FROM signals WHERE account_id = $1';
-      const latest = await conn.value<number>(
-        `SELECT GREATEST((${highest}), (SELECT purged_through FROM signal_purges))`,
-        accountId === undefined ? [] : [accountId],
-      );
+          ? await conn.value<number | null>(latestOfAllSql)
+          : await conn.value<number | null>(latestOfAccountSql, [accountId]);
       return latest ?? 0;
     },
     async restore(event) {
@@ -218,25 +232,18 @@ export function postgresSignals(conn: Conn, appended: AppendObserver): SignalSto
         [sequence, id, accountId, type, resource.id, occurredAt, JSON.stringify(stored)],
       );
       if (inserted === 0) throw new UniqueViolation('signal.sequence');
-      await conn.run(raiseSequenceSql, [sequence]);
+      await conn.run(raiseAccountSql, [sequence, accountId]);
     },
     async continueAfter(sequence) {
-      await conn.run(raiseSequenceSql, [sequence]);
-      await conn.run('UPDATE signal_purges SET purged_through = GREATEST(purged_through, $1)', [sequence]);
+      await conn.run(raiseAllSql, [sequence]);
     },
     async purge(before) {
       if (!(await purgeLockTaken(conn, 'signals'))) return 0;
-      const purged = await conn.row<{ count: number; highest: number | null }>(
-        'WITH gone AS (DELETE FROM signals WHERE occurred_at < $1 RETURNING sequence) ' +
-          'SELECT COUNT(*)::int AS count, MAX(sequence) AS highest FROM gone',
+      // The accounts' rows keep their latest sequences: nothing to remember of what goes.
+      return conn.run(
+        '/* all accounts: the retention purge, a maintenance job */ DELETE FROM signals WHERE occurred_at < $1',
         [before],
       );
-      if (purged?.highest != null) {
-        await conn.run('UPDATE signal_purges SET purged_through = GREATEST(purged_through, $1)', [
-          purged.highest,
-        ]);
-      }
-      return purged?.count ?? 0;
     },
   };
 }

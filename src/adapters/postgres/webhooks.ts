@@ -6,84 +6,148 @@ import {
   VersionMismatch,
   type WebhookStore,
 } from '../../core/port/index.js';
-import {
-  type ClaimBudget,
-  claimBudget,
-  claimPageRows,
-  leased,
-  pagesBeforeHeads,
-} from '../shared/claim-budget.js';
+import { type ClaimBudget, claimableAt, claimBudget, leased } from '../shared/claim-budget.js';
 import { deliveryColumns, deliveryUpdateValues, deliveryValues } from '../shared/delivery-rows.js';
 import type { Conn } from './connection.js';
 import { activeHooksKey } from './signals.js';
 import { Conditions } from './sql.js';
 
-/**
- * Of the first `$5` due deliveries (the walk), read unlocked, those not of the subscriptions and
- * accounts left out, the `$4` due first, locked: a row left out is never locked (nor scanned past
- * beyond the walk), so a slow receiver's backlog neither blocks concurrent claimers nor costs a
- * step per row.
+/*
+ * The dispatcher's claim, per account. `due_accounts` (a reference table, migration 18) names
+ * every account with a delivery to claim and a time no later than its earliest: a claim reads the
+ * accounts due by now there, then reads and locks deliveries inside one account at a time
+ * (`account_id = $1`), never across accounts.
+ *
+ * Every write that makes a delivery claimable earlier lowers its account's time (an insert, a
+ * reschedule: `lowerDueSql`, with the COMMIT); a claim and a recorded result, which make
+ * deliveries claimable later or never, set it to the account's earliest again or delete the row
+ * (`refreshDue`). A time too early only costs a claim a look at the account; it is never later
+ * than the account's earliest delivery: a refresh first locks the accounts' rows, in a statement
+ * of its own, so a transaction that lowered one has committed, and its deliveries are seen, before
+ * the refresh reads the account's earliest; a transaction that lowers one after the refresh
+ * locked it waits, and lowers what the refresh wrote. Refreshes lock in account order, after every
+ * delivery row the transaction locks, so they do not deadlock with each other or with claims.
  */
-const walkSql =
-  'SELECT data FROM deliveries WHERE pk IN (' +
-  'SELECT pk FROM deliveries WHERE next_attempt_at <= $1 ORDER BY next_attempt_at, pk LIMIT $5' +
-  ') AND next_attempt_at <= $1 AND NOT (subscription_id = ANY($2::text[])) AND NOT (account_id = ANY($3::text[])) ' +
-  'ORDER BY next_attempt_at, pk LIMIT $4 FOR UPDATE SKIP LOCKED';
 
-/** How many of the first `$2` due deliveries there are: fewer means the walk saw them all. */
-const walkLengthSql =
-  'SELECT count(*)::int FROM (SELECT 1 FROM deliveries WHERE next_attempt_at <= $1 ' +
-  'ORDER BY next_attempt_at, pk LIMIT $2) AS walked';
+/** The accounts due by $1, earliest first. */
+const dueAccountsSql =
+  '/* all accounts: the dispatcher finds the accounts with deliveries due (a reference table) */ ' +
+  'SELECT account_id, next_attempt_at FROM due_accounts WHERE next_attempt_at <= $1 ' +
+  'ORDER BY next_attempt_at, account_id';
 
 /**
- * The subscriptions with a delivery due (pending, or leased with its lease run out), found by
- * skipping from one subscription with deliveries still to send to the next in
- * `deliveries_due_by_subscription` (migration 8) and looking at the first of each: two index
- * seeks a subscription, however long its queue.
+ * Of one account ($1), the first `$5` due deliveries (by $2) of each of its subscriptions but the
+ * full ones ($3), leaving out the rows passed over ($4), unlocked, due first. The account's
+ * subscriptions with deliveries still to send are found by skipping from one to the next in
+ * `deliveries_due_by_subscription` (migration 18): two index seeks a subscription, however long
+ * its queue (a slow receiver's backlog is never walked).
  */
-const dueSubscriptionsSql =
+const accountHeadsSql =
   'WITH RECURSIVE queued(id) AS (' +
-  '(SELECT subscription_id FROM deliveries WHERE next_attempt_at IS NOT NULL ORDER BY subscription_id LIMIT 1) ' +
-  'UNION ALL SELECT (SELECT d.subscription_id FROM deliveries d ' +
-  'WHERE d.next_attempt_at IS NOT NULL AND d.subscription_id > queued.id ORDER BY d.subscription_id LIMIT 1) ' +
+  '(SELECT subscription_id FROM deliveries WHERE account_id = $1 AND next_attempt_at IS NOT NULL ' +
+  'ORDER BY subscription_id LIMIT 1) ' +
+  'UNION ALL SELECT (SELECT d.subscription_id FROM deliveries d WHERE d.account_id = $1 ' +
+  'AND d.next_attempt_at IS NOT NULL AND d.subscription_id > queued.id ORDER BY d.subscription_id LIMIT 1) ' +
   'FROM queued WHERE queued.id IS NOT NULL' +
-  ') SELECT id FROM queued WHERE id IS NOT NULL AND (SELECT d.next_attempt_at FROM deliveries d ' +
-  'WHERE d.subscription_id = queued.id AND d.next_attempt_at IS NOT NULL ORDER BY d.next_attempt_at LIMIT 1) <= $1';
+  ') SELECT head.id, head.subscription_id, head.next_attempt_at, head.pk FROM queued CROSS JOIN LATERAL (' +
+  'SELECT d.id, d.subscription_id, d.next_attempt_at, d.pk FROM deliveries d WHERE d.account_id = $1 ' +
+  'AND d.subscription_id = queued.id AND d.next_attempt_at <= $2 AND NOT (d.id = ANY($4::text[])) ' +
+  'ORDER BY d.next_attempt_at, d.pk LIMIT $5) AS head ' +
+  'WHERE queued.id IS NOT NULL AND NOT (queued.id = ANY($3::text[])) ' +
+  'ORDER BY head.next_attempt_at, head.pk';
+
+/** Of one account's deliveries named, those still due, locked; one another claimer holds is passed over. */
+const lockDueSql =
+  'SELECT data FROM deliveries WHERE account_id = $1 AND id = ANY($2::text[]) AND next_attempt_at <= $3 ' +
+  'FOR UPDATE SKIP LOCKED';
+
+/** Makes the account's time no later than $2 (a delivery of it claimable then). */
+const lowerDueSql =
+  'INSERT INTO due_accounts AS due (account_id, next_attempt_at) VALUES ($1, $2) ' +
+  'ON CONFLICT (account_id) DO UPDATE SET next_attempt_at = LEAST(due.next_attempt_at, excluded.next_attempt_at)';
+
+/** Locks the rows of the accounts named, in account order (the first step of a refresh). */
+const lockDueAccountsSql = (count: number): string =>
+  `SELECT account_id FROM due_accounts WHERE account_id IN (${Array.from({ length: count }, (_, i) => `$${i + 1}`).join(', ')}) ` +
+  'ORDER BY account_id FOR UPDATE';
 
 /**
- * Of the first `take` due deliveries of each subscription named, the `$5` due first, locked.
- * Only those are locked: the heads are read without, so that a claim holds no more rows than it
- * may take (a row another claimer holds is passed over).
+ * Sets the account's time to its earliest claimable delivery, or deletes its row when it has
+ * none. A row this transaction did not lock (made since by another) is only lowered.
  */
-const queueHeadsSql =
-  'SELECT data FROM deliveries WHERE pk IN (' +
-  'SELECT head.pk FROM unnest($2::text[], $3::int[]) AS queued(id, take) CROSS JOIN LATERAL (' +
-  'SELECT pk, next_attempt_at FROM deliveries ' +
-  'WHERE subscription_id = queued.id AND next_attempt_at <= $1 AND NOT (account_id = ANY($4::text[])) ' +
-  'ORDER BY next_attempt_at, pk LIMIT queued.take) AS head ' +
-  'ORDER BY head.next_attempt_at, head.pk LIMIT $5' +
-  ') AND next_attempt_at <= $1 ORDER BY next_attempt_at, pk FOR UPDATE SKIP LOCKED';
+const refreshDueSql =
+  'WITH earliest AS (SELECT min(next_attempt_at) AS at FROM deliveries WHERE account_id = $1 ' +
+  'AND next_attempt_at IS NOT NULL), ' +
+  'raised AS (UPDATE due_accounts SET next_attempt_at = (SELECT at FROM earliest) ' +
+  'WHERE account_id = $1 AND (SELECT at FROM earliest) IS NOT NULL RETURNING 1), ' +
+  'gone AS (DELETE FROM due_accounts WHERE account_id = $1 AND (SELECT at FROM earliest) IS NULL RETURNING 1) ' +
+  'INSERT INTO due_accounts AS due (account_id, next_attempt_at) ' +
+  'SELECT $1, at FROM earliest WHERE at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM raised) ' +
+  'ON CONFLICT (account_id) DO UPDATE SET next_attempt_at = LEAST(due.next_attempt_at, excluded.next_attempt_at)';
 
-/**
- * The due deliveries a claim may take, leaving out the subscriptions and accounts with no slot:
- * of the first `min(want, room)` due rows of every other subscription with a delivery due, the
- * `want` due first. A subscription's rows past its head could not be admitted, so these are
- * what walking the whole queue in due order would find, without walking the rows left out. The
- * cost grows with the number of subscriptions with deliveries queued, not with how many
- * deliveries they have.
- */
-async function queueHeads(conn: Conn, now: string, budget: ClaimBudget, want: number): Promise<string[]> {
-  const ids: string[] = [];
-  const takes: number[] = [];
-  for (const id of await conn.values<string>(dueSubscriptionsSql, [now])) {
-    // A full subscription has no room.
-    const take = Math.min(want, budget.room(id));
-    if (take <= 0) continue;
-    ids.push(id);
-    takes.push(take);
+/** Refreshes the accounts' times now, in this transaction (the claim reads them next). */
+async function refreshDue(conn: Conn, accounts: Iterable<string>): Promise<void> {
+  const sorted = [...new Set(accounts)].sort(byBytes);
+  if (sorted.length === 0) return;
+  await conn.run(lockDueAccountsSql(sorted.length), sorted);
+  for (const account of sorted) await conn.run(refreshDueSql, [account]);
+}
+
+/** Refreshes the accounts' times with the COMMIT, after everything else the transaction does. */
+function refreshDueAtCommit(conn: Conn, accounts: Iterable<string>): void {
+  const sorted = [...new Set(accounts)].sort(byBytes);
+  if (sorted.length === 0) return;
+  conn.atCommit(lockDueAccountsSql(sorted.length), sorted);
+  for (const account of sorted) conn.atCommit(refreshDueSql, [account]);
+}
+
+/** Byte order, as the "C" collation compares account ids. */
+const byBytes = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+/** Where a transaction keeps the times it lowered accounts to (with the COMMIT). */
+const loweredKey = 'due_accounts.lowered';
+
+/** Lowers the account's time to `at` with the COMMIT, unless the transaction lowered it as far already. */
+function lowerDueAtCommit(conn: Conn, accountId: string, at: string): void {
+  let lowered = conn.memo.get(loweredKey) as Map<string, string> | undefined;
+  if (!lowered) {
+    lowered = new Map();
+    conn.memo.set(loweredKey, lowered);
   }
-  if (ids.length === 0) return [];
-  return conn.values<string>(queueHeadsSql, [now, ids, takes, budget.fullAccounts(), want]);
+  const before = lowered.get(accountId);
+  if (before !== undefined && before <= at) return;
+  lowered.set(accountId, at);
+  conn.atCommit(lowerDueSql, [accountId, at]);
+}
+
+/** A due delivery read unlocked: where it stands in the due order, and what its admission needs. */
+interface Candidate {
+  id: string;
+  accountId: string;
+  subscriptionId: string;
+  at: string;
+  pk: number;
+}
+
+const dueBefore = (a: Candidate, b: Candidate): boolean => a.at < b.at || (a.at === b.at && a.pk < b.pk);
+
+/** Two due-ordered lists as one. */
+function merged(a: readonly Candidate[], b: readonly Candidate[]): Candidate[] {
+  const out: Candidate[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const x = a[i];
+    const y = b[j];
+    if (y === undefined || (x !== undefined && dueBefore(x, y))) {
+      out.push(x as Candidate);
+      i++;
+    } else {
+      out.push(y);
+      j++;
+    }
+  }
+  return out;
 }
 
 /** How many subscriptions and accounts the budget knows to be full: a round that adds none and claims none is the last. */
@@ -184,8 +248,16 @@ export function postgresWebhooks(conn: Conn): WebhookStore {
         accountId,
       ]);
       if (deleted === 0) return false;
-      await conn.run('DELETE FROM deliveries WHERE subscription_id = $1', [id]);
-      await conn.run('DELETE FROM delivery_attempts WHERE subscription_id = $1', [id]);
+      const gone = await conn.run('DELETE FROM deliveries WHERE subscription_id = $1 AND account_id = $2', [
+        id,
+        accountId,
+      ]);
+      await conn.run('DELETE FROM delivery_attempts WHERE subscription_id = $1 AND account_id = $2', [
+        id,
+        accountId,
+      ]);
+      // Its deliveries due no more: the account's time may be later now.
+      if (gone > 0) refreshDueAtCommit(conn, [accountId]);
       return true;
     },
     async activeFor(accountId, eventType) {
@@ -213,14 +285,18 @@ const insertDeliverySql = `INSERT INTO deliveries (${deliveryColumns}) VALUES ($
 /**
  * Webhook deliveries: the transactional outbox, then the delivery log. `queued` hears the account
  * of each delivery inserted or left due (pending with a next attempt), so the commit's
- * notification tells the other processes' dispatchers there is work (notifications.ts).
+ * notification tells the other processes' dispatchers there is work (notifications.ts). Every
+ * write that changes when a delivery is claimable keeps its account's row of `due_accounts`
+ * right (see above).
  */
 export function postgresDeliveries(
   conn: Conn,
   queued: (accountId: string) => void = () => {},
 ): DeliveryStore {
   const update =
-    'UPDATE deliveries SET status = $1, next_attempt_at = $2, lease_id = $3, data = $4 WHERE id = $5';
+    'UPDATE deliveries SET status = $1, next_attempt_at = $2, lease_id = $3, data = $4 ' +
+    'WHERE id = $5 AND account_id = $6';
+  const updateValues = (d: WebhookDelivery) => [...deliveryUpdateValues(d), d.accountId];
   const insertAttempt = async (a: DeliveryAttempt) => {
     const inserted = await conn.run(
       'INSERT INTO delivery_attempts (id, account_id, subscription_id, delivery_id, number, started_at, succeeded, data) ' +
@@ -242,6 +318,8 @@ export function postgresDeliveries(
     async insert(d) {
       const inserted = await conn.run(insertDeliverySql, deliveryValues(d));
       if (inserted === 0) throw new UniqueViolation('delivery.id');
+      const at = claimableAt(d);
+      if (at !== null) lowerDueAtCommit(conn, d.accountId, at);
       queued(d.accountId);
     },
     async get(accountId, id) {
@@ -254,13 +332,16 @@ export function postgresDeliveries(
       return data === undefined ? null : parseDelivery(data);
     },
     async update(d) {
-      await conn.run(update, deliveryUpdateValues(d));
+      await conn.run(update, updateValues(d));
+      const at = claimableAt(d);
+      if (at !== null) lowerDueAtCommit(conn, d.accountId, at);
+      else refreshDueAtCommit(conn, [d.accountId]);
       if (d.status === 'pending') queued(d.accountId);
     },
     async list(query) {
       const where = new Conditions()
-        .add((p) => `subscription_id = ${p}`, query.subscriptionId)
-        .add((p) => `account_id = ${p}`, query.accountId);
+        .add((p) => `account_id = ${p}`, query.accountId)
+        .add((p) => `subscription_id = ${p}`, query.subscriptionId);
       return keysetPage(
         conn,
         'deliveries',
@@ -272,77 +353,135 @@ export function postgresDeliveries(
       );
     },
     async claimDue(claim) {
-      // FOR UPDATE SKIP LOCKED: a row another claimer holds right now is passed over, not waited
-      // for; once leased (next_attempt_at moved to the lease's end) it is not due for anyone.
-      // Rounds over the first `walkedBeforeHeads` due rows, leaving out (unlocked) those of
-      // subscriptions and accounts known full; each round leases rows or leaves out one more
-      // subscription or account, so the loop ends. A first-page claim stops after one round. A
-      // thorough claim that found those rows all taken or left out, and more due behind them,
-      // takes the heads of the other subscriptions' queues, in rounds of the same kind.
+      // Rounds, each over the first due deliveries still wanted, in due order across the due
+      // accounts (read one account at a time, earliest first, until no later account could come
+      // before them), leaving out the subscriptions and accounts known full, the rows passed over
+      // and the rows past a subscription's room. Each is locked FOR UPDATE SKIP LOCKED inside its
+      // account: a row another claimer holds right now is passed over, not waited for; once
+      // leased (next_attempt_at moved to the lease's end) it is not due for anyone. Each round
+      // leases rows, learns one more subscription or account to be full, or passes rows over, so
+      // the loop ends; what it claims is what walking the due queue in order would admit. A
+      // first-page claim stops after one round.
       const budget = claimBudget(claim);
       const claimed: WebhookDelivery[] = [];
-      const walkedBeforeHeads = pagesBeforeHeads * claimPageRows(claim.limit);
-      const take = async (data: string) => {
-        const delivery = parseDelivery(data);
-        if (!budget.admit(delivery)) return;
-        const next = leased(delivery, claim);
-        await conn.run(update, deliveryUpdateValues(next));
-        claimed.push(next);
-      };
+      const dueAccounts = await conn.rows<{ account_id: string; next_attempt_at: string }>(dueAccountsSql, [
+        claim.now,
+      ]);
+      const passedOver = new Map<string, string[]>();
+      // Accounts whose time this claim makes later: those it leased rows of, those it found none due in.
+      const changed = new Set<string>();
       for (;;) {
-        // Lock no more rows than still wanted: a locked row is skipped by concurrent claimers.
-        const claimedBefore = claimed.length;
-        const chunk = claim.limit - claimedBefore;
-        if (chunk <= 0) return claimed;
-        const subscriptions = budget.fullSubscriptions();
-        const accounts = budget.fullAccounts();
-        const rows = await conn.values<string>(walkSql, [
-          claim.now,
-          subscriptions,
-          accounts,
-          chunk,
-          walkedBeforeHeads,
-        ]);
-        for (const data of rows) {
-          if (claimed.length >= claim.limit) return claimed;
-          await take(data);
-        }
-        if (claim.thorough === false) return claimed;
-        if (rows.length === chunk) continue;
-        // Short: everything due was seen, unless the walk's rows were all due ones left out.
-        if (subscriptions.length === 0 && accounts.length === 0) return claimed;
-        // The rows this round leased were in its walk and are not due now: they count toward
-        // the walk's length, or a walk that leased some would seem to have reached the end.
-        const due = await conn.value<number>(walkLengthSql, [claim.now, walkedBeforeHeads]);
-        if ((due ?? 0) + (claimed.length - claimedBefore) < walkedBeforeHeads) return claimed;
-        break;
-      }
-      // The heads, again as long as a round claims a row or leaves out one more subscription or
-      // account: a head refused (its account had no slot, which only its admission could tell)
-      // would otherwise stand in for a later one that fits. A round locks no more rows than wanted.
-      for (;;) {
-        const claimedBefore = claimed.length;
-        if (claimedBefore >= claim.limit) return claimed;
+        const want = claim.limit - claimed.length;
+        if (want <= 0) break;
         const fullBefore = knownFull(budget);
-        const heads = await queueHeads(conn, claim.now, budget, claim.limit - claimedBefore);
-        for (const data of heads) {
-          if (claimed.length >= claim.limit) return claimed;
-          await take(data);
+        const passedBefore = [...passedOver.values()].reduce((n, ids) => n + ids.length, 0);
+        const claimedBefore = claimed.length;
+        const candidates = await firstDue(dueAccounts, want);
+        if (candidates.length === 0) break;
+        const locked = await lockEach(candidates);
+        for (const candidate of candidates) {
+          if (claimed.length >= claim.limit) break;
+          const data = locked.get(candidate.id);
+          if (data === undefined) {
+            passedOver.set(candidate.accountId, [
+              ...(passedOver.get(candidate.accountId) ?? []),
+              candidate.id,
+            ]);
+            continue;
+          }
+          const delivery = parseDelivery(data);
+          if (!budget.admit(delivery)) continue;
+          const next = leased(delivery, claim);
+          await conn.run(update, updateValues(next));
+          claimed.push(next);
+          changed.add(next.accountId);
         }
-        if (heads.length === 0 || (claimed.length === claimedBefore && knownFull(budget) === fullBefore))
-          return claimed;
+        if (claim.thorough === false) break;
+        const passed = [...passedOver.values()].reduce((n, ids) => n + ids.length, 0);
+        if (claimed.length === claimedBefore && knownFull(budget) === fullBefore && passed === passedBefore)
+          break;
+      }
+      // A claim that leased nothing refreshes now, so that nextClaimableAt in its transaction
+      // reads the accounts' times as they are; one that leased refreshes with the COMMIT, after
+      // the rows the dispatcher locks next (the subscriptions it reads), as every refresh does.
+      if (claimed.length === 0) await refreshDue(conn, changed);
+      else refreshDueAtCommit(conn, changed);
+      return claimed;
+
+      /** The first `want` due deliveries a claim could admit, in due order over the due accounts. */
+      async function firstDue(
+        accounts: readonly { account_id: string; next_attempt_at: string }[],
+        want: number,
+      ): Promise<Candidate[]> {
+        const fullAccounts = new Set(budget.fullAccounts());
+        const fullSubscriptions = budget.fullSubscriptions();
+        let candidates: Candidate[] = [];
+        for (const { account_id: accountId, next_attempt_at: dueAt } of accounts) {
+          if (fullAccounts.has(accountId)) continue;
+          // The account's time is no later than its earliest: none of its rows could come first.
+          const last = candidates[want - 1];
+          if (last !== undefined && dueAt > last.at) break;
+          const rows = await conn.rows<{
+            id: string;
+            subscription_id: string;
+            next_attempt_at: string;
+            pk: number;
+          }>(accountHeadsSql, [
+            accountId,
+            claim.now,
+            fullSubscriptions,
+            passedOver.get(accountId) ?? [],
+            want,
+          ]);
+          if (rows.length === 0 && !passedOver.has(accountId)) changed.add(accountId);
+          const own = rows.map((row) => ({
+            id: row.id,
+            accountId,
+            subscriptionId: row.subscription_id,
+            at: row.next_attempt_at,
+            pk: Number(row.pk),
+          }));
+          // A subscription's rows past its room could never be admitted: left out.
+          const taken = new Map<string, number>();
+          candidates = merged(candidates, own)
+            .filter((c) => {
+              const n = taken.get(c.subscriptionId) ?? 0;
+              if (n >= budget.room(c.subscriptionId)) return false;
+              taken.set(c.subscriptionId, n + 1);
+              return true;
+            })
+            .slice(0, want);
+        }
+        return candidates;
+      }
+
+      /** The candidates' rows, locked and still due, by id: one statement per account. */
+      async function lockEach(candidates: readonly Candidate[]): Promise<Map<string, string>> {
+        const byAccount = new Map<string, string[]>();
+        for (const c of candidates) byAccount.set(c.accountId, [...(byAccount.get(c.accountId) ?? []), c.id]);
+        const locked = new Map<string, string>();
+        for (const [accountId, ids] of byAccount) {
+          for (const data of await conn.values<string>(lockDueSql, [accountId, ids, claim.now])) {
+            locked.set(parseDelivery(data).id, data);
+          }
+        }
+        return locked;
       }
     },
     async recordAttempts(records) {
       const applied: boolean[] = [];
+      const accounts: string[] = [];
       for (const { delivery, leaseId, attempt } of records) {
-        const changed = await conn.run(`${update} AND status = 'sending' AND lease_id = $6`, [
-          ...deliveryUpdateValues(delivery),
+        const changed = await conn.run(`${update} AND status = 'sending' AND lease_id = $7`, [
+          ...updateValues(delivery),
           leaseId,
         ]);
         if (changed === 1 && attempt) await insertAttempt(attempt);
+        if (changed === 1) accounts.push(delivery.accountId);
         applied.push(changed === 1);
       }
+      // Sent, or due again later: the accounts' times move on, after every row above is locked.
+      refreshDueAtCommit(conn, accounts);
       return applied;
     },
     insertAttempt,
@@ -367,7 +506,8 @@ export function postgresDeliveries(
     async nextClaimableAt() {
       return (
         (await conn.value<string>(
-          'SELECT next_attempt_at FROM deliveries WHERE next_attempt_at IS NOT NULL ORDER BY next_attempt_at LIMIT 1',
+          '/* all accounts: when the dispatcher next has work (a reference table) */ ' +
+            'SELECT next_attempt_at FROM due_accounts ORDER BY next_attempt_at LIMIT 1',
         )) ?? null
       );
     },
