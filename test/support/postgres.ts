@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll } from 'vitest';
 import { type PostgresStorage, postgresStorage } from '../../src/adapters/postgres/index.js';
+import { loadSqlParser } from './distribution-check.js';
+import { recordAdapterStatements, type StatementRecorder } from './statement-recorder.js';
 
 /**
  * The PostgreSQL server the tests use, from TEST_DATABASE_URL (`.ci/run` sets it). Unset: the
@@ -11,6 +13,25 @@ export const testDatabaseUrl: string | undefined = process.env.TEST_DATABASE_URL
 
 export const postgresSkipReason =
   'TEST_DATABASE_URL is unset (set it to a PostgreSQL URL such as postgres://postgres@127.0.0.1:5432/test)';
+
+/**
+ * The distribution check (statement-recorder.ts): every statement the PostgreSQL adapter sends
+ * while this test file runs is checked for staying inside one account; after the file's last
+ * test, the file fails listing each one that does not, with the tests that sent it. Every
+ * suite that runs on PostgreSQL reaches this module (through adapters.ts or directly), so the
+ * check covers them all.
+ */
+export const distributionCheck: StatementRecorder | undefined = testDatabaseUrl
+  ? await (async () => {
+      await loadSqlParser();
+      const recorder = recordAdapterStatements();
+      afterAll(() => {
+        const report = recorder.report();
+        if (report !== null) throw new Error(report);
+      });
+      return recorder;
+    })()
+  : undefined;
 
 /** A fresh schema name, unique to this run. */
 export const freshSchema = (): string => `ot_test_${randomBytes(6).toString('hex')}`;
