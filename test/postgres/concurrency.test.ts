@@ -78,6 +78,9 @@ describe.skipIf(!testDatabaseUrl)(
 
     it('never let a reader paging by sequence skip an event of concurrent writers', async () => {
       const [reader, ...writers] = (await storages(4)) as [PostgresStorage, ...PostgresStorage[]];
+      await reader.transaction((t) =>
+        t.tenancy.insertAccount({ id: 'acc_1', name: 'One', createdAt: at(0) }),
+      );
       const perWriter = 40;
       let writing = true;
       const seen: SignalEvent[] = [];
@@ -271,6 +274,11 @@ describe.skipIf(!testDatabaseUrl)(
 
     it('wake another storage’s listeners on a commit that appended events, and not on a rollback', async () => {
       const [writer, listener] = (await storages(2)) as [PostgresStorage, PostgresStorage];
+      await writer.transaction(async (t) => {
+        for (const id of ['acc_warm', 'acc_rolled_back', 'acc_committed', 'acc_queued']) {
+          await t.tenancy.insertAccount({ id, name: id, createdAt: at(0) });
+        }
+      });
       const heard: string[] = [];
       const queued: (boolean | undefined)[] = [];
       let wake: () => void = () => {};

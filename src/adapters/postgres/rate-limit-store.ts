@@ -19,7 +19,10 @@ const sweepEvery = 1000;
 export function postgresRateLimitStore(pool: Pool, schema: string, ready: Promise<unknown>): RateLimitStore {
   const qualified = quoteIdent(schema);
   const takeSql = `SELECT admitted, admissions, oldest_ms FROM ${qualified}.rate_limit_take($1, $2, $3, $4)`;
+  // Statements name the key (`rate_limit_take` looks up its key only), but the sweep of idle
+  // keys, which spans them: maintenance, on the coordinator.
   const sweepSql =
+    '/* all accounts: the sweep of idle rate-limit keys, maintenance */ ' +
     `WITH idle AS (DELETE FROM ${qualified}.rate_limits WHERE newest_ms <= $1::bigint - $2::bigint RETURNING key) ` +
     `DELETE FROM ${qualified}.rate_limit_runs r USING idle WHERE r.key = idle.key`;
   let takes = 0;

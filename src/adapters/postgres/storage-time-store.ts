@@ -23,13 +23,17 @@ export function postgresStorageTimeStore(
   const refilled = `least($3::float8, b.left_ms + greatest(0, $2::bigint - b.at_ms) * $3::float8 / $4::float8)`;
   // A new bucket starts full: its row is the share less the charge, which the update reads back
   // as `$3 - excluded.left_ms`.
+  // One statement for every account the process charged: Citus routes each row to its
+  // account's shard from the coordinator (an INSERT … SELECT), off the request path.
   const settleSql =
+    '/* all accounts: one settle carries the charges of each account the process served */ ' +
     `INSERT INTO ${table} AS b (account_id, left_ms, at_ms) ` +
     'SELECT account_id, $3::float8 - charge, $2::bigint FROM unnest($1::text[], $5::float8[]) AS u(account_id, charge) ' +
     'ORDER BY account_id COLLATE "C" ' +
     `ON CONFLICT (account_id) DO UPDATE SET left_ms = ${refilled} - ($3::float8 - excluded.left_ms), ` +
     'at_ms = greatest(b.at_ms, $2::bigint) RETURNING account_id, left_ms';
   const sweepSql =
+    '/* all accounts: the sweep of full buckets, maintenance */ ' +
     `DELETE FROM ${table} WHERE account_id IN (SELECT account_id FROM ${table} ` +
     'WHERE left_ms + ($1::bigint - at_ms) * $2::float8 / $3::float8 >= $2::float8 FOR UPDATE SKIP LOCKED)';
   let settles = 0;
