@@ -326,12 +326,14 @@ function checkScope(scope: Scope, conditions: unknown[], problems: string[]): vo
   const distributed = scope.relations.filter((r) => r.kind && r.kind.kind !== 'reference');
   if (distributed.length === 0) return;
   const classes = equalities(scope, conditions);
-  const keyOf = (relation: Relation) => `r${scope.relations.indexOf(relation)}.${relation.kind?.column}`;
+  const columnOf = (relation: Relation) =>
+    relation.kind && 'column' in relation.kind ? relation.kind.column : '';
+  const keyOf = (relation: Relation) => `r${scope.relations.indexOf(relation)}.${columnOf(relation)}`;
   const named = (relation: Relation) =>
     relation.refName === relation.table ? `${relation.table}` : `${relation.table} (${relation.refName})`;
   for (const relation of distributed) {
     if (!classes.holdsValue(keyOf(relation))) {
-      problems.push(`${named(relation)} has no ${relation.kind?.column} = $n condition`);
+      problems.push(`${named(relation)} has no ${columnOf(relation)} = $n condition`);
     }
   }
   for (let i = 0; i < distributed.length; i++) {
@@ -340,7 +342,7 @@ function checkScope(scope: Scope, conditions: unknown[], problems: string[]): vo
       if (a.kind?.kind !== b.kind?.kind) {
         problems.push(`${named(a)} and ${named(b)} are joined but not distributed alike`);
       } else if (classes.find(keyOf(a)) !== classes.find(keyOf(b))) {
-        const column = a.kind?.kind === 'own-key' ? a.kind.column : 'account_id';
+        const column = a.kind?.kind === 'own-key' ? columnOf(a) : 'account_id';
         problems.push(`${named(a)} and ${named(b)} are joined without ${column} equality between them`);
       }
     }
