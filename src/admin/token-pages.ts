@@ -87,6 +87,7 @@ export async function createToken(ctx: AdminContext, slug: string): Promise<Repl
     { tx: ctx.tx, ids: ctx.ids, now: ctx.nowMs },
     {
       workspaceId: admin.workspace.id,
+      accountId: admin.workspace.accountId,
       userId: admin.userId,
       name,
       scope,
@@ -98,7 +99,7 @@ export async function createToken(ctx: AdminContext, slug: string): Promise<Repl
 }
 
 async function tokenOr404(ctx: AdminContext, workspace: Workspace, tokenId: string) {
-  const token = await ctx.tx.tokens.get(tokenId);
+  const token = await ctx.tx.tokens.get(tokenId, workspace.id);
   if (!token || token.workspaceId !== workspace.id) return null;
   const owner = await ctx.tx.tenancy.getUser(token.userId);
   return { token, ownerEmail: owner?.email ?? null };
@@ -123,6 +124,6 @@ export async function revokeToken(ctx: AdminContext, slug: string, tokenId: stri
   if (isReply(admin)) return admin;
   const row = await tokenOr404(ctx, admin.workspace, tokenId);
   if (!row) return tokenNotFound(admin.signedIn);
-  await ctx.tx.tokens.revoke(row.token.id, isoTime(ctx.nowMs));
+  await ctx.tx.tokens.revoke(row.token.id, isoTime(ctx.nowMs), admin.workspace.id);
   return redirect(`${tokensPath(admin.workspace)}?revoked=${encodeURIComponent(row.token.id)}`);
 }

@@ -60,10 +60,10 @@ const writers: TableWriters = {
   workspaces: (tx, row) => tx.tenancy.insertWorkspace(row),
   users: (tx, row) => tx.tenancy.insertUser(row),
   memberships: (tx, row) => tx.tenancy.putMembership(row),
-  tokens: (tx, row) => tx.tokens.insert(row),
+  tokens: (tx, row) => tx.tokens.insert(row, { routeByHash: true }),
   sessions: (tx, row) => tx.sessions.insert(row),
   ...(Object.fromEntries(collectionNames.map((name) => [name, collectionWriter(name)])) as CollectionWriters),
-  counters: (tx, row) => tx.counters.set(row.name, row.value),
+  counters: (tx, row) => tx.counters.set(row.workspaceId, row.name, row.value),
   signals: (tx, row) => tx.signals.restore(row),
   // Nothing is created before '': the put never replaces, and the target is empty anyway.
   idempotency: (tx, row) => tx.idempotency.put(row, ''),

@@ -107,12 +107,12 @@ async function seedEveryTable(tx: StorageTx): Promise<{ [Table in DumpTable]: Du
   for (const r of comments) await tx.collections.comments.insert(r);
   for (const r of issueRelations) await tx.collections.issueRelations.insert(r);
 
-  await tx.counters.next('issues:prj_1');
-  await tx.counters.next('issues:prj_1');
-  await tx.counters.next('issues:prj_2');
+  await tx.counters.next('wsp_1', 'issues:prj_1');
+  await tx.counters.next('wsp_1', 'issues:prj_1');
+  await tx.counters.next('wsp_1', 'issues:prj_2');
   const counters = [
-    { name: 'issues:prj_1', value: 2 },
-    { name: 'issues:prj_2', value: 1 },
+    { workspaceId: 'wsp_1', name: 'issues:prj_1', value: 2 },
+    { workspaceId: 'wsp_1', name: 'issues:prj_2', value: 1 },
   ];
   const signals = [
     await tx.signals.append(sampleSignal('acc_1', { occurredAt: at(1) })),
@@ -236,8 +236,8 @@ export function dumpTests(adapter: AdapterUnderTest): void {
     });
 
     it('sets a counter, which next() continues from', async () => {
-      await tx((t) => t.counters.set('issues:prj_9', 41));
-      expect(await tx((t) => t.counters.next('issues:prj_9'))).toBe(42);
+      await tx((t) => t.counters.set('wsp_1', 'issues:prj_9', 41));
+      expect(await tx((t) => t.counters.next('wsp_1', 'issues:prj_9'))).toBe(42);
     });
 
     it('copies a whole store into an empty one of the same adapter, numbers and all', async () => {
@@ -261,9 +261,10 @@ export function dumpTests(adapter: AdapterUnderTest): void {
       }
       await target.transaction(async (t) => {
         const token = written.tokens[0];
-        expect(await t.tokens.getByHash(token?.hash ?? '')).toEqual(token);
+        // A copy cannot tell a token issued before routes: every copied token is found by its hash alone.
+        expect(await t.tokens.getByHash(token?.hash ?? '', null)).toEqual(token);
         expect(await t.tenancy.getUserByEmail('ada@example.com')).toEqual(written.users[0]);
-        expect(await t.counters.next('issues:prj_1')).toBe(3);
+        expect(await t.counters.next('wsp_1', 'issues:prj_1')).toBe(3);
         expect(await t.signals.latestSequence()).toBe(last.sequence);
         expect((await t.signals.append(sampleSignal('acc_1'))).sequence).toBe(last.sequence + 1);
         expect(

@@ -78,10 +78,10 @@ export function recordTests(adapter: AdapterUnderTest): void {
     const { tx } = freshStore(adapter);
 
     it('counts from 1, each name on its own', async () => {
-      expect(await tx((t) => t.counters.next('issues:prj_1'))).toBe(1);
-      expect(await tx((t) => t.counters.next('issues:prj_1'))).toBe(2);
-      expect(await tx((t) => t.counters.next('issues:prj_2'))).toBe(1);
-      expect(await tx((t) => t.counters.next('issues:prj_1'))).toBe(3);
+      expect(await tx((t) => t.counters.next('wsp_1', 'issues:prj_1'))).toBe(1);
+      expect(await tx((t) => t.counters.next('wsp_1', 'issues:prj_1'))).toBe(2);
+      expect(await tx((t) => t.counters.next('wsp_1', 'issues:prj_2'))).toBe(1);
+      expect(await tx((t) => t.counters.next('wsp_1', 'issues:prj_1'))).toBe(3);
     });
 
     it('hands out distinct values to concurrent transactions', async () => {
@@ -89,7 +89,7 @@ export function recordTests(adapter: AdapterUnderTest): void {
         Array.from({ length: 25 }, () =>
           tx(async (t) => {
             await macrotask();
-            return t.counters.next('c');
+            return t.counters.next('wsp_1', 'c');
           }),
         ),
       );
@@ -100,9 +100,9 @@ export function recordTests(adapter: AdapterUnderTest): void {
       const outcomes = await Promise.allSettled(
         Array.from({ length: 40 }, (_, i) =>
           tx(async (t) => {
-            const first = await t.counters.next('gapless');
+            const first = await t.counters.next('wsp_1', 'gapless');
             await macrotask();
-            const second = await t.counters.next('gapless');
+            const second = await t.counters.next('wsp_1', 'gapless');
             if (i % 3 === 1) throw new Error(`transaction ${i} fails after taking ${first} and ${second}`);
             return [first, second];
           }),
@@ -111,7 +111,7 @@ export function recordTests(adapter: AdapterUnderTest): void {
       const committed = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? outcome.value : []));
       expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toHaveLength(13);
       expect(committed.sort((a, b) => a - b)).toEqual(Array.from({ length: 54 }, (_, i) => i + 1));
-      expect(await tx((t) => t.counters.next('gapless'))).toBe(55);
+      expect(await tx((t) => t.counters.next('wsp_1', 'gapless'))).toBe(55);
     });
   });
 }

@@ -89,7 +89,7 @@ describe('the sqlite storage adapter on a file', () => {
       db.close();
     }
     // Reopening through the adapter applies nothing either (it would fail on existing tables).
-    await openStorage().transaction((tx) => tx.counters.next('c'));
+    await openStorage().transaction((tx) => tx.counters.next('wsp_1', 'c'));
   });
 
   it('applies only the migrations a database lacks, in order', () => {
@@ -195,7 +195,7 @@ describe('the sqlite storage adapter on a file', () => {
         await tx.signals.append(sampleSignal('acc_1'));
         await tx.idempotency.put(sampleIdempotency('wsp_1', 'k', at(0)), at(-1));
         await tx.deliveries.insert(sampleDelivery('acc_1', 'whk_1'));
-        await tx.counters.next('issues:prj_1');
+        await tx.counters.next('wsp_1', 'issues:prj_1');
         await tx.tokens.insert(sampleToken('wsp_1'));
         throw new Error('abort');
       }),
@@ -351,7 +351,7 @@ describe('the sqlite storage adapter on a file', () => {
     );
     const touching = storage.transaction(
       async (tx) => {
-        await tx.tokens.touch(token.id, at(7));
+        await tx.tokens.touch('wsp_1', token.id, at(7));
         return tx.tokens.get(token.id);
       },
       { mode: 'read' },
@@ -401,7 +401,7 @@ describe('the sqlite storage adapter on a file', () => {
       const drawn: number[] = [];
       for (let i = 0; i < rounds; i++) {
         await storage.transaction(async (tx) => {
-          drawn.push(await tx.counters.next('shared'));
+          drawn.push(await tx.counters.next('wsp_1', 'shared'));
           const current = await tx.collections.timeEntries.get('wsp_1', entry.id);
           if (!current) throw new Error('entry not found');
           await macrotask();
@@ -424,6 +424,6 @@ describe('the sqlite storage adapter on a file', () => {
   it('works on an in-memory database', async () => {
     const storage = sqliteStorage({ filename: ':memory:' });
     open.push(storage);
-    expect(await storage.transaction((tx) => tx.counters.next('c'))).toBe(1);
+    expect(await storage.transaction((tx) => tx.counters.next('wsp_1', 'c'))).toBe(1);
   });
 });

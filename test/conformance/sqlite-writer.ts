@@ -10,7 +10,7 @@ const storage = sqliteStorage({ filename });
 const counters: number[] = [];
 for (let i = 0; i < Number(rounds); i++) {
   await storage.transaction(async (tx) => {
-    counters.push(await tx.counters.next('shared'));
+    counters.push(await tx.counters.next('wsp_1', 'shared'));
     const entry = await tx.collections.timeEntries.get('wsp_1', entryId);
     if (!entry) throw new Error('entry not found');
     await new Promise((resolve) => setTimeout(resolve, 1));

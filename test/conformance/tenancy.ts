@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Membership, Role, User } from '../../src/core/index.js';
 import { credentialsOf, type StorageTx } from '../../src/core/port/index.js';
 import type { AdapterUnderTest } from '../support/adapters.js';
@@ -189,13 +190,32 @@ export function tenancyTests(adapter: AdapterUnderTest): void {
 
   describe('tokens', () => {
     const { tx, store } = freshStore(adapter);
+    // The workspaces the tokens are of: a token is looked up in its workspace's account.
+    beforeEach(async () => {
+      await tx(async (t) => {
+        await t.tenancy.insertWorkspace({
+          id: 'wsp_1',
+          accountId: 'acc_1',
+          slug: 'one',
+          name: '1',
+          createdAt: at(0),
+        });
+        await t.tenancy.insertWorkspace({
+          id: 'wsp_2',
+          accountId: 'acc_2',
+          slug: 'two',
+          name: '2',
+          createdAt: at(0),
+        });
+      });
+    });
 
     it('finds a token by hash and by id, and refuses a duplicate hash or id', async () => {
       const token = sampleToken('wsp_1');
       await tx((t) => t.tokens.insert(token));
-      expect(await tx((t) => t.tokens.getByHash(token.hash))).toEqual(token);
+      expect(await tx((t) => t.tokens.getByHash(token.hash, 'acc_1'))).toEqual(token);
       expect(await tx((t) => t.tokens.get(token.id))).toEqual(token);
-      expect(await tx((t) => t.tokens.getByHash('unknown'))).toBeNull();
+      expect(await tx((t) => t.tokens.getByHash('unknown', 'acc_1'))).toBeNull();
       await expect(
         tx((t) => t.tokens.insert(sampleToken('wsp_1', { hash: token.hash }))),
       ).rejects.toMatchObject({
@@ -213,16 +233,16 @@ export function tenancyTests(adapter: AdapterUnderTest): void {
       await expect(
         tx(async (t) => {
           await t.tokens.insert(token);
-          expect((await t.tokens.grantOf(token.hash))?.token.id).toBe(token.id);
+          expect((await t.tokens.grantOf(token.hash, 'acc_1'))?.token.id).toBe(token.id);
           throw new Error('the request failed after issuing the token');
         }),
       ).rejects.toThrow('the request failed');
-      expect(await tx((t) => t.tokens.getByHash(token.hash))).toBeNull();
-      expect(await tx((t) => t.tokens.grantOf(token.hash))).toBeNull();
+      expect(await tx((t) => t.tokens.getByHash(token.hash, 'acc_1'))).toBeNull();
+      expect(await tx((t) => t.tokens.grantOf(token.hash, 'acc_1'))).toBeNull();
       expect(await tx((t) => t.tokens.get(token.id))).toBeNull();
       // The hash is free again.
       await tx((t) => t.tokens.insert({ ...token, id: newId('tok') }));
-      expect((await tx((t) => t.tokens.getByHash(token.hash)))?.hash).toBe(token.hash);
+      expect((await tx((t) => t.tokens.getByHash(token.hash, 'acc_1')))?.hash).toBe(token.hash);
     });
 
     it('resolves a token with its user’s current role and its workspace’s account in one read', async () => {
@@ -235,14 +255,15 @@ export function tenancyTests(adapter: AdapterUnderTest): void {
         await t.tenancy.insertUser(member);
         await t.tenancy.putMembership(membership('wsp_g', member.id, 'member', at(1)));
         await t.tokens.insert(token);
-        await t.tokens.insert(orphan);
+        // Found by its hash alone, as a token issued before routes is.
+        await t.tokens.insert(orphan, { routeByHash: true });
       });
-      expect(await tx((t) => t.tokens.grantOf(token.hash))).toEqual({
+      expect(await tx((t) => t.tokens.grantOf(token.hash, 'acc_g'))).toEqual({
         token: credentialsOf(token),
         role: 'member',
         accountId: 'acc_g',
       });
-      expect(await tx((t) => t.tokens.grantOf('unknown'))).toBeNull();
+      expect(await tx((t) => t.tokens.grantOf('unknown', 'acc_g'))).toBeNull();
       // A role change, a revocation and a removal are seen by the next read.
       await tx(async (t) => {
         const current = await t.tenancy.getMembership('wsp_g', member.id);
@@ -250,14 +271,14 @@ export function tenancyTests(adapter: AdapterUnderTest): void {
         await t.tenancy.updateMembership({ ...current, role: 'viewer', version: 2 }, 1);
         await t.tokens.revoke(token.id, at(5));
       });
-      expect(await tx((t) => t.tokens.grantOf(token.hash))).toEqual({
+      expect(await tx((t) => t.tokens.grantOf(token.hash, 'acc_g'))).toEqual({
         token: credentialsOf({ ...token, revokedAt: at(5) }),
         role: 'viewer',
         accountId: 'acc_g',
       });
       await tx((t) => t.tenancy.removeMembership('wsp_g', member.id));
-      expect((await tx((t) => t.tokens.grantOf(token.hash)))?.role).toBeNull();
-      expect(await tx((t) => t.tokens.grantOf(orphan.hash))).toEqual({
+      expect((await tx((t) => t.tokens.grantOf(token.hash, 'acc_g')))?.role).toBeNull();
+      expect(await tx((t) => t.tokens.grantOf(orphan.hash, null))).toEqual({
         token: credentialsOf(orphan),
         role: null,
         accountId: null,
@@ -288,7 +309,7 @@ export function tenancyTests(adapter: AdapterUnderTest): void {
       const plain = await tx((t) => t.collections.issues.getJson('wsp_h', mine.id));
       expect(plain?.version).toBe(1);
       const read = await told(mine.id, async (t) => ({
-        grant: await t.tokens.grantOf(token.hash),
+        grant: await t.tokens.grantOf(token.hash, 'acc_h'),
         first: await t.collections.issues.getJson('wsp_h', mine.id),
         again: await t.collections.issues.getJson('wsp_h', mine.id),
       }));
@@ -299,25 +320,25 @@ export function tenancyTests(adapter: AdapterUnderTest): void {
       });
       // Another workspace's row is not the token's; a row that is not there is null.
       const other = await told(theirs.id, async (t) => ({
-        grant: (await t.tokens.grantOf(token.hash))?.role,
+        grant: (await t.tokens.grantOf(token.hash, 'acc_h'))?.role,
         asTheToken: await t.collections.issues.getJson('wsp_h', theirs.id),
         asItsOwn: (await t.collections.issues.getJson('wsp_o', theirs.id))?.version,
       }));
       expect(other).toEqual({ grant: 'member', asTheToken: null, asItsOwn: 1 });
       expect(
         await told('iss_missing', async (t) => {
-          await t.tokens.grantOf(token.hash);
+          await t.tokens.grantOf(token.hash, 'acc_h');
           return t.collections.issues.getJson('wsp_h', 'iss_missing');
         }),
       ).toBeNull();
-      expect(await told(mine.id, (t) => t.tokens.grantOf('unknown'))).toBeNull();
+      expect(await told(mine.id, (t) => t.tokens.grantOf('unknown', 'acc_h'))).toBeNull();
       // A revoke and a change of the row committed before are both seen.
       await tx(async (t) => {
         await t.tokens.revoke(token.id, at(5));
         await t.collections.issues.update({ ...mine, title: 'Changed', version: 2 }, 1);
       });
       const after = await told(mine.id, async (t) => ({
-        revokedAt: (await t.tokens.grantOf(token.hash))?.token.revokedAt,
+        revokedAt: (await t.tokens.grantOf(token.hash, 'acc_h'))?.token.revokedAt,
         version: (await t.collections.issues.getJson('wsp_h', mine.id))?.version,
       }));
       expect(after).toEqual({ revokedAt: at(5), version: 2 });
@@ -340,7 +361,7 @@ export function tenancyTests(adapter: AdapterUnderTest): void {
       expect(await tx((t) => t.tokens.revoke(token.id, at(10)))).toEqual({ ...token, revokedAt: at(10) });
       expect(await tx((t) => t.tokens.revoke(token.id, at(20)))).toEqual({ ...token, revokedAt: at(10) });
       expect(await tx((t) => t.tokens.revoke('tok_unknown', at(20)))).toBeNull();
-      expect((await tx((t) => t.tokens.getByHash(token.hash)))?.revokedAt).toBe(at(10));
+      expect((await tx((t) => t.tokens.getByHash(token.hash, 'acc_1')))?.revokedAt).toBe(at(10));
     });
 
     it('stores a token’s expiry time, or none', async () => {
@@ -350,7 +371,7 @@ export function tenancyTests(adapter: AdapterUnderTest): void {
         await t.tokens.insert(expiring);
         await t.tokens.insert(forever);
       });
-      expect(await tx((t) => t.tokens.getByHash(expiring.hash))).toEqual(expiring);
+      expect(await tx((t) => t.tokens.getByHash(expiring.hash, 'acc_1'))).toEqual(expiring);
       expect((await tx((t) => t.tokens.get(forever.id)))?.expiresAt).toBeNull();
     });
 
@@ -377,8 +398,69 @@ export function tenancyTests(adapter: AdapterUnderTest): void {
     it('records the last use of a token', async () => {
       const token = sampleToken('wsp_1');
       await tx((t) => t.tokens.insert(token));
-      await tx((t) => t.tokens.touch(token.id, at(30)));
+      await tx((t) => t.tokens.touch('wsp_1', token.id, at(30)));
       expect(await tx((t) => t.tokens.get(token.id))).toEqual({ ...token, lastUsedAt: at(30) });
+    });
+
+    it('finds a token only through its own account: never through another account', async () => {
+      // Accounts whose ids no other test uses; each run gets workspaces of its own.
+      const accountId = fc.stringMatching(/^acc_[0-9A-Za-z_-]{1,12}$/);
+      let run = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.tuple(accountId, accountId).filter(([a, b]) => a !== b),
+          async ([mine, other]) => {
+            run++;
+            const workspace = (accountId: string, n: number) => ({
+              id: `wsp_p${run}_${n}`,
+              accountId,
+              slug: `p${run}-${n}`,
+              name: 'P',
+              createdAt: at(0),
+            });
+            const token = sampleToken(`wsp_p${run}_1`);
+            await tx(async (t) => {
+              await t.tenancy.insertWorkspace(workspace(mine, 1));
+              await t.tenancy.insertWorkspace(workspace(other, 2));
+              await t.tenancy.putMembership(membership(`wsp_p${run}_1`, token.userId, 'member', at(0)));
+              await t.tokens.insert(token);
+            });
+            expect(await tx((t) => t.tokens.grantOf(token.hash, other))).toBeNull();
+            expect(await tx((t) => t.tokens.getByHash(token.hash, other))).toBeNull();
+            expect(await tx((t) => t.tokens.grantOf(token.hash, mine))).toEqual({
+              token: credentialsOf(token),
+              role: 'member',
+              accountId: mine,
+            });
+            expect(await tx((t) => t.tokens.getByHash(token.hash, mine))).toEqual(token);
+          },
+        ),
+        { numRuns: 15 },
+      );
+    });
+
+    it('keeps finding a token issued before tokens carried their account, by its hash alone', async () => {
+      const token = sampleToken('wsp_2');
+      await tx((t) => t.tokens.insert(token, { routeByHash: true }));
+      expect((await tx((t) => t.tokens.grantOf(token.hash, null)))?.accountId).toBe('acc_2');
+      expect(await tx((t) => t.tokens.getByHash(token.hash, null))).toEqual(token);
+      // And through its account, as any token of the account.
+      expect((await tx((t) => t.tokens.grantOf(token.hash, 'acc_2')))?.token.id).toBe(token.id);
+      expect(await tx((t) => t.tokens.grantOf(token.hash, 'acc_1'))).toBeNull();
+      expect(await tx((t) => t.tokens.grantOf('unknown', null))).toBeNull();
+    });
+
+    it('finds, revokes and touches a token in its workspace only when told the workspace', async () => {
+      const token = sampleToken('wsp_1');
+      await tx((t) => t.tokens.insert(token));
+      expect(await tx((t) => t.tokens.get(token.id, 'wsp_2'))).toBeNull();
+      expect(await tx((t) => t.tokens.revoke(token.id, at(3), 'wsp_2'))).toBeNull();
+      await tx((t) => t.tokens.touch('wsp_2', token.id, at(4)));
+      expect(await tx((t) => t.tokens.get(token.id, 'wsp_1'))).toEqual(token);
+      expect(await tx((t) => t.tokens.revoke(token.id, at(5), 'wsp_1'))).toEqual({
+        ...token,
+        revokedAt: at(5),
+      });
     });
   });
 

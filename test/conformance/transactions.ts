@@ -30,8 +30,8 @@ export function transactionTests(adapter: AdapterUnderTest): void {
       await t.idempotency.put(sampleIdempotency('wsp_1', 'key-1', at(0)), at(-60));
       const delivery = sampleDelivery('acc_1', webhookId);
       await t.deliveries.insert(delivery);
-      await t.counters.next('issues:prj_1');
-      await t.tokens.touch(tokenId, at(5));
+      await t.counters.next('wsp_1', 'issues:prj_1');
+      await t.tokens.touch('wsp_1', tokenId, at(5));
       return { issueId: issue.id, deliveryId: delivery.id };
     };
 
@@ -54,7 +54,7 @@ export function transactionTests(adapter: AdapterUnderTest): void {
         expect(await t.idempotency.get('wsp_1', 'key-1')).not.toBeNull();
         expect(await t.deliveries.get('acc_1', written.deliveryId)).not.toBeNull();
         expect((await t.tokens.get(tokenId))?.lastUsedAt).toBe(at(5));
-        expect(await t.counters.next('issues:prj_1')).toBe(2);
+        expect(await t.counters.next('wsp_1', 'issues:prj_1')).toBe(2);
       });
     });
 
@@ -77,7 +77,7 @@ export function transactionTests(adapter: AdapterUnderTest): void {
         expect(await t.idempotency.get('wsp_1', 'key-1')).toBeNull();
         expect(await t.deliveries.get('acc_1', written?.deliveryId ?? '')).toBeNull();
         expect((await t.tokens.get(tokenId))?.lastUsedAt).toBeNull();
-        expect(await t.counters.next('issues:prj_1')).toBe(1);
+        expect(await t.counters.next('wsp_1', 'issues:prj_1')).toBe(1);
       });
     });
 
@@ -86,11 +86,11 @@ export function transactionTests(adapter: AdapterUnderTest): void {
       await tx((t) => t.collections.projects.insert(project));
       await expect(
         tx(async (t) => {
-          await t.counters.next('c');
+          await t.counters.next('wsp_1', 'c');
           await t.collections.projects.insert(sampleRow('projects', 'wsp_1', { key: 'APO' }));
         }),
       ).rejects.toMatchObject({ name: 'UniqueViolation', what: 'project.key' });
-      expect(await tx((t) => t.counters.next('c'))).toBe(1);
+      expect(await tx((t) => t.counters.next('wsp_1', 'c'))).toBe(1);
       expect(await tx((t) => t.collections.projects.count('wsp_1', {}))).toBe(1);
     });
 
@@ -159,7 +159,7 @@ export function transactionTests(adapter: AdapterUnderTest): void {
             const issue = sampleRow('issues', 'wsp_1');
             await t.collections.issues.insert(issue);
             await t.signals.append(sampleSignal('acc_1', { resource: { type: 'issue', id: issue.id } }));
-            await t.counters.next('issues:prj_1');
+            await t.counters.next('wsp_1', 'issues:prj_1');
             await macrotask();
             if (i % 3 === 1) throw new Error(`transaction ${i} fails`);
             return issue.id;
@@ -177,7 +177,7 @@ export function transactionTests(adapter: AdapterUnderTest): void {
         const listed = await t.signals.list({ accountId: 'acc_1', limit: 100 });
         expect(await t.signals.latestSequence('acc_1')).toBe(Math.max(...listed.map((e) => e.sequence)));
         // The counter moved once per kept transaction: the failed ones' increments are gone.
-        expect(await t.counters.next('issues:prj_1')).toBe(21);
+        expect(await t.counters.next('wsp_1', 'issues:prj_1')).toBe(21);
       });
     });
 
@@ -249,11 +249,12 @@ export function transactionTests(adapter: AdapterUnderTest): void {
 
     it('runs read-mode transactions consistently, a token touch included', async () => {
       const token = sampleToken('wsp_1');
-      await tx((t) => t.tokens.insert(token));
+      // Found by its hash alone (the workspace has no account here).
+      await tx((t) => t.tokens.insert(token, { routeByHash: true }));
       const seen = await store().transaction(
         async (t) => {
-          await t.tokens.touch(token.id, at(9));
-          return t.tokens.getByHash(token.hash);
+          await t.tokens.touch('wsp_1', token.id, at(9));
+          return t.tokens.getByHash(token.hash, null);
         },
         { mode: 'read' },
       );
@@ -267,7 +268,7 @@ export function transactionTests(adapter: AdapterUnderTest): void {
       await expect(
         store().transaction(
           async (t) => {
-            await t.tokens.touch(token.id, at(9));
+            await t.tokens.touch('wsp_1', token.id, at(9));
             throw new Error('the request failed after authenticating');
           },
           { mode: 'read' },
@@ -280,7 +281,7 @@ export function transactionTests(adapter: AdapterUnderTest): void {
       const result = await store().transaction(
         async (t) => {
           try {
-            await t.counters.next('read-mode');
+            await t.counters.next('wsp_1', 'read-mode');
           } catch {
             // Whatever an adapter does to a write in a read transaction, the write must happen.
           }
@@ -289,7 +290,7 @@ export function transactionTests(adapter: AdapterUnderTest): void {
         { mode: 'read' },
       );
       expect(result).toBe('done');
-      expect(await tx((t) => t.counters.next('read-mode'))).toBe(2);
+      expect(await tx((t) => t.counters.next('wsp_1', 'read-mode'))).toBe(2);
     });
 
     it('refuses writes through a transaction that has already ended', async () => {
@@ -297,8 +298,8 @@ export function transactionTests(adapter: AdapterUnderTest): void {
       await tx(async (t) => {
         leaked = t;
       });
-      await expect((leaked as StorageTx).counters.next('late')).rejects.toThrow();
-      expect(await tx((t) => t.counters.next('late'))).toBe(1);
+      await expect((leaked as StorageTx).counters.next('wsp_1', 'late')).rejects.toThrow();
+      expect(await tx((t) => t.counters.next('wsp_1', 'late'))).toBe(1);
     });
 
     it('answers through spread copies of the transaction and its stores, as wrappers make them', async () => {
@@ -308,9 +309,9 @@ export function transactionTests(adapter: AdapterUnderTest): void {
           counters: { ...t.counters },
           collections: { ...t.collections, projects: { ...t.collections.projects } },
         };
-        await copy.counters.next('spread');
+        await copy.counters.next('wsp_1', 'spread');
         const missing = await copy.collections.projects.get('ws_none', 'prj_none');
-        return { next: await copy.counters.next('spread'), missing };
+        return { next: await copy.counters.next('wsp_1', 'spread'), missing };
       });
       expect(result).toEqual({ next: 2, missing: null });
     });

@@ -261,7 +261,7 @@ describe('SQLite checkpoints', () => {
     const script = `
       const { sqliteStorage } = await import(${JSON.stringify(module)});
       const storage = sqliteStorage({ filename: ${JSON.stringify(filename)}, checkpointPages: 16 });
-      for (let i = 0; i < ${startAfterWriteGroups}; i++) await storage.transaction((tx) => tx.counters.next('n'));
+      for (let i = 0; i < ${startAfterWriteGroups}; i++) await storage.transaction((tx) => tx.counters.next('wsp_1', 'n'));
       while (storage.checkpointing().runIn !== 'thread') await new Promise((r) => setTimeout(r, 5));
       console.log('thread started');
     `;

@@ -149,18 +149,18 @@ describe('bookkeeping kept for the end of a write group', () => {
     const bookkeeping = new DeferredBookkeeping(db);
     db.exec('BEGIN');
     bookkeeping.countListedRow({ collection: 'projects', workspaceId: 'wsp_1', columns: [], values: [] });
-    expect(bookkeeping.nextCounter('c')).toBe(1);
+    expect(bookkeeping.nextCounter('wsp_1', 'c')).toBe(1);
     expect(bookkeeping.isEmpty).toBe(false);
     bookkeeping.discard();
     expect(bookkeeping.isEmpty).toBe(true);
     bookkeeping.flush();
     expect(db.prepare('SELECT COUNT(*) FROM list_counts').pluck().get()).toBe(0);
-    expect(bookkeeping.nextCounter('c')).toBe(1);
-    expect(bookkeeping.nextCounter('c')).toBe(2);
+    expect(bookkeeping.nextCounter('wsp_1', 'c')).toBe(1);
+    expect(bookkeeping.nextCounter('wsp_1', 'c')).toBe(2);
     bookkeeping.flush();
     expect(db.prepare("SELECT value FROM counters WHERE name = 'c'").pluck().get()).toBe(2);
     // Read again after a flush: the table holds what was counted.
-    expect(bookkeeping.nextCounter('c')).toBe(3);
+    expect(bookkeeping.nextCounter('wsp_1', 'c')).toBe(3);
     db.exec('COMMIT');
     db.close();
   });

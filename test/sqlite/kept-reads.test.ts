@@ -66,19 +66,19 @@ describe('reads the SQLite adapter keeps for the rest of a transaction', () => {
   it('keep a token grant across a write group, and read it again after a write that can change it', async () => {
     const { storage, token, admin, group, ran } = await seeded();
     const results = await group([
-      (tx) => tx.tokens.grantOf(token.hash),
+      (tx) => tx.tokens.grantOf(token.hash, null),
       async (tx) => {
         // An insert into a table the grant does not read keeps it.
         await tx.collections.issues.insert(sampleRow('issues', 'wsp_k', { projectId: 'prj_k' }));
-        return tx.tokens.grantOf(token.hash);
+        return tx.tokens.grantOf(token.hash, null);
       },
       async (tx) => {
         await tx.tenancy.updateMembership({ ...admin, role: 'viewer', version: 2 }, 1);
-        return tx.tokens.grantOf(token.hash);
+        return tx.tokens.grantOf(token.hash, null);
       },
       async (tx) => {
         await tx.tokens.revoke(token.id, at(5));
-        return tx.tokens.grantOf(token.hash);
+        return tx.tokens.grantOf(token.hash, null);
       },
     ]);
     expect(ran(/^COMMIT/)).toBe(1);
@@ -93,11 +93,11 @@ describe('reads the SQLite adapter keeps for the rest of a transaction', () => {
     const { storage, group, ran } = await seeded();
     const unknown = sampleToken('wsp_k', { userId: 'usr_k' });
     const results = await group([
-      (tx) => tx.tokens.grantOf(unknown.hash),
-      (tx) => tx.tokens.grantOf(unknown.hash),
+      (tx) => tx.tokens.grantOf(unknown.hash, null),
+      (tx) => tx.tokens.grantOf(unknown.hash, null),
       async (tx) => {
         await tx.tokens.insert(unknown);
-        return tx.tokens.grantOf(unknown.hash);
+        return tx.tokens.grantOf(unknown.hash, null);
       },
     ]);
     expect(results.map((r) => fulfilledValue(r)?.token.id ?? null)).toEqual([null, null, unknown.id]);
@@ -109,16 +109,16 @@ describe('reads the SQLite adapter keeps for the rest of a transaction', () => {
     const { storage, token, admin, group, ran } = await seeded();
     const demoteAndFail = async (tx: StorageTx) => {
       await tx.tenancy.updateMembership({ ...admin, role: 'viewer', version: 2 }, 1);
-      expect((await tx.tokens.grantOf(token.hash))?.role).toBe('viewer');
+      expect((await tx.tokens.grantOf(token.hash, null))?.role).toBe('viewer');
       throw new Error('the request failed after its write');
     };
     // The first failure takes the group back, and the rest run again each in a savepoint of its
     // own; the second failure then rolls back its savepoint alone, in the middle of that group.
     const results = await group([
-      (tx) => tx.tokens.grantOf(token.hash),
+      (tx) => tx.tokens.grantOf(token.hash, null),
       demoteAndFail,
       demoteAndFail,
-      (tx) => tx.tokens.grantOf(token.hash),
+      (tx) => tx.tokens.grantOf(token.hash, null),
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
     expect(fulfilledValue(results[0])?.role).toBe('admin');
@@ -154,10 +154,10 @@ describe('reads the SQLite adapter keeps for the rest of a transaction', () => {
     const file = join(dir, 'two-processes.db');
     const { storage, token } = await seeded(file);
     const other = sqliteStorage({ filename: file });
-    expect((await storage.transaction((tx) => tx.tokens.grantOf(token.hash)))?.token.revokedAt).toBeNull();
+    expect((await storage.transaction((tx) => tx.tokens.grantOf(token.hash, null)))?.token.revokedAt).toBeNull();
     await other.transaction((tx) => tx.tokens.revoke(token.id, at(9)));
-    expect((await storage.transaction((tx) => tx.tokens.grantOf(token.hash)))?.token.revokedAt).toBe(at(9));
-    const read = await storage.transaction((tx) => tx.tokens.grantOf(token.hash), { mode: 'read' });
+    expect((await storage.transaction((tx) => tx.tokens.grantOf(token.hash, null)))?.token.revokedAt).toBe(at(9));
+    const read = await storage.transaction((tx) => tx.tokens.grantOf(token.hash, null), { mode: 'read' });
     expect(read?.token.revokedAt).toBe(at(9));
     await other.close();
     await storage.close();

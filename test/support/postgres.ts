@@ -79,6 +79,9 @@ const resetSql = [
   'rate_limit_runs',
   'storage_time_shares',
   'due_accounts',
+  'workspace_routes',
+  'token_routes',
+  'tenant_locks',
 ]
   .map((table) => `DELETE FROM ${table};`)
   .join(' ');

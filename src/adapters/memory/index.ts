@@ -43,7 +43,8 @@ interface State extends WebhookState {
   collections: { [Name in CollectionName]: IndexedRows<Name> };
   signals: SignalEvent[];
   idempotency: Map<string, IdempotencyRecord>;
-  counters: Map<string, number>;
+  /** Counter name → its workspace and value. */
+  counters: Map<string, { workspaceId: string; value: number }>;
   sequence: number;
 }
 
@@ -114,9 +115,17 @@ export function memoryStorage(): Storage {
 }
 
 function memoryTx(state: State, startedMs: number, record: RecordUndo): StorageTx {
-  const tokenByHash = (hash: string): ApiToken | null => {
+  /** The token of this hash; with an account, only when its workspace is of that account. */
+  const tokenByHash = (hash: string, accountId: string | null): ApiToken | null => {
     const id = state.tokenIdsByHash.get(hash);
-    return id === undefined ? null : (state.tokens.get(id) ?? null);
+    const token = id === undefined ? null : (state.tokens.get(id) ?? null);
+    if (token === null || accountId === null) return token;
+    return state.workspaces.get(token.workspaceId)?.accountId === accountId ? token : null;
+  };
+  /** The token of this id; with a workspace, only when it is of that workspace. */
+  const tokenById = (id: string, workspaceId: string | undefined): ApiToken | null => {
+    const token = state.tokens.get(id) ?? null;
+    return token === null || workspaceId === undefined || token.workspaceId === workspaceId ? token : null;
   };
   return {
     busyMs: () => performance.now() - startedMs,
@@ -177,8 +186,9 @@ function memoryTx(state: State, startedMs: number, record: RecordUndo): StorageT
         for (const w of state.workspaces.values()) if (w.slug === slug) return clone(w);
         return null;
       },
-      async listWorkspaces() {
+      async listWorkspaces(accountId) {
         return [...state.workspaces.values()]
+          .filter((w) => accountId === undefined || w.accountId === accountId)
           .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id))
           .map(clone);
       },
@@ -242,11 +252,11 @@ function memoryTx(state: State, startedMs: number, record: RecordUndo): StorageT
         setWithUndo(state.tokens, token.id, clone(token), record);
         setWithUndo(state.tokenIdsByHash, token.hash, token.id, record);
       },
-      async getByHash(hash) {
-        return clone(tokenByHash(hash));
+      async getByHash(hash, accountId) {
+        return clone(tokenByHash(hash, accountId));
       },
-      async grantOf(hash) {
-        const t = tokenByHash(hash);
+      async grantOf(hash, accountId) {
+        const t = tokenByHash(hash, accountId);
         if (!t) return null;
         return {
           token: credentialsOf(t),
@@ -254,8 +264,8 @@ function memoryTx(state: State, startedMs: number, record: RecordUndo): StorageT
           accountId: state.workspaces.get(t.workspaceId)?.accountId ?? null,
         };
       },
-      async get(id) {
-        return clone(state.tokens.get(id) ?? null);
+      async get(id, workspaceId) {
+        return clone(tokenById(id, workspaceId));
       },
       async list(workspaceId) {
         return [...state.tokens.values()]
@@ -263,14 +273,14 @@ function memoryTx(state: State, startedMs: number, record: RecordUndo): StorageT
           .sort(newestFirst)
           .map(clone);
       },
-      async revoke(id, at) {
-        const token = state.tokens.get(id);
+      async revoke(id, at, workspaceId) {
+        const token = tokenById(id, workspaceId);
         if (!token) return null;
         if (token.revokedAt === null) setWithUndo(state.tokens, id, { ...token, revokedAt: at }, record);
         return clone(state.tokens.get(id) ?? null);
       },
-      async touch(id, at) {
-        const token = state.tokens.get(id);
+      async touch(workspaceId, id, at) {
+        const token = tokenById(id, workspaceId);
         if (token) setWithUndo(state.tokens, id, { ...token, lastUsedAt: at }, record);
       },
       ...memoryUserTokens(state, record),
@@ -370,13 +380,13 @@ function memoryTx(state: State, startedMs: number, record: RecordUndo): StorageT
       },
     },
     counters: {
-      async next(name) {
-        const value = (state.counters.get(name) ?? 0) + 1;
-        setWithUndo(state.counters, name, value, record);
+      async next(workspaceId, name) {
+        const value = (state.counters.get(name)?.value ?? 0) + 1;
+        setWithUndo(state.counters, name, { workspaceId, value }, record);
         return value;
       },
-      async set(name, value) {
-        setWithUndo(state.counters, name, value, record);
+      async set(workspaceId, name, value) {
+        setWithUndo(state.counters, name, { workspaceId, value }, record);
       },
     },
     dump: memoryDump(state),
@@ -395,7 +405,8 @@ function tableRows<Table extends DumpTable>(state: State, table: Table): readonl
     ...(eachCollection((name) => () => [...state.collections[name].rows.values()]) as {
       [Name in CollectionName]: () => readonly DumpRows[Name][];
     }),
-    counters: () => [...state.counters].map(([name, value]) => ({ name, value })),
+    counters: () =>
+      [...state.counters].map(([name, { workspaceId, value }]) => ({ workspaceId, name, value })),
     signals: () => state.signals,
     idempotency: () => [...state.idempotency.values()],
     webhooks: () => [...state.webhooks.values()],

@@ -40,6 +40,33 @@ export const postgresDialect: SqlDialect = {
 /** Each collection's table, as PostgreSQL writes it. */
 export const shapes = collectionTables(postgresDialect);
 
+/** The highest `$n` of a statement: how many parameters it takes. */
+const parameterCount = (sql: string): number =>
+  Math.max(0, ...(sql.match(/\$\d+/g) ?? []).map((m) => Number(m.slice(1))));
+
+/**
+ * A collection's insert and update as PostgreSQL sends them: the shared statements (collectionTables)
+ * with the row's account, a parameter after all the others: the insert writes it, the update
+ * finds the row by it (`account_id = $n`, as every statement on a tenant table does).
+ */
+function routedWrites(shape: CollectionTable): { insertSql: string; updateSql: string } {
+  const insert = /^INSERT INTO (\w+) \((.*)\) VALUES \((.*)\)( ON CONFLICT DO NOTHING)$/.exec(
+    shape.insertSql,
+  );
+  if (!insert) throw new Error(`${shape.table}: an insert of another shape`);
+  const [, table, columns, values, suffix] = insert;
+  const account = `$${parameterCount(shape.insertSql) + 1}`;
+  return {
+    insertSql: `INSERT INTO ${table} (${columns}, account_id) VALUES (${values}, ${account})${suffix}`,
+    updateSql: `${shape.updateSql} AND account_id = $${parameterCount(shape.updateSql) + 1}`,
+  };
+}
+
+/** Each collection's insert and update with the account (routedWrites). */
+export const writesOf = Object.fromEntries(
+  Object.values(shapes).map((shape) => [shape.name, routedWrites(shape)]),
+) as Readonly<Record<CollectionName, { insertSql: string; updateSql: string }>>;
+
 /** Adds a case-insensitive substring match over the search fields. */
 export function addSearch(shape: CollectionTable, needle: string, into: SqlConditions): void {
   if (shape.search.length === 0) {
@@ -50,6 +77,6 @@ export function addSearch(shape: CollectionTable, needle: string, into: SqlCondi
   into.add((p) => `strpos(search_text, ${p}) > 0`, needle.toLowerCase());
 }
 
-/** Conditions scoped to one workspace. */
-export const scoped = (workspaceId: string): Conditions =>
-  new Conditions().add((p) => `workspace_id = ${p}`, workspaceId);
+/** Conditions scoped to one workspace of the account: `account_id = $1 AND workspace_id = $2`. */
+export const scoped = (accountId: string, workspaceId: string): Conditions =>
+  new Conditions().add((p) => `account_id = ${p}`, accountId).add((p) => `workspace_id = ${p}`, workspaceId);

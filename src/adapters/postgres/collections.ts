@@ -17,18 +17,13 @@ import {
 } from '../shared/collection-clauses.js';
 import { columnOf, rowValues } from '../shared/collection-table.js';
 import { storedJsonOf } from '../shared/stored-json.js';
-import { addSearch, postgresDialect, scoped, shapes } from './collection-sql.js';
-import {
-  type Conn,
-  exclusiveLockSql,
-  type Prepared,
-  prepared,
-  sharedLockSql,
-  tryExclusiveLockSql,
-} from './connection.js';
+import { accountOf } from './account-routes.js';
+import { addSearch, postgresDialect, scoped, shapes, writesOf } from './collection-sql.js';
+import { type Conn, type Prepared, prepared } from './connection.js';
 import { withUniqueRules } from './errors.js';
 import { addLabels } from './labels.js';
 import { type AheadRow, aheadRowKey, numberTaken, predicateMemoKey } from './memo-keys.js';
+import { ensureLockRow, lockExclusive, lockShared, tryLockExclusive } from './tenant-locks.js';
 
 /** Filter fields that name a row of another collection, and that collection's table. */
 const referencedBy: Readonly<Record<string, string>> = {
@@ -46,12 +41,11 @@ const statementsOf = (() => {
   return (name: CollectionName) => {
     let statements = made.get(name);
     if (!statements) {
-      const get = `SELECT data FROM ${shapes[name].table} WHERE id = $1 AND workspace_id = $2`;
+      const where = 'WHERE account_id = $3 AND id = $1 AND workspace_id = $2';
+      const get = `SELECT data FROM ${shapes[name].table} ${where}`;
       statements = {
         get: prepared(get),
-        getJson: prepared(
-          `SELECT data, version FROM ${shapes[name].table} WHERE id = $1 AND workspace_id = $2`,
-        ),
+        getJson: prepared(`SELECT data, version FROM ${shapes[name].table} ${where}`),
         getForWrite: prepared(`${get} FOR KEY SHARE`),
         getToChange: prepared(`${get} FOR NO KEY UPDATE`),
       };
@@ -75,22 +69,30 @@ export function withoutWorkspace(data: string, id: string, workspaceId: string):
   return head + data.slice(head.length + workspace.length);
 }
 
-/** One collection over its table: the record as JSON, its filter, range and sum fields as columns. */
+/**
+ * One collection over its table: the record as JSON, its filter, range and sum fields as columns.
+ * Every statement names the account of the workspace (account-routes.ts) before anything else.
+ */
 export function postgresCollection<Name extends CollectionName>(name: Name, conn: Conn): Collection<Name> {
   type Row = CollectionRows[Name];
   const shape = shapes[name];
   const { table } = shape;
+  const { insertSql, updateSql } = writesOf[name];
   const statements = statementsOf(name);
   const parse = (data: string) => JSON.parse(data) as Row;
-  const matching = (workspaceId: string, where: Where) => {
-    const conditions = scoped(workspaceId);
+  /** Conditions whose $1 is the account and $2 the workspace (scoped). */
+  const matching = (accountId: string, workspaceId: string, where: Where) => {
+    const conditions = scoped(accountId, workspaceId);
     addEquality(shape, where, conditions);
     return conditions;
   };
 
   /** Which unique rule an insert that inserted nothing ran into. */
-  async function clashOf(row: Row): Promise<UniqueViolation> {
-    const taken = await conn.value<number>(`SELECT 1 FROM ${table} WHERE id = $1`, [row.id]);
+  async function clashOf(accountId: string, row: Row): Promise<UniqueViolation> {
+    const taken = await conn.value<number>(`SELECT 1 FROM ${table} WHERE account_id = $2 AND id = $1`, [
+      row.id,
+      accountId,
+    ]);
     if (taken !== undefined) return new UniqueViolation(`${name}.id`);
     const [what] = Object.values(shape.uniqueRules);
     return new UniqueViolation(what ?? `${name}.id`);
@@ -104,7 +106,10 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
       conn.memo.delete(key);
       return ahead;
     }
-    return (await conn.row<AheadRow>(statements.getJson, [id, workspaceId])) ?? null;
+    return (
+      (await conn.row<AheadRow>(statements.getJson, [id, workspaceId, await accountOf(conn, workspaceId)])) ??
+      null
+    );
   };
   const getRow = async (workspaceId: string, id: string): Promise<Row | null> => {
     // A write transaction reads a row it refers to, or one it is about to change: FOR KEY SHARE
@@ -118,7 +123,7 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
       : conn.rerun
         ? statements.getToChange
         : statements.getForWrite;
-    const data = await conn.value<string>(statement, [id, workspaceId]);
+    const data = await conn.value<string>(statement, [id, workspaceId, await accountOf(conn, workspaceId)]);
     if (data === undefined) return null;
     const row = parse(data);
     if (conn.writing) {
@@ -137,52 +142,54 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
    * SHARE on it (getRow) until it commits, so once the lock is held the count, a statement
    * begun after, sees every referrer; and no referrer is created until this transaction ends.
    */
-  async function lockReferenced(workspaceId: string, where: Where): Promise<void> {
+  async function lockReferenced(accountId: string, workspaceId: string, where: Where): Promise<void> {
     if (!conn.writing) return;
     for (const [field, referenced] of Object.entries(referencedBy)) {
       const id = where?.[field];
       if (typeof id !== 'string') continue;
-      await conn.run(`SELECT 1 FROM ${referenced} WHERE id = $1 AND workspace_id = $2 FOR UPDATE`, [
-        id,
-        workspaceId,
-      ]);
+      await conn.run(
+        `SELECT 1 FROM ${referenced} WHERE account_id = $3 AND id = $1 AND workspace_id = $2 FOR UPDATE`,
+        [id, workspaceId, accountId],
+      );
     }
   }
 
   /**
-   * The predicate lock of the workspace's rows of this table (see the lock audit): writers that
-   * insert hold it shared, a write transaction that counts or lists them holds it exclusive, so
-   * its total includes every insert committed before and none that commits after it. A
-   * transaction that inserted and then counts would wait for one that does the same: it tries
-   * once, and loses the race (run again) rather than wait into a deadlock.
+   * The predicate lock of the workspace's rows of this table (see the lock audit), a row of the
+   * account's (tenant-locks.ts): writers that insert hold it shared, a write transaction that
+   * counts or lists them holds it exclusive, so its total includes every insert committed before
+   * and none that commits after it. A transaction that inserted and then counts would wait for
+   * one that does the same: it tries once, and loses the race (run again) rather than wait into
+   * a deadlock.
    */
-  async function predicateLock(workspaceId: string, exclusive: boolean): Promise<void> {
+  async function predicateLock(accountId: string, workspaceId: string, exclusive: boolean): Promise<void> {
     if (!conn.writing) return;
     const key = `${table}:${workspaceId}`;
     const memoKey = predicateMemoKey(table, workspaceId);
     const held = conn.memo.get(memoKey);
     if (held === 'exclusive' || (held === 'shared' && !exclusive)) return;
-    if (!exclusive) await conn.run(sharedLockSql, [key]);
-    else if (held === undefined) await conn.run(exclusiveLockSql, [key]);
-    else if ((await conn.value<boolean>(tryExclusiveLockSql, [key])) !== true)
+    if (!exclusive) await lockShared(conn, accountId, key);
+    else if (held === undefined) await lockExclusive(conn, accountId, key);
+    else if (!(await tryLockExclusive(conn, accountId, key)))
       throw conn.deadlocked(`${table}: counted while another transaction inserts (run again)`);
     conn.memo.set(memoKey, exclusive ? 'exclusive' : 'shared');
   }
 
   return {
     async insert(row, json) {
-      const params = [row.id, row.workspaceId, ...rowValues(shape, postgresDialect, row, json)];
+      const accountId = await accountOf(conn, row.workspaceId);
+      const params = [row.id, row.workspaceId, ...rowValues(shape, postgresDialect, row, json), accountId];
       const memoKey = predicateMemoKey(table, row.workspaceId);
       if (conn.writing && name === 'issues' && conn.memo.has(numberTaken) && conn.memo.has(memoKey)) {
         // A numbered row whose predicate lock the number's statement took (records.ts): sent
         // with the COMMIT, unless a statement comes first. Its id is new and its number the
         // counter's, so it clashes with nothing; were it to, the COMMIT fails with it.
         conn.hold({
-          sql: shape.insertSql,
+          sql: insertSql,
           params,
-          atCommitSql: shape.insertSql.replace(/ ON CONFLICT DO NOTHING$/, ''),
+          atCommitSql: insertSql.replace(/ ON CONFLICT DO NOTHING$/, ''),
           check: async (inserted) => {
-            if (inserted === 0) throw await clashOf(row);
+            if (inserted === 0) throw await clashOf(accountId, row);
           },
         });
         return;
@@ -191,20 +198,23 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
         // A numbered row (its number from the counter this transaction took): sent with the
         // transaction's next statement, the create's signal (signals.ts). Its id is new and its
         // number the counter's, so it clashes with nothing.
+        // The statement that carries it locks the row: it must exist by then.
+        const sharedLock = { accountId, name: `${table}:${row.workspaceId}` };
+        await ensureLockRow(conn, accountId, sharedLock.name, (sql, p) => conn.run(sql, p));
         conn.memo.set(memoKey, 'shared');
         conn.hold({
-          sql: shape.insertSql,
+          sql: insertSql,
           params,
-          sharedLock: `${table}:${row.workspaceId}`,
+          sharedLock,
           check: async (inserted) => {
-            if (inserted === 0) throw await clashOf(row);
+            if (inserted === 0) throw await clashOf(accountId, row);
           },
         });
         return;
       }
-      await predicateLock(row.workspaceId, false);
-      const inserted = await conn.run(shape.insertSql, params);
-      if (inserted === 0) throw await clashOf(row);
+      await predicateLock(accountId, row.workspaceId, false);
+      const inserted = await conn.run(insertSql, params);
+      if (inserted === 0) throw await clashOf(accountId, row);
     },
     get: getRow,
     async getJson(workspaceId, id) {
@@ -225,8 +235,9 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
       // end; a cycle; a second parent) and then written to: a write transaction's first look at it
       // takes its predicate lock exclusive, so concurrent relation writes of one workspace queue
       // and each sees the relations committed before it (see the lock audit).
-      if (name === 'issueRelations') await predicateLock(workspaceId, true);
-      const conditions = matching(workspaceId, where);
+      const accountId = await accountOf(conn, workspaceId);
+      if (name === 'issueRelations') await predicateLock(accountId, workspaceId, true);
+      const conditions = matching(accountId, workspaceId, where);
       const data = await conn.value<string>(
         `SELECT data FROM ${table} WHERE ${conditions.sql} ORDER BY pk LIMIT 1`,
         conditions.params,
@@ -234,18 +245,20 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
       return data === undefined ? null : parse(data);
     },
     async update(row, expectedVersion) {
+      const accountId = await accountOf(conn, row.workspaceId);
       const changed = await withUniqueRules(shape.uniqueRules, () =>
-        conn.run(shape.updateSql, [
+        conn.run(updateSql, [
           ...rowValues(shape, postgresDialect, row),
           row.id,
           row.workspaceId,
           expectedVersion,
+          accountId,
         ]),
       );
       if (changed === 1) return;
       const current = await conn.value<number>(
-        `SELECT version FROM ${table} WHERE id = $1 AND workspace_id = $2`,
-        [row.id, row.workspaceId],
+        `SELECT version FROM ${table} WHERE account_id = $3 AND id = $1 AND workspace_id = $2`,
+        [row.id, row.workspaceId, accountId],
       );
       // The version this transaction read changed under it: a lost race, not a stale request.
       const read = conn.memo.get(readKey(row.id)) as number[] | undefined;
@@ -254,16 +267,17 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
       throw new VersionMismatch(current ?? null);
     },
     async delete(workspaceId, id) {
-      const deleted = await conn.run(`DELETE FROM ${table} WHERE id = $1 AND workspace_id = $2`, [
-        id,
-        workspaceId,
-      ]);
+      const deleted = await conn.run(
+        `DELETE FROM ${table} WHERE account_id = $3 AND id = $1 AND workspace_id = $2`,
+        [id, workspaceId, await accountOf(conn, workspaceId)],
+      );
       return deleted > 0;
     },
     async deleteWhere(workspaceId, where) {
-      await lockReferenced(workspaceId, where as Where);
-      await predicateLock(workspaceId, true);
-      const conditions = matching(workspaceId, where);
+      const accountId = await accountOf(conn, workspaceId);
+      await lockReferenced(accountId, workspaceId, where as Where);
+      await predicateLock(accountId, workspaceId, true);
+      const conditions = matching(accountId, workspaceId, where);
       const deleted = await conn.rows<{ pk: number; data: string }>(
         `DELETE FROM ${table} WHERE ${conditions.sql} RETURNING pk, data`,
         conditions.params,
@@ -272,9 +286,10 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
       return deleted.sort((a, b) => a.pk - b.pk).map((row) => parse(row.data));
     },
     async count(workspaceId, where) {
-      await lockReferenced(workspaceId, where as Where);
-      await predicateLock(workspaceId, true);
-      const conditions = matching(workspaceId, where);
+      const accountId = await accountOf(conn, workspaceId);
+      await lockReferenced(accountId, workspaceId, where as Where);
+      await predicateLock(accountId, workspaceId, true);
+      const conditions = matching(accountId, workspaceId, where);
       return (
         (await conn.value<number>(
           `SELECT COUNT(*)::int FROM ${table} WHERE ${conditions.sql}`,
@@ -284,17 +299,18 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
     },
     async list(query: ListQuery<Name>) {
       // A page and its total, of one snapshot (a read transaction), or under the predicate lock.
+      const accountId = await accountOf(conn, query.workspaceId);
       await conn.consistent();
-      await predicateLock(query.workspaceId, true);
-      const conditions = matching(query.workspaceId, query.where as Where);
+      await predicateLock(accountId, query.workspaceId, true);
+      const conditions = matching(accountId, query.workspaceId, query.where as Where);
       addRanges(shape, query.range, conditions);
       addTimeBounds(query, conditions);
       if (query.search !== undefined) addSearch(shape, query.search, conditions);
       addNotNull(query, conditions);
       const labels = query.labels;
       if (labels && name !== 'issues') throw new Error(`${name}: has no labels to filter on`);
-      // The workspace is the first parameter of every list's conditions (scoped).
-      if (labels) addLabels('$1', labels, conditions);
+      // The account and the workspace are the first parameters of every list's conditions (scoped).
+      if (labels) addLabels('$1', '$2', labels, conditions);
       const where = conditions.sql;
       const matchParams = [...conditions.params];
       const sumField = sumFieldOf(shape, query);
@@ -316,11 +332,11 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
         // index of those rows, migration 13), rather than a check of every match's row.
         const { [nullField]: _null, ...rest } = query.where as Record<string, unknown>;
         const others = (extra: string | null) => {
-          const c = matching(query.workspaceId, rest as Where);
+          const c = matching(accountId, query.workspaceId, rest as Where);
           addRanges(shape, query.range, c);
           addTimeBounds(query, c);
           if (query.search !== undefined) addSearch(shape, query.search, c);
-          if (labels) addLabels('$1', labels, c);
+          if (labels) addLabels('$1', '$2', labels, c);
           if (extra) c.clauses.push(extra);
           return c;
         };

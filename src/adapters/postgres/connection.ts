@@ -1,22 +1,11 @@
-import { createHash } from 'node:crypto';
 import type { PoolClient, QueryResult, QueryResultRow } from 'pg';
+import type { AccountRoutes } from './account-routes.js';
+import type { Prepared } from './prepared.js';
+import { lockShared } from './tenant-locks.js';
 
 type Params = readonly unknown[];
 
-/**
- * A statement of the hot path, prepared once per connection under a name of its own (the hash
- * of its text, so two texts never share a name): PostgreSQL parses and plans it once, not on
- * every request.
- */
-export interface Prepared {
-  readonly name: string;
-  readonly text: string;
-}
-
-export const prepared = (text: string): Prepared => ({
-  name: `ot_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`,
-  text,
-});
+export { type Prepared, prepared } from './prepared.js';
 
 export type Sql = string | Prepared;
 
@@ -31,8 +20,8 @@ const textOf = (sql: Sql): string => (typeof sql === 'string' ? sql : sql.text);
 export interface HeldWrite {
   sql: string;
   params: readonly unknown[];
-  /** The key of a shared predicate lock to take before the write (collections.ts). */
-  sharedLock?: string;
+  /** The predicate lock to hold shared before the write (collections.ts, tenant-locks.ts): its row exists. */
+  sharedLock?: { accountId: string; name: string };
   /**
    * The write as it may go with the COMMIT when no statement comes first (no `sharedLock`,
    * parameters that can be literals): one that fails, rather than changes nothing, where `sql`
@@ -76,6 +65,8 @@ export interface Conn {
   readonly rerun: boolean;
   /** What the stores of this one transaction tell each other (a prefetched answer, a claimed key). */
   readonly memo: Map<string, unknown>;
+  /** The storage's workspace → account cache (account-routes.ts), shared by its transactions. */
+  readonly routes: AccountRoutes;
   /**
    * A read transaction's next statements see one snapshot (REPEATABLE READ from here on): for a
    * store whose answer takes more than one statement (a page and its total, a copy's pages).
@@ -147,11 +138,6 @@ function inlined(sql: string, params: Params): string | undefined {
   return missing ? undefined : text;
 }
 
-/** Predicate locks (collections.ts): one advisory lock per table and workspace, in a key space of its own. */
-export const sharedLockSql = 'SELECT pg_advisory_xact_lock_shared(1869574507, hashtext($1))';
-export const exclusiveLockSql = 'SELECT pg_advisory_xact_lock(1869574507, hashtext($1))';
-export const tryExclusiveLockSql = 'SELECT pg_try_advisory_xact_lock(1869574507, hashtext($1))';
-
 /** A statement that only reads: a plain SELECT, locking nothing and drawing no number. */
 const readsOnly = (sql: string): boolean =>
   sql.startsWith('SELECT ') &&
@@ -176,7 +162,7 @@ export interface TransactionConn extends Conn {
 export function transactionConn(
   client: PoolClient,
   state: TransactionState,
-  options: { writing: boolean; searchPathSql: string; rerun?: boolean },
+  options: { writing: boolean; searchPathSql: string; routes: AccountRoutes; rerun?: boolean },
 ): TransactionConn {
   const { writing, searchPathSql } = options;
   let spentMs = 0;
@@ -231,7 +217,14 @@ export function transactionConn(
     const write = held;
     if (write === undefined) return;
     held = undefined;
-    if (write.sharedLock !== undefined) await unchecked(sharedLockSql, [write.sharedLock]);
+    const lock = write.sharedLock;
+    if (lock !== undefined)
+      await lockShared(
+        conn,
+        lock.accountId,
+        lock.name,
+        async (sql, params) => (await unchecked(sql, params)).rowCount ?? 0,
+      );
     const result = await unchecked(write.sql, write.params);
     await write.check(result.rowCount ?? 0);
   }
@@ -258,10 +251,11 @@ export function transactionConn(
     return send({ sql, params, rowMode, ahead: preamble(begin) });
   }
 
-  return {
+  const conn: TransactionConn = {
     writing,
     rerun: options.rerun ?? false,
     memo: new Map(),
+    routes: options.routes,
     busyMs: () => spentMs,
     async run(sql, params = []) {
       return (await statement(sql, params)).rowCount ?? 0;
@@ -342,4 +336,5 @@ export function transactionConn(
       if (begun) await client.query('ROLLBACK');
     },
   };
+  return conn;
 }

@@ -1,4 +1,4 @@
-import type { CollectionName, DumpRows, DumpStore, DumpTable } from '../../core/port/index.js';
+import type { CollectionName, DumpPage, DumpRows, DumpStore, DumpTable } from '../../core/port/index.js';
 import { eachCollection, tableOf } from '../shared/collection-table.js';
 import {
   type MembershipRow,
@@ -12,7 +12,7 @@ import {
 } from '../shared/tenancy-rows.js';
 import type { Conn } from './connection.js';
 import { type SessionRow, sessionColumns, toSession } from './sessions.js';
-import { toEvent } from './signals.js';
+import { signalsPage, toEvent } from './signals.js';
 import { membershipColumns, tokenColumns, userColumns, workspaceColumns } from './tenancy.js';
 
 type Row = Record<string, unknown>;
@@ -73,9 +73,13 @@ const sources: { [Table in DumpTable]: Source<Table> } = {
   ...(eachCollection((name) => fromData(tableOf[name])) as { [Name in CollectionName]: Source<Name> }),
   counters: {
     table: 'counters',
-    columns: 'name, value',
+    columns: 'workspace_id, name, value',
     key: 'pk',
-    toRecord: (r) => ({ name: r.name as string, value: r.value as number }),
+    toRecord: (r) => ({
+      workspaceId: r.workspace_id as string,
+      name: r.name as string,
+      value: r.value as number,
+    }),
   },
   signals: {
     table: 'signals',
@@ -97,11 +101,14 @@ const sources: { [Table in DumpTable]: Source<Table> } = {
 export function postgresDump(conn: Conn): DumpStore {
   return {
     async page(table, after, limit) {
+      // Sequences are per account: signals page by account and sequence (signals.ts).
+      if (table === 'signals') return (await signalsPage(conn, after, limit)) as DumpPage<typeof table>;
       const source = sources[table] as Source<typeof table>;
       // Every page of one snapshot (a read transaction's; a write one reads what committed).
       await conn.consistent();
       const rows = await conn.rows<Row & { dump_key: number }>(
-        `SELECT ${source.key} AS dump_key, ${source.columns} FROM ${source.table} ` +
+        '/* all accounts: a whole-database copy reads every table */ ' +
+          `SELECT ${source.key} AS dump_key, ${source.columns} FROM ${source.table} ` +
           `WHERE ${source.key} > $1 ORDER BY ${source.key} LIMIT $2`,
         [after === null ? 0 : Number(after), limit],
       );

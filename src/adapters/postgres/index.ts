@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { RateLimitStore, Storage, StorageTimeStore, StorageTx } from '../../core/port/index.js';
 import { eachCollection } from '../shared/collection-table.js';
+import { AccountRoutes } from './account-routes.js';
 import { postgresCollection } from './collections.js';
 import type { Conn } from './connection.js';
 import { postgresDump } from './dump.js';
@@ -141,6 +142,8 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
   const runner = transactionRunner({
     pool,
     searchPathSql: `SET search_path TO ${quoteIdent(schema)}`,
+    // Workspace → account, for every transaction of this storage (a workspace never moves).
+    routes: new AccountRoutes(),
     maxAttempts: Math.max(1, options.maxAttempts ?? 20),
     makeTx: postgresTx,
     committed: (accounts) => notifier.add(accounts),

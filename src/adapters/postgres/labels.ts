@@ -1,4 +1,5 @@
 import type { LabelMatch, LabelStore } from '../../core/port/index.js';
+import { accountOf } from './account-routes.js';
 import type { Conn } from './connection.js';
 import type { Conditions } from './sql.js';
 
@@ -9,9 +10,11 @@ import type { Conditions } from './sql.js';
  * planner (which, unlike SQLite's, keeps statistics of each label) probes the table's key for
  * each row it walks, or reads a rare label's issues and fetches them by key.
  */
-export function addLabels(workspace: string, match: LabelMatch, into: Conditions): void {
+export function addLabels(account: string, workspace: string, match: LabelMatch, into: Conditions): void {
   const carries = (labels: string) =>
-    `EXISTS (SELECT 1 FROM issue_labels WHERE issue_labels.workspace_id = ${workspace} AND label ${labels} AND issue_pk = issues.pk)`;
+    `EXISTS (SELECT 1 FROM issue_labels WHERE issue_labels.account_id = ${account} ` +
+    `AND issue_labels.account_id = issues.account_id AND issue_labels.workspace_id = ${workspace} ` +
+    `AND label ${labels} AND issue_pk = issues.pk)`;
   for (const label of match.all ?? []) into.add((p) => carries(`= ${p}`), label);
   if (match.any === undefined) return;
   if (match.any.length === 0) into.clauses.push('FALSE');
@@ -22,15 +25,16 @@ export function addLabels(workspace: string, match: LabelMatch, into: Conditions
 export function postgresLabels(conn: Conn): LabelStore {
   return {
     async list({ workspaceId, after, limit }) {
+      const accountId = await accountOf(conn, workspaceId);
       await conn.consistent();
       const rows = await conn.rows<{ name: string; issueCount: number }>(
-        `SELECT label AS name, COUNT(*)::int AS "issueCount" FROM issue_labels WHERE workspace_id = $1${after === undefined ? '' : ' AND label > $3'} GROUP BY label ORDER BY label LIMIT $2`,
-        after === undefined ? [workspaceId, limit] : [workspaceId, limit, after],
+        `SELECT label AS name, COUNT(*)::int AS "issueCount" FROM issue_labels WHERE account_id = $3 AND workspace_id = $1${after === undefined ? '' : ' AND label > $4'} GROUP BY label ORDER BY label LIMIT $2`,
+        after === undefined ? [workspaceId, limit, accountId] : [workspaceId, limit, accountId, after],
       );
       const total =
         (await conn.value<number>(
-          'SELECT COUNT(DISTINCT label)::int FROM issue_labels WHERE workspace_id = $1',
-          [workspaceId],
+          'SELECT COUNT(DISTINCT label)::int FROM issue_labels WHERE account_id = $2 AND workspace_id = $1',
+          [workspaceId, accountId],
         )) ?? 0;
       return { rows, total };
     },

@@ -1,28 +1,33 @@
 import type { IdempotencyRecord } from '../../core/model.js';
 import { type CounterStore, type IdempotencyStore, UniqueViolation } from '../../core/port/index.js';
+import { accountOf } from './account-routes.js';
 import { type Conn, prepared } from './connection.js';
 import { numberTaken, predicateMemoKey } from './memo-keys.js';
 import { purgeLockTaken } from './purge-lock.js';
 import { drawAheadSql, keepDrawnAhead } from './signals.js';
 import { type Granted, grantedKey } from './tenancy.js';
+import { ensureLockRow, lockShared } from './tenant-locks.js';
 
-const getSql = prepared('SELECT data FROM idempotency_keys WHERE workspace_id = $1 AND key = $2');
+const getSql = prepared(
+  'SELECT data FROM idempotency_keys WHERE account_id = $3 AND workspace_id = $1 AND key = $2',
+);
 
 /**
  * Claims a key: inserts a placeholder under it, or waits on the key's unique index while a
  * transaction that claimed it is open, and inserts nothing once that one committed its answer.
  */
 const claimSql = prepared(
-  'INSERT INTO idempotency_keys (workspace_id, key, created_at, data) VALUES ($1, $2, $3, $4) ' +
+  'INSERT INTO idempotency_keys (workspace_id, key, created_at, data, account_id) VALUES ($1, $2, $3, $4, $5) ' +
     'ON CONFLICT DO NOTHING RETURNING 1',
 );
 
 /** A claimed key's answer, written with the COMMIT. */
 const answerSql =
-  'UPDATE idempotency_keys SET created_at = $3, data = $4 WHERE workspace_id = $1 AND key = $2';
+  'UPDATE idempotency_keys SET created_at = $3, data = $4 WHERE account_id = $5 AND workspace_id = $1 AND key = $2';
 
 /** A claimed key no answer was stored under: given back with the COMMIT. */
-const unclaimSql = 'DELETE FROM idempotency_keys WHERE workspace_id = $1 AND key = $2 AND created_at = $3';
+const unclaimSql =
+  'DELETE FROM idempotency_keys WHERE account_id = $4 AND workspace_id = $1 AND key = $2 AND created_at = $3';
 
 /**
  * The placeholder of a claimed key. Dated '' (before any time): were it ever seen, it would read
@@ -53,50 +58,70 @@ export function postgresIdempotency(conn: Conn): IdempotencyStore {
   const id = (workspaceId: string, key: string) => `${workspaceId}\u0000${key}`;
   return {
     async get(workspaceId, key) {
+      const accountId = await accountOf(conn, workspaceId);
       if (conn.writing) {
         const claimed = await conn.value<number>(claimSql, [
           workspaceId,
           key,
           '',
           placeholder(workspaceId, key),
+          accountId,
         ]);
         if (claimed !== undefined) {
           claimsOf(conn).set(id(workspaceId, key), false);
           // Runs at the commit after the answers: gives the key back when none was stored.
-          conn.atCommit(unclaimSql, [workspaceId, key, ''], { last: true });
+          conn.atCommit(unclaimSql, [workspaceId, key, '', accountId], { last: true });
           return null;
         }
       }
-      const data = await conn.value<string>(getSql, [workspaceId, key]);
+      const data = await conn.value<string>(getSql, [workspaceId, key, accountId]);
       return data === undefined ? null : (JSON.parse(data) as IdempotencyRecord);
     },
     async put(record, replaceIfBefore) {
       const claims = claimsOf(conn);
       const claim = id(record.workspaceId, record.key);
+      const accountId = await accountOf(conn, record.workspaceId);
       if (claims.get(claim) === false) {
         claims.set(claim, true);
-        conn.atCommit(answerSql, [record.workspaceId, record.key, record.createdAt, JSON.stringify(record)]);
+        conn.atCommit(answerSql, [
+          record.workspaceId,
+          record.key,
+          record.createdAt,
+          JSON.stringify(record),
+          accountId,
+        ]);
         return;
       }
       // Inserts, or replaces an expired record; a live one makes the upsert change nothing.
       const changed = await conn.run(
-        'INSERT INTO idempotency_keys (workspace_id, key, created_at, data) VALUES ($1, $2, $3, $4) ' +
-          'ON CONFLICT (workspace_id, key) DO UPDATE SET created_at = excluded.created_at, data = excluded.data ' +
+        'INSERT INTO idempotency_keys (workspace_id, key, created_at, data, account_id) VALUES ($1, $2, $3, $4, $6) ' +
+          'ON CONFLICT (account_id, workspace_id, key) DO UPDATE SET created_at = excluded.created_at, data = excluded.data ' +
           'WHERE idempotency_keys.created_at < $5',
-        [record.workspaceId, record.key, record.createdAt, JSON.stringify(record), replaceIfBefore],
+        [
+          record.workspaceId,
+          record.key,
+          record.createdAt,
+          JSON.stringify(record),
+          replaceIfBefore,
+          accountId,
+        ],
       );
       if (changed === 0) throw new UniqueViolation('idempotency.key');
     },
     async purge(before) {
       if (!(await purgeLockTaken(conn, 'idempotency_keys'))) return 0;
-      return conn.run('DELETE FROM idempotency_keys WHERE created_at < $1', [before]);
+      return conn.run(
+        '/* all accounts: the maintenance purge of expired keys */ DELETE FROM idempotency_keys WHERE created_at < $1',
+        [before],
+      );
     },
   };
 }
 
+/** The counter's next value: $1 its name, $2 its workspace, $3 the workspace's account. */
 const nextSql = prepared(
-  'INSERT INTO counters (name, value) VALUES ($1, 1) ' +
-    'ON CONFLICT (name) DO UPDATE SET value = counters.value + 1 RETURNING value',
+  'INSERT INTO counters (name, workspace_id, account_id, value) VALUES ($1, $2, $3, 1) ' +
+    'ON CONFLICT (account_id, name) DO UPDATE SET value = counters.value + 1 RETURNING value',
 );
 
 /**
@@ -109,38 +134,58 @@ const nextSql = prepared(
 const ahead = drawAheadSql('shared', '$3');
 const nextIssueSql = prepared(
   `WITH n AS (${nextSql.text}), ` +
-    'shared AS MATERIALIZED (SELECT pg_advisory_xact_lock_shared(1869574507, hashtext($2)) FROM n), ' +
-    `${ahead.withs.join(', ')} SELECT (SELECT value FROM n) AS value, ${ahead.columns}`,
+    'shared AS MATERIALIZED (SELECT 1 FROM tenant_locks, n ' +
+    'WHERE tenant_locks.account_id = $3 AND tenant_locks.name = $4 FOR SHARE OF tenant_locks), ' +
+    `${ahead.withs.join(', ')} SELECT (SELECT value FROM n) AS value, ` +
+    `(SELECT count(*)::int FROM shared) AS locked, ${ahead.columns}`,
 );
 
 /** Named counters (issue numbers per project). */
 export function postgresCounters(conn: Conn): CounterStore {
   return {
-    async next(name) {
+    async next(workspaceId, name) {
       const granted = conn.memo.get(grantedKey) as Granted | undefined;
-      if (conn.writing && granted !== undefined && name.startsWith('issues:')) {
+      if (
+        conn.writing &&
+        granted !== undefined &&
+        granted.workspaceId === workspaceId &&
+        name.startsWith('issues:')
+      ) {
+        const { accountId } = granted;
+        const lockName = `issues:${workspaceId}`;
+        // The statement locks the predicate's row: it must exist by then (a statement the first time only).
+        await ensureLockRow(conn, accountId, lockName, (sql, params) => conn.run(sql, params));
         const row = await conn.row<{
           value: number;
+          locked: number;
           sequence: number;
           hooks: string[];
           hook_types: string[];
-        }>(nextIssueSql, [name, `issues:${granted.workspaceId}`, granted.accountId]);
+        }>(nextIssueSql, [name, workspaceId, accountId, lockName]);
         if (row?.value == null) throw new Error(`counter ${name} returned no value`);
-        conn.memo.set(predicateMemoKey('issues', granted.workspaceId), 'shared');
-        keepDrawnAhead(conn, granted.accountId, row);
+        // A lock row seen by this storage but gone since (made by a transaction rolled back): locked
+        // now, still before the insert, which goes with the COMMIT.
+        if (row.locked === 0) await lockShared(conn, accountId, lockName);
+        conn.memo.set(predicateMemoKey('issues', workspaceId), 'shared');
+        keepDrawnAhead(conn, accountId, row);
         conn.memo.set(numberTaken, true);
         return row.value;
       }
       // The counter row's lock queues the transactions taking numbers from it, and only those.
-      const value = await conn.value<number>(nextSql, [name]);
+      const value = await conn.value<number>(nextSql, [
+        name,
+        workspaceId,
+        await accountOf(conn, workspaceId),
+      ]);
       if (value === undefined) throw new Error(`counter ${name} returned no value`);
       conn.memo.set(numberTaken, true);
       return value;
     },
-    async set(name, value) {
+    async set(workspaceId, name, value) {
       await conn.run(
-        'INSERT INTO counters (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
-        [name, value],
+        'INSERT INTO counters (name, workspace_id, account_id, value) VALUES ($1, $2, $3, $4) ' +
+          'ON CONFLICT (account_id, name) DO UPDATE SET workspace_id = excluded.workspace_id, value = excluded.value',
+        [name, workspaceId, await accountOf(conn, workspaceId), value],
       );
     },
   };

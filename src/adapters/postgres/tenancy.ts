@@ -3,7 +3,6 @@ import {
   type CollectionName,
   type RowRead,
   type TenancyStore,
-  type TokenGrant,
   type TokenStore,
   UniqueViolation,
   VersionMismatch,
@@ -13,7 +12,6 @@ import {
   maybe,
   type TokenGrantRow,
   type TokenRow,
-  tokenGrantSql,
   tokenValues,
   toMembership,
   toToken,
@@ -23,6 +21,7 @@ import {
   type UserRow,
   type WorkspaceRow,
 } from '../shared/tenancy-rows.js';
+import { accountOf, routedAccountOf } from './account-routes.js';
 import { shapes } from './collection-sql.js';
 import { type Conn, type Prepared, prepared } from './connection.js';
 import { withUniqueRules } from './errors.js';
@@ -33,6 +32,9 @@ export const userColumns = 'id, email, password_hash, created_at, last_sign_in_a
 export const membershipColumns = 'workspace_id, user_id, role, created_at, updated_at, version';
 export const tokenColumns =
   'id, workspace_id, user_id, name, scope, hash, last_four, created_at, last_used_at, revoked_at, expires_at';
+
+/** A workspace in its account: $1 the account, $2 the workspace. */
+const workspaceSql = prepared(`SELECT ${workspaceColumns} FROM workspaces WHERE account_id = $1 AND id = $2`);
 
 /**
  * Inserts with ON CONFLICT DO NOTHING (the transaction stays usable), and when nothing was
@@ -70,32 +72,54 @@ export function postgresTenancy(conn: Conn): TenancyStore {
       return maybe(row, (r): Account => ({ id: r.id, name: r.name, createdAt: r.created_at }));
     },
     async insertWorkspace(w) {
+      // The route first: it holds the slug (and id) unique over every account.
+      await insertUnique(
+        conn,
+        'INSERT INTO workspace_routes (workspace_id, account_id, slug) VALUES ($1, $2, $3)',
+        [w.id, w.accountId, w.slug],
+        [
+          { what: 'workspace.slug', sql: 'SELECT 1 FROM workspace_routes WHERE slug = $1', params: [w.slug] },
+          {
+            what: 'workspace.id',
+            sql: 'SELECT 1 FROM workspace_routes WHERE workspace_id = $1',
+            params: [w.id],
+          },
+        ],
+      );
       await insertUnique(
         conn,
         `INSERT INTO workspaces (${workspaceColumns}) VALUES ($1, $2, $3, $4, $5)`,
         [w.id, w.accountId, w.slug, w.name, w.createdAt],
-        [
-          { what: 'workspace.slug', sql: 'SELECT 1 FROM workspaces WHERE slug = $1', params: [w.slug] },
-          { what: 'workspace.id', sql: 'SELECT 1 FROM workspaces WHERE id = $1', params: [w.id] },
-        ],
+        [{ what: 'workspace.id', sql: 'SELECT 1', params: [] }],
       );
+      conn.routes.remember(w.id, w.accountId);
     },
     async getWorkspace(id) {
-      const row = await conn.row<WorkspaceRow>(`SELECT ${workspaceColumns} FROM workspaces WHERE id = $1`, [
-        id,
-      ]);
+      const accountId = await routedAccountOf(conn, id);
+      if (accountId === undefined) return null;
+      const row = await conn.row<WorkspaceRow>(workspaceSql, [accountId, id]);
       return maybe(row, toWorkspace);
     },
     async getWorkspaceBySlug(slug) {
-      const row = await conn.row<WorkspaceRow>(`SELECT ${workspaceColumns} FROM workspaces WHERE slug = $1`, [
-        slug,
-      ]);
+      const route = await conn.row<{ workspace_id: string; account_id: string }>(
+        'SELECT workspace_id, account_id FROM workspace_routes WHERE slug = $1',
+        [slug],
+      );
+      if (route === undefined) return null;
+      conn.routes.remember(route.workspace_id, route.account_id);
+      const row = await conn.row<WorkspaceRow>(workspaceSql, [route.account_id, route.workspace_id]);
       return maybe(row, toWorkspace);
     },
-    async listWorkspaces() {
-      const rows = await conn.rows<WorkspaceRow>(
-        `SELECT ${workspaceColumns} FROM workspaces ORDER BY created_at, id`,
-      );
+    async listWorkspaces(accountId) {
+      const rows =
+        accountId === undefined
+          ? await conn.rows<WorkspaceRow>(
+              `/* all accounts: the operator lists every workspace */ SELECT ${workspaceColumns} FROM workspaces ORDER BY created_at, id`,
+            )
+          : await conn.rows<WorkspaceRow>(
+              `SELECT ${workspaceColumns} FROM workspaces WHERE account_id = $1 ORDER BY created_at, id`,
+              [accountId],
+            );
       return rows.map(toWorkspace);
     },
     async insertUser(user) {
@@ -137,46 +161,59 @@ export function postgresTenancy(conn: Conn): TenancyStore {
     },
     async putMembership(m) {
       await conn.run(
-        `INSERT INTO memberships (${membershipColumns}) VALUES ($1, $2, $3, $4, $5, $6) ` +
-          'ON CONFLICT (workspace_id, user_id) DO UPDATE SET role = excluded.role, created_at = excluded.created_at, ' +
+        `INSERT INTO memberships (${membershipColumns}, account_id) VALUES ($1, $2, $3, $4, $5, $6, $7) ` +
+          'ON CONFLICT (account_id, workspace_id, user_id) DO UPDATE SET role = excluded.role, created_at = excluded.created_at, ' +
           'updated_at = excluded.updated_at, version = excluded.version',
-        [m.workspaceId, m.userId, m.role, m.createdAt, m.updatedAt, m.version],
+        [
+          m.workspaceId,
+          m.userId,
+          m.role,
+          m.createdAt,
+          m.updatedAt,
+          m.version,
+          await accountOf(conn, m.workspaceId),
+        ],
       );
     },
     async getMembership(workspaceId, userId) {
       // A write transaction reads a membership it refers to (an assignee) or is about to change:
       // FOR KEY SHARE keeps it from being removed meanwhile (see the lock audit).
       const row = await conn.row<MembershipRow>(
-        `SELECT ${membershipColumns} FROM memberships WHERE workspace_id = $1 AND user_id = $2` +
+        `SELECT ${membershipColumns} FROM memberships WHERE account_id = $3 AND workspace_id = $1 AND user_id = $2` +
           (conn.writing ? ' FOR KEY SHARE' : ''),
-        [workspaceId, userId],
+        [workspaceId, userId, await accountOf(conn, workspaceId)],
       );
       return maybe(row, toMembership);
     },
     async updateMembership(m, expectedVersion) {
+      const accountId = await accountOf(conn, m.workspaceId);
       const changed = await conn.run(
         'UPDATE memberships SET role = $1, created_at = $2, updated_at = $3, version = $4 ' +
-          'WHERE workspace_id = $5 AND user_id = $6 AND version = $7',
-        [m.role, m.createdAt, m.updatedAt, m.version, m.workspaceId, m.userId, expectedVersion],
+          'WHERE account_id = $8 AND workspace_id = $5 AND user_id = $6 AND version = $7',
+        [m.role, m.createdAt, m.updatedAt, m.version, m.workspaceId, m.userId, expectedVersion, accountId],
       );
       if (changed === 0) {
         const current = await conn.value<number>(
-          'SELECT version FROM memberships WHERE workspace_id = $1 AND user_id = $2',
-          [m.workspaceId, m.userId],
+          'SELECT version FROM memberships WHERE account_id = $3 AND workspace_id = $1 AND user_id = $2',
+          [m.workspaceId, m.userId, accountId],
         );
         throw new VersionMismatch(current ?? null);
       }
     },
     async listMembers(query) {
+      const accountId = await accountOf(conn, query.workspaceId);
       if (conn.writing && query.role !== undefined) {
         // Counting the members of a role to change one (the last-admin rule): the workspace row,
         // locked first, queues such changes per workspace; the count, a statement begun after
         // the lock, sees every change committed before it.
-        await conn.run('SELECT 1 FROM workspaces WHERE id = $1 FOR UPDATE', [query.workspaceId]);
+        await conn.run('SELECT 1 FROM workspaces WHERE account_id = $1 AND id = $2 FOR UPDATE', [
+          accountId,
+          query.workspaceId,
+        ]);
       }
       await conn.consistent();
-      const clauses = ['workspace_id = $1'];
-      const params: unknown[] = [query.workspaceId];
+      const clauses = ['account_id = $1', 'workspace_id = $2'];
+      const params: unknown[] = [accountId, query.workspaceId];
       if (query.role !== undefined) {
         params.push(query.role);
         clauses.push(`role = $${params.length}`);
@@ -201,22 +238,24 @@ export function postgresTenancy(conn: Conn): TenancyStore {
       return { rows: rows.map(toMembership), total };
     },
     async removeMembership(workspaceId, userId) {
-      const removed = await conn.run('DELETE FROM memberships WHERE workspace_id = $1 AND user_id = $2', [
-        workspaceId,
-        userId,
-      ]);
+      const removed = await conn.run(
+        'DELETE FROM memberships WHERE account_id = $3 AND workspace_id = $1 AND user_id = $2',
+        [workspaceId, userId, await accountOf(conn, workspaceId)],
+      );
       return removed > 0;
     },
     async listMemberships(workspaceId) {
       const rows = await conn.rows<MembershipRow>(
-        `SELECT ${membershipColumns} FROM memberships WHERE workspace_id = $1 ORDER BY pk`,
-        [workspaceId],
+        `SELECT ${membershipColumns} FROM memberships WHERE account_id = $2 AND workspace_id = $1 ORDER BY pk`,
+        [workspaceId, await accountOf(conn, workspaceId)],
       );
       return rows.map(toMembership);
     },
     async listUserMemberships(userId) {
+      // A user may be a member in several accounts: the admin sign-in asks where.
       const rows = await conn.rows<MembershipRow>(
-        `SELECT ${membershipColumns} FROM memberships WHERE user_id = $1 ORDER BY created_at, workspace_id`,
+        `/* all accounts: the memberships of a user in every account, for the admin sign-in */ SELECT ${membershipColumns} ` +
+          'FROM memberships WHERE user_id = $1 ORDER BY created_at, workspace_id',
         [userId],
       );
       return rows.map(toMembership);
@@ -224,18 +263,32 @@ export function postgresTenancy(conn: Conn): TenancyStore {
   };
 }
 
-const grantSql = prepared(tokenGrantSql('$1'));
+/**
+ * The grant (TokenGrantRow): the token, its membership and its workspace in one read of one
+ * snapshot, all in the token's account ($2), joined on it; `also` adds a row read with it.
+ */
+const tokenGrantSql = (also: { columns: string; joins: string } | null = null): string =>
+  'SELECT t.id, t.workspace_id, t.user_id, t.scope, t.last_used_at, t.revoked_at, t.expires_at, ' +
+  `m.role AS grant_role, w.account_id AS grant_account_id${also ? `, ${also.columns}` : ''} ` +
+  'FROM tokens t ' +
+  'LEFT JOIN memberships m ON m.account_id = t.account_id AND m.workspace_id = t.workspace_id AND m.user_id = t.user_id ' +
+  `LEFT JOIN workspaces w ON w.account_id = t.account_id AND w.id = t.workspace_id ${also ? `${also.joins} ` : ''}` +
+  'WHERE t.account_id = $2 AND t.hash = $1';
 
-/** The grant's statement with the row of a table its token's workspace holds under id $2 (AheadRow). */
+const grantSql = prepared(tokenGrantSql());
+
+/** The grant's statement with the row of a table its token's workspace holds under id $3 (AheadRow). */
 const grantWithRowSql = (() => {
   const made = new Map<CollectionName, Prepared>();
   return (name: CollectionName): Prepared => {
     let statement = made.get(name);
     if (!statement) {
       statement = prepared(
-        tokenGrantSql('$1', {
+        tokenGrantSql({
           columns: 'r.data AS ahead_data, r.version AS ahead_version',
-          joins: `LEFT JOIN ${shapes[name].table} r ON r.id = $2 AND r.workspace_id = t.workspace_id`,
+          joins:
+            `LEFT JOIN ${shapes[name].table} r ON r.account_id = t.account_id AND r.id = $3 ` +
+            'AND r.workspace_id = t.workspace_id',
         }),
       );
       made.set(name, statement);
@@ -248,15 +301,15 @@ const grantWithRowSql = (() => {
  * The grant and, read in its statement (one snapshot: a revoke committed before it is seen by
  * both), the row the transaction reads first, left in the memo for Collection.getJson.
  */
-async function grantWithRow(conn: Conn, hash: string, ahead: RowRead): Promise<TokenGrant | null> {
+async function grantWithRow(conn: Conn, hash: string, accountId: string, ahead: RowRead) {
   conn.memo.delete(readsFirstKey);
   type Row = TokenGrantRow & { ahead_data: string | null; ahead_version: number | null };
-  const row = await conn.row<Row>(grantWithRowSql(ahead.collection), [hash, ahead.id]);
+  const row = await conn.row<Row>(grantWithRowSql(ahead.collection), [hash, accountId, ahead.id]);
   if (row === undefined) return null;
   const found: AheadRow | null =
     row.ahead_data === null ? null : { data: row.ahead_data, version: Number(row.ahead_version) };
   conn.memo.set(aheadRowKey(shapes[ahead.collection].table, row.workspace_id, ahead.id), found);
-  return toTokenGrant(row);
+  return row;
 }
 
 /** The workspace and account a transaction's token was granted (for a create's locks: records.ts). */
@@ -268,33 +321,70 @@ export interface Granted {
 /** Where a transaction keeps what its token was granted. */
 export const grantedKey = 'tokens.granted';
 
-/** API tokens, found by the hash of the plain token. */
+/** The account of a token issued before tokens carried their route: found by its hash alone. */
+const tokenRouteSql = prepared('SELECT account_id FROM token_routes WHERE hash = $1');
+
+/**
+ * API tokens, found by the hash of the plain token in the account its route names (one
+ * statement), or, for a token issued before routes, in the account `token_routes` names (two).
+ */
 export function postgresTokens(conn: Conn): TokenStore {
-  const byId = async (id: string) =>
-    maybe(await conn.row<TokenRow>(`SELECT ${tokenColumns} FROM tokens WHERE id = $1`, [id]), toToken);
+  /** The account to look in: the route's, else the one recorded for the hash (undefined: none). */
+  const accountFor = async (hash: string, accountId: string | null) =>
+    accountId ?? (await conn.value<string>(tokenRouteSql, [hash]));
+  /** The token by id, in its workspace's account, or (an operator's look-up by id alone) in any. */
+  const byId = async (id: string, workspaceId?: string) => {
+    const row =
+      workspaceId === undefined
+        ? await conn.row<TokenRow>(
+            `/* all accounts: an operator looks a token up by its id alone */ SELECT ${tokenColumns} FROM tokens WHERE id = $1`,
+            [id],
+          )
+        : await conn.row<TokenRow>(
+            `SELECT ${tokenColumns} FROM tokens WHERE account_id = $3 AND id = $1 AND workspace_id = $2`,
+            [id, workspaceId, await accountOf(conn, workspaceId)],
+          );
+    return maybe(row, toToken);
+  };
   return {
-    async insert(t) {
+    async insert(t, options) {
+      const accountId = await accountOf(conn, t.workspaceId);
       await insertUnique(
         conn,
-        `INSERT INTO tokens (${tokenColumns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        tokenValues(t),
+        `INSERT INTO tokens (${tokenColumns}, account_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+        [...tokenValues(t), accountId],
         [{ what: 'token', sql: 'SELECT 1', params: [] }],
       );
+      if (options?.routeByHash) {
+        await conn.run('INSERT INTO token_routes (hash, account_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+          t.hash,
+          accountId,
+        ]);
+      }
     },
-    async getByHash(hash) {
+    async getByHash(hash, accountId) {
+      const account = await accountFor(hash, accountId);
+      if (account === undefined) return null;
       return maybe(
-        await conn.row<TokenRow>(`SELECT ${tokenColumns} FROM tokens WHERE hash = $1`, [hash]),
+        await conn.row<TokenRow>(`SELECT ${tokenColumns} FROM tokens WHERE account_id = $2 AND hash = $1`, [
+          hash,
+          account,
+        ]),
         toToken,
       );
     },
-    async grantOf(hash) {
+    async grantOf(hash, accountId) {
       // One statement: the token, its membership and its workspace as of one moment, which sees
       // every revoke and role change committed before it.
+      const account = await accountFor(hash, accountId);
+      if (account === undefined) return null;
       const ahead = conn.writing ? undefined : (conn.memo.get(readsFirstKey) as RowRead | undefined);
-      const grant = ahead
-        ? await grantWithRow(conn, hash, ahead)
-        : maybe(await conn.row<TokenGrantRow>(grantSql, [hash]), toTokenGrant);
+      const row = ahead
+        ? await grantWithRow(conn, hash, account, ahead)
+        : await conn.row<TokenGrantRow>(grantSql, [hash, account]);
+      const grant = maybe(row ?? undefined, toTokenGrant);
       if (grant?.accountId != null) {
+        conn.routes.remember(grant.token.workspaceId, grant.accountId);
         conn.memo.set(grantedKey, {
           workspaceId: grant.token.workspaceId,
           accountId: grant.accountId,
@@ -305,30 +395,44 @@ export function postgresTokens(conn: Conn): TokenStore {
     get: byId,
     async list(workspaceId) {
       const rows = await conn.rows<TokenRow>(
-        `SELECT ${tokenColumns} FROM tokens WHERE workspace_id = $1 ORDER BY created_at DESC, id DESC`,
-        [workspaceId],
+        `SELECT ${tokenColumns} FROM tokens WHERE account_id = $2 AND workspace_id = $1 ORDER BY created_at DESC, id DESC`,
+        [workspaceId, await accountOf(conn, workspaceId)],
       );
       return rows.map(toToken);
     },
     async listForUser(workspaceId, userId) {
       const rows = await conn.rows<TokenRow>(
-        `SELECT ${tokenColumns} FROM tokens WHERE workspace_id = $1 AND user_id = $2 ORDER BY created_at DESC, id DESC`,
-        [workspaceId, userId],
+        `SELECT ${tokenColumns} FROM tokens WHERE account_id = $3 AND workspace_id = $1 AND user_id = $2 ORDER BY created_at DESC, id DESC`,
+        [workspaceId, userId, await accountOf(conn, workspaceId)],
       );
       return rows.map(toToken);
     },
     async revokeForUser(workspaceId, userId, at) {
       return conn.run(
-        'UPDATE tokens SET revoked_at = $1 WHERE workspace_id = $2 AND user_id = $3 AND revoked_at IS NULL',
-        [at, workspaceId, userId],
+        'UPDATE tokens SET revoked_at = $1 WHERE account_id = $4 AND workspace_id = $2 AND user_id = $3 AND revoked_at IS NULL',
+        [at, workspaceId, userId, await accountOf(conn, workspaceId)],
       );
     },
-    async revoke(id, at) {
-      await conn.run('UPDATE tokens SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [at, id]);
-      return byId(id);
+    async revoke(id, at, workspaceId) {
+      if (workspaceId === undefined) {
+        await conn.run(
+          '/* all accounts: an operator revokes a token by its id alone */ UPDATE tokens SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL',
+          [at, id],
+        );
+      } else {
+        await conn.run(
+          'UPDATE tokens SET revoked_at = $1 WHERE account_id = $4 AND id = $2 AND workspace_id = $3 AND revoked_at IS NULL',
+          [at, id, workspaceId, await accountOf(conn, workspaceId)],
+        );
+      }
+      return byId(id, workspaceId);
     },
-    async touch(id, at) {
-      await conn.run('UPDATE tokens SET last_used_at = $1 WHERE id = $2', [at, id]);
+    async touch(workspaceId, id, at) {
+      await conn.run('UPDATE tokens SET last_used_at = $1 WHERE account_id = $3 AND id = $2', [
+        at,
+        id,
+        await accountOf(conn, workspaceId),
+      ]);
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import { type RowRead, type StorageTx, TransientConflict } from '../../core/port/index.js';
+import type { AccountRoutes } from './account-routes.js';
 import { type Conn, type TransactionState, transactionConn } from './connection.js';
 import { isRetryable } from './errors.js';
 import { readsFirstKey } from './memo-keys.js';
@@ -18,6 +19,8 @@ export interface TransactionRunnerOptions {
   pool: Pool;
   /** `SET search_path …`: sent once per pooled connection, with its first statement. */
   searchPathSql: string;
+  /** The storage's workspace → account cache, given to every transaction. */
+  routes: AccountRoutes;
   /** How many times one transaction may run before TransientConflict; at least 1. */
   maxAttempts: number;
   /** Builds the stores of one transaction; `observer` hears what it appended and queued. */
@@ -98,6 +101,7 @@ export function transactionRunner(options: TransactionRunnerOptions) {
     const conn = transactionConn(client, state, {
       writing: mode === 'write',
       searchPathSql: options.searchPathSql,
+      routes: options.routes,
       rerun: run > 1,
     });
     // Read with the token's grant, in its statement (tenancy.ts), when a read transaction has one.

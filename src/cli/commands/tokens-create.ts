@@ -47,6 +47,7 @@ export const command = defineCommand({
         }
         return issueToken(tenancyDeps(tx), {
           workspaceId: workspace.id,
+          accountId: workspace.accountId,
           userId: user.id,
           name: input.name,
           scope: input.scope,

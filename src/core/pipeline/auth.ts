@@ -1,6 +1,7 @@
 import { ApiError } from '../errors.js';
 import type { Role, TokenScope } from '../model.js';
 import type { StorageTx } from '../port/index.js';
+import { tokenAccount } from '../tenancy/token-format.js';
 import { hashToken, tokenPattern } from '../tenancy/token-hash.js';
 
 /** Who a request acts as, resolved afresh from storage on every request. */
@@ -43,7 +44,7 @@ export async function authenticate(
   if (resolved instanceof ApiError) return resolved;
   const { principal, lastUsedAt } = resolved;
   if (lastUsedAt === null || now - Date.parse(lastUsedAt) >= touchEveryMs) {
-    await tx.tokens.touch(principal.tokenId, new Date(now).toISOString());
+    await tx.tokens.touch(principal.workspaceId, principal.tokenId, new Date(now).toISOString());
   }
   return principal;
 }
@@ -62,7 +63,8 @@ export async function resolveToken(
   if (!match?.[1]) return unauthorized('The Authorization header must be "Bearer <token>".');
   const token = match[1];
   if (!tokenPattern.test(token)) return unauthorized('That is not an outcome-tracker API token.');
-  const grant = await tx.tokens.grantOf(hashToken(token));
+  // Looked up in the account its route names only (or by its hash alone, a token issued before routes).
+  const grant = await tx.tokens.grantOf(hashToken(token), tokenAccount(token));
   if (!grant) return unauthorized('Unknown API token.');
   const stored = grant.token;
   if (stored.revokedAt !== null) return unauthorized('This API token has been revoked.');

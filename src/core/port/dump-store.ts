@@ -25,7 +25,7 @@ export type DumpRows = {
   memberships: Membership;
   tokens: ApiToken;
   sessions: AdminSession;
-  counters: { name: string; value: number };
+  counters: { workspaceId: string; name: string; value: number };
   signals: SignalEvent;
   idempotency: IdempotencyRecord;
   webhooks: WebhookSubscription;

@@ -8,8 +8,11 @@ export interface TenancyStore {
   insertWorkspace(workspace: Workspace): Promise<void>;
   getWorkspace(id: string): Promise<Workspace | null>;
   getWorkspaceBySlug(slug: string): Promise<Workspace | null>;
-  /** Every workspace, oldest first (for the operator's CLI, not for API requests). */
-  listWorkspaces(): Promise<Workspace[]>;
+  /**
+   * The account's workspaces, oldest first; without an account, every workspace (for the
+   * operator's CLI and a copy, not for API requests: it reads every account).
+   */
+  listWorkspaces(accountId?: string): Promise<Workspace[]>;
   /** Throws UniqueViolation('user.email') when the email is taken (emails compare case-insensitively). */
   insertUser(user: User): Promise<void>;
   getUser(id: string): Promise<User | null>;

@@ -1,7 +1,8 @@
 import { ApiError } from '../errors.js';
 import type { ApiToken, Membership, Role, TokenScope, User, Workspace } from '../model.js';
 import { type StorageTx, UniqueViolation } from '../port/index.js';
-import { type Ids, isoTime, tokenSecret } from '../runtime.js';
+import { type Ids, isoTime } from '../runtime.js';
+import { newTokenText } from './token-format.js';
 import { hashToken } from './token-hash.js';
 
 /**
@@ -40,9 +41,13 @@ export async function issueToken(
     scope: TokenScope;
     /** Days until the API refuses the token; absent or null for a token that never expires. */
     expiresInDays?: number | null;
+    /** The workspace's account, when the caller knows it (else it is read). */
+    accountId?: string;
   },
 ): Promise<IssuedToken> {
-  const plain = `cn_${tokenSecret()}`;
+  const accountId = input.accountId ?? (await tx.tenancy.getWorkspace(input.workspaceId))?.accountId;
+  if (accountId === undefined) throw new ApiError(404, 'not_found', `No workspace ${input.workspaceId}.`);
+  const plain = newTokenText(accountId);
   const token: ApiToken = {
     id: ids.id('tok'),
     workspaceId: input.workspaceId,
@@ -149,6 +154,7 @@ export async function initWorkspace(
     userId: user.id,
     name: 'init',
     scope: 'read_write',
+    accountId,
   });
   return {
     accountId,

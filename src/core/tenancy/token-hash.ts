@@ -3,10 +3,11 @@ import { sha256Hex } from '../sha256.js';
 /** How many tokens' hashes are remembered; when full, the memory starts afresh. */
 export const rememberedHashes = 1024;
 /**
- * Only tokens up to this long are remembered: the server's are 43 characters, and a client may
- * send one as long as a header may be, which would make the memory's bound one of count only.
+ * Only tokens up to this long are remembered: the server's are 43 characters (issued before
+ * tokens carried their account) or 64 (`cn_<20>_<40>`), and a client may send one as long as a
+ * header may be, which would make the memory's bound one of count only.
  */
-const rememberedLength = 64;
+const rememberedLength = 80;
 const remembered = new Map<string, string>();
 
 /**
@@ -28,5 +29,4 @@ export function hashToken(token: string): string {
   return hash;
 }
 
-/** `cn_` followed by base62: the only shape a token can have. */
-export const tokenPattern = /^cn_[0-9A-Za-z]{32,}$/;
+export { tokenPattern } from './token-format.js';

@@ -24,8 +24,8 @@ export class DeferredBookkeeping implements GroupBookkeeping {
   private readonly listedRows = new Map<string, { row: ListedRow; n: number }>();
   private readonly signalCounts = new Map<string, { accountId: string; type: string; n: number }>();
   private readonly searchNotes = new Map<string, number[]>();
-  /** Counters taken in this transaction since the last flush, by name: the value each holds now. */
-  private readonly counters = new Map<string, number>();
+  /** Counters taken in this transaction since the last flush, by name: the workspace and value each holds now. */
+  private readonly counters = new Map<string, { workspaceId: string; value: number }>();
   private readonly statements: ReturnType<typeof prepare>;
   private pending = false;
   /**
@@ -75,10 +75,10 @@ export class DeferredBookkeeping implements GroupBookkeeping {
   }
 
   /** The counter's next value (1 for a counter never used), counted up in memory after its first read. */
-  nextCounter(name: string): number {
+  nextCounter(workspaceId: string, name: string): number {
     const value =
-      (this.counters.get(name) ?? (this.statements.counter.get(name) as number | undefined) ?? 0) + 1;
-    this.counters.set(name, value);
+      (this.counters.get(name)?.value ?? (this.statements.counter.get(name) as number | undefined) ?? 0) + 1;
+    this.counters.set(name, { workspaceId, value });
     this.pending = true;
     return value;
   }
@@ -102,7 +102,7 @@ export class DeferredBookkeeping implements GroupBookkeeping {
     this.discard();
     const s = this.statements;
     try {
-      for (const [name, value] of work.counters) s.setCounter.run(name, value);
+      for (const [name, { workspaceId, value }] of work.counters) s.setCounter.run(name, workspaceId, value);
       for (const { key, n } of work.listCounts) s.addToListCount.run(...key, n);
       for (const { accountId, type, n } of work.signalCounts) s.addToSignalCount.run(accountId, type, n);
       for (const [table, pks] of work.searchNotes) s.noteSearch.run(table, JSON.stringify(pks));
@@ -145,7 +145,8 @@ function prepare(db: Db) {
   return {
     counter: db.prepare('SELECT value FROM counters WHERE name = ?').pluck(true),
     setCounter: db.prepare(
-      'INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+      'INSERT INTO counters (name, workspace_id, value) VALUES (?, ?, ?) ' +
+        'ON CONFLICT (name) DO UPDATE SET workspace_id = excluded.workspace_id, value = excluded.value',
     ),
     addToListCount: db.prepare(
       'INSERT INTO list_counts (collection, workspace_id, field, value, n) VALUES (?, ?, ?, ?, ?) ' +

@@ -45,7 +45,7 @@ export interface GroupBookkeeping {
   /** The row `pk` of `table` is to be (re)written to the search index. */
   noteSearch(table: string, pk: number): void;
   /** The counter's next value (1 for a counter never used), counted up in memory after its first read. */
-  nextCounter(name: string): number;
+  nextCounter(workspaceId: string, name: string): number;
 }
 
 /** What a transaction's stores may do with the connection, as its queue decides (transaction-queue.ts). */

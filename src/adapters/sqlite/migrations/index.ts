@@ -16,6 +16,7 @@ import { issueRelations } from './015_issue_relations.js';
 import { archive } from './016_archive.js';
 import { sortOrders } from './017_sort_orders.js';
 import { issueLabels } from './018_issue_labels.js';
+import { counterWorkspaces } from './019_counter_workspaces.js';
 
 /** One schema step. `version` is what `PRAGMA user_version` holds once it is applied. */
 export interface Migration {
@@ -44,6 +45,7 @@ export const migrations: readonly Migration[] = [
   { version: 16, name: 'archive', sql: archive },
   { version: 17, name: 'sort orders', sql: sortOrders },
   { version: 18, name: 'issue labels', sql: issueLabels },
+  { version: 19, name: 'counter workspaces', sql: counterWorkspaces },
 ];
 
 /** The schema version this code knows. */

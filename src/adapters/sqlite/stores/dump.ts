@@ -29,7 +29,14 @@ const sources: { [Table in DumpTable]: { table: string; toRecord: (row: Row) => 
   tokens: { table: 'tokens', toRecord: (r) => toToken(r as unknown as TokenRow) },
   sessions: { table: 'sessions', toRecord: (r) => toSession(r as unknown as SessionRow) },
   ...eachCollection((name) => ({ table: tableOf[name], toRecord: (r: Row) => JSON.parse(r.data as string) })),
-  counters: { table: 'counters', toRecord: (r) => ({ name: r.name as string, value: r.value as number }) },
+  counters: {
+    table: 'counters',
+    toRecord: (r) => ({
+      workspaceId: r.workspace_id as string,
+      name: r.name as string,
+      value: r.value as number,
+    }),
+  },
   signals: {
     table: 'signals',
     toRecord: (r) => toEvent({ sequence: r.sequence as number, data: r.data as string }),

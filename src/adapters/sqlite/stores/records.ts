@@ -59,16 +59,17 @@ export function sqliteIdempotency(conn: Conn): IdempotencyStore {
 }
 
 const sqliteCountersMethods: CounterStore & ThisType<TransactionBound> = {
-  async next(name) {
+  async next(workspaceId, name) {
     const { conn } = this;
     // Read once a write group, counted up in memory, written at its end (engine/deferred-bookkeeping.ts).
-    return conn.defer((bookkeeping) => bookkeeping.nextCounter(name));
+    return conn.defer((bookkeeping) => bookkeeping.nextCounter(workspaceId, name));
   },
-  async set(name, value) {
+  async set(workspaceId, name, value) {
     const { conn } = this;
     conn.run(
-      'INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
-      [name, value],
+      'INSERT INTO counters (name, workspace_id, value) VALUES (?, ?, ?) ' +
+        'ON CONFLICT (name) DO UPDATE SET workspace_id = excluded.workspace_id, value = excluded.value',
+      [name, workspaceId, value],
     );
   },
 };

@@ -92,9 +92,15 @@ const sqliteTenancyMethods: TenancyStore & ThisType<TransactionBound> = {
     const { conn } = this;
     return maybe(conn.row<WorkspaceRow>('SELECT * FROM workspaces WHERE slug = ?', [slug]), toWorkspace);
   },
-  async listWorkspaces() {
+  async listWorkspaces(accountId) {
     const { conn } = this;
-    return conn.rows<WorkspaceRow>('SELECT * FROM workspaces ORDER BY created_at, id').map(toWorkspace);
+    const rows =
+      accountId === undefined
+        ? conn.rows<WorkspaceRow>('SELECT * FROM workspaces ORDER BY created_at, id')
+        : conn.rows<WorkspaceRow>('SELECT * FROM workspaces WHERE account_id = ? ORDER BY created_at, id', [
+            accountId,
+          ]);
+    return rows.map(toWorkspace);
   },
   async insertUser(user) {
     const { conn } = this;
@@ -223,8 +229,14 @@ export function sqliteTenancy(conn: Conn): TenancyStore {
   return store;
 }
 
-const tokenById = (conn: Conn, id: string) =>
-  maybe(conn.row<TokenRow>('SELECT * FROM tokens WHERE id = ?', [id]), toToken);
+/** The token of this id; with a workspace, only when it is of that workspace. */
+const tokenById = (conn: Conn, id: string, workspaceId?: string) =>
+  maybe(
+    workspaceId === undefined
+      ? conn.row<TokenRow>('SELECT * FROM tokens WHERE id = ?', [id])
+      : conn.row<TokenRow>('SELECT * FROM tokens WHERE id = ? AND workspace_id = ?', [id, workspaceId]),
+    toToken,
+  );
 
 const sqliteTokensMethods: TokenStore & ThisType<TransactionBound> = {
   async insert(t) {
@@ -237,17 +249,27 @@ const sqliteTokensMethods: TokenStore & ThisType<TransactionBound> = {
       ),
     );
   },
-  async getByHash(hash) {
+  async getByHash(hash, accountId) {
     const { conn } = this;
-    return maybe(conn.row<TokenRow>('SELECT * FROM tokens WHERE hash = ?', [hash]), toToken);
+    // With an account: only a token of a workspace of that account.
+    const row =
+      accountId === null
+        ? conn.row<TokenRow>('SELECT * FROM tokens WHERE hash = ?', [hash])
+        : conn.row<TokenRow>(
+            'SELECT t.* FROM tokens t JOIN workspaces w ON w.id = t.workspace_id WHERE t.hash = ? AND w.account_id = ?',
+            [hash, accountId],
+          );
+    return maybe(row, toToken);
   },
-  async grantOf(hash) {
+  async grantOf(hash, accountId) {
     const { conn } = this;
     // Every request reads it: kept for the rest of the transaction (engine/read-cache.ts).
-    return maybe(conn.keptValue<string>(grantTables, tokenGrantJsonSql, [hash]), grantOfTuple);
+    const grant = maybe(conn.keptValue<string>(grantTables, tokenGrantJsonSql, [hash]), grantOfTuple);
+    // With an account: a token of another account's workspace (or of none) is unknown here.
+    return accountId === null || grant?.accountId === accountId ? grant : null;
   },
-  async get(id) {
-    return tokenById(this.conn, id);
+  async get(id, workspaceId) {
+    return tokenById(this.conn, id, workspaceId);
   },
   async list(workspaceId) {
     const { conn } = this;
@@ -273,14 +295,21 @@ const sqliteTokensMethods: TokenStore & ThisType<TransactionBound> = {
       [at, workspaceId, userId],
     );
   },
-  async revoke(id, at) {
+  async revoke(id, at, workspaceId) {
     const { conn } = this;
-    conn.run('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [at, id]);
-    return tokenById(this.conn, id);
+    if (workspaceId === undefined)
+      conn.run('UPDATE tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [at, id]);
+    else
+      conn.run('UPDATE tokens SET revoked_at = ? WHERE id = ? AND workspace_id = ? AND revoked_at IS NULL', [
+        at,
+        id,
+        workspaceId,
+      ]);
+    return tokenById(this.conn, id, workspaceId);
   },
-  async touch(id, at) {
+  async touch(workspaceId, id, at) {
     const { conn } = this;
-    conn.run('UPDATE tokens SET last_used_at = ? WHERE id = ?', [at, id]);
+    conn.run('UPDATE tokens SET last_used_at = ? WHERE id = ? AND workspace_id = ?', [at, id, workspaceId]);
   },
 };
 

@@ -39,7 +39,7 @@ export async function createIssue(ctx: OperationContext, input: IssueCreate): Pr
   const project = await referenced(ctx, 'projects', input.projectId, 'projectId');
   if (input.assigneeId) await referencedMember(ctx, input.assigneeId, 'assigneeId');
   if (input.outcomeId) await outcomeOfProject(ctx, input.outcomeId, project.id);
-  const number = await ctx.tx.counters.next(`issues:${project.id}`);
+  const number = await ctx.tx.counters.next(ctx.tenant.workspaceId, `issues:${project.id}`);
   const issue: Issue = {
     id: ctx.ids.id('iss'),
     workspaceId: ctx.tenant.workspaceId,

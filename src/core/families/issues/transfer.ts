@@ -7,8 +7,8 @@ export async function keepIssueCounter(
   issue: CollectionRows['issues'],
 ): Promise<void> {
   const name = `issues:${issue.projectId}`;
-  const next = await ctx.tx.counters.next(name);
-  await ctx.tx.counters.set(name, Math.max(next - 1, issue.number));
+  const next = await ctx.tx.counters.next(issue.workspaceId, name);
+  await ctx.tx.counters.set(issue.workspaceId, name, Math.max(next - 1, issue.number));
 }
 
 /** An issue whose number another issue of its project holds cannot go in as it is. */
