@@ -5,6 +5,7 @@ import { eventText } from '../shared/event-text.js';
 import { type Conn, type Prepared, prepared } from './connection.js';
 import { purgeLockTaken } from './purge-lock.js';
 import { Conditions } from './sql.js';
+import { lockShared } from './tenant-locks.js';
 
 export const toEvent = (row: { sequence: number; data: string }): SignalEvent =>
   withFields(JSON.parse(row.data) as Omit<SignalEvent, 'sequence'>, { sequence: row.sequence });
@@ -25,13 +26,13 @@ const appendStatements = new Map<string, Prepared>();
 
 /**
  * The account's next sequence: its row's `last_sequence` raised by one, once `after` (a CTE of
- * the statement) ran, so that the locks keep their order. The row stays locked until the
- * transaction ends: the account's appends queue on it (see postgresSignals). No row, no
- * sequence: an event is appended to an account that exists.
+ * the statement) ran, whatever it found, so that the locks keep their order. The row stays
+ * locked until the transaction ends: the account's appends queue on it (see postgresSignals).
+ * No row, no sequence: an event is appended to an account that exists.
  */
 const nextSequenceSql = (after: string, account: string): string =>
   `UPDATE accounts SET last_sequence = last_sequence + 1 WHERE id = ${account} ` +
-  `AND EXISTS (SELECT 1 FROM ${after}) RETURNING last_sequence`;
+  `AND (SELECT count(*) FROM ${after}) >= 0 RETURNING last_sequence`;
 
 /**
  * One round trip for an append: the write held back before it (a collection insert), the
@@ -46,9 +47,10 @@ function appendStatement(heldSql: string | undefined, sharedLock: boolean): Prep
   const p = (n: number) => `$${n + shift}`;
   const withs = [
     ...(heldSql === undefined ? [] : [`held AS (${heldSql} RETURNING 1)`]),
-    // The held write's predicate lock (collections.ts), taken before the account's row.
+    // The held write's predicate lock (collections.ts, tenant-locks.ts), taken before the
+    // account's row; its row exists, but for one made by a transaction rolled back since.
     sharedLock
-      ? `shared AS MATERIALIZED (SELECT pg_advisory_xact_lock_shared(1869574507, hashtext(${p(7)})))`
+      ? `shared AS MATERIALIZED (SELECT 1 FROM tenant_locks WHERE account_id = ${p(2)} AND name = ${p(7)} FOR SHARE)`
       : 'shared AS MATERIALIZED (SELECT 1)',
     `drawn AS (${nextSequenceSql('shared', p(2))})`,
     'added AS (INSERT INTO signals (sequence, id, account_id, type, resource_id, occurred_at, data) ' +
@@ -59,7 +61,8 @@ function appendStatement(heldSql: string | undefined, sharedLock: boolean): Prep
     `WITH ${withs.join(', ')} SELECT (SELECT sequence FROM added) AS sequence, ` +
       `ARRAY(SELECT data FROM webhooks WHERE account_id = ${p(2)} AND status = 'active' ` +
       `AND event_types && ARRAY[${p(3)}, '*']::text[] ORDER BY pk) AS hooks, ` +
-      `${heldSql === undefined ? 'NULL::int' : '(SELECT count(*)::int FROM held)'} AS held`,
+      `${heldSql === undefined ? 'NULL::int' : '(SELECT count(*)::int FROM held)'} AS held, ` +
+      '(SELECT count(*)::int FROM shared) AS locked',
   );
   appendStatements.set(cacheKey, statement);
   return statement;
@@ -132,6 +135,30 @@ const latestOfAccountSql = prepared(
 );
 
 /**
+ * One page of the events of every account, by account then sequence (sequences are per account),
+ * for a whole-database copy (dump.ts). The cursor is the last row's account and sequence.
+ */
+export async function signalsPage(
+  conn: Conn,
+  after: string | null,
+  limit: number,
+): Promise<{ rows: SignalEvent[]; next: string | null }> {
+  await conn.consistent();
+  const from = after === null ? undefined : (JSON.parse(after) as [string, number]);
+  const rows = await conn.rows<{ account_id: string; sequence: number; data: string }>(
+    '/* all accounts: a whole-database copy reads the events of every account */ ' +
+      'SELECT account_id, sequence, data FROM signals ' +
+      `${from === undefined ? '' : 'WHERE (account_id, sequence) > ($2, $3) '}ORDER BY account_id, sequence LIMIT $1`,
+    from === undefined ? [limit] : [limit, ...from],
+  );
+  const last = rows.at(-1);
+  return {
+    rows: rows.map(toEvent),
+    next: rows.length === limit && last ? JSON.stringify([last.account_id, last.sequence]) : null,
+  };
+}
+
+/**
  * Called by the transaction with the account of every event it appends, so that after commit
  * the other processes can be told (see notifications.ts).
  */
@@ -168,21 +195,32 @@ export function postgresSignals(conn: Conn, appended: AppendObserver): SignalSto
         return toEvent({ sequence: drawn.sequence, data });
       }
       const held = conn.writing ? conn.takeHeld() : undefined;
-      const statement = appendStatement(held?.sql, held?.sharedLock !== undefined);
       const data = eventText(event, text);
-      const row = await conn.row<{ sequence: number | null; hooks: string[]; held: number | null }>(
-        statement,
-        [
-          ...(held?.params ?? []),
-          id,
-          accountId,
-          type,
-          resource.id,
-          occurredAt,
-          data,
-          ...(held?.sharedLock !== undefined ? [held.sharedLock] : []),
-        ],
-      );
+      const lock = held?.sharedLock;
+      if (lock !== undefined && lock.accountId !== accountId) {
+        // Not this account's lock (never so for a request): taken on its own, before the write.
+        await lockShared(conn, lock.accountId, lock.name);
+      }
+      const sameAccountLock = lock !== undefined && lock.accountId === accountId;
+      const statement = appendStatement(held?.sql, sameAccountLock);
+      const row = await conn.row<{
+        sequence: number | null;
+        hooks: string[];
+        held: number | null;
+        locked: number;
+      }>(statement, [
+        ...(held?.params ?? []),
+        id,
+        accountId,
+        type,
+        resource.id,
+        occurredAt,
+        data,
+        ...(sameAccountLock ? [lock.name] : []),
+      ]);
+      // A lock row this storage saw made by a transaction rolled back since: made and locked
+      // now, still before the commit, which is all the predicate lock asks (tenant-locks.ts).
+      if (sameAccountLock && row?.locked === 0) await lockShared(conn, lock.accountId, lock.name);
       if (held) await held.check(row?.held ?? 0);
       if (row?.sequence == null) throw new Error(`no account ${accountId} to append a signal to`);
       // The outbox asks next which subscriptions want this event (see webhooks.ts).
