@@ -25,6 +25,7 @@ describe('the distribution check', () => {
     // An account condition that does not bind (under OR, or a set of accounts) is none.
     expect(problemsOf('SELECT * FROM issues WHERE account_id = $1 OR id = $2')).toHaveLength(1);
     expect(problemsOf('SELECT * FROM issues WHERE account_id = ANY($1)')).toHaveLength(1);
+    expect(problemsOf('SELECT * FROM issues WHERE account_id IN ($1, $2)')).toHaveLength(1);
     expect(problemsOf('UPDATE comments SET data = $2 WHERE id = $1')).toHaveLength(1);
     expect(problemsOf('DELETE FROM signals WHERE occurred_at < $1')).toHaveLength(1);
   });
@@ -95,6 +96,8 @@ describe('the distribution check', () => {
       'SELECT account_id FROM token_routes WHERE hash = $1',
       'SELECT * FROM rate_limits WHERE key = $1',
       'SELECT pg_notify($1, $2)',
+      'SELECT * FROM issues WHERE (account_id, id) = ($1, $2)',
+      'SELECT * FROM issues WHERE account_id IN ($1) AND id = $2',
       '/* all accounts: the operator lists every workspace */ SELECT id, slug FROM workspaces ORDER BY id',
       "BEGIN; /* all accounts: purge */ DELETE FROM signals WHERE occurred_at < '2026-01-01'",
       'BEGIN; SET search_path TO "s"; COMMIT',

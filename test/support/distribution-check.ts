@@ -389,13 +389,13 @@ function equalities(scope: Scope, conditions: unknown[]) {
   };
   for (const condition of conditions) {
     for (const conjunct of conjuncts(condition)) {
-      const [type, body] = unwrap(conjunct) ?? [];
-      if (type !== 'A_Expr' || body?.kind !== 'AEXPR_OP' || names(body.name).join('.') !== '=') continue;
-      const left = termOf(body.lexpr);
-      const right = termOf(body.rexpr);
-      if (left === undefined || right === undefined) continue;
-      const [a, b] = [find(left), find(right)];
-      if (a !== b) parent.set(a, b);
+      for (const [lexpr, rexpr] of equalPairs(conjunct)) {
+        const left = termOf(lexpr);
+        const right = termOf(rexpr);
+        if (left === undefined || right === undefined) continue;
+        const [a, b] = [find(left), find(right)];
+        if (a !== b) parent.set(a, b);
+      }
     }
   }
   const isValue = (term: string) => !/^r\d+\./.test(term);
@@ -409,6 +409,28 @@ function equalities(scope: Scope, conditions: unknown[]) {
       return false;
     },
   };
+}
+
+/**
+ * The pairs a conjunct says are equal: `a = b`; `(a, b) = (c, d)` pairwise; `a IN (b)` with
+ * one element. Anything else (`IN` of several, `= ANY`, `<>`) pins nothing to one value.
+ */
+function equalPairs(conjunct: unknown): [unknown, unknown][] {
+  const [type, body] = unwrap(conjunct) ?? [];
+  if (type !== 'A_Expr' || !body || names(body.name).join('.') !== '=') return [];
+  if (body.kind === 'AEXPR_IN') {
+    const [listType, listBody] = unwrap(body.rexpr) ?? [];
+    const items = listType === 'List' ? list(listBody?.items) : list(body.rexpr);
+    return items.length === 1 ? [[body.lexpr, items[0]]] : [];
+  }
+  if (body.kind !== 'AEXPR_OP') return [];
+  const [leftType, left] = unwrap(body.lexpr) ?? [];
+  const [rightType, right] = unwrap(body.rexpr) ?? [];
+  if (leftType === 'RowExpr' && rightType === 'RowExpr') {
+    const [lefts, rights] = [list(left?.args), list(right?.args)];
+    return lefts.length === rights.length ? lefts.map((l, i) => [l, rights[i]]) : [];
+  }
+  return [[body.lexpr, body.rexpr]];
 }
 
 /** The index of the only element that passes, or -1. */
