@@ -291,7 +291,7 @@ export function buildOpenApiDocument(routes: readonly Route[] = routeTable): Ope
         bearerAuth: {
           type: 'http',
           scheme: 'bearer',
-          bearerFormat: 'cn_ followed by 40 base62 characters',
+          bearerFormat: 'cn_ followed by letters, digits and underscores: opaque, of a length that may vary',
           description: 'An API token (`outcome-tracker tokens create`), scope `read` or `read_write`.',
         },
       },

@@ -93,6 +93,6 @@ async function workspaceOfAccount(
 ): Promise<string | null> {
   const [first] = await tx.signals.list({ accountId, resourceId: subscriptionId, limit: 1 });
   if (first) return first.workspaceId;
-  const workspace = (await tx.tenancy.listWorkspaces()).find((w) => w.accountId === accountId);
+  const [workspace] = await tx.tenancy.listWorkspaces(accountId);
   return workspace?.id ?? null;
 }
