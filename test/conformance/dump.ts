@@ -287,9 +287,14 @@ export function dumpTests(adapter: AdapterUnderTest): void {
       await expect(copyStorage(store(), target)).rejects.toThrow(TargetNotEmpty);
       expect(await target.transaction((t) => readAll(t, 'workspaces', 10))).toEqual([]);
 
+      // A target that kept nothing but a sequence carried on, where the adapter keeps one for all
+      // accounts (memory, SQLite). PostgreSQL keeps each account's in the account's row: with no
+      // account there is no sequence to keep, and nothing to refuse.
       const sequenced = await another();
       await sequenced.transaction((t) => t.signals.continueAfter(3));
-      await expect(copyStorage(store(), sequenced)).rejects.toThrow(TargetNotEmpty);
+      if ((await sequenced.transaction((t) => t.signals.latestSequence())) > 0) {
+        await expect(copyStorage(store(), sequenced)).rejects.toThrow(TargetNotEmpty);
+      }
     });
 
     it('leaves the target empty when the copy fails half-way', async () => {
