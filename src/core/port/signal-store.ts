@@ -17,9 +17,11 @@ export interface EventText {
 
 export interface SignalStore {
   /**
-   * Appends an event and returns it with its sequence. Concurrency contract: sequences are
-   * strictly increasing in commit order, so a reader paging by `afterSequence` never misses a
-   * committed event; a rolled-back append leaves no event.
+   * Appends an event and returns it with its sequence. Concurrency contract: within the event's
+   * account, sequences are strictly increasing in commit order, so a reader paging by
+   * `afterSequence` never misses a committed event; a rolled-back append leaves no event.
+   * Sequences may be per account (PostgreSQL: the account's row keeps its latest, so the account
+   * must exist) or shared by all accounts.
    */
   append(event: Omit<SignalEvent, 'sequence'>, text?: EventText): Promise<SignalEvent>;
   /** Events of one account in ascending sequence order, at most `limit`. */
@@ -45,7 +47,8 @@ export interface SignalStore {
   /**
    * Makes later appends take sequences above `sequence` (never lowers the next one): a copy keeps
    * the source's latest sequence even when a purge removed the events that reached it, so a
-   * reader resuming after that sequence misses nothing appended on the copy.
+   * reader resuming after that sequence misses nothing appended on the copy. Where sequences are
+   * per account, those of the accounts stored are raised (a copy writes the accounts first).
    */
   continueAfter(sequence: number): Promise<void>;
   /** Deletes events that occurred before `before`; returns how many. */
