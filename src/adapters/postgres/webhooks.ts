@@ -433,7 +433,11 @@ export function postgresDeliveries(
             passedOver.get(accountId) ?? [],
             want,
           ]);
-          if (rows.length === 0 && !passedOver.has(accountId)) changed.add(accountId);
+          // Nothing due though its time said so (a time left early): set right. An account whose
+          // rows were left out (full subscriptions, rows passed over) may well be due still.
+          if (rows.length === 0 && fullSubscriptions.length === 0 && !passedOver.has(accountId)) {
+            changed.add(accountId);
+          }
           const own = rows.map((row) => ({
             id: row.id,
             accountId,
