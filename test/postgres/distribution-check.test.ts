@@ -1,9 +1,11 @@
+import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tableKinds } from '../../src/adapters/postgres/distribution.js';
 import { checkSql, loadSqlParser } from '../support/distribution-check.js';
 import {
   distributionCheck,
   postgresSkipReason,
+  requireDatabaseUrl,
   tempPostgresStorage,
   testDatabaseUrl,
 } from '../support/postgres.js';
@@ -153,6 +155,19 @@ describe.skipIf(!testDatabaseUrl)(
         await storage.close();
       }
       expect(recorder.checked).toBeGreaterThan(before);
+      // A test's own statements (here an unfiltered read of its own) are not the adapter's.
+      const own = new pg.Client({ connectionString: requireDatabaseUrl() });
+      await own.connect();
+      try {
+        const after = recorder.checked;
+        await own.query('SELECT count(*) FROM pg_class WHERE relname = $1', ['issues']);
+        const pool = new pg.Pool({ connectionString: requireDatabaseUrl(), max: 1 });
+        await pool.query('SELECT 1');
+        await pool.end();
+        expect(recorder.checked).toBe(after);
+      } finally {
+        await own.end();
+      }
     });
   },
 );

@@ -29,14 +29,14 @@ export class StatementRecorder {
   readonly offenses = new Map<string, RecordedOffense>();
   checked = 0;
 
-  /** Checks one text sent by the adapter, on behalf of `test`. */
-  record(sql: string, test: string): void {
+  /** Checks one text sent by the adapter, on behalf of `test` (asked only when the text offends). */
+  record(sql: string, test: string | (() => string)): void {
     this.checked++;
     for (const offense of verdictOf(sql)) {
       const key = `${offense.problem}\n${shapeOf(offense.statement)}`;
       const known = this.offenses.get(key) ?? { ...offense, tests: new Set<string>(), times: 0 };
       known.times++;
-      if (known.tests.size < 5) known.tests.add(test);
+      if (known.tests.size < 5) known.tests.add(typeof test === 'string' ? test : test());
       this.offenses.set(key, known);
     }
   }
@@ -92,16 +92,37 @@ function verdictOf(sql: string): Offense[] {
 /** Where the wrapped node-postgres sends each statement: the recorder of the test file running now. */
 const sinkKey = Symbol.for('outcome-tracker.distribution-check.sink');
 const patchedKey = Symbol.for('outcome-tracker.distribution-check.patched');
-/** The stack of a Pool.query call, carried to the client's query it turns into. */
+/** The caller of a Pool.query call, carried to the client's query it turns into. */
 const callerKey = Symbol.for('outcome-tracker.distribution-check.caller');
 
-type Sink = (sql: string, stack: string) => void;
+type Sink = (sql: string, callers: readonly string[]) => void;
 type Slots = Record<symbol, unknown>;
 
-/** Whether the adapter sent it (and not for a migration), judging by the stack at the call. */
-function sentByAdapter(stack: string): boolean {
-  if (!/[\\/]adapters[\\/]postgres[\\/]/.test(stack)) return false;
-  return !/[\\/]adapters[\\/]postgres[\\/]migrat(e|ions)/.test(stack);
+/**
+ * The files of the calls on the stack, nearest first. Read from V8's call sites rather than
+ * `Error().stack`, whose text the test runner maps back to the sources: on every statement, that
+ * cost more than the check itself.
+ */
+function callerFiles(): string[] {
+  const { prepareStackTrace, stackTraceLimit } = Error;
+  Error.prepareStackTrace = (_, callSites) => callSites;
+  Error.stackTraceLimit = 12;
+  try {
+    const holder: { stack?: NodeJS.CallSite[] } = {};
+    Error.captureStackTrace(holder, callerFiles);
+    return (holder.stack ?? []).map((site) => site.getFileName() ?? '');
+  } finally {
+    Error.prepareStackTrace = prepareStackTrace;
+    Error.stackTraceLimit = stackTraceLimit;
+  }
+}
+
+const adapterFile = /[\\/]adapters[\\/]postgres[\\/]/;
+const migrationFile = /[\\/]adapters[\\/]postgres[\\/]migrat(e|ions)/;
+
+/** Whether the adapter sent it (and not for a migration), judging by the calls on the stack. */
+function sentByAdapter(callers: readonly string[]): boolean {
+  return callers.some((file) => adapterFile.test(file)) && !callers.some((file) => migrationFile.test(file));
 }
 
 /** Wraps node-postgres's query methods, once per process. */
@@ -118,7 +139,7 @@ function patchPg(): void {
       if (sink && typeof text === 'string') {
         const carried =
           typeof config === 'object' && config !== null ? (config as Slots)[callerKey] : undefined;
-        sink(text, typeof carried === 'string' ? carried : (new Error().stack ?? ''));
+        sink(text, Array.isArray(carried) ? carried : callerFiles());
       }
     } catch {
       // The check never breaks a query.
@@ -133,7 +154,7 @@ function patchPg(): void {
   };
   const poolQuery = poolProto.query;
   poolProto.query = function query(this: unknown, config: unknown, ...rest: unknown[]) {
-    const stack = new Error().stack ?? '';
+    const stack = callerFiles();
     let carried = config;
     if (typeof config === 'string') carried = { text: config, [callerKey]: stack };
     else if (
@@ -161,8 +182,8 @@ function currentTest(): string {
 export function recordAdapterStatements(): StatementRecorder {
   patchPg();
   const recorder = new StatementRecorder();
-  const sink: Sink = (sql, stack) => {
-    if (sentByAdapter(stack)) recorder.record(sql, currentTest());
+  const sink: Sink = (sql, callers) => {
+    if (sentByAdapter(callers)) recorder.record(sql, currentTest);
   };
   (globalThis as Slots)[sinkKey] = sink;
   return recorder;
