@@ -106,7 +106,7 @@ export const tokensPath = (server: TestServer, slug = server.ws.slug) => `/${slu
 
 /** The plain token shown on a "New token created" page. */
 export function shownToken(page: PageResponse): string {
-  const found = /id="new-token"[^>]*value="(cn_[0-9A-Za-z]+)"/.exec(page.text);
+  const found = /id="new-token"[^>]*value="(cn_[0-9A-Za-z_]+)"/.exec(page.text);
   if (!found?.[1]) throw new Error('no token on the page');
   return found[1];
 }

@@ -103,7 +103,7 @@ describe.skipIf(!hasChromium)('the workspace settings pages in headless Chromium
     await page.getByRole('heading', { name: 'New token created' }).waitFor();
     expect(new URL(page.url()).search).toMatch(/^\?created=tok_/);
     const token = await page.getByLabel('Your new API token').inputValue();
-    expect(token).toMatch(/^cn_[0-9A-Za-z]{32,}$/);
+    expect(token).toMatch(/^cn_[0-9A-Za-z_]{32,}$/);
     await page.getByRole('button', { name: 'Copy' }).click();
     await page.getByText('Copied to the clipboard.').waitFor();
     await shoot(page, 'token-created');

@@ -39,7 +39,7 @@ describe('outcome-tracker, run in-process over memory storage', () => {
     expect(init.accountId).toMatch(/^acct_/);
     expect(init.workspaceId).toMatch(/^ws_/);
     expect(init.userId).toMatch(/^usr_/);
-    expect(init.token).toMatch(/^cn_[0-9A-Za-z]{32,}$/);
+    expect(init.token).toMatch(/^cn_[0-9A-Za-z_]{32,}$/);
   });
 
   it('init for a slug that exists fails with exit 1 and a message naming the slug', async () => {

@@ -112,7 +112,7 @@ describe('outcome-tracker serve, as a child process over a SQLite file', () => {
     const hint = await served.waitForLine((line) =>
       line.includes('node dist/cli/main.js users set-password --email admin@localhost --password-stdin'),
     );
-    const token = /cn_[0-9A-Za-z]+/.exec(served.lines.join('\n'))?.[0] ?? '';
+    const token = /cn_[0-9A-Za-z_]+/.exec(served.lines.join('\n'))?.[0] ?? '';
     const apiUrl = /http:\S+\/api\/v1/.exec(served.lines.join('\n'))?.[0] ?? '';
     const signIn = served.lines.find((line) => line.startsWith('Admin sign-in:'));
     expect(signIn).toMatch(/^Admin sign-in: +http:\/\/127\.0\.0\.1:\d+\/sign-in$/);
@@ -186,7 +186,7 @@ describe('outcome-tracker serve, as a child process over a SQLite file', () => {
       'workspaceSlug',
     ]);
     expect(startup.init?.workspaceSlug).toBe('default');
-    expect(startup.init?.token).toMatch(/^cn_[0-9A-Za-z]{32,}$/);
+    expect(startup.init?.token).toMatch(/^cn_[0-9A-Za-z_]{32,}$/);
   });
 
   it('a port in use fails with exit 1 before a fresh database is made, so the next start still bootstraps it', async () => {
@@ -264,7 +264,7 @@ describe('outcome-tracker serve, as a child process over a SQLite file', () => {
   it('logs one line per request with method, path, status and request id, and never the token or the query', async () => {
     const db = join(tempDir(), 'tracker.db');
     const served = track(startServe(['--port', '0', '--db', db]));
-    const token = /cn_[0-9A-Za-z]+/.exec(await served.waitForLine((line) => line.includes('cn_')))?.[0] ?? '';
+    const token = /cn_[0-9A-Za-z_]+/.exec(await served.waitForLine((line) => line.includes('cn_')))?.[0] ?? '';
     const apiUrl = /http:\S+\/api\/v1/.exec(served.lines.join('\n'))?.[0] ?? '';
     const response = await fetch(`${apiUrl}/issues?q=secret-query-text`, {
       headers: { authorization: `Bearer ${token}`, 'x-request-id': 'req-log-test-1' },
