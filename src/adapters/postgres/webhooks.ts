@@ -22,11 +22,12 @@ import { Conditions } from './sql.js';
  * reschedule: `lowerDueSql`, with the COMMIT); a claim and a recorded result, which make
  * deliveries claimable later or never, set it to the account's earliest again or delete the row
  * (`refreshDue`). A time too early only costs a claim a look at the account; it is never later
- * than the account's earliest delivery: a refresh first locks the accounts' rows, in a statement
- * of its own, so a transaction that lowered one has committed, and its deliveries are seen, before
- * the refresh reads the account's earliest; a transaction that lowers one after the refresh
- * locked it waits, and lowers what the refresh wrote. Refreshes lock in account order, after every
- * delivery row the transaction locks, so they do not deadlock with each other or with claims.
+ * than the account's earliest delivery: a refresh first locks the accounts' rows (making those
+ * missing), in a statement of its own, so a transaction that lowered or made one has committed,
+ * and its deliveries are seen, before the refresh reads the account's earliest; a transaction
+ * that lowers one after the refresh locked it waits, and lowers what the refresh wrote. Refreshes
+ * lock in account order, after every delivery row the transaction locks, so they do not deadlock
+ * with each other or with claims.
  */
 
 /** The accounts due by $1, earliest first. */
@@ -66,30 +67,32 @@ const lowerDueSql =
   'INSERT INTO due_accounts AS due (account_id, next_attempt_at) VALUES ($1, $2) ' +
   'ON CONFLICT (account_id) DO UPDATE SET next_attempt_at = LEAST(due.next_attempt_at, excluded.next_attempt_at)';
 
-/** Locks the rows of the accounts named, in account order (the first step of a refresh). */
+/**
+ * Locks the rows of the accounts named, in account order (the first step of a refresh): an
+ * account without one gets one, at the earliest time there is ($1, ''), which the refresh then
+ * sets right, so that every row the refresh writes is one this transaction holds.
+ */
 const lockDueAccountsSql = (count: number): string =>
-  `SELECT account_id FROM due_accounts WHERE account_id IN (${Array.from({ length: count }, (_, i) => `$${i + 1}`).join(', ')}) ` +
-  'ORDER BY account_id FOR UPDATE';
+  'INSERT INTO due_accounts AS due (account_id, next_attempt_at) VALUES ' +
+  Array.from({ length: count }, (_, i) => `($${i + 2}, $1)`).join(', ') +
+  ' ON CONFLICT (account_id) DO UPDATE SET next_attempt_at = due.next_attempt_at';
 
 /**
- * Sets the account's time to its earliest claimable delivery, or deletes its row when it has
- * none. A row this transaction did not lock (made since by another) is only lowered.
+ * Sets the account's time (its row locked by lockDueAccountsSql) to its earliest claimable
+ * delivery, or deletes its row when it has none.
  */
 const refreshDueSql =
   'WITH earliest AS (SELECT min(next_attempt_at) AS at FROM deliveries WHERE account_id = $1 ' +
   'AND next_attempt_at IS NOT NULL), ' +
-  'raised AS (UPDATE due_accounts SET next_attempt_at = (SELECT at FROM earliest) ' +
-  'WHERE account_id = $1 AND (SELECT at FROM earliest) IS NOT NULL RETURNING 1), ' +
   'gone AS (DELETE FROM due_accounts WHERE account_id = $1 AND (SELECT at FROM earliest) IS NULL RETURNING 1) ' +
-  'INSERT INTO due_accounts AS due (account_id, next_attempt_at) ' +
-  'SELECT $1, at FROM earliest WHERE at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM raised) ' +
-  'ON CONFLICT (account_id) DO UPDATE SET next_attempt_at = LEAST(due.next_attempt_at, excluded.next_attempt_at)';
+  'UPDATE due_accounts SET next_attempt_at = (SELECT at FROM earliest) ' +
+  'WHERE account_id = $1 AND (SELECT at FROM earliest) IS NOT NULL';
 
 /** Refreshes the accounts' times now, in this transaction (the claim reads them next). */
 async function refreshDue(conn: Conn, accounts: Iterable<string>): Promise<void> {
   const sorted = [...new Set(accounts)].sort(byBytes);
   if (sorted.length === 0) return;
-  await conn.run(lockDueAccountsSql(sorted.length), sorted);
+  await conn.run(lockDueAccountsSql(sorted.length), ['', ...sorted]);
   for (const account of sorted) await conn.run(refreshDueSql, [account]);
 }
 
@@ -97,7 +100,7 @@ async function refreshDue(conn: Conn, accounts: Iterable<string>): Promise<void>
 function refreshDueAtCommit(conn: Conn, accounts: Iterable<string>): void {
   const sorted = [...new Set(accounts)].sort(byBytes);
   if (sorted.length === 0) return;
-  conn.atCommit(lockDueAccountsSql(sorted.length), sorted);
+  conn.atCommit(lockDueAccountsSql(sorted.length), ['', ...sorted]);
   for (const account of sorted) conn.atCommit(refreshDueSql, [account]);
 }
 
