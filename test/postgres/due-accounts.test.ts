@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type PostgresStorage, postgresStorage } from '../../src/adapters/postgres/index.js';
 import type { WebhookDelivery } from '../../src/core/index.js';
-import { at, macrotask, newId, sampleDelivery } from '../conformance/fixtures.js';
+import { at, macrotask, newId, sampleDelivery, sampleWebhook } from '../conformance/fixtures.js';
 import {
   dropSchema,
   freshSchema,
@@ -146,6 +146,22 @@ describe.skipIf(!testDatabaseUrl)(
       }
       expect(await accountsBehind()).toEqual([]);
       expect(await store.transaction((t) => t.deliveries.nextClaimableAt())).toBe(at(2));
+    });
+
+    it('forgets an account whose due deliveries went with their subscription, and keeps the others', async () => {
+      const [store] = (await storages(1)) as [PostgresStorage];
+      const gone = sampleWebhook('acc_1');
+      const kept = sampleWebhook('acc_2');
+      await store.transaction(async (t) => {
+        await t.webhooks.insert(gone);
+        await t.webhooks.insert(kept);
+        await t.deliveries.insert(sampleDelivery('acc_1', gone.id, { nextAttemptAt: at(1) }));
+        await t.deliveries.insert(sampleDelivery('acc_2', kept.id, { nextAttemptAt: at(7) }));
+      });
+      expect(await store.transaction((t) => t.deliveries.nextClaimableAt())).toBe(at(1));
+      expect(await store.transaction((t) => t.webhooks.delete('acc_1', gone.id))).toBe(true);
+      expect(await accountsBehind()).toEqual([]);
+      expect(await store.transaction((t) => t.deliveries.nextClaimableAt())).toBe(at(7));
     });
 
     it('results recorded while deliveries are queued leave every account’s time at or before its earliest', async () => {
