@@ -62,20 +62,26 @@ const lockDueSql =
   'SELECT data FROM deliveries WHERE account_id = $1 AND id = ANY($2::text[]) AND next_attempt_at <= $3 ' +
   'FOR UPDATE SKIP LOCKED';
 
-/** Makes the account's time no later than $2 (a delivery of it claimable then). */
+/**
+ * Makes the account's time no later than $2 (a delivery of it claimable then). A row already as
+ * early is locked, not written (ON CONFLICT locks the rows it finds, updated or not): a write of
+ * a reference table goes to every node.
+ */
 const lowerDueSql =
   'INSERT INTO due_accounts AS due (account_id, next_attempt_at) VALUES ($1, $2) ' +
-  'ON CONFLICT (account_id) DO UPDATE SET next_attempt_at = LEAST(due.next_attempt_at, excluded.next_attempt_at)';
+  'ON CONFLICT (account_id) DO UPDATE SET next_attempt_at = excluded.next_attempt_at ' +
+  'WHERE excluded.next_attempt_at < due.next_attempt_at';
 
 /**
- * Locks the rows of the accounts named, in account order (the first step of a refresh): an
- * account without one gets one, at the earliest time there is ($1, ''), which the refresh then
- * sets right, so that every row the refresh writes is one this transaction holds.
+ * Locks the rows of the accounts named, in account order (the first step of a refresh; ON
+ * CONFLICT locks the rows it finds, written or not): an account without one gets one, at the
+ * earliest time there is ($1, ''), which the refresh then sets right, so that every row the
+ * refresh writes is one this transaction holds.
  */
 const lockDueAccountsSql = (count: number): string =>
   'INSERT INTO due_accounts AS due (account_id, next_attempt_at) VALUES ' +
   Array.from({ length: count }, (_, i) => `($${i + 2}, $1)`).join(', ') +
-  ' ON CONFLICT (account_id) DO UPDATE SET next_attempt_at = due.next_attempt_at';
+  ' ON CONFLICT (account_id) DO UPDATE SET next_attempt_at = due.next_attempt_at WHERE false';
 
 /**
  * Sets the account's time (its row locked by lockDueAccountsSql) to its earliest claimable
