@@ -264,7 +264,8 @@ describe('outcome-tracker serve, as a child process over a SQLite file', () => {
   it('logs one line per request with method, path, status and request id, and never the token or the query', async () => {
     const db = join(tempDir(), 'tracker.db');
     const served = track(startServe(['--port', '0', '--db', db]));
-    const token = /cn_[0-9A-Za-z_]+/.exec(await served.waitForLine((line) => line.includes('cn_')))?.[0] ?? '';
+    const token =
+      /cn_[0-9A-Za-z_]+/.exec(await served.waitForLine((line) => line.includes('cn_')))?.[0] ?? '';
     const apiUrl = /http:\S+\/api\/v1/.exec(served.lines.join('\n'))?.[0] ?? '';
     const response = await fetch(`${apiUrl}/issues?q=secret-query-text`, {
       headers: { authorization: `Bearer ${token}`, 'x-request-id': 'req-log-test-1' },

@@ -154,9 +154,13 @@ describe('reads the SQLite adapter keeps for the rest of a transaction', () => {
     const file = join(dir, 'two-processes.db');
     const { storage, token } = await seeded(file);
     const other = sqliteStorage({ filename: file });
-    expect((await storage.transaction((tx) => tx.tokens.grantOf(token.hash, null)))?.token.revokedAt).toBeNull();
+    expect(
+      (await storage.transaction((tx) => tx.tokens.grantOf(token.hash, null)))?.token.revokedAt,
+    ).toBeNull();
     await other.transaction((tx) => tx.tokens.revoke(token.id, at(9)));
-    expect((await storage.transaction((tx) => tx.tokens.grantOf(token.hash, null)))?.token.revokedAt).toBe(at(9));
+    expect((await storage.transaction((tx) => tx.tokens.grantOf(token.hash, null)))?.token.revokedAt).toBe(
+      at(9),
+    );
     const read = await storage.transaction((tx) => tx.tokens.grantOf(token.hash, null), { mode: 'read' });
     expect(read?.token.revokedAt).toBe(at(9));
     await other.close();
