@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type PostgresStorage, postgresStorage } from '../../src/adapters/postgres/index.js';
-import type { WebhookDelivery } from '../../src/core/index.js';
+import type { DeliveryClaim, WebhookDelivery } from '../../src/core/index.js';
 import { at, macrotask, newId, sampleDelivery, sampleWebhook } from '../conformance/fixtures.js';
 import {
   dropSchema,
@@ -146,6 +146,37 @@ describe.skipIf(!testDatabaseUrl)(
       }
       expect(await accountsBehind()).toEqual([]);
       expect(await store.transaction((t) => t.deliveries.nextClaimableAt())).toBe(at(2));
+    });
+
+    it('claims across more due accounts than one page of them, earliest first', async () => {
+      const [store] = (await storages(1)) as [PostgresStorage];
+      // 40 accounts, one delivery each, due in the reverse order of their ids; the accounts past
+      // the first page (16 for claims of up to 16) are read only when the claim gets that far.
+      const deliveries = Array.from({ length: 40 }, (_, i) =>
+        sampleDelivery(`acc_${String(i).padStart(2, '0')}`, `whk_${i}`, { nextAttemptAt: at(40 - i) }),
+      );
+      await store.transaction(async (t) => {
+        for (const d of deliveries) await t.deliveries.insert(d);
+      });
+      const byDue = [...deliveries].reverse().map((d) => d.id);
+      const claim = (limit: number, extra: Partial<DeliveryClaim> = {}) =>
+        store.transaction((t) =>
+          t.deliveries.claimDue({
+            now: at(100),
+            leaseId: newId('lease'),
+            leaseUntil: at(1000),
+            limit,
+            ...extra,
+          }),
+        );
+      expect((await claim(3)).map((d) => d.id)).toEqual(byDue.slice(0, 3));
+      // The 20 accounts due next are full: the claim reads past them, onto a second page.
+      const full = byDue.slice(3, 23).map((id) => deliveries.find((d) => d.id === id)?.accountId ?? '');
+      expect(
+        (await claim(2, { accountSlots: (id) => (full.includes(id) ? 0 : 9) })).map((d) => d.id),
+      ).toEqual(byDue.slice(23, 25));
+      expect((await claim(100)).map((d) => d.id)).toEqual([...byDue.slice(3, 23), ...byDue.slice(25)]);
+      expect(await accountsBehind()).toEqual([]);
     });
 
     it('forgets an account whose due deliveries went with their subscription, and keeps the others', async () => {

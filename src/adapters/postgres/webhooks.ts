@@ -30,11 +30,11 @@ import { Conditions } from './sql.js';
  * with each other or with claims.
  */
 
-/** The accounts due by $1, earliest first. */
+/** The accounts due by $1, earliest first: $4 of them after ($2, $3), a keyset page. */
 const dueAccountsSql =
   '/* all accounts: the dispatcher finds the accounts with deliveries due (a reference table) */ ' +
   'SELECT account_id, next_attempt_at FROM due_accounts WHERE next_attempt_at <= $1 ' +
-  'ORDER BY next_attempt_at, account_id';
+  'AND (next_attempt_at, account_id) > ($2, $3) ORDER BY next_attempt_at, account_id LIMIT $4';
 
 /**
  * Of one account ($1), the first `$5` due deliveries (by $2) of each of its subscriptions but the
@@ -373,9 +373,9 @@ export function postgresDeliveries(
       // first-page claim stops after one round.
       const budget = claimBudget(claim);
       const claimed: WebhookDelivery[] = [];
-      const dueAccounts = await conn.rows<{ account_id: string; next_attempt_at: string }>(dueAccountsSql, [
-        claim.now,
-      ]);
+      // The accounts due, read a page at a time as far as the rounds go (see dueAccount).
+      const dueAccounts: { account_id: string; next_attempt_at: string }[] = [];
+      let allDueRead = false;
       const passedOver = new Map<string, string[]>();
       // Accounts whose time this claim makes later: those it leased rows of, those it found none due in.
       const changed = new Set<string>();
@@ -385,7 +385,7 @@ export function postgresDeliveries(
         const fullBefore = knownFull(budget);
         const passedBefore = [...passedOver.values()].reduce((n, ids) => n + ids.length, 0);
         const claimedBefore = claimed.length;
-        const candidates = await firstDue(dueAccounts, want);
+        const candidates = await firstDue(want);
         if (candidates.length === 0) break;
         const locked = await lockEach(candidates);
         for (const candidate of candidates) {
@@ -417,15 +417,32 @@ export function postgresDeliveries(
       else refreshDueAtCommit(conn, changed);
       return claimed;
 
+      /** The `i`th account due (0 first), or undefined past the last: pages read as needed. */
+      async function dueAccount(i: number) {
+        const page = Math.max(claim.limit, 16);
+        while (i >= dueAccounts.length && !allDueRead) {
+          const last = dueAccounts.at(-1);
+          const rows = await conn.rows<{ account_id: string; next_attempt_at: string }>(dueAccountsSql, [
+            claim.now,
+            last?.next_attempt_at ?? '',
+            last?.account_id ?? '',
+            page,
+          ]);
+          dueAccounts.push(...rows);
+          allDueRead = rows.length < page;
+        }
+        return dueAccounts[i];
+      }
+
       /** The first `want` due deliveries a claim could admit, in due order over the due accounts. */
-      async function firstDue(
-        accounts: readonly { account_id: string; next_attempt_at: string }[],
-        want: number,
-      ): Promise<Candidate[]> {
+      async function firstDue(want: number): Promise<Candidate[]> {
         const fullAccounts = new Set(budget.fullAccounts());
         const fullSubscriptions = budget.fullSubscriptions();
         let candidates: Candidate[] = [];
-        for (const { account_id: accountId, next_attempt_at: dueAt } of accounts) {
+        for (let i = 0; ; i++) {
+          const account = await dueAccount(i);
+          if (account === undefined) break;
+          const { account_id: accountId, next_attempt_at: dueAt } = account;
           if (fullAccounts.has(accountId)) continue;
           // The account's time is no later than its earliest: none of its rows could come first.
           const last = candidates[want - 1];
