@@ -15,7 +15,7 @@ import { tokenSecret } from '../runtime.js';
  */
 
 /** Either shape; the only shapes a token can have. */
-export const tokenPattern = /^cn_(?:[0-9A-Za-z]{1,200}_)?[0-9A-Za-z]{32,}$/;
+export const tokenPattern = /^cn_(?:[0-9A-Za-z]+_)?[0-9A-Za-z]{32,}$/;
 
 const accountPrefix = 'acct_';
 const plainRoute = /^[0-9A-Za-wyz][0-9A-Za-z]*$/;
