@@ -105,22 +105,14 @@ export interface TokenGrantRow
 }
 
 /**
- * Where `TokenStore.grantOf` reads in both SQL adapters (`param` is their placeholder for the
- * hash): the token, its membership and its workspace in one read of one snapshot.
+ * Where `TokenStore.grantOf` reads in the SQLite adapter (`param` is its placeholder for the
+ * hash): the token, its membership and its workspace in one read of one snapshot. PostgreSQL
+ * reads them in the token's account, joined on it (postgres/tenancy.ts).
  */
 export const tokenGrantFrom = (param: string, joins = ''): string =>
   'FROM tokens t ' +
   'LEFT JOIN memberships m ON m.workspace_id = t.workspace_id AND m.user_id = t.user_id ' +
   `LEFT JOIN workspaces w ON w.id = t.workspace_id ${joins}WHERE t.hash = ${param}`;
-
-/** The query behind `TokenStore.grantOf` as a row of named columns (TokenGrantRow). */
-export const tokenGrantSql = (
-  param: string,
-  also: { columns: string; joins: string } | null = null,
-): string =>
-  'SELECT t.id, t.workspace_id, t.user_id, t.scope, t.last_used_at, t.revoked_at, t.expires_at, ' +
-  `m.role AS grant_role, w.account_id AS grant_account_id${also ? `, ${also.columns}` : ''} ` +
-  tokenGrantFrom(param, also ? `${also.joins} ` : '');
 
 export const toTokenGrant = (r: TokenGrantRow): TokenGrant => ({
   token: {
