@@ -6,7 +6,8 @@ import { type Prepared, prepared } from './prepared.js';
  * only the workspace. A workspace never changes account, so what was read once stays true: the
  * cache is filled from `workspace_routes` (a reference table, read on any node without routing)
  * and from every row that carries both (a token's grant, a workspace read or inserted). A miss
- * costs one statement, the first time in the process.
+ * costs one statement, the first time in the process. The accounts of tokens issued before
+ * tokens carried their route (`token_routes`) are remembered alike.
  *
  * A workspace with no route (only the storage port's tests write rows of workspaces that were
  * never inserted) has its rows under the account '' (`unroutedAccount`), and is not cached: the
@@ -22,7 +23,8 @@ const routeSql = prepared('SELECT account_id FROM workspace_routes WHERE workspa
 /** What a storage remembers of its accounts, shared by all its transactions. */
 export class AccountRoutes {
   readonly #accounts = new Map<string, string>();
-  /** Lock rows (tenant_locks) known to be committed: rows are never deleted (tenant-locks.ts). */
+  readonly #tokenAccounts = new Map<string, string>();
+  /** Lock rows (tenant_locks) seen: rows are never deleted (tenant-locks.ts). */
   readonly #lockRows = new Set<string>();
 
   /** The workspace's account, if known. */
@@ -33,6 +35,16 @@ export class AccountRoutes {
   remember(workspaceId: string, accountId: string): void {
     if (this.#accounts.size >= rememberedRoutes) this.#accounts.clear();
     this.#accounts.set(workspaceId, accountId);
+  }
+
+  /** The account of a token issued before routes (token_routes), if known: a hash never changes account. */
+  tokenAccount(hash: string): string | undefined {
+    return this.#tokenAccounts.get(hash);
+  }
+
+  rememberToken(hash: string, accountId: string): void {
+    if (this.#tokenAccounts.size >= rememberedRoutes) this.#tokenAccounts.clear();
+    this.#tokenAccounts.set(hash, accountId);
   }
 
   hasLockRow(accountId: string, name: string): boolean {

@@ -326,12 +326,19 @@ const tokenRouteSql = prepared('SELECT account_id FROM token_routes WHERE hash =
 
 /**
  * API tokens, found by the hash of the plain token in the account its route names (one
- * statement), or, for a token issued before routes, in the account `token_routes` names (two).
+ * statement), or, for a token issued before routes, in the account `token_routes` names (one
+ * statement more, the first time in the process).
  */
 export function postgresTokens(conn: Conn): TokenStore {
   /** The account to look in: the route's, else the one recorded for the hash (undefined: none). */
-  const accountFor = async (hash: string, accountId: string | null) =>
-    accountId ?? (await conn.value<string>(tokenRouteSql, [hash]));
+  const accountFor = async (hash: string, accountId: string | null): Promise<string | undefined> => {
+    if (accountId !== null) return accountId;
+    const known = conn.routes.tokenAccount(hash);
+    if (known !== undefined) return known;
+    const found = await conn.value<string>(tokenRouteSql, [hash]);
+    if (found !== undefined) conn.routes.rememberToken(hash, found);
+    return found;
+  };
   /** The token by id, in its workspace's account, or (an operator's look-up by id alone) in any. */
   const byId = async (id: string, workspaceId?: string) => {
     const row =
