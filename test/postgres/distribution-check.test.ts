@@ -1,15 +1,22 @@
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { AccountRoutes } from '../../src/adapters/postgres/account-routes.js';
+import type { Conn } from '../../src/adapters/postgres/connection.js';
 import { tableKinds } from '../../src/adapters/postgres/distribution.js';
+import { postgresStorage } from '../../src/adapters/postgres/index.js';
+import { transactionRunner } from '../../src/adapters/postgres/transaction.js';
+import type { StorageTx } from '../../src/core/index.js';
 import { checkSql, loadSqlParser } from '../support/distribution-check.js';
 import {
   distributionCheck,
+  dropSchema,
+  freshSchema,
   postgresSkipReason,
   requireDatabaseUrl,
   tempPostgresStorage,
   testDatabaseUrl,
 } from '../support/postgres.js';
-import { StatementRecorder } from '../support/statement-recorder.js';
+import { recordingInto, StatementRecorder } from '../support/statement-recorder.js';
 
 /**
  * The distribution check itself (test/support/distribution-check.ts, statement-recorder.ts): it
@@ -144,6 +151,41 @@ describe('the distribution check', () => {
 describe.skipIf(!testDatabaseUrl)(
   `the distribution check in the PostgreSQL suites${testDatabaseUrl ? '' : ` (skipped: ${postgresSkipReason})`}`,
   () => {
+    it('reports a statement the adapter sends that reaches every account, with this test', async () => {
+      const schema = freshSchema();
+      const storage = postgresStorage({ connectionString: requireDatabaseUrl(), schema, poolMax: 1 });
+      const pool = new pg.Pool({ connectionString: requireDatabaseUrl(), max: 1 });
+      try {
+        await storage.ready();
+        // The adapter's own transactions, given a store that sends a statement of the test's.
+        const runner = transactionRunner({
+          pool,
+          searchPathSql: `SET search_path TO "${schema}"`,
+          routes: new AccountRoutes(),
+          maxAttempts: 1,
+          makeTx: (conn) => ({ conn }) as unknown as StorageTx,
+          committed: () => {},
+        });
+        const recorder = new StatementRecorder();
+        const sql = 'SELECT id FROM issues WHERE id = $1';
+        await recordingInto(recorder, () =>
+          runner.run((tx) => (tx as unknown as { conn: Conn }).conn.rows(sql, ['iss_1']), 'read'),
+        );
+        const report = recorder.report() ?? '';
+        expect(report).toContain('issues has no account_id = $n condition (sent 1 time)');
+        // As sent: with the search_path ahead of it, its parameter written in.
+        expect(report).toContain("   SELECT id FROM issues WHERE id = 'iss_1'");
+        expect(report).toContain(
+          'sent by: test/postgres/distribution-check.test.ts > the distribution check in the PostgreSQL suites > ' +
+            'reports a statement the adapter sends that reaches every account, with this test',
+        );
+      } finally {
+        await pool.end();
+        await storage.close();
+        await dropSchema(schema);
+      }
+    });
+
     it('sees the statements the adapter sends (and not the tests’ own)', async () => {
       const recorder = distributionCheck as StatementRecorder;
       expect(recorder).toBeDefined();

@@ -175,6 +175,13 @@ function currentTest(): string {
   return `${file} > ${state.currentTestName ?? '(outside a test: a hook or background work)'}`;
 }
 
+/** A sink that checks, for `recorder`, what the adapter sends. */
+const sinkFor =
+  (recorder: StatementRecorder): Sink =>
+  (sql, callers) => {
+    if (sentByAdapter(callers)) recorder.record(sql, currentTest);
+  };
+
 /**
  * Starts recording the adapter's statements for the test file being run (the recorder of the
  * file before it stops receiving them).
@@ -182,9 +189,22 @@ function currentTest(): string {
 export function recordAdapterStatements(): StatementRecorder {
   patchPg();
   const recorder = new StatementRecorder();
-  const sink: Sink = (sql, callers) => {
-    if (sentByAdapter(callers)) recorder.record(sql, currentTest);
-  };
-  (globalThis as Slots)[sinkKey] = sink;
+  (globalThis as Slots)[sinkKey] = sinkFor(recorder);
   return recorder;
+}
+
+/**
+ * Sends what the adapter sends while `fn` runs to `recorder` rather than to the file's recorder
+ * (the check's own tests send offending statements on purpose).
+ */
+export async function recordingInto<T>(recorder: StatementRecorder, fn: () => Promise<T>): Promise<T> {
+  patchPg();
+  const slots = globalThis as Slots;
+  const previous = slots[sinkKey];
+  slots[sinkKey] = sinkFor(recorder);
+  try {
+    return await fn();
+  } finally {
+    slots[sinkKey] = previous;
+  }
 }
