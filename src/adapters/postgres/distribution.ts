@@ -17,17 +17,20 @@
  *   (users and sessions are shared by accounts; the routes resolve a workspace, an old token or a due
  *   delivery to its account before the account is known): `SELECT create_reference_table('<table>')`.
  * - `own-key`: high-churn tables keyed by something that is not an account (a rate-limit key may be
- *   an address): distributed by that key without colocation:
+ *   an address): distributed by that key, not with the accounts (the first starts its own group,
+ *   `colocate_with => 'none'`; the other joins it):
  *   `SELECT create_distributed_table('<table>', '<column>', colocate_with => 'none')`. Every statement
  *   on them names the key (`key = $n`).
  *
  * `signal_purges` (one global row holding the highest purged sequence) is not listed: with per-account
  * sequences the latest sequence lives in the account's row (`accounts.last_sequence`), so the
- * migration to this schema drops it. A tenant lock table, if one is added (rows keyed by
- * (account_id, name) standing in for an advisory lock), is a tenant table and belongs here.
+ * migration to this schema (18) drops it. `tenant_locks` holds rows of an account that stand in for
+ * the advisory locks a request used to take (they would hold on one node only).
  *
- * The distribution check (test/support/statement-recorder.ts) reads this table to decide what each
- * statement must filter by; a new table must be listed here or the check refuses statements on it.
+ * The distribution check (test/support/distribution-check.ts, run over the PostgreSQL suites by
+ * statement-recorder.ts) reads this table to decide what each statement must filter by; a new
+ * table must be listed here or the check refuses statements on it. docs/scaling.md's commands are
+ * checked against it (test/postgres/distribution-docs.test.ts).
  */
 
 export type TableKind =
