@@ -267,6 +267,15 @@ const proxiedUrl = new URL(pgUrl);
 proxiedUrl.hostname = '127.0.0.1';
 proxiedUrl.port = String(proxyPort);
 
+// The same database through its Unix socket (libpq's form: no host, `?host=<directory>`), when
+// the server listens on one: the driver's reads and writes skip the TCP stack.
+const socketDirectory = (await monitor.query('SHOW unix_socket_directories')).rows[0]?.unix_socket_directories
+  ?.split(',')[0]
+  ?.trim();
+const socketUrl = socketDirectory
+  ? `postgres://${encodeURIComponent(dbUrl.username || 'postgres')}@/${database}?host=${encodeURIComponent(socketDirectory)}&schema=${schema}&application_name=${appName}`
+  : null;
+
 const sqliteDb = join(dir, 'bench.db');
 const sqliteTokens = await initWorkspaces(sqliteDb);
 const pgTokens = await initWorkspaces(pgUrl.toString());
@@ -283,6 +292,7 @@ for (let i = 0; i < 3; i++) proxied.push(await startServe(proxiedUrl.toString())
 const asyncUrl = new URL(pgUrl);
 asyncUrl.searchParams.set('options', '-c synchronous_commit=off');
 const asyncCommit = [await startServe(asyncUrl.toString())];
+const overSocket = socketUrl ? [await startServe(socketUrl)] : [];
 const pgSeed = await seed(local[0], pgTokens);
 
 const oneProject = (seeded) => ({ workspaces: seeded.workspaces.slice(0, 1), issueId: seeded.issueId });
@@ -317,6 +327,16 @@ for (const [load_, pick] of [
     pg: true,
     base: `SQLite, ${load_}`,
   });
+  if (overSocket.length > 0) {
+    configs.push({
+      op: 'POST',
+      name: `PostgreSQL, 1 process, Unix socket, ${load_}`,
+      servers: overSocket,
+      target: pick(pgSeed),
+      pg: true,
+      base: `SQLite, ${load_}`,
+    });
+  }
 }
 for (const n of [1, 2, 3]) {
   configs.push({
@@ -344,6 +364,16 @@ configs.push({
   pg: true,
   base: 'SQLite GET',
 });
+if (overSocket.length > 0) {
+  configs.push({
+    op: 'GET',
+    name: 'PostgreSQL, 1 process, Unix socket',
+    servers: overSocket,
+    target: pgSeed,
+    pg: true,
+    base: 'SQLite GET',
+  });
+}
 configs.push({
   op: 'GET',
   name: 'PostgreSQL, 3 processes',
@@ -421,7 +451,8 @@ try {
     rpsOf(`POST PostgreSQL +${delayMs} ms, 1 process, 6 workspaces`);
   console.log(`\nbehind the proxy, 6 workspaces: 3 processes make ${scaling.toFixed(2)}× the creates of one`);
 } finally {
-  for (const server of [sqliteServer, ...local, ...asyncCommit, ...proxied]) await stop(server);
+  for (const server of [sqliteServer, ...local, ...asyncCommit, ...overSocket, ...proxied])
+    await stop(server);
   proxy.kill('SIGTERM');
 }
 

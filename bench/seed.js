@@ -57,7 +57,7 @@ export async function seedDatabase(file, count) {
   db.pragma('synchronous = OFF');
   const insert = db.prepare(
     'INSERT INTO issues (id, workspace_id, created_at, updated_at, version, project_id, outcome_id, status, ' +
-      'severity, assignee_id, number, data) VALUES (?, ?, ?, ?, 1, ?, NULL, ?, ?, NULL, ?, ?)',
+      'severity, assignee_id, number, title, data) VALUES (?, ?, ?, ?, 1, ?, NULL, ?, ?, NULL, ?, ?, ?)',
   );
   const workspaceId = init.workspaceId;
   const numbers = [0, 0];
@@ -83,6 +83,12 @@ export async function seedDatabase(file, count) {
         // One issue in ten carries `x` (the label list's bench), one in a thousand `rare` too.
         labels: i % 10 === 3 ? (i % 1000 === 3 ? ['x', 'rare'] : ['x']) : [],
         resolvedAt: null,
+        // Every field a create writes, in its order: an export of the seeded file imports again.
+        commentCount: 0,
+        parentId: null,
+        blockedBy: 0,
+        subIssues: 0,
+        archivedAt: null,
         createdAt: at,
         updatedAt: at,
         version: 1,
@@ -96,6 +102,7 @@ export async function seedDatabase(file, count) {
         issue.status,
         issue.severity,
         number,
+        issue.title,
         JSON.stringify(issue),
       );
     }

@@ -3,22 +3,38 @@ import { postgresStorage } from '../adapters/postgres/index.js';
 import { CliError } from './errors.js';
 import type { OpenedDatabase } from './io.js';
 
+/** A user before an empty host, as in libpq's `postgres://user@/db?host=/run/postgresql` (a Unix socket). */
+const userBeforeEmptyHost = /^(postgres(?:ql)?:\/\/[^@/?#]*)@(?=[/?#]|$)/i;
+/** What stands in for the empty host while the URL is edited (a WHATWG URL with a user needs a host). */
+const emptyHost = 'empty-host.invalid';
+
+/** Edits a PostgreSQL URL as a WHATWG URL, keeping the libpq forms the driver reads (an empty host). */
+function editUrl(target: string, edit: (url: URL) => void): string {
+  const hostless = userBeforeEmptyHost.test(target);
+  const url = new URL(hostless ? target.replace(userBeforeEmptyHost, `$1@${emptyHost}`) : target);
+  edit(url);
+  const edited = url.toString();
+  return hostless ? edited.replace(`@${emptyHost}`, '@') : edited;
+}
+
 /**
  * Splits the CLI's PostgreSQL URL: an optional `schema` query parameter (default `public`)
  * chooses where the tables live; the rest goes to the driver as it is.
  */
 export function parsePostgresTarget(target: string): { connectionString: string; schema: string } {
-  const url = new URL(target);
-  const schema = url.searchParams.get('schema') || 'public';
-  url.searchParams.delete('schema');
-  return { connectionString: url.toString(), schema };
+  let schema = 'public';
+  const connectionString = editUrl(target, (url) => {
+    schema = url.searchParams.get('schema') || 'public';
+    url.searchParams.delete('schema');
+  });
+  return { connectionString, schema };
 }
 
 /** The URL as the operator may see it printed: without its password. */
 export function redactPassword(target: string): string {
-  const url = new URL(target);
-  if (url.password) url.password = '***';
-  return url.toString();
+  return editUrl(target, (url) => {
+    if (url.password) url.password = '***';
+  });
 }
 
 /** Whether the schema already holds an outcome-tracker database (its migrations table). */

@@ -59,6 +59,32 @@ export interface BatchDeps {
   secure: boolean;
 }
 
+/** An operation routed and checked against the principal's rights, or why it cannot run. */
+type OperationStep =
+  | { kind: 'authorized'; match: Extract<RouteMatch, { kind: 'route' }>; path: string }
+  | { kind: 'unrouted'; error: ApiError }
+  | { kind: 'denied'; error: ApiError };
+
+/**
+ * The steps a run and a replay of a batch share for each operation: route it as a request of its
+ * own under /api/v1, and check that the principal may run it.
+ */
+async function authorizedOperation(
+  route: BatchDeps['route'],
+  principal: Principal,
+  operation: BatchOperation,
+): Promise<OperationStep> {
+  const url = `${apiBase}${operation.path}`;
+  const match = await route(operation.method, url);
+  const path = url.split('?')[0] ?? url;
+  if (match.kind === 'not_found') return { kind: 'unrouted', error: unknownPath(path) };
+  if (match.kind === 'method_not_allowed') {
+    return { kind: 'unrouted', error: methodNotAllowed(operation.method, allowedMethods(match.allow)) };
+  }
+  const denied = authorize(principal, match.route.access, operation.method);
+  return denied ? { kind: 'denied', error: denied } : { kind: 'authorized', match, path };
+}
+
 /**
  * The runner of a batch's operations: each routed, authorized, checked (If-Match), validated and
  * handled by its route exactly as handle.ts does a request of its own, but without an
@@ -69,16 +95,10 @@ export interface BatchDeps {
 export function operationRunner(deps: BatchDeps): OperationRunner {
   const { 'if-match': _ifMatch, 'idempotency-key': _key, ...shared } = deps.headers;
   return async (operation) => {
-    const url = `${apiBase}${operation.path}`;
-    const match = await deps.route(operation.method, url);
-    const path = url.split('?')[0] ?? url;
-    if (match.kind === 'not_found') throw unknownPath(path);
-    if (match.kind === 'method_not_allowed') {
-      throw methodNotAllowed(operation.method, allowedMethods(match.allow));
-    }
+    const step = await authorizedOperation(deps.route, deps.principal, operation);
+    if (step.kind !== 'authorized') throw step.error;
+    const { match, path } = step;
     const { route } = match;
-    const denied = authorize(deps.principal, route.access, operation.method);
-    if (denied) throw denied;
     const precondition = preconditionFor(route, operation.ifMatch);
     const { query, body } = validatedInput(route, match.query, operation.body);
     const headers = operation.ifMatch === undefined ? shared : { ...shared, 'if-match': operation.ifMatch };
@@ -114,10 +134,9 @@ export async function authorizeReplayedBatch(
 ): Promise<void> {
   const storedResults = (stored as { results?: unknown[] } | null)?.results ?? [];
   for (const [index, operation] of operations.entries()) {
-    const match = await route(operation.method, `${apiBase}${operation.path}`);
-    if (match.kind !== 'route') continue; // the first run could not have run it either
-    const denied = authorize(principal, match.route.access, operation.method);
-    if (denied) throw batchFailed(operations, storedResults.slice(0, index), denied);
+    const step = await authorizedOperation(route, principal, operation);
+    // An operation that routes nowhere could not have run in the first run either.
+    if (step.kind === 'denied') throw batchFailed(operations, storedResults.slice(0, index), step.error);
   }
 }
 

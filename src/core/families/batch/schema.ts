@@ -12,6 +12,16 @@ const isBatchPath = (path: string) => /^\/batch\/*(?:[?#]|$)/.test(path);
 /** Whether a path holds a `.` or `..` segment (before its query). */
 const hasDotSegment = (path: string) => /(^|\/)\.{1,2}(\/|$)/.test(path.split(/[?#]/)[0] ?? path);
 
+/** A path segment that is not `.` or `..` (written without lookaheads, which generators of matching text lack). */
+const segment = String.raw`(?:[^/?#.][^/?#]*|\.[^/?#.][^/?#]*|\.\.[^/?#]+)`;
+
+/**
+ * Both path rules as the one pattern the document states: under /api/v1 (a first segment that is
+ * not empty) and no `.` or `..` segment before the query. The refinement before it only names the
+ * dot rule when that is the one broken.
+ */
+const operationPath = new RegExp(String.raw`^/${segment}(?:/${segment}?)*(?:[?#][\s\S]*)?$`);
+
 export const batchOperationSchema = z.strictObject({
   method: z.enum(batchMethods, {
     error: 'only POST, PATCH and DELETE operations can be batched (a GET cannot)',
@@ -20,10 +30,10 @@ export const batchOperationSchema = z.strictObject({
     .string()
     .min(2)
     .max(2000)
-    .regex(/^\/[^/]/, 'a path under /api/v1 relative to it, such as "/issues/{id}"')
     // `.` and `..` segments would name another path than the one written (a client resolves
     // them before a request is sent; an operation is never resolved): refused, not guessed.
-    .refine((path) => !hasDotSegment(path), 'a path without "." or ".." segments')
+    .refine((path) => !hasDotSegment(path), { error: 'a path without "." or ".." segments', abort: true })
+    .regex(operationPath, 'a path under /api/v1 relative to it, such as "/issues/{id}"')
     .refine((path) => !isBatchPath(path), 'a batch cannot hold another batch')
     .describe('The path under /api/v1, e.g. `/issues` or `/issues/APO-12/transition`'),
   body: z.unknown().optional().describe('The JSON body the request alone would send'),
