@@ -64,7 +64,7 @@ describe('search text: the document and the server agree', () => {
       method: 'GET',
       path: `/api/v1/projects?q=${encodeURIComponent(q)}`,
       headers: { authorization: `Bearer ${s.tokens.admin}` },
-        body: null,
+      body: null,
     });
     expect(res.status).toBe(documented ? 200 : 400);
   });

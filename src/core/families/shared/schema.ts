@@ -51,8 +51,8 @@ const controlCharacter = /[\u0000-\u001f\u007f]/;
  * (`minLength` alone let " d%" pass the document and be refused once trimmed). One pattern, not
  * two in an `allOf`, which request generators often ignore.
  */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
 const searchTextPattern =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
   /^[^\u0000-\u001f\u007f]*[^\s\u0000-\u001f\u007f][^\u0000-\u001f\u007f]+[^\s\u0000-\u001f\u007f][^\u0000-\u001f\u007f]*$/;
 
 /**
