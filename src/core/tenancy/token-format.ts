@@ -21,11 +21,29 @@ const accountPrefix = 'acct_';
 const plainRoute = /^[0-9A-Za-wyz][0-9A-Za-z]*$/;
 const hexRoute = /^x(?:[0-9a-f]{2})+$/;
 
+/** The hex of a string's UTF-8 bytes (Web APIs only: the core runs beyond Node). */
+function utf8Hex(text: string): string {
+  let hex = '';
+  for (const byte of new TextEncoder().encode(text)) hex += byte.toString(16).padStart(2, '0');
+  return hex;
+}
+
+/** The string whose UTF-8 bytes `hex` spells, or null when they are not UTF-8. */
+function fromUtf8Hex(hex: string): string | null {
+  const bytes = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
 /** The route that spells `accountId` in a token. */
 export function routeOf(accountId: string): string {
   const body = accountId.startsWith(accountPrefix) ? accountId.slice(accountPrefix.length) : '';
   if (plainRoute.test(body)) return body;
-  return `x${Buffer.from(accountId, 'utf8').toString('hex')}`;
+  return `x${utf8Hex(accountId)}`;
 }
 
 /** A new token for a workspace of `accountId`. */
@@ -40,8 +58,9 @@ export function tokenAccount(token: string): string | null {
   if (!token.startsWith('cn_') || end < 0) return null;
   const route = token.slice(3, end);
   if (hexRoute.test(route)) {
-    const id = Buffer.from(route.slice(1), 'hex').toString('utf8');
-    return Buffer.from(id, 'utf8').toString('hex') === route.slice(1) ? id : null;
+    // Only the spelling routeOf writes: valid UTF-8, whose hex is this route again.
+    const id = fromUtf8Hex(route.slice(1));
+    return id !== null && utf8Hex(id) === route.slice(1) ? id : null;
   }
   return plainRoute.test(route) ? `${accountPrefix}${route}` : null;
 }
