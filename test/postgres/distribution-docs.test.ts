@@ -53,7 +53,7 @@ describe('docs/scaling.md', () => {
     const rows = new Map(
       doc
         .split('\n')
-        .filter((line) => /^\| (tenant|reference|own-key) \|/.test(line))
+        .filter((line) => /^\|\s*(tenant|reference|own-key)\s*\|/.test(line))
         .map((line) => [line.split('|')[1]?.trim(), line.split('|')[2] ?? ''] as const),
     );
     for (const [table, kind] of Object.entries(tableKinds)) {
