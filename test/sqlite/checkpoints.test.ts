@@ -130,7 +130,10 @@ describe('SQLite checkpoints', () => {
     expect(storage.checkpointing().threadPasses).toBeGreaterThan(0);
     expect(countProjects(filename)).toBe(written);
     expect(walFrames(filename)).toBeGreaterThan(400);
-    expect(walFrames(filename)).toBeLessThan(1200);
+    // Never started over, the log would hold about 4,500 frames. How far past the threshold it
+    // gets before the thread's next look depends on how often a busy machine runs the thread
+    // (1,474 frames once in CI), so the bound is half of never, not a multiple of the threshold.
+    expect(walFrames(filename)).toBeLessThan(2250);
     await storage.close();
     // The adapter's own connection closes last: it copies the rest and removes the log.
     expect(existsSync(`${filename}-wal`)).toBe(false);
