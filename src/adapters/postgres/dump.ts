@@ -1,5 +1,6 @@
 import type { CollectionName, DumpPage, DumpRows, DumpStore, DumpTable } from '../../core/port/index.js';
 import { eachCollection, tableOf } from '../shared/collection-table.js';
+import { type CounterRow, toCounter } from '../shared/counter-rows.js';
 import {
   type MembershipRow,
   type TokenRow,
@@ -75,11 +76,7 @@ const sources: { [Table in DumpTable]: Source<Table> } = {
     table: 'counters',
     columns: 'workspace_id, name, value',
     key: 'pk',
-    toRecord: (r) => ({
-      workspaceId: r.workspace_id as string,
-      name: r.name as string,
-      value: r.value as number,
-    }),
+    toRecord: (r) => toCounter(r as unknown as CounterRow),
   },
   signals: {
     table: 'signals',

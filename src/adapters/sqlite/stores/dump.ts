@@ -1,5 +1,6 @@
 import type { DumpRows, DumpStore, DumpTable } from '../../../core/port/index.js';
 import { eachCollection, tableOf } from '../../shared/collection-table.js';
+import { type CounterRow, toCounter } from '../../shared/counter-rows.js';
 import {
   type MembershipRow,
   type TokenRow,
@@ -29,14 +30,7 @@ const sources: { [Table in DumpTable]: { table: string; toRecord: (row: Row) => 
   tokens: { table: 'tokens', toRecord: (r) => toToken(r as unknown as TokenRow) },
   sessions: { table: 'sessions', toRecord: (r) => toSession(r as unknown as SessionRow) },
   ...eachCollection((name) => ({ table: tableOf[name], toRecord: (r: Row) => JSON.parse(r.data as string) })),
-  counters: {
-    table: 'counters',
-    toRecord: (r) => ({
-      workspaceId: r.workspace_id as string,
-      name: r.name as string,
-      value: r.value as number,
-    }),
-  },
+  counters: { table: 'counters', toRecord: (r) => toCounter(r as unknown as CounterRow) },
   signals: {
     table: 'signals',
     toRecord: (r) => toEvent({ sequence: r.sequence as number, data: r.data as string }),
