@@ -1,11 +1,9 @@
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { postgresStorage } from '../../src/adapters/postgres/index.js';
-import { migrate as migratePostgres } from '../../src/adapters/postgres/migrate.js';
-import { migrations as postgresMigrations } from '../../src/adapters/postgres/migrations/index.js';
 import { sqliteStorage } from '../../src/adapters/sqlite/index.js';
 import type { Storage } from '../../src/core/index.js';
-import { earlierSchemaFile } from '../support/earlier-schema.js';
+import { earlierSchemaFile, postgresSchemaAt } from '../support/earlier-schema.js';
 import { dropSchema, freshSchema, postgresSkipReason, testDatabaseUrl } from '../support/postgres.js';
 
 /**
@@ -74,23 +72,9 @@ describe('the migration that gives counters their workspace, on a database made 
       afterAll(() => dropSchema(schema));
 
       it('gives each counter the workspace and account of its project, and counts on', async () => {
-        const pool = new pg.Pool({ connectionString: testDatabaseUrl, max: 1 });
-        try {
-          await migratePostgres(
-            pool,
-            schema,
-            postgresMigrations.filter((m) => m.version <= 16),
-          );
-          const client = await pool.connect();
-          try {
-            await client.query(`SET search_path TO "${schema}"`);
-            for (const { sql, params } of earlierRows((i) => `$${i}`, true)) await client.query(sql, params);
-          } finally {
-            client.release();
-          }
-        } finally {
-          await pool.end();
-        }
+        await postgresSchemaAt(schema, 16, async (client) => {
+          for (const { sql, params } of earlierRows((i) => `$${i}`, true)) await client.query(sql, params);
+        });
         const storage = postgresStorage({ connectionString: testDatabaseUrl as string, schema, poolMax: 2 });
         try {
           await storage.ready();

@@ -1,11 +1,8 @@
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { postgresStorage } from '../../src/adapters/postgres/index.js';
-import { migrate as migratePostgres } from '../../src/adapters/postgres/migrate.js';
-import { migrations as postgresMigrations } from '../../src/adapters/postgres/migrations/index.js';
 import { sqliteStorage } from '../../src/adapters/sqlite/index.js';
 import type { Issue, Storage } from '../../src/core/index.js';
-import { earlierSchemaFile } from '../support/earlier-schema.js';
+import { earlierSchemaFile, postgresSchemaAt } from '../support/earlier-schema.js';
 import { dropSchema, freshSchema, postgresSkipReason, testDatabaseUrl } from '../support/postgres.js';
 import { sampleRow } from './fixtures.js';
 
@@ -87,27 +84,13 @@ describe('the issue labels migration on a database made before it', () => {
       afterAll(() => dropSchema(schema));
 
       it('indexes the labels of every issue stored before, each once, and keeps them after', async () => {
-        const pool = new pg.Pool({ connectionString: testDatabaseUrl, max: 1 });
-        try {
-          await migratePostgres(
-            pool,
-            schema,
-            postgresMigrations.filter((m) => m.version <= 15),
-          );
-          const client = await pool.connect();
-          try {
-            await client.query(`SET search_path TO "${schema}"`);
-            for (const issue of earlier)
-              await client.query(
-                insertSql((i) => `$${i}`, true),
-                valuesOf(issue, true),
-              );
-          } finally {
-            client.release();
-          }
-        } finally {
-          await pool.end();
-        }
+        await postgresSchemaAt(schema, 15, async (client) => {
+          for (const issue of earlier)
+            await client.query(
+              insertSql((i) => `$${i}`, true),
+              valuesOf(issue, true),
+            );
+        });
         const storage = postgresStorage({ connectionString: testDatabaseUrl as string, schema, poolMax: 2 });
         try {
           await storage.ready();

@@ -1,10 +1,14 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterEach, beforeEach } from 'vitest';
+import { migrate as migratePostgres } from '../../src/adapters/postgres/migrate.js';
+import { migrations as postgresMigrations } from '../../src/adapters/postgres/migrations/index.js';
 import { migrate } from '../../src/adapters/sqlite/migrate.js';
 import { migrations } from '../../src/adapters/sqlite/migrations/index.js';
 import { tempDir } from './adapters.js';
+import { requireDatabaseUrl } from './postgres.js';
 
 /**
  * Registers hooks giving each test a SQLite file in a fresh temp directory, removed after it, for
@@ -29,4 +33,33 @@ export function earlierSchemaFile() {
       return db;
     },
   };
+}
+
+/**
+ * The PostgreSQL counterpart of `earlierSchemaFile().migratedTo`: makes `schema` as the adapter
+ * left it at `version`, then lets `fill` write raw rows into it (its search_path set to it), for a
+ * test of a later migration on a database an earlier release made.
+ */
+export async function postgresSchemaAt(
+  schema: string,
+  version: number,
+  fill: (client: pg.PoolClient) => Promise<void>,
+): Promise<void> {
+  const pool = new pg.Pool({ connectionString: requireDatabaseUrl(), max: 1 });
+  try {
+    await migratePostgres(
+      pool,
+      schema,
+      postgresMigrations.filter((m) => m.version <= version),
+    );
+    const client = await pool.connect();
+    try {
+      await client.query(`SET search_path TO "${schema}"`);
+      await fill(client);
+    } finally {
+      client.release();
+    }
+  } finally {
+    await pool.end();
+  }
 }
