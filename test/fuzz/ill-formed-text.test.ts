@@ -3,7 +3,7 @@ import { openApiDocument } from '../../src/core/openapi/document.js';
 import { rawExchange, statusesOf } from '../hardening/raw-socket.js';
 import { hosts, startServer, type TestServer } from '../http/harness.js';
 import { adaptersUnderTest } from '../support/adapters.js';
-import { testDatabaseUrl } from '../support/postgres.js';
+import { postgresSkipReason, testDatabaseUrl } from '../support/postgres.js';
 import { violations } from './invariants.js';
 import { listOperations, type Operation } from './operations.js';
 import type { FuzzRequest } from './request-arbitraries.js';
@@ -149,6 +149,6 @@ for (const adapter of adapters) {
 
 if (!testDatabaseUrl) {
   describe('ill-formed text is refused at the edge on PostgreSQL', () => {
-    it.skip('skipped: TEST_DATABASE_URL is unset (e.g. postgres://postgres@127.0.0.1:5432/test)', () => {});
+    it.skip(`skipped: ${postgresSkipReason}`, () => {});
   });
 }

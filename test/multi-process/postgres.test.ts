@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { describe, it } from 'vitest';
+import { postgresSkipReason } from '../support/postgres.js';
 import { postgresDatabase } from './cluster.js';
 import { threeServesSuite } from './suite.js';
 
@@ -13,6 +14,6 @@ if (serverUrl) {
   threeServesSuite('PostgreSQL', () => postgresDatabase(serverUrl));
 } else {
   describe('three serve processes on one PostgreSQL database', () => {
-    it.skip('skipped: TEST_DATABASE_URL is unset (e.g. postgres://postgres@127.0.0.1:5432/test)', () => {});
+    it.skip(`skipped: ${postgresSkipReason}`, () => {});
   });
 }

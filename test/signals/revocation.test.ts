@@ -8,7 +8,7 @@ import { postgresStorage } from '../../src/adapters/postgres/index.js';
 import { sqliteStorage } from '../../src/adapters/sqlite/index.js';
 import { createTracker, type Storage, type Tracker, tenancy } from '../../src/core/index.js';
 import { type FakeClock, fakeClock, hosts, listen, seedWorkspace } from '../http/harness.js';
-import { dropSchema, freshSchema, testDatabaseUrl } from '../support/postgres.js';
+import { dropSchema, freshSchema, postgresSkipReason, testDatabaseUrl } from '../support/postgres.js';
 import { openStream, type Stream } from './event-stream.js';
 
 /**
@@ -205,6 +205,6 @@ for (const adapter of adapterNames) {
 
 if (!testDatabaseUrl) {
   describe('an open signal stream obeys its token authority on PostgreSQL', () => {
-    it.skip('skipped: TEST_DATABASE_URL is unset (e.g. postgres://postgres@127.0.0.1:5432/test)', () => {});
+    it.skip(`skipped: ${postgresSkipReason}`, () => {});
   });
 }
