@@ -63,16 +63,6 @@ export interface RouteReader {
   value<T>(sql: Prepared, params: readonly unknown[]): Promise<T | undefined>;
 }
 
-/** The account of the workspace: remembered, else read from its route ('' when it has none). */
-export async function accountOf(conn: RouteReader, workspaceId: string): Promise<string> {
-  const known = conn.routes.known(workspaceId);
-  if (known !== undefined) return known;
-  const found = await conn.value<string>(routeSql, [workspaceId]);
-  if (found === undefined) return unroutedAccount;
-  conn.routes.remember(workspaceId, found);
-  return found;
-}
-
 /** The account of a workspace that has a route, or undefined (no such workspace). */
 export async function routedAccountOf(conn: RouteReader, workspaceId: string): Promise<string | undefined> {
   const known = conn.routes.known(workspaceId);
@@ -80,4 +70,9 @@ export async function routedAccountOf(conn: RouteReader, workspaceId: string): P
   const found = await conn.value<string>(routeSql, [workspaceId]);
   if (found !== undefined) conn.routes.remember(workspaceId, found);
   return found;
+}
+
+/** The account of the workspace: remembered, else read from its route ('' when it has none). */
+export async function accountOf(conn: RouteReader, workspaceId: string): Promise<string> {
+  return (await routedAccountOf(conn, workspaceId)) ?? unroutedAccount;
 }
