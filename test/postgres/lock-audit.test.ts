@@ -206,6 +206,71 @@ describe.skipIf(!testDatabaseUrl)(
       });
     }
 
+    it('never both delete a project and create an issue in it, its project read and locked with the grant', async () => {
+      const { a, b, names, init, tracker } = await setup();
+      const doomed = await call(tracker, init.token, 'POST', '/projects', { name: 'Doomed' });
+      const projectId = doomed.body.id as string;
+      // Projects are archived, not deleted, through the API: the deleter is the storage's rule
+      // for removing a row others refer to (count its referrers, then delete), as an outcome's is.
+      let deleted: boolean | null = null;
+      let deleting: Promise<boolean> | null = null;
+      const deleter = () => {
+        deleting ??= b
+          .transaction(async (tx) => {
+            const referrers = await tx.collections.issues.count(init.workspaceId, { projectId });
+            return referrers === 0 && (await tx.collections.projects.delete(init.workspaceId, projectId));
+          })
+          .then((answer) => {
+            deleted = answer;
+            return answer;
+          });
+        return deleting;
+      };
+      // The create is told its project ahead (Route.readsRowOfBody): the row comes with the
+      // grant's round trip, so the creator pauses after taking it, before its number and insert.
+      let readAhead = false;
+      const creator = createTracker({
+        storage: pausing(
+          a,
+          (tx, pause) => ({
+            ...tx,
+            collections: {
+              ...tx.collections,
+              projects: {
+                ...tx.collections.projects,
+                get: async (...args) => {
+                  const busy = tx.busyMs();
+                  const row = await tx.collections.projects.get(...args);
+                  readAhead = tx.busyMs() === busy;
+                  await pause();
+                  return row;
+                },
+              },
+            },
+          }),
+          async () => {
+            void deleter();
+            await waitsOrEnded(names[1], () => deleted !== null);
+          },
+        ),
+        rateLimit: false,
+      });
+      open.push({ close: () => creator.close() });
+      const created = await call(creator, init.token, 'POST', '/issues', { projectId, title: 'In it' });
+      const removed = await (deleting as Promise<boolean> | null);
+      expect(readAhead).toBe(true);
+      expect(removed).not.toBeNull();
+      expect(created.status === 201 && removed === true).toBe(false);
+      expect(created.status === 201 || removed === true).toBe(true);
+      const orphans = await monitor(async (client) => {
+        const { rows } = await client.query(
+          `SELECT count(*)::int AS n FROM "${schema}".issues i WHERE NOT EXISTS (SELECT 1 FROM "${schema}".projects p WHERE p.id = i.project_id)`,
+        );
+        return rows[0].n as number;
+      });
+      expect(orphans).toBe(0);
+    });
+
     it('never leave a workspace without an admin when two sessions demote or remove its two admins at once', async () => {
       const { a, b, names, init, slug } = await setup();
       const plain = createTracker({ storage: a, rateLimit: false });

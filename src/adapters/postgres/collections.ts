@@ -123,7 +123,15 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
       : conn.rerun
         ? statements.getToChange
         : statements.getForWrite;
-    const data = await conn.value<string>(statement, [id, workspaceId, await accountOf(conn, workspaceId)]);
+    // Read and locked alike in the grant's round trip (tenancy.ts), when the transaction was told
+    // it reads this row first: taken once, as the first read of it.
+    const aheadKey = aheadRowKey(table, workspaceId, id);
+    const ahead = conn.writing ? (conn.memo.get(aheadKey) as AheadRow | null | undefined) : undefined;
+    if (ahead !== undefined) conn.memo.delete(aheadKey);
+    const data =
+      ahead !== undefined
+        ? ahead?.data
+        : await conn.value<string>(statement, [id, workspaceId, await accountOf(conn, workspaceId)]);
     if (data === undefined) return null;
     const row = parse(data);
     if (conn.writing) {
@@ -135,6 +143,15 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
     return row;
   };
   const readKey = (id: string) => `read\u0000${table}\u0000${id}`;
+  /** A row read ahead and not taken yet is stale once the transaction writes it (or, without an id, any of the table's). */
+  const forgetAhead = (workspaceId: string, id?: string) => {
+    if (id !== undefined) {
+      conn.memo.delete(aheadRowKey(table, workspaceId, id));
+      return;
+    }
+    const prefix = aheadRowKey(table, workspaceId, '');
+    for (const key of conn.memo.keys()) if (key.startsWith(prefix)) conn.memo.delete(key);
+  };
 
   /**
    * Before counting (or deleting) the rows of a write transaction that refer to a row: that row,
@@ -245,6 +262,7 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
       return data === undefined ? null : parse(data);
     },
     async update(row, expectedVersion) {
+      forgetAhead(row.workspaceId, row.id);
       const accountId = await accountOf(conn, row.workspaceId);
       const changed = await withUniqueRules(shape.uniqueRules, () =>
         conn.run(updateSql, [
@@ -267,6 +285,7 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
       throw new VersionMismatch(current ?? null);
     },
     async delete(workspaceId, id) {
+      forgetAhead(workspaceId, id);
       const deleted = await conn.run(
         `DELETE FROM ${table} WHERE account_id = $3 AND id = $1 AND workspace_id = $2`,
         [id, workspaceId, await accountOf(conn, workspaceId)],
@@ -274,6 +293,7 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
       return deleted > 0;
     },
     async deleteWhere(workspaceId, where) {
+      forgetAhead(workspaceId);
       const accountId = await accountOf(conn, workspaceId);
       await lockReferenced(accountId, workspaceId, where as Where);
       await predicateLock(accountId, workspaceId, true);

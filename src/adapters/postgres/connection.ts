@@ -5,6 +5,12 @@ import { lockShared } from './tenant-locks.js';
 
 type Params = readonly unknown[];
 
+/** What the batch needs of the client's socket: Node's Writable corking. */
+interface Corkable {
+  cork(): void;
+  uncork(): void;
+}
+
 export { type Prepared, prepared } from './prepared.js';
 
 export type Sql = string | Prepared;
@@ -73,6 +79,15 @@ export interface Conn {
    * Write transactions: nothing (each of their statements sees what committed before it).
    */
   consistent(): Promise<void>;
+  /**
+   * Several statements in one round trip, when the connection pipelines (node-postgres's
+   * `pipeline` mode: each statement is sent without waiting for the one before, all in one
+   * write); one after another otherwise. Their results, in order; the first failure fails the
+   * call (and the transaction, like any failed statement).
+   */
+  batch(statements: readonly Statement[]): Promise<QueryResult[]>;
+  /** Whether `batch` sends its statements in one round trip (else one after another). */
+  readonly pipelines: boolean;
   /** Holds `write` back (see HeldWrite); write transactions only. */
   hold(write: HeldWrite): void;
   /** The write held back, for the statement that carries it (which must then `check` it). */
@@ -88,6 +103,13 @@ export interface Conn {
    * that could only be waited for into one.
    */
   deadlocked(message: string): Error;
+}
+
+/** A statement of a batch: its text or prepared name, its parameters, its rows as arrays or not. */
+export interface Statement {
+  sql: Sql;
+  params: Params;
+  rowMode?: 'array';
 }
 
 /** The state of one transaction on its client: open or not, and its first failure. */
@@ -213,6 +235,44 @@ export function transactionConn(
     }
   }
 
+  /**
+   * Statements sent at once on a pipelining client: the stream is corked while pg writes each
+   * one's messages, so that all travel in one write (pg corks each statement's own messages).
+   */
+  async function pipelined(statements: readonly Statement[]): Promise<QueryResult[]> {
+    const writesAny = statements.some((s) => !readsOnly(textOf(s.sql)));
+    const begin = begun || !writesAny ? null : writing ? 'BEGIN' : 'BEGIN ISOLATION LEVEL REPEATABLE READ';
+    if (begin !== null) begun = true;
+    const ahead = preamble(begin);
+    const stream = (client as unknown as { connection?: { stream?: Partial<Corkable> } }).connection?.stream;
+    const started = performance.now();
+    const sent: Promise<QueryResult>[] = [];
+    stream?.cork?.();
+    try {
+      if (ahead.length > 0) sent.push(client.query(ahead.join('; ')));
+      for (const { sql, params, rowMode } of statements) {
+        const array = rowMode ? { rowMode } : {};
+        sent.push(
+          typeof sql === 'string'
+            ? client.query({ text: sql, values: [...params], ...array })
+            : client.query({ name: sql.name, text: sql.text, values: [...params], ...array }),
+        );
+      }
+    } finally {
+      stream?.uncork?.();
+    }
+    const settled = await Promise.allSettled(sent);
+    spentMs += performance.now() - started;
+    const failed = settled.find((result) => result.status === 'rejected');
+    if (failed !== undefined) {
+      state.failure = failed.reason;
+      throw failed.reason;
+    }
+    if (ahead.length > 0) searchPathOf.set(client, searchPathSql);
+    const results = settled.map((result) => (result as PromiseFulfilledResult<QueryResult>).value);
+    return ahead.length > 0 ? results.slice(1) : results;
+  }
+
   async function flushHeld(): Promise<void> {
     const write = held;
     if (write === undefined) return;
@@ -251,8 +311,10 @@ export function transactionConn(
     return send({ sql, params, rowMode, ahead: preamble(begin) });
   }
 
+  const pipelines = (client as { pipeline?: boolean }).pipeline === true;
   const conn: TransactionConn = {
     writing,
+    pipelines,
     rerun: options.rerun ?? false,
     memo: new Map(),
     routes: options.routes,
@@ -286,6 +348,15 @@ export function transactionConn(
         state.failure = error;
         throw error;
       }
+    },
+    async batch(statements) {
+      if (!state.open) throw new Error('transaction already finished');
+      if (state.failure !== undefined) throw state.failure;
+      await flushHeld();
+      if (pipelines) return pipelined(statements);
+      const results: QueryResult[] = [];
+      for (const { sql, params, rowMode } of statements) results.push(await unchecked(sql, params, rowMode));
+      return results;
     },
     hold(write) {
       if (!writing) throw new Error('only a write transaction holds writes back');

@@ -112,7 +112,13 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
   const ownsPool = options.pool === undefined;
   const pool =
     options.pool ??
-    new pg.Pool({ connectionString: options.connectionString, max: options.poolMax ?? 10, types });
+    new pg.Pool({
+      connectionString: options.connectionString,
+      max: options.poolMax ?? 10,
+      types,
+      // Statements a store knows ahead go in one round trip (Conn.batch).
+      pipeline: true,
+    } as pg.PoolConfig);
   // A connection that breaks while idle in the pool must not crash the process.
   const onIdleError = () => {};
   if (ownsPool) pool.on('error', onIdleError);
@@ -164,7 +170,7 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
     async transaction(fn, transactionOptions) {
       if (closed) throw new Error('storage is closed');
       await migrated;
-      const run = runner.run(fn, transactionOptions?.mode ?? 'write', transactionOptions?.readsFirst);
+      const run = runner.run(fn, transactionOptions?.mode ?? 'write', transactionOptions);
       running.add(run);
       try {
         return await run;

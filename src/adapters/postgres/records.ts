@@ -2,7 +2,8 @@ import type { IdempotencyRecord } from '../../core/model.js';
 import { type CounterStore, type IdempotencyStore, UniqueViolation } from '../../core/port/index.js';
 import { accountOf } from './account-routes.js';
 import { type Conn, prepared } from './connection.js';
-import { numberTaken, predicateMemoKey } from './memo-keys.js';
+import { claimId, claimSql, claimsOf, keepClaim, placeholder } from './idempotency-claims.js';
+import { type ClaimedAhead, claimedAheadKey, numberTaken, predicateMemoKey } from './memo-keys.js';
 import { purgeLockTaken } from './purge-lock.js';
 import { drawAheadSql, keepDrawnAhead } from './signals.js';
 import { type Granted, grantedKey } from './tenancy.js';
@@ -12,39 +13,9 @@ const getSql = prepared(
   'SELECT data FROM idempotency_keys WHERE account_id = $3 AND workspace_id = $1 AND key = $2',
 );
 
-/**
- * Claims a key: inserts a placeholder under it, or waits on the key's unique index while a
- * transaction that claimed it is open, and inserts nothing once that one committed its answer.
- */
-const claimSql = prepared(
-  'INSERT INTO idempotency_keys (workspace_id, key, created_at, data, account_id) VALUES ($1, $2, $3, $4, $5) ' +
-    'ON CONFLICT DO NOTHING RETURNING 1',
-);
-
 /** A claimed key's answer, written with the COMMIT. */
 const answerSql =
   'UPDATE idempotency_keys SET created_at = $3, data = $4 WHERE account_id = $5 AND workspace_id = $1 AND key = $2';
-
-/** A claimed key no answer was stored under: given back with the COMMIT. */
-const unclaimSql =
-  'DELETE FROM idempotency_keys WHERE account_id = $4 AND workspace_id = $1 AND key = $2 AND created_at = $3';
-
-/**
- * The placeholder of a claimed key. Dated '' (before any time): were it ever seen, it would read
- * as expired, and the next request with the key would replace it.
- */
-const placeholder = (workspaceId: string, key: string): string =>
-  JSON.stringify({ workspaceId, key, fingerprint: '', createdAt: '', status: 0, body: 'null', headers: {} });
-
-/** Where a transaction's stores keep the keys it claimed: key → answered yet. */
-const claimsOf = (conn: Conn): Map<string, boolean> => {
-  let claims = conn.memo.get('idempotency.claims') as Map<string, boolean> | undefined;
-  if (!claims) {
-    claims = new Map();
-    conn.memo.set('idempotency.claims', claims);
-  }
-  return claims;
-};
 
 /**
  * Stored create responses, by (workspace, Idempotency-Key). In a write transaction, `get`
@@ -55,11 +26,16 @@ const claimsOf = (conn: Conn): Map<string, boolean> => {
  * request that failed without throwing) is given back there too.
  */
 export function postgresIdempotency(conn: Conn): IdempotencyStore {
-  const id = (workspaceId: string, key: string) => `${workspaceId}\u0000${key}`;
   return {
     async get(workspaceId, key) {
       const accountId = await accountOf(conn, workspaceId);
-      if (conn.writing) {
+      // Claimed already, in the grant's round trip (tenancy.ts): what that claim found.
+      const ahead = conn.memo.get(claimedAheadKey) as ClaimedAhead | undefined;
+      const claimedAhead = ahead?.workspaceId === workspaceId && ahead.key === key ? ahead : undefined;
+      if (claimedAhead !== undefined) {
+        conn.memo.delete(claimedAheadKey);
+        if (claimedAhead.claimed) return null;
+      } else if (conn.writing) {
         const claimed = await conn.value<number>(claimSql, [
           workspaceId,
           key,
@@ -68,9 +44,7 @@ export function postgresIdempotency(conn: Conn): IdempotencyStore {
           accountId,
         ]);
         if (claimed !== undefined) {
-          claimsOf(conn).set(id(workspaceId, key), false);
-          // Runs at the commit after the answers: gives the key back when none was stored.
-          conn.atCommit(unclaimSql, [workspaceId, key, '', accountId], { last: true });
+          keepClaim(conn, workspaceId, key, accountId);
           return null;
         }
       }
@@ -79,7 +53,7 @@ export function postgresIdempotency(conn: Conn): IdempotencyStore {
     },
     async put(record, replaceIfBefore) {
       const claims = claimsOf(conn);
-      const claim = id(record.workspaceId, record.key);
+      const claim = claimId(record.workspaceId, record.key);
       const accountId = await accountOf(conn, record.workspaceId);
       if (claims.get(claim) === false) {
         claims.set(claim, true);

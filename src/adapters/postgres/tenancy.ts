@@ -23,9 +23,17 @@ import {
 } from '../shared/tenancy-rows.js';
 import { accountOf, routedAccountOf } from './account-routes.js';
 import { shapes } from './collection-sql.js';
-import { type Conn, type Prepared, prepared } from './connection.js';
+import { type Conn, type Prepared, prepared, type Statement } from './connection.js';
 import { withUniqueRules } from './errors.js';
-import { type AheadRow, aheadRowKey, readsFirstKey } from './memo-keys.js';
+import { claimByTokenSql, keepClaim } from './idempotency-claims.js';
+import {
+  type AheadRow,
+  aheadRowKey,
+  type ClaimedAhead,
+  claimedAheadKey,
+  claimsKeyKey,
+  readsFirstKey,
+} from './memo-keys.js';
 
 export const workspaceColumns = 'id, account_id, slug, name, created_at';
 export const userColumns = 'id, email, password_hash, created_at, last_sign_in_at';
@@ -312,6 +320,65 @@ async function grantWithRow(conn: Conn, hash: string, accountId: string, ahead: 
   return row;
 }
 
+/**
+ * The row of a table the workspace of the token whose hash is $2 holds under id $3, in account
+ * $1, locked as a write transaction's `get` locks it (collections.ts).
+ */
+const lockedRowByTokenSql = (() => {
+  const made = new Map<CollectionName, Prepared>();
+  return (name: CollectionName): Prepared => {
+    let statement = made.get(name);
+    if (!statement) {
+      statement = prepared(
+        `SELECT r.data, r.version FROM ${shapes[name].table} r WHERE r.account_id = $1 AND r.id = $3 ` +
+          'AND r.workspace_id = (SELECT t.workspace_id FROM tokens t WHERE t.account_id = $1 AND t.hash = $2) ' +
+          'FOR KEY SHARE OF r',
+      );
+      made.set(name, statement);
+    }
+    return statement;
+  };
+})();
+
+/**
+ * A write transaction's grant, sent in one round trip with the BEGIN and what the transaction
+ * was told it does next: claiming its Idempotency-Key (left for IdempotencyStore.get) and
+ * reading a row FOR KEY SHARE (left for Collection.get). Both go by the token's hash, so they
+ * reach only the token's own workspace, and are undone by the rollback of a request the grant
+ * then refuses.
+ */
+async function grantWithWritesAhead(
+  conn: Conn,
+  hash: string,
+  accountId: string,
+  ahead: RowRead | undefined,
+  key: string | undefined,
+) {
+  conn.memo.delete(readsFirstKey);
+  conn.memo.delete(claimsKeyKey);
+  const statements: Statement[] = [{ sql: grantSql, params: [hash, accountId] }];
+  if (key !== undefined) statements.push({ sql: claimByTokenSql, params: [accountId, hash, key] });
+  if (ahead !== undefined)
+    statements.push({ sql: lockedRowByTokenSql(ahead.collection), params: [accountId, hash, ahead.id] });
+  const [granted, claim, locked] = await conn.batch(statements);
+  const row = granted?.rows[0] as TokenGrantRow | undefined;
+  if (row === undefined) return undefined;
+  const workspaceId = row.workspace_id;
+  if (key !== undefined) {
+    const claimed = (claim?.rowCount ?? 0) > 0;
+    if (claimed) keepClaim(conn, workspaceId, key, accountId);
+    conn.memo.set(claimedAheadKey, { workspaceId, key, claimed } satisfies ClaimedAhead);
+  }
+  if (ahead !== undefined) {
+    const found = (key === undefined ? claim : locked)?.rows[0] as AheadRow | undefined;
+    conn.memo.set(
+      aheadRowKey(shapes[ahead.collection].table, workspaceId, ahead.id),
+      found === undefined ? null : { data: found.data, version: Number(found.version) },
+    );
+  }
+  return row;
+}
+
 /** The workspace and account a transaction's token was granted (for a create's locks: records.ts). */
 export interface Granted {
   workspaceId: string;
@@ -385,10 +452,15 @@ export function postgresTokens(conn: Conn): TokenStore {
       // every revoke and role change committed before it.
       const account = await accountFor(hash, accountId);
       if (account === undefined) return null;
-      const ahead = conn.writing ? undefined : (conn.memo.get(readsFirstKey) as RowRead | undefined);
-      const row = ahead
-        ? await grantWithRow(conn, hash, account, ahead)
-        : await conn.row<TokenGrantRow>(grantSql, [hash, account]);
+      const ahead = conn.memo.get(readsFirstKey) as RowRead | undefined;
+      const key = conn.writing ? (conn.memo.get(claimsKeyKey) as string | undefined) : undefined;
+      const row = conn.writing
+        ? conn.pipelines && (ahead !== undefined || key !== undefined)
+          ? await grantWithWritesAhead(conn, hash, account, ahead, key)
+          : await conn.row<TokenGrantRow>(grantSql, [hash, account])
+        : ahead
+          ? await grantWithRow(conn, hash, account, ahead)
+          : await conn.row<TokenGrantRow>(grantSql, [hash, account]);
       const grant = maybe(row ?? undefined, toTokenGrant);
       if (grant?.accountId != null) {
         conn.routes.remember(grant.token.workspaceId, grant.accountId);

@@ -1,9 +1,9 @@
 import type { Pool } from 'pg';
-import { type RowRead, type StorageTx, TransientConflict } from '../../core/port/index.js';
+import { type StorageTx, type TransactionOptions, TransientConflict } from '../../core/port/index.js';
 import type { AccountRoutes } from './account-routes.js';
 import { type Conn, type TransactionState, transactionConn } from './connection.js';
 import { isRetryable } from './errors.js';
-import { readsFirstKey } from './memo-keys.js';
+import { claimsKeyKey, readsFirstKey } from './memo-keys.js';
 
 export type TransactionMode = 'read' | 'write';
 
@@ -47,8 +47,8 @@ export interface TransactionRunnerOptions {
  * | Rule | Lock (or single statement) | Race test (test/postgres/lock-audit.test.ts) |
  * |------|----------------------------|-----------------------------------------------|
  * | Issue numbers per project run 1, 2, 3… without a gap | `counters` upsert `… RETURNING value`: the counter row's lock queues the creates of that project only (records.ts) | 50 creates × 6 workspaces over 3 storages (test/postgres/write-path.test.ts) |
- * | Same-key creates: one creates, the others replay or get 409 | the key is claimed first, `INSERT … ON CONFLICT DO NOTHING RETURNING` on the key's unique index: a second request waits there until the first ends, then reads its answer (records.ts) | "same-key creates" |
- * | An outcome is not deleted while an issue, decision or time entry is created against it (never both) | a reference read in a write transaction (`Collection.get`) takes `FOR KEY SHARE`; counting the rows that refer to a row (`count`/`deleteWhere` on projectId, outcomeId, issueId) first takes `FOR UPDATE` on that row, in a statement of its own, so the count sees every referrer committed before the lock (collections.ts) | "never both delete an outcome and create …" |
+ * | Same-key creates: one creates, the others replay or get 409 | the key is claimed first, `INSERT … ON CONFLICT DO NOTHING RETURNING` on the key's unique index: a second request waits there until the first ends, then reads its answer (records.ts); a create told its key ahead claims it in the grant's round trip, by the token's hash, and gives it back at the commit when the request never judged it (idempotency-claims.ts, tenancy.ts) | "same-key creates"; test/postgres/write-hints.test.ts |
+ * | An outcome is not deleted while an issue, decision or time entry is created against it (never both) | a reference read in a write transaction (`Collection.get`, or the row a create was told it reads first, read in the grant's round trip: tenancy.ts) takes `FOR KEY SHARE`; counting the rows that refer to a row (`count`/`deleteWhere` on projectId, outcomeId, issueId) first takes `FOR UPDATE` on that row, in a statement of its own, so the count sees every referrer committed before the lock (collections.ts) | "never both delete an outcome and create …", "never both delete a project and create an issue in it" |
  * | A row read and then written by one transaction is not changed between (read-modify-write) | `Collection.update` is one conditional UPDATE; when it finds another version than the one this transaction read, the transaction lost a race and runs again, and a run again locks the rows it reads `FOR NO KEY UPDATE` so that it queues (collections.ts) | conformance: "loses no update when 50 concurrent transactions read a row…" |
  * | Totals counted in a write transaction include every insert committed before, none after | a predicate lock per table and workspace, a row of the account's `tenant_locks` (no advisory lock: it would hold on one node only): inserts hold it FOR SHARE, counts and lists of a write transaction FOR UPDATE (collections.ts, tenant-locks.ts) | conformance: list totals, "concurrent" |
  * | The last admin is never demoted or removed (never zero admins) | counting the members of a role in a write transaction first takes `FOR UPDATE` on the workspace row: role changes that count queue per workspace (tenancy.ts) | "removing or demoting the last admin from two sessions" |
@@ -84,7 +84,7 @@ export function transactionRunner(options: TransactionRunnerOptions) {
     fn: (tx: StorageTx) => Promise<T>,
     mode: TransactionMode,
     run: number,
-    readsFirst: RowRead | undefined,
+    hints: TransactionOptions | undefined,
   ): Promise<T> {
     const client = await options.pool.connect();
     const state: TransactionState = { open: false, failure: undefined };
@@ -104,8 +104,11 @@ export function transactionRunner(options: TransactionRunnerOptions) {
       routes: options.routes,
       rerun: run > 1,
     });
-    // Read with the token's grant, in its statement (tenancy.ts), when a read transaction has one.
-    if (readsFirst && mode === 'read') conn.memo.set(readsFirstKey, readsFirst);
+    // Read (and claimed) with the token's grant, in its round trip (tenancy.ts); a run again
+    // locks what it reads otherwise, and goes without.
+    if (hints?.readsFirst && (mode === 'read' || run === 1)) conn.memo.set(readsFirstKey, hints.readsFirst);
+    if (hints?.claimsKey !== undefined && mode === 'write' && run === 1)
+      conn.memo.set(claimsKeyKey, hints.claimsKey);
     let broken: Error | undefined;
     const markBroken = (error: unknown) => {
       broken ??= error instanceof Error ? error : new Error(String(error));
@@ -139,10 +142,14 @@ export function transactionRunner(options: TransactionRunnerOptions) {
   }
 
   return {
-    async run<T>(fn: (tx: StorageTx) => Promise<T>, mode: TransactionMode, readsFirst?: RowRead): Promise<T> {
+    async run<T>(
+      fn: (tx: StorageTx) => Promise<T>,
+      mode: TransactionMode,
+      hints?: TransactionOptions,
+    ): Promise<T> {
       for (let run = 1; ; run++) {
         try {
-          return await attempt(fn, mode, run, readsFirst);
+          return await attempt(fn, mode, run, hints);
         } catch (error) {
           if (!isRetryable(error)) throw error;
           if (run >= options.maxAttempts) throw new TransientConflict(run, { cause: error });

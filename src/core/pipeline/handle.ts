@@ -1,13 +1,14 @@
 import { ApiError } from '../errors.js';
-import { type RowRead, TransientConflict, UniqueViolation } from '../port/index.js';
+import { type RowRead, type TransactionOptions, TransientConflict, UniqueViolation } from '../port/index.js';
 import { probePaths } from '../public-routes.js';
 import { ClientGone, withAdmittedBody } from './admit-body.js';
 import { afterCommit, type Outcome } from './after-commit.js';
 import { allowedMethods, decodePathParams, optionsReply } from './allow.js';
 import { authenticate, authorize, type Principal } from './auth.js';
 import { batchSize, isBatchPath } from './batch.js';
+import { parseJsonBody } from './body.js';
 import type { Services } from './context.js';
-import { keyInUse } from './idempotency.js';
+import { keyInUse, readIdempotencyKey } from './idempotency.js';
 import { needsPreparation, prepareServices } from './prepare.js';
 import type { RateLimitDecision } from './rate-limit.js';
 import type { Reply } from './reply.js';
@@ -174,10 +175,9 @@ async function handleOnce(state: RequestState): Promise<Outcome> {
   // GETs, and the extensions' pages that only read (signing in looks the user up; the password
   // is checked after the transaction), run in a read transaction.
   const mode = target.method === 'GET' || target.page?.readsOnly ? 'read' : 'write';
-  const readsFirst = mode === 'read' ? rowReadOf(state.match) : undefined;
   const { reply, principal } = await rt.storage.transaction(
     (tx) => answerInTransaction({ ...state, tx, nowMs: rt.clock.now() }),
-    readsFirst ? { mode, readsFirst } : { mode },
+    mode === 'read' ? withRead({ mode }, rowReadOf(state.match)) : writeHintsOf(state),
   );
   // The account whose writes this request may make, and whose changes its stream waits for.
   const account = principal?.accountId ?? null;
@@ -198,6 +198,39 @@ function rowReadOf(match: RouteMatch | null): RowRead | undefined {
   } catch {
     return undefined;
   }
+}
+
+const withRead = (options: TransactionOptions, readsFirst: RowRead | undefined): TransactionOptions =>
+  readsFirst ? { ...options, readsFirst } : options;
+
+/**
+ * What a write transaction does first after its grant, told ahead: the Idempotency-Key it claims
+ * (a create's or an action's, when the header holds one), then the row its body refers to
+ * (`Route.readsRowOfBody`). Hints only: a header or body the route refuses gives none.
+ */
+function writeHintsOf({ req, match }: RequestState): TransactionOptions {
+  if (match?.kind !== 'route') return { mode: 'write' };
+  const { route } = match;
+  const options: TransactionOptions = { mode: 'write' };
+  if (route.kind === 'create' || route.kind === 'action') {
+    try {
+      const key = readIdempotencyKey(req.headers['idempotency-key'], false);
+      if (key !== null) options.claimsKey = key;
+    } catch {
+      // Refused (400) after authentication, as without the hint.
+    }
+  }
+  const refers = route.readsRowOfBody;
+  if (refers === undefined) return options;
+  let body: unknown;
+  try {
+    body = parseJsonBody(req.headers, req.body);
+  } catch {
+    return options;
+  }
+  const id =
+    body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[refers.field] : undefined;
+  return withRead(options, typeof id === 'string' ? { collection: refers.collection, id } : undefined);
 }
 
 /** The answer made inside the transaction, and who the request acts as once authenticated. */

@@ -76,6 +76,12 @@ export interface Route<Q = unknown, B = unknown> extends RouteReference {
    * `getJson`): the transaction is told so ahead (`TransactionOptions.readsFirst`).
    */
   readsRow?: CollectionName;
+  /**
+   * A write whose first look at the data (after its Idempotency-Key) is the row of `collection`
+   * that its body's `field` names, by `get` (an issue's project): the transaction is told so
+   * ahead (`TransactionOptions.readsFirst`).
+   */
+  readsRowOfBody?: { collection: CollectionName; field: string };
   handle(ctx: OperationContext, input: RouteInput<Q, B>): Promise<Reply>;
 }
 
@@ -94,6 +100,7 @@ export function defineRoute<QS extends z.ZodType = z.ZodUndefined, BS extends z.
     prepare?(body: unknown, services: Services): Promise<Services>;
     runsOperations?: boolean;
     readsRow?: CollectionName;
+    readsRowOfBody?: { collection: CollectionName; field: string };
     handle(ctx: OperationContext, input: RouteInput<z.output<QS>, z.output<BS>>): Promise<Reply>;
   },
 ): Route {

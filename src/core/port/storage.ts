@@ -58,13 +58,23 @@ export interface TransactionOptions {
   /** See `Storage.transaction`. */
   mode?: 'read' | 'write';
   /**
-   * A hint of what a read transaction reads right after `tokens.grantOf`: the row `id` of
-   * `collection` in the token's workspace, by `getJson`. An adapter with round trips to save may
-   * read it in the grant's statement, of one snapshot with it (a revoke committed before the
-   * grant's read is seen, and the row is the one of that same moment); the others ignore it. A
-   * hint only: `fn` may read anything, and an adapter answers every read as it would without it.
+   * A hint of what the transaction reads right after `tokens.grantOf` (and, in a write
+   * transaction, after claiming `claimsKey`): the row `id` of `collection` in the token's
+   * workspace, by `getJson` in a read transaction, by `get` in a write one. An adapter with round
+   * trips to save may read it in the grant's round trip: in a read transaction of one snapshot
+   * with the grant (a revoke committed before the grant's read is seen, and the row is the one of
+   * that same moment), in a write one taking the lock `get` takes; the others ignore it. A hint
+   * only: `fn` may read anything, and an adapter answers every read as it would without it.
    */
   readsFirst?: RowRead;
+  /**
+   * A hint for a write transaction: right after `tokens.grantOf`, it claims this Idempotency-Key
+   * (`idempotency.get` of the token's workspace). An adapter with round trips to save may claim
+   * it in the grant's round trip, and must then give it back at the commit when `fn` never asked
+   * for it (a request refused before its key was judged): the key is left as it would be
+   * without the hint.
+   */
+  claimsKey?: string;
 }
 
 /** One row of a collection, named by its id (its workspace is the token's). */

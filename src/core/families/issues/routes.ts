@@ -50,6 +50,7 @@ export const issueRoutes = [
     examples: { request: issueExamples.create, response: issueExamples.created },
     body: issueCreateSchema,
     response: issueSchema,
+    readsRowOfBody: { collection: 'projects', field: 'projectId' },
     handle: async (ctx, { body }) => resource(await createIssue(ctx, body), 201),
   }),
   defineRoute({

@@ -1,0 +1,59 @@
+import type { Conn } from './connection.js';
+import { prepared } from './prepared.js';
+
+/**
+ * Claiming an Idempotency-Key (see the lock audit in transaction.ts): a write transaction
+ * inserts a placeholder under the key before the request does any work, or waits on the key's
+ * unique index while a transaction that claimed it is open, and inserts nothing once that one
+ * committed its answer. A claimed key no answer was stored under is given back with the COMMIT.
+ */
+
+/** Claims a key: $1 workspace, $2 key, $3 '' (the placeholder's date), $4 the placeholder, $5 account. */
+export const claimSql = prepared(
+  'INSERT INTO idempotency_keys (workspace_id, key, created_at, data, account_id) VALUES ($1, $2, $3, $4, $5) ' +
+    'ON CONFLICT DO NOTHING RETURNING 1',
+);
+
+/**
+ * Claims a key in the workspace of the token whose hash is $2, in account $1: the grant's round
+ * trip sends it beside the grant (tenancy.ts), before the token is judged. A token that is no
+ * more valid fails its request, whose rollback gives the key back.
+ */
+export const claimByTokenSql = prepared(
+  'INSERT INTO idempotency_keys (workspace_id, key, created_at, data, account_id) ' +
+    "SELECT t.workspace_id, $3, '', json_build_object('workspaceId', t.workspace_id, 'key', $3::text, " +
+    "'fingerprint', '', 'createdAt', '', 'status', 0, 'body', 'null', 'headers', json_build_object())::text, " +
+    't.account_id FROM tokens t WHERE t.account_id = $1 AND t.hash = $2 ' +
+    'ON CONFLICT DO NOTHING RETURNING workspace_id',
+);
+
+/** A claimed key no answer was stored under: given back with the COMMIT. */
+const unclaimSql =
+  'DELETE FROM idempotency_keys WHERE account_id = $4 AND workspace_id = $1 AND key = $2 AND created_at = $3';
+
+/**
+ * The placeholder of a claimed key. Dated '' (before any time): were it ever seen, it would read
+ * as expired, and the next request with the key would replace it.
+ */
+export const placeholder = (workspaceId: string, key: string): string =>
+  JSON.stringify({ workspaceId, key, fingerprint: '', createdAt: '', status: 0, body: 'null', headers: {} });
+
+/** A claimed key's name among a transaction's claims. */
+export const claimId = (workspaceId: string, key: string) => `${workspaceId}\u0000${key}`;
+
+/** Where a transaction's stores keep the keys it claimed: key → answered yet. */
+export const claimsOf = (conn: Conn): Map<string, boolean> => {
+  let claims = conn.memo.get('idempotency.claims') as Map<string, boolean> | undefined;
+  if (!claims) {
+    claims = new Map();
+    conn.memo.set('idempotency.claims', claims);
+  }
+  return claims;
+};
+
+/** Keeps a key this transaction claimed: unanswered for now, and given back at the commit unless answered. */
+export function keepClaim(conn: Conn, workspaceId: string, key: string, accountId: string): void {
+  claimsOf(conn).set(claimId(workspaceId, key), false);
+  // Runs at the commit after the answers: gives the key back when none was stored.
+  conn.atCommit(unclaimSql, [workspaceId, key, '', accountId], { last: true });
+}
