@@ -1,6 +1,6 @@
 import type { PoolClient, QueryResult, QueryResultRow } from 'pg';
 import type { AccountRoutes } from './account-routes.js';
-import type { Prepared } from './prepared.js';
+import { type Prepared, prepared } from './prepared.js';
 import { lockShared } from './tenant-locks.js';
 
 type Params = readonly unknown[];
@@ -11,7 +11,7 @@ interface Corkable {
   uncork(): void;
 }
 
-export { type Prepared, prepared } from './prepared.js';
+export { type Prepared, prepared };
 
 export type Sql = string | Prepared;
 
@@ -160,6 +160,23 @@ function inlined(sql: string, params: Params): string | undefined {
   return missing ? undefined : text;
 }
 
+/**
+ * The writes kept for the commit, prepared under names of their own: a pipelining client sends
+ * them with the COMMIT as statements PostgreSQL parses once per connection. Their texts are few
+ * (one per kind of write); past a bound (texts made per call, a lock of n accounts) they go
+ * unnamed.
+ */
+const commitStatements = new Map<string, Prepared>();
+const maxCommitStatements = 256;
+function preparedForCommit(sql: string): Sql {
+  let found = commitStatements.get(sql);
+  if (found === undefined && commitStatements.size < maxCommitStatements) {
+    found = prepared(sql);
+    commitStatements.set(sql, found);
+  }
+  return found ?? sql;
+}
+
 /** A statement that only reads: a plain SELECT, locking nothing and drawing no number. */
 const readsOnly = (sql: string): boolean =>
   sql.startsWith('SELECT ') &&
@@ -190,8 +207,9 @@ export function transactionConn(
   let spentMs = 0;
   let begun = false;
   let held: HeldWrite | undefined;
-  const atCommit: string[] = [];
-  const atCommitLast: string[] = [];
+  // The writes kept for the commit: statements a pipelining client sends prepared, else texts.
+  const atCommit: Statement[] = [];
+  const atCommitLast: Statement[] = [];
 
   /** What must travel ahead of the next statement: the search_path, a BEGIN. */
   function preamble(begin: string | null): string[] {
@@ -372,7 +390,9 @@ export function transactionConn(
       const text = inlined(sql, params);
       if (text === undefined)
         throw new Error('a write kept for the commit takes text and number parameters only');
-      (atCommitOptions?.last ? atCommitLast : atCommit).push(text);
+      (atCommitOptions?.last ? atCommitLast : atCommit).push(
+        pipelines ? { sql: preparedForCommit(sql), params } : { sql: text, params: [] },
+      );
     },
     deadlocked(message) {
       const error = Object.assign(new Error(message), { code: '40P01' });
@@ -383,13 +403,14 @@ export function transactionConn(
       if (state.failure !== undefined) throw state.failure;
       // A held write that can fail the COMMIT goes with it, ahead of the writes kept for it.
       const write = held;
-      const withCommit =
-        write?.atCommitSql !== undefined && write.sharedLock === undefined
-          ? inlined(write.atCommitSql, write.params)
-          : undefined;
-      if (withCommit !== undefined) {
-        held = undefined;
-        atCommit.unshift(withCommit);
+      if (write?.atCommitSql !== undefined && write.sharedLock === undefined) {
+        const withCommit = pipelines
+          ? { sql: preparedForCommit(write.atCommitSql), params: write.params }
+          : { sql: inlined(write.atCommitSql, write.params), params: [] };
+        if (withCommit.sql !== undefined) {
+          held = undefined;
+          atCommit.unshift(withCommit as Statement);
+        }
       }
       // The held write may need to name the rule it broke: a statement of this transaction still.
       state.open = true;
@@ -400,7 +421,12 @@ export function transactionConn(
       }
       const writes = [...atCommit, ...atCommitLast];
       if (!begun && writes.length === 0) return;
-      await client.query([...(begun ? [] : ['BEGIN']), ...writes, 'COMMIT'].join('; '));
+      if (pipelines) {
+        // Prepared, in one round trip: a failed write fails its call, and makes the COMMIT a ROLLBACK.
+        await pipelined([...writes, { sql: 'COMMIT', params: [] }]);
+        return;
+      }
+      await client.query([...(begun ? [] : ['BEGIN']), ...writes.map((w) => textOf(w.sql)), 'COMMIT'].join('; '));
     },
     async rollback() {
       searchPathOf.delete(client);
