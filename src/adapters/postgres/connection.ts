@@ -426,7 +426,9 @@ export function transactionConn(
         await pipelined([...writes, { sql: 'COMMIT', params: [] }]);
         return;
       }
-      await client.query([...(begun ? [] : ['BEGIN']), ...writes.map((w) => textOf(w.sql)), 'COMMIT'].join('; '));
+      await client.query(
+        [...(begun ? [] : ['BEGIN']), ...writes.map((w) => textOf(w.sql)), 'COMMIT'].join('; '),
+      );
     },
     async rollback() {
       searchPathOf.delete(client);
