@@ -88,6 +88,43 @@ describe.skipIf(!testDatabaseUrl)(
       };
     }
 
+    /**
+     * A tracker over `storage` whose transactions pause once, after their first read of a row of
+     * `collection`, until `pause` resolves; `read` hears whether that read sent a statement.
+     */
+    function pausingAfterGet(
+      storage: Storage,
+      collection: 'outcomes' | 'projects',
+      pause: () => Promise<void>,
+      read: (sentStatement: boolean) => void = () => {},
+    ): Tracker {
+      const tracker = createTracker({
+        storage: pausing(
+          storage,
+          (tx, once) => ({
+            ...tx,
+            collections: {
+              ...tx.collections,
+              [collection]: {
+                ...tx.collections[collection],
+                get: async (...args: Parameters<StorageTx['collections']['outcomes']['get']>) => {
+                  const busy = tx.busyMs();
+                  const row = await tx.collections[collection].get(...args);
+                  read(tx.busyMs() !== busy);
+                  await once();
+                  return row;
+                },
+              },
+            },
+          }),
+          pause,
+        ),
+        rateLimit: false,
+      });
+      open.push({ close: () => tracker.close() });
+      return tracker;
+    }
+
     async function setup() {
       schema = freshSchema();
       const names = [`ot_a_${randomBytes(4).toString('hex')}`, `ot_b_${randomBytes(4).toString('hex')}`];
@@ -142,31 +179,10 @@ describe.skipIf(!testDatabaseUrl)(
         });
         let deleted: { status: number } | null = null;
         // The creator reads the outcome, then pauses until the deleter waits for it (or is done).
-        const creator = createTracker({
-          storage: pausing(
-            a,
-            (tx, pause) => ({
-              ...tx,
-              collections: {
-                ...tx.collections,
-                outcomes: {
-                  ...tx.collections.outcomes,
-                  get: async (...args) => {
-                    const row = await tx.collections.outcomes.get(...args);
-                    await pause();
-                    return row;
-                  },
-                },
-              },
-            }),
-            async () => {
-              void deleter();
-              await waitsOrEnded(names[1], () => deleted !== null);
-            },
-          ),
-          rateLimit: false,
+        const creator = pausingAfterGet(a, 'outcomes', async () => {
+          void deleter();
+          await waitsOrEnded(names[1], () => deleted !== null);
         });
-        open.push({ close: () => creator.close() });
         const other = createTracker({ storage: b, rateLimit: false });
         open.push({ close: () => other.close() });
         let deleting: Promise<{ status: number }> | null = null;
@@ -229,33 +245,17 @@ describe.skipIf(!testDatabaseUrl)(
       // The create is told its project ahead (Route.readsRowOfBody): the row comes with the
       // grant's round trip, so the creator pauses after taking it, before its number and insert.
       let readAhead = false;
-      const creator = createTracker({
-        storage: pausing(
-          a,
-          (tx, pause) => ({
-            ...tx,
-            collections: {
-              ...tx.collections,
-              projects: {
-                ...tx.collections.projects,
-                get: async (...args) => {
-                  const busy = tx.busyMs();
-                  const row = await tx.collections.projects.get(...args);
-                  readAhead = tx.busyMs() === busy;
-                  await pause();
-                  return row;
-                },
-              },
-            },
-          }),
-          async () => {
-            void deleter();
-            await waitsOrEnded(names[1], () => deleted !== null);
-          },
-        ),
-        rateLimit: false,
-      });
-      open.push({ close: () => creator.close() });
+      const creator = pausingAfterGet(
+        a,
+        'projects',
+        async () => {
+          void deleter();
+          await waitsOrEnded(names[1], () => deleted !== null);
+        },
+        (sentStatement) => {
+          readAhead = !sentStatement;
+        },
+      );
       const created = await call(creator, init.token, 'POST', '/issues', { projectId, title: 'In it' });
       const removed = await (deleting as Promise<boolean> | null);
       expect(readAhead).toBe(true);

@@ -6,7 +6,7 @@ import { afterCommit, type Outcome } from './after-commit.js';
 import { allowedMethods, decodePathParams, optionsReply } from './allow.js';
 import { authenticate, authorize, type Principal } from './auth.js';
 import { batchSize, isBatchPath } from './batch.js';
-import { parseJsonBody } from './body.js';
+import { checkBodySize, parseJsonBody } from './body.js';
 import type { Services } from './context.js';
 import { keyInUse, readIdempotencyKey } from './idempotency.js';
 import { needsPreparation, prepareServices } from './prepare.js';
@@ -224,6 +224,8 @@ function writeHintsOf({ req, match }: RequestState): TransactionOptions {
   if (refers === undefined) return options;
   let body: unknown;
   try {
+    // Within the size limit only: a body the request refuses is not parsed for a hint.
+    checkBodySize(req.headers, req.body);
     body = parseJsonBody(req.headers, req.body);
   } catch {
     return options;
