@@ -5,7 +5,9 @@
 // project each); the database is local, or behind a TCP proxy adding BENCH_DELAY_MS (1.5 ms) to
 // every round trip (bench/delay-proxy.js). Rounds alternate the configurations; the table shows
 // medians. CPU per request is utime+stime from /proc/<pid>/stat of every loaded server process,
-// and of the PostgreSQL backends serving them; rollbacks per request are the benchmark
+// and of the PostgreSQL backends serving them (and of the delaying proxy, for its lines); "cores
+// busy" adds the load generator's own CPU and divides by the time: near the machine's core count,
+// CPU was the bound. Rollbacks per request are the benchmark
 // database's own (pg_stat_database of a database made for the run). BENCH_PROFILE=1 also
 // profiles one process (--cpu-prof) and prints where its time goes. BENCH_CLI=<main.js> measures
 // another build (an earlier commit's, for a before/after). Needs BENCH_DATABASE_URL or
@@ -169,13 +171,20 @@ async function rollbacks() {
   return Number(rows[0].xact_rollback);
 }
 
-/** Loads every server of `servers` at once, `connections / servers.length` connections each. */
-async function load(op, servers, target, withBackends) {
+/**
+ * Loads every server of `servers` at once, `connections / servers.length` connections each.
+ * `proxyPid`: the delaying proxy the servers reach the database through, whose CPU is counted too.
+ */
+async function load(op, servers, target, withBackends, proxyPid = null) {
   const per = Math.max(1, Math.round(connections / servers.length));
   const backendsBefore = withBackends ? await backendPids() : [];
   const cpuBefore = servers.map((s) => cpuMicros(s.pid));
   const backendCpuBefore = new Map(backendsBefore.map((pid) => [pid, cpuMicros(pid)]));
   const rollbacksBefore = withBackends ? await rollbacks() : 0;
+  const proxyCpuBefore = proxyPid === null ? 0 : cpuMicros(proxyPid);
+  // The load generator's own CPU (this process), for how many of the machine's cores were busy.
+  const selfBefore = process.cpuUsage();
+  const startedAt = performance.now();
   let next = 0;
   const results = await Promise.all(
     servers.map((server) => {
@@ -209,6 +218,9 @@ async function load(op, servers, target, withBackends) {
       return autocannon({ ...options, duration: seconds, connections: per });
     }),
   );
+  const elapsedMicros = (performance.now() - startedAt) * 1000;
+  const self = process.cpuUsage(selfBefore);
+  const proxyCpu = proxyPid === null ? 0 : cpuMicros(proxyPid) - proxyCpuBefore;
   const cpu = servers.reduce((sum, s, i) => sum + cpuMicros(s.pid) - cpuBefore[i], 0);
   let backendCpu = 0;
   if (withBackends) {
@@ -223,6 +235,9 @@ async function load(op, servers, target, withBackends) {
       statusCounts[code] = (statusCounts[code] ?? 0) + n.count;
   return {
     rps: ok / seconds,
+    // Servers, their backends, the proxy and the load generator: near the core count, the machine was the bound.
+    coresBusy: (cpu + backendCpu + proxyCpu + self.user + self.system) / elapsedMicros,
+    proxyCpuPerRequest: proxyPid !== null && ok > 0 ? proxyCpu / ok : null,
     p99: Math.max(...results.map((r) => r.latency.p99)),
     cpuPerRequest: ok > 0 ? cpu / ok : 0,
     backendCpuPerRequest: withBackends && ok > 0 ? backendCpu / ok : null,
@@ -345,6 +360,7 @@ for (const n of [1, 2, 3]) {
     servers: proxied.slice(0, n),
     target: pgSeed,
     pg: true,
+    proxied: true,
     base: 'SQLite, 6 workspaces',
   });
 }
@@ -390,7 +406,13 @@ try {
     const order = round % 2 === 0 ? configs : [...configs].reverse();
     for (const config of order) {
       const key = `${config.op} ${config.name}`;
-      const result = await load(config.op, config.servers, config.target, config.pg);
+      const result = await load(
+        config.op,
+        config.servers,
+        config.target,
+        config.pg,
+        config.proxied ? proxy.pid : null,
+      );
       measured.set(key, [...(measured.get(key) ?? []), result]);
       process.stderr.write(`round ${round + 1}: ${key}: ${result.rps.toFixed(0)} req/s\n`);
     }
@@ -408,6 +430,8 @@ try {
     'p99 ms',
     'node µs/req',
     'PG µs/req',
+    'proxy µs/req',
+    'cores busy',
     'rollbacks/req',
     'non-2xx',
   ];
@@ -437,6 +461,8 @@ try {
       String(median(results.map((r) => r.p99))),
       median(results.map((r) => r.cpuPerRequest)).toFixed(0),
       perRequest('backendCpuPerRequest', 0),
+      perRequest('proxyCpuPerRequest', 0),
+      median(results.map((r) => r.coresBusy)).toFixed(2),
       perRequest('rollbacksPerRequest', 3),
       failed === 0 ? '0' : codes || String(failed),
     ]);
