@@ -15,7 +15,11 @@ export const decisionRoutes = familyRoutes({
   noun: 'decision',
   responses: { item: decisionSchema, page: decisionPageSchema },
   list: { query: decisionListQuerySchema, run: listDecisions },
-  create: { body: decisionCreateSchema, run: createDecision },
+  create: {
+    body: decisionCreateSchema,
+    run: createDecision,
+    readsRowOfBody: { collection: 'projects', field: 'projectId' },
+  },
   get: { stored: (ctx, id) => getStoredOr404(ctx, 'decisions', id, 'decision'), from: 'decisions' },
   update: { body: decisionPatchSchema, run: updateDecision },
   operationIds: {

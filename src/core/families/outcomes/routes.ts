@@ -26,7 +26,11 @@ export const outcomeRoutes = [
     noun: 'outcome',
     responses: { item: outcomeSchema, page: outcomePageSchema },
     list: { query: outcomeListQuerySchema, run: listOutcomes },
-    create: { body: outcomeCreateSchema, run: createOutcome },
+    create: {
+      body: outcomeCreateSchema,
+      run: createOutcome,
+      readsRowOfBody: { collection: 'projects', field: 'projectId' },
+    },
     get: { stored: (ctx, id) => getStoredOr404(ctx, 'outcomes', id, 'outcome'), from: 'outcomes' },
     update: { body: outcomePatchSchema, run: updateOutcome },
     remove: deleteOutcome,

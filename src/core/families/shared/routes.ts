@@ -29,6 +29,8 @@ export interface FamilyOperations<LQ extends z.ZodType, CB extends z.ZodType, PB
     run(ctx: OperationContext, body: z.output<CB>): Promise<Versioned>;
     /** What a replay answers instead of the created resource (one that shows a secret once). */
     replay?: (created: Versioned) => unknown;
+    /** The row the create reads first, named by a field of its body (`Route.readsRowOfBody`). */
+    readsRowOfBody?: { collection: CollectionName; field: string };
   };
   /**
    * One item: its view, or, for a family whose view is the stored row without its workspace,
@@ -118,6 +120,7 @@ export function familyRoutes<LQ extends z.ZodType, CB extends z.ZodType, PB exte
         },
         body: create.body,
         response: responses.created ?? responses.item,
+        ...(create.readsRowOfBody ? { readsRowOfBody: create.readsRowOfBody } : {}),
         handle: async (ctx, { body }) => {
           const created = await create.run(ctx, body);
           return {
