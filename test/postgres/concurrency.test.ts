@@ -1,16 +1,11 @@
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type PostgresStorage, postgresStorage } from '../../src/adapters/postgres/index.js';
 import { postgresStorageTimeStore } from '../../src/adapters/postgres/storage-time-store.js';
 import { createTracker, projects, type SignalEvent, tenancy } from '../../src/core/index.js';
 import { at, macrotask, sampleDelivery, sampleRow, sampleSignal } from '../conformance/fixtures.js';
-import {
-  dropSchema,
-  freshSchema,
-  postgresSkipReason,
-  requireDatabaseUrl,
-  testDatabaseUrl,
-} from '../support/postgres.js';
+import { postgresSkipReason, requireDatabaseUrl, testDatabaseUrl } from '../support/postgres.js';
+import { schemaPerTest } from '../support/schema-per-test.js';
 
 /**
  * PostgreSQL across processes: several storages (each its own pool, as separate processes
@@ -19,14 +14,13 @@ import {
 describe.skipIf(!testDatabaseUrl)(
   `several PostgreSQL storages on one schema${testDatabaseUrl ? '' : ` (skipped: ${postgresSkipReason})`}`,
   () => {
-    const open: PostgresStorage[] = [];
-    let schema = '';
+    const db = schemaPerTest();
+    const { open } = db;
     const storages = async (count: number, maxAttempts?: number): Promise<PostgresStorage[]> => {
-      schema ||= freshSchema();
       const made = Array.from({ length: count }, () =>
         postgresStorage({
           connectionString: requireDatabaseUrl(),
-          schema,
+          schema: db.name,
           poolMax: 3,
           ...(maxAttempts ? { maxAttempts } : {}),
         }),
@@ -35,11 +29,6 @@ describe.skipIf(!testDatabaseUrl)(
       await Promise.all(made.map((s) => s.ready()));
       return made;
     };
-    afterEach(async () => {
-      await Promise.all(open.splice(0).map((s) => s.close()));
-      if (schema) await dropSchema(schema);
-      schema = '';
-    });
 
     it('apply the migrations exactly once when they all start at once on an empty database', async () => {
       const started = await storages(4);
@@ -194,7 +183,7 @@ describe.skipIf(!testDatabaseUrl)(
       await storage?.ready();
       const pool = new pg.Pool({ connectionString: testDatabaseUrl, max: 2 });
       try {
-        const table = `"${schema}".storage_time_shares`;
+        const table = `"${db.name}".storage_time_shares`;
         const store = postgresStorageTimeStore(pool, table, Promise.resolve(), 2);
         const now = 3_000_000;
         await store.settle(new Map([['acc_idle', 600]]), now, 1_000, 60_000);

@@ -1,15 +1,10 @@
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type PostgresStorage, postgresStorage } from '../../src/adapters/postgres/index.js';
 import type { DeliveryClaim, WebhookDelivery } from '../../src/core/index.js';
 import { at, macrotask, newId, sampleDelivery, sampleWebhook } from '../conformance/fixtures.js';
-import {
-  dropSchema,
-  freshSchema,
-  postgresSkipReason,
-  requireDatabaseUrl,
-  testDatabaseUrl,
-} from '../support/postgres.js';
+import { postgresSkipReason, requireDatabaseUrl, testDatabaseUrl } from '../support/postgres.js';
+import { schemaPerTest } from '../support/schema-per-test.js';
 
 /**
  * `due_accounts`, where the dispatcher finds the accounts with deliveries to claim (webhooks.ts):
@@ -19,22 +14,16 @@ import {
 describe.skipIf(!testDatabaseUrl)(
   `due_accounts on PostgreSQL${testDatabaseUrl ? '' : ` (skipped: ${postgresSkipReason})`}`,
   () => {
-    const open: PostgresStorage[] = [];
-    let schema = '';
+    const db = schemaPerTest();
+    const { open } = db;
     const storages = async (count: number): Promise<PostgresStorage[]> => {
-      schema ||= freshSchema();
       const made = Array.from({ length: count }, () =>
-        postgresStorage({ connectionString: requireDatabaseUrl(), schema, poolMax: 4 }),
+        postgresStorage({ connectionString: requireDatabaseUrl(), schema: db.name, poolMax: 4 }),
       );
       open.push(...made);
       await Promise.all(made.map((s) => s.ready()));
       return made;
     };
-    afterEach(async () => {
-      await Promise.all(open.splice(0).map((s) => s.close()));
-      if (schema) await dropSchema(schema);
-      schema = '';
-    });
 
     /** Each account whose time is later than its earliest claimable delivery, or missing. */
     async function accountsBehind(): Promise<{ account_id: string; earliest: string; due: string | null }[]> {
@@ -43,7 +32,7 @@ describe.skipIf(!testDatabaseUrl)(
       try {
         const { rows } = await client.query<{ account_id: string; earliest: string; due: string | null }>(
           `SELECT d.account_id, min(d.next_attempt_at) AS earliest, min(a.next_attempt_at) AS due ` +
-            `FROM "${schema}".deliveries d LEFT JOIN "${schema}".due_accounts a ON a.account_id = d.account_id ` +
+            `FROM "${db.name}".deliveries d LEFT JOIN "${db.name}".due_accounts a ON a.account_id = d.account_id ` +
             'WHERE d.next_attempt_at IS NOT NULL GROUP BY d.account_id',
         );
         return rows.filter((row) => row.due === null || row.due > row.earliest);
@@ -115,7 +104,7 @@ describe.skipIf(!testDatabaseUrl)(
       await lowering.connect();
       try {
         const queued = sampleDelivery('acc_1', 'whk_2', { nextAttemptAt: at(2) });
-        await lowering.query(`SET search_path TO "${schema}"`);
+        await lowering.query(`SET search_path TO "${db.name}"`);
         await lowering.query('BEGIN');
         await lowering.query(
           'INSERT INTO deliveries (id, account_id, subscription_id, status, next_attempt_at, lease_id, created_at, data) ' +

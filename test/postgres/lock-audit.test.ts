@@ -1,18 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type PostgresStorage, postgresStorage } from '../../src/adapters/postgres/index.js';
 import { createTracker, projects, randomIds, tenancy, webhooks } from '../../src/core/index.js';
 import { operationContext } from '../../src/core/pipeline/context.js';
 import type { Storage, StorageTx } from '../../src/core/port/index.js';
 import { at, sampleDelivery, sampleWebhook } from '../conformance/fixtures.js';
-import {
-  dropSchema,
-  freshSchema,
-  postgresSkipReason,
-  requireDatabaseUrl,
-  testDatabaseUrl,
-} from '../support/postgres.js';
+import { postgresSkipReason, requireDatabaseUrl, testDatabaseUrl } from '../support/postgres.js';
+import { schemaPerTest } from '../support/schema-per-test.js';
 
 /**
  * The lock audit of the PostgreSQL adapter (transaction.ts), rule by rule: two storages on one
@@ -26,19 +21,14 @@ type Tracker = ReturnType<typeof createTracker>;
 describe.skipIf(!testDatabaseUrl)(
   `the PostgreSQL lock audit${testDatabaseUrl ? '' : ` (skipped: ${postgresSkipReason})`}`,
   () => {
-    const open: { close(): Promise<void> }[] = [];
-    let schema = '';
-    afterEach(async () => {
-      await Promise.all(open.splice(0).map((s) => s.close()));
-      if (schema) await dropSchema(schema);
-      schema = '';
-    });
+    const db = schemaPerTest();
+    const { open } = db;
 
     /** A storage whose connections name themselves, so a test can see them wait for a lock. */
     function storageNamed(name: string): PostgresStorage {
       const url = new URL(requireDatabaseUrl());
       url.searchParams.set('application_name', name);
-      return postgresStorage({ connectionString: url.toString(), schema, poolMax: 4 });
+      return postgresStorage({ connectionString: url.toString(), schema: db.name, poolMax: 4 });
     }
 
     const monitor = async <T>(use: (client: pg.Client) => Promise<T>): Promise<T> => {
@@ -126,7 +116,6 @@ describe.skipIf(!testDatabaseUrl)(
     }
 
     async function setup() {
-      schema = freshSchema();
       const names = [`ot_a_${randomBytes(4).toString('hex')}`, `ot_b_${randomBytes(4).toString('hex')}`];
       const [a, b] = names.map(storageNamed) as [PostgresStorage, PostgresStorage];
       open.push(a, b);
@@ -214,7 +203,7 @@ describe.skipIf(!testDatabaseUrl)(
         const orphans = await monitor(async (client) => {
           const table = { issues: 'issues', decisions: 'decisions', 'time-entries': 'time_entries' }[kind];
           const { rows } = await client.query(
-            `SELECT count(*)::int AS n FROM "${schema}".${table} r WHERE r.outcome_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "${schema}".outcomes o WHERE o.id = r.outcome_id)`,
+            `SELECT count(*)::int AS n FROM "${db.name}".${table} r WHERE r.outcome_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "${db.name}".outcomes o WHERE o.id = r.outcome_id)`,
           );
           return rows[0].n as number;
         });
@@ -264,7 +253,7 @@ describe.skipIf(!testDatabaseUrl)(
       expect(created.status === 201 || removed === true).toBe(true);
       const orphans = await monitor(async (client) => {
         const { rows } = await client.query(
-          `SELECT count(*)::int AS n FROM "${schema}".issues i WHERE NOT EXISTS (SELECT 1 FROM "${schema}".projects p WHERE p.id = i.project_id)`,
+          `SELECT count(*)::int AS n FROM "${db.name}".issues i WHERE NOT EXISTS (SELECT 1 FROM "${db.name}".projects p WHERE p.id = i.project_id)`,
         );
         return rows[0].n as number;
       });
@@ -348,7 +337,6 @@ describe.skipIf(!testDatabaseUrl)(
 
     it('never let a retry of a delivery racing a dispatcher’s claim make it claimable twice (sent once)', async () => {
       // No tracker here: its dispatcher would claim the delivery too.
-      schema = freshSchema();
       const names = [`ot_a_${randomBytes(4).toString('hex')}`, `ot_b_${randomBytes(4).toString('hex')}`];
       const [a, b] = names.map(storageNamed) as [PostgresStorage, PostgresStorage];
       open.push(a, b);

@@ -1,16 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type PostgresStorage, postgresStorage } from '../../src/adapters/postgres/index.js';
 import { createTracker, projects, tenancy } from '../../src/core/index.js';
 import { issueToken } from '../../src/core/tenancy/operations.js';
-import {
-  dropSchema,
-  freshSchema,
-  postgresSkipReason,
-  requireDatabaseUrl,
-  testDatabaseUrl,
-} from '../support/postgres.js';
+import { postgresSkipReason, requireDatabaseUrl, testDatabaseUrl } from '../support/postgres.js';
+import { schemaPerTest } from '../support/schema-per-test.js';
 
 /**
  * A create is told ahead what it claims and reads first (TransactionOptions.claimsKey and
@@ -21,18 +16,12 @@ import {
 describe.skipIf(!testDatabaseUrl)(
   `hints of a write transaction on PostgreSQL${testDatabaseUrl ? '' : ` (skipped: ${postgresSkipReason})`}`,
   () => {
-    const open: { close(): Promise<void> }[] = [];
-    let schema = '';
-    afterEach(async () => {
-      await Promise.all(open.splice(0).map((s) => s.close()));
-      if (schema) await dropSchema(schema);
-      schema = '';
-    });
+    const db = schemaPerTest();
+    const { open } = db;
 
     async function setup(pipeline = true) {
-      schema = freshSchema();
       const pool = new pg.Pool({ connectionString: requireDatabaseUrl(), max: 4, pipeline } as pg.PoolConfig);
-      const storage: PostgresStorage = postgresStorage({ pool, schema });
+      const storage: PostgresStorage = postgresStorage({ pool, schema: db.name });
       open.push({ close: () => pool.end() }, storage);
       await storage.ready();
       const tracker = createTracker({ storage, rateLimit: false });
@@ -67,7 +56,7 @@ describe.skipIf(!testDatabaseUrl)(
         return { status: answer.status, body: JSON.parse(String(answer.body)) as Record<string, unknown> };
       };
       const count = async (table: string) => {
-        const { rows } = await pool.query(`SELECT count(*)::int AS n FROM "${schema}".${table}`);
+        const { rows } = await pool.query(`SELECT count(*)::int AS n FROM "${db.name}".${table}`);
         return rows[0].n as number;
       };
       return { create, count, init, reader, project, pool };

@@ -1,13 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type PostgresStorage, postgresStorage } from '../../src/adapters/postgres/index.js';
 import { createTracker, projects, type SignalEvent, tenancy } from '../../src/core/index.js';
-import {
-  dropSchema,
-  freshSchema,
-  postgresSkipReason,
-  requireDatabaseUrl,
-  testDatabaseUrl,
-} from '../support/postgres.js';
+import { postgresSkipReason, requireDatabaseUrl, testDatabaseUrl } from '../support/postgres.js';
+import { schemaPerTest } from '../support/schema-per-test.js';
 
 /**
  * The write path across processes: three storages (each its own pool, as separate processes
@@ -16,18 +11,12 @@ import {
 describe.skipIf(!testDatabaseUrl)(
   `PostgreSQL creates of many tenants over several storages${testDatabaseUrl ? '' : ` (skipped: ${postgresSkipReason})`}`,
   () => {
-    const open: PostgresStorage[] = [];
-    let schema = '';
-    afterEach(async () => {
-      await Promise.all(open.splice(0).map((s) => s.close()));
-      if (schema) await dropSchema(schema);
-      schema = '';
-    });
+    const db = schemaPerTest();
+    const { open } = db;
 
     it('answer 50 concurrent creates in each of 6 workspaces over 3 storages with 201, gap-free numbers, one signal each, and readers by sequence that skip none', async () => {
-      schema = freshSchema();
       const storages = Array.from({ length: 3 }, () =>
-        postgresStorage({ connectionString: requireDatabaseUrl(), schema, poolMax: 5 }),
+        postgresStorage({ connectionString: requireDatabaseUrl(), schema: db.name, poolMax: 5 }),
       );
       open.push(...storages);
       await Promise.all(storages.map((s) => s.ready()));
@@ -115,9 +104,8 @@ describe.skipIf(!testDatabaseUrl)(
     });
 
     it('never let a reader by sequence skip a create of one account committed later, its creates spread over projects (no counter row in common)', async () => {
-      schema = freshSchema();
       const storages = Array.from({ length: 3 }, () =>
-        postgresStorage({ connectionString: requireDatabaseUrl(), schema, poolMax: 5 }),
+        postgresStorage({ connectionString: requireDatabaseUrl(), schema: db.name, poolMax: 5 }),
       );
       open.push(...storages);
       await Promise.all(storages.map((s) => s.ready()));
