@@ -61,6 +61,10 @@ describe.skipIf(!testDatabaseUrl)('rolling-window rate limit on the PostgreSQL s
   });
 });
 
-describe.skipIf(testDatabaseUrl)('rolling-window rate limit on the PostgreSQL store', () => {
-  it.skip(`skipped: ${postgresSkipReason}`, () => {});
-});
+if (!testDatabaseUrl) {
+  describe('rolling-window rate limit on the PostgreSQL store', () => {
+    // Only without a database: the run's summary then says why these tests did not run. With
+    // TEST_DATABASE_URL set (as .ci/run sets it) the suite above runs and this is not registered.
+    it.skip(`skipped: ${postgresSkipReason}`, () => {});
+  });
+}

@@ -181,6 +181,10 @@ describe.skipIf(!testDatabaseUrl)(
   },
 );
 
-describe.skipIf(testDatabaseUrl)('the PostgreSQL limiter (skipped)', () => {
-  it.skip(`skipped: ${postgresSkipReason}`, () => {});
-});
+if (!testDatabaseUrl) {
+  describe('the PostgreSQL limiter (skipped)', () => {
+    // Only without a database: the run's summary then says why these tests did not run. With
+    // TEST_DATABASE_URL set (as .ci/run sets it) the suite above runs and this is not registered.
+    it.skip(`skipped: ${postgresSkipReason}`, () => {});
+  });
+}
