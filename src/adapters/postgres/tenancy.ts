@@ -286,24 +286,27 @@ const tokenGrantSql = (also: { columns: string; joins: string } | null = null): 
 const grantSql = prepared(tokenGrantSql());
 
 /** The grant's statement with the row of a table its token's workspace holds under id $3 (AheadRow). */
-const grantWithRowSql = (() => {
+/** A statement per collection, made (and prepared) the first time it is asked for. */
+function perCollection(text: (name: CollectionName) => string): (name: CollectionName) => Prepared {
   const made = new Map<CollectionName, Prepared>();
-  return (name: CollectionName): Prepared => {
+  return (name) => {
     let statement = made.get(name);
     if (!statement) {
-      statement = prepared(
-        tokenGrantSql({
-          columns: 'r.data AS ahead_data, r.version AS ahead_version',
-          joins:
-            `LEFT JOIN ${shapes[name].table} r ON r.account_id = t.account_id AND r.id = $3 ` +
-            'AND r.workspace_id = t.workspace_id',
-        }),
-      );
+      statement = prepared(text(name));
       made.set(name, statement);
     }
     return statement;
   };
-})();
+}
+
+const grantWithRowSql = perCollection((name) =>
+  tokenGrantSql({
+    columns: 'r.data AS ahead_data, r.version AS ahead_version',
+    joins:
+      `LEFT JOIN ${shapes[name].table} r ON r.account_id = t.account_id AND r.id = $3 ` +
+      'AND r.workspace_id = t.workspace_id',
+  }),
+);
 
 /**
  * The grant and, read in its statement (one snapshot: a revoke committed before it is seen by
@@ -324,21 +327,12 @@ async function grantWithRow(conn: Conn, hash: string, accountId: string, ahead: 
  * The row of a table the workspace of the token whose hash is $2 holds under id $3, in account
  * $1, locked as a write transaction's `get` locks it (collections.ts).
  */
-const lockedRowByTokenSql = (() => {
-  const made = new Map<CollectionName, Prepared>();
-  return (name: CollectionName): Prepared => {
-    let statement = made.get(name);
-    if (!statement) {
-      statement = prepared(
-        `SELECT r.data, r.version FROM ${shapes[name].table} r WHERE r.account_id = $1 AND r.id = $3 ` +
-          'AND r.workspace_id = (SELECT t.workspace_id FROM tokens t WHERE t.account_id = $1 AND t.hash = $2) ' +
-          'FOR KEY SHARE OF r',
-      );
-      made.set(name, statement);
-    }
-    return statement;
-  };
-})();
+const lockedRowByTokenSql = perCollection(
+  (name) =>
+    `SELECT r.data, r.version FROM ${shapes[name].table} r WHERE r.account_id = $1 AND r.id = $3 ` +
+    'AND r.workspace_id = (SELECT t.workspace_id FROM tokens t WHERE t.account_id = $1 AND t.hash = $2) ' +
+    'FOR KEY SHARE OF r',
+);
 
 /**
  * A write transaction's grant, sent in one round trip with the BEGIN and what the transaction
@@ -357,20 +351,23 @@ async function grantWithWritesAhead(
   conn.memo.delete(readsFirstKey);
   conn.memo.delete(claimsKeyKey);
   const statements: Statement[] = [{ sql: grantSql, params: [hash, accountId] }];
+  // Where each result is among the batch's (which statements go depends on the hints).
+  const claimAt = statements.length;
   if (key !== undefined) statements.push({ sql: claimByTokenSql, params: [accountId, hash, key] });
+  const lockAt = statements.length;
   if (ahead !== undefined)
     statements.push({ sql: lockedRowByTokenSql(ahead.collection), params: [accountId, hash, ahead.id] });
-  const [granted, claim, locked] = await conn.batch(statements);
-  const row = granted?.rows[0] as TokenGrantRow | undefined;
+  const results = await conn.batch(statements);
+  const row = results[0]?.rows[0] as TokenGrantRow | undefined;
   if (row === undefined) return undefined;
   const workspaceId = row.workspace_id;
   if (key !== undefined) {
-    const claimed = (claim?.rowCount ?? 0) > 0;
+    const claimed = (results[claimAt]?.rowCount ?? 0) > 0;
     if (claimed) keepClaim(conn, workspaceId, key, accountId);
     conn.memo.set(claimedAheadKey, { workspaceId, key, claimed } satisfies ClaimedAhead);
   }
   if (ahead !== undefined) {
-    const found = (key === undefined ? claim : locked)?.rows[0] as AheadRow | undefined;
+    const found = results[lockAt]?.rows[0] as AheadRow | undefined;
     conn.memo.set(
       aheadRowKey(shapes[ahead.collection].table, workspaceId, ahead.id),
       found === undefined ? null : { data: found.data, version: Number(found.version) },
