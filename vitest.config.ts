@@ -5,6 +5,41 @@ import { defineConfig } from 'vitest/config';
 // server run afterwards, one at a time, so that other test files are not the load they measure.
 const measuresLatency = ['test/**/*fairness*.test.ts'];
 
+// The PostgreSQL suites run a second time against a distributed database when TEST_CITUS_URL names
+// a Citus coordinator (`.ci/run` starts a cluster): every schema a test makes is distributed by
+// account when it is created, with 4 shards a table to keep that quick, and any statement that
+// reaches more than one shard fails (only those marked `/* all accounts: … */` may).
+const citusUrl = process.env.TEST_CITUS_URL || undefined;
+const onCitus = [
+  'test/conformance/postgres.test.ts',
+  'test/http/families/node.test.ts',
+  'test/http/families/hono.test.ts',
+  ...[
+    'batch',
+    'concurrent-creates',
+    'etag',
+    'idempotency',
+    'label-filters',
+    'model',
+    'outcome-summary',
+    'pagination',
+    'relations',
+    'serialized-once',
+    'signals',
+    'sorted-paging',
+    'transitions',
+  ].map((name) => `test/properties/${name}.test.ts`),
+  'test/postgres/lock-audit.test.ts',
+  'test/multi-process/postgres.test.ts',
+  'test/cli/copy.test.ts',
+];
+const citusOptions = '-c citus.shard_count=4 -c citus.multi_task_query_log_level=error';
+const withCitusOptions = (url: string): string => {
+  const parsed = new URL(url);
+  parsed.searchParams.set('options', citusOptions);
+  return parsed.toString();
+};
+
 export default defineConfig({
   test: {
     // The default report, then one line naming the tests skipped and why (PostgreSQL, Chromium).
@@ -22,6 +57,20 @@ export default defineConfig({
           sequence: { groupOrder: 0 },
         },
       },
+      ...(citusUrl
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'citus',
+                include: onCitus,
+                maxWorkers: 2,
+                env: { TEST_DATABASE_URL: withCitusOptions(citusUrl), TEST_DATABASE_KIND: 'citus' },
+                sequence: { groupOrder: 0 },
+              },
+            },
+          ]
+        : []),
       {
         extends: true,
         test: {

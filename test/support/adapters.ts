@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { memoryStorage } from '../../src/adapters/memory/index.js';
 import { sqliteStorage } from '../../src/adapters/sqlite/index.js';
 import type { Storage } from '../../src/core/index.js';
-import { tempPostgresStorage, testDatabaseUrl } from './postgres.js';
+import { onCitus, tempPostgresStorage, testDatabaseUrl } from './postgres.js';
 
 /** A storage adapter under test: how to make a fresh, empty store, and how to clean up after it. */
 export interface AdapterUnderTest {
@@ -53,8 +53,11 @@ export const postgresUnderTest: AdapterUnderTest = {
  * Every adapter the shared suites (conformance, HTTP families, properties) run against:
  * PostgreSQL too when TEST_DATABASE_URL is set.
  */
-export const adaptersUnderTest: readonly AdapterUnderTest[] = [
-  { name: 'memory', create: async () => memoryStorage() },
-  { name: 'sqlite', create: tempSqliteStorage },
-  ...(testDatabaseUrl ? [postgresUnderTest] : []),
-];
+export const adaptersUnderTest: readonly AdapterUnderTest[] = onCitus
+  ? // The second run of the PostgreSQL suites, on a Citus cluster: the others ran in the first.
+    [{ ...postgresUnderTest, name: 'citus' }]
+  : [
+      { name: 'memory', create: async () => memoryStorage() },
+      { name: 'sqlite', create: tempSqliteStorage },
+      ...(testDatabaseUrl ? [postgresUnderTest] : []),
+    ];

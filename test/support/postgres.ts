@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll } from 'vitest';
 import { type PostgresStorage, postgresStorage } from '../../src/adapters/postgres/index.js';
+import { claimCitusSchema } from './citus-schemas.js';
 import { loadSqlParser } from './distribution-check.js';
 import { recordAdapterStatements, type StatementRecorder } from './statement-recorder.js';
 
@@ -10,6 +11,12 @@ import { recordAdapterStatements, type StatementRecorder } from './statement-rec
  * PostgreSQL tests are skipped, saying why. Set but unreachable: they fail, never skip.
  */
 export const testDatabaseUrl: string | undefined = process.env.TEST_DATABASE_URL || undefined;
+
+/**
+ * The test database is a Citus coordinator (the `citus` project of vitest.config.ts sets this with
+ * TEST_DATABASE_URL): every schema is distributed by account when it is created.
+ */
+export const onCitus = process.env.TEST_DATABASE_KIND === 'citus';
 
 export const postgresSkipReason =
   'TEST_DATABASE_URL is unset (set it to a PostgreSQL URL such as postgres://postgres@127.0.0.1:5432/test)';
@@ -54,7 +61,7 @@ export async function dropSchema(schema: string): Promise<void> {
 }
 
 /** Every table the adapter keeps rows in, emptied between stores (DELETE: far cheaper than TRUNCATE here). */
-const resetSql = [
+export const resetTablesSql = [
   'accounts',
   'workspaces',
   'users',
@@ -107,7 +114,7 @@ async function resetSchema(schema: string): Promise<void> {
   const client = new pg.Client({ connectionString: requireDatabaseUrl() });
   await client.connect();
   try {
-    await client.query(`SET search_path TO "${schema}"; ${resetSql}`);
+    await client.query(`SET search_path TO "${schema}"; ${resetTablesSql}`);
   } finally {
     await client.end();
   }
@@ -121,6 +128,7 @@ async function resetSchema(schema: string): Promise<void> {
 export async function tempPostgresStorage(
   options: { poolMax?: number; maxAttempts?: number } = {},
 ): Promise<PostgresStorage> {
+  if (onCitus) return tempCitusStorage(options);
   const schema = idleSchemas.pop() ?? freshSchema();
   fileSchemas.add(schema);
   const storage = postgresStorage({
@@ -145,6 +153,38 @@ export async function tempPostgresStorage(
       await storage.close();
       await resetSchema(schema);
       idleSchemas.push(schema);
+    },
+  };
+}
+
+/** tempPostgresStorage on a Citus run: on a schema of the run's pool (citus-schemas.ts). */
+async function tempCitusStorage(options: {
+  poolMax?: number;
+  maxAttempts?: number;
+}): Promise<PostgresStorage> {
+  const claimed = await claimCitusSchema(requireDatabaseUrl(), resetTablesSql);
+  const storage = postgresStorage({
+    connectionString: requireDatabaseUrl(),
+    schema: claimed.schema,
+    poolMax: options.poolMax ?? 4,
+    ...(options.maxAttempts ? { maxAttempts: options.maxAttempts } : {}),
+  });
+  try {
+    await storage.ready();
+  } catch (error) {
+    await storage.close();
+    await claimed.release();
+    throw error;
+  }
+  let closed = false;
+  return {
+    ...storage,
+    transaction: (fn, transactionOptions) => storage.transaction(fn, transactionOptions),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await storage.close();
+      await claimed.release();
     },
   };
 }

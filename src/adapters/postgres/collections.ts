@@ -21,7 +21,7 @@ import { accountOf } from './account-routes.js';
 import { addSearch, postgresDialect, scoped, shapes, writesOf } from './collection-sql.js';
 import { type Conn, type Prepared, prepared } from './connection.js';
 import { withUniqueRules } from './errors.js';
-import { addLabels } from './labels.js';
+import { addLabels, issueLabelWrites } from './labels.js';
 import { type AheadRow, aheadRowKey, numberTaken, predicateMemoKey } from './memo-keys.js';
 import { ensureLockRow, lockExclusive, lockShared, tryLockExclusive } from './tenant-locks.js';
 
@@ -139,10 +139,18 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
       // have changed between the reads, and an update from either read lost a race.
       const seen = conn.memo.get(readKey(row.id)) as number[] | undefined;
       conn.memo.set(readKey(row.id), seen ? [...seen, row.version] : [row.version]);
+      if (name === 'issues') conn.memo.set(labelsKey(row.id), labelsOf(row));
     }
     return row;
   };
   const readKey = (id: string) => `read\u0000${table}\u0000${id}`;
+  /** The labels an issue had when this transaction last read or wrote it (labels.ts keeps the table). */
+  const labelsKey = (id: string) => `labels\u0000${id}`;
+  const labelsOf = (row: Row): readonly string[] =>
+    name === 'issues' ? ((row as { labels?: readonly string[] }).labels ?? []) : [];
+  /** The statements that add a new issue's labels (none for other collections). */
+  const labelsAdded = (accountId: string, row: Row) =>
+    name === 'issues' ? issueLabelWrites.added(accountId, row.workspaceId, row.id, labelsOf(row)) : [];
   /** A row read ahead and not taken yet is stale once the transaction writes it (or, without an id, any of the table's). */
   const forgetAhead = (workspaceId: string, id?: string) => {
     if (id !== undefined) {
@@ -192,6 +200,39 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
     conn.memo.set(memoKey, exclusive ? 'exclusive' : 'shared');
   }
 
+  /**
+   * An issue's update with its labels kept: when the transaction read the issue (as every update
+   * does first), only a change of labels costs statements, sent once the update succeeded; else
+   * the stale ones go before the update, read from the stored text, and the new ones after.
+   */
+  async function updateIssue(
+    accountId: string,
+    row: Row,
+    update: { sql: string; params: unknown[] },
+  ): Promise<number> {
+    const labels = labelsOf(row);
+    const before = conn.memo.get(labelsKey(row.id)) as readonly string[] | undefined;
+    if (before === undefined) {
+      const around = issueLabelWrites.updated(accountId, row.workspaceId, row.id, labels);
+      const results = await conn.batch([...around.before, update, ...around.after]);
+      conn.memo.set(labelsKey(row.id), labels);
+      return results[around.before.length]?.rowCount ?? 0;
+    }
+    const changed = await conn.run(update.sql, update.params);
+    if (changed !== 1) return changed;
+    conn.memo.set(labelsKey(row.id), labels);
+    const removed = before.filter((label) => !labels.includes(label));
+    const added = labels.filter((label) => !before.includes(label));
+    const writes = [
+      ...(removed.length === 0
+        ? []
+        : [issueLabelWrites.removed(accountId, row.workspaceId, row.id, removed)]),
+      ...issueLabelWrites.added(accountId, row.workspaceId, row.id, added),
+    ];
+    if (writes.length > 0) await conn.batch(writes);
+    return changed;
+  }
+
   return {
     async insert(row, json) {
       const accountId = await accountOf(conn, row.workspaceId);
@@ -208,6 +249,7 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
           check: async (inserted) => {
             if (inserted === 0) throw await clashOf(accountId, row);
           },
+          after: labelsAdded(accountId, row),
         });
         return;
       }
@@ -226,12 +268,15 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
           check: async (inserted) => {
             if (inserted === 0) throw await clashOf(accountId, row);
           },
+          after: labelsAdded(accountId, row),
         });
         return;
       }
       await predicateLock(accountId, row.workspaceId, false);
       const inserted = await conn.run(insertSql, params);
       if (inserted === 0) throw await clashOf(accountId, row);
+      const labels = labelsAdded(accountId, row);
+      if (labels.length > 0) await conn.batch(labels);
     },
     get: getRow,
     async getJson(workspaceId, id) {
@@ -264,14 +309,18 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
     async update(row, expectedVersion) {
       forgetAhead(row.workspaceId, row.id);
       const accountId = await accountOf(conn, row.workspaceId);
-      const changed = await withUniqueRules(shape.uniqueRules, () =>
-        conn.run(updateSql, [
+      const update = {
+        sql: updateSql,
+        params: [
           ...rowValues(shape, postgresDialect, row),
           row.id,
           row.workspaceId,
           expectedVersion,
           accountId,
-        ]),
+        ],
+      };
+      const changed = await withUniqueRules(shape.uniqueRules, () =>
+        name === 'issues' ? updateIssue(accountId, row, update) : conn.run(update.sql, update.params),
       );
       if (changed === 1) return;
       const current = await conn.value<number>(
@@ -286,11 +335,15 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
     },
     async delete(workspaceId, id) {
       forgetAhead(workspaceId, id);
-      const deleted = await conn.run(
-        `DELETE FROM ${table} WHERE account_id = $3 AND id = $1 AND workspace_id = $2`,
-        [id, workspaceId, await accountOf(conn, workspaceId)],
-      );
-      return deleted > 0;
+      const accountId = await accountOf(conn, workspaceId);
+      const remove = {
+        sql: `DELETE FROM ${table} WHERE account_id = $3 AND id = $1 AND workspace_id = $2`,
+        params: [id, workspaceId, accountId],
+      };
+      if (name !== 'issues') return (await conn.run(remove.sql, remove.params)) > 0;
+      conn.memo.delete(labelsKey(id));
+      const [, deleted] = await conn.batch([issueLabelWrites.deleted(accountId, workspaceId, id), remove]);
+      return (deleted?.rowCount ?? 0) > 0;
     },
     async deleteWhere(workspaceId, where) {
       forgetAhead(workspaceId);
@@ -302,6 +355,10 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
         `DELETE FROM ${table} WHERE ${conditions.sql} RETURNING pk, data`,
         conditions.params,
       );
+      if (name === 'issues' && deleted.length > 0) {
+        const labels = issueLabelWrites.deletedRows(accountId, workspaceId, deleted);
+        await conn.run(labels.sql, labels.params);
+      }
       // RETURNING order is unspecified: give them back in insertion order.
       return deleted.sort((a, b) => a.pk - b.pk).map((row) => parse(row.data));
     },

@@ -35,6 +35,8 @@ export interface HeldWrite {
    */
   atCommitSql?: string;
   check(changed: number): Promise<void>;
+  /** Statements that go right after the write, wherever it goes (an issue's labels: labels.ts). */
+  after?: readonly Statement[];
 }
 
 /**
@@ -305,6 +307,7 @@ export function transactionConn(
       );
     const result = await unchecked(write.sql, write.params);
     await write.check(result.rowCount ?? 0);
+    for (const next of write.after ?? []) await unchecked(next.sql, next.params, next.rowMode);
   }
 
   async function statement(sql: Sql, params: Params, rowMode?: 'array'): Promise<QueryResult> {
@@ -407,9 +410,12 @@ export function transactionConn(
         const withCommit = pipelines
           ? { sql: preparedForCommit(write.atCommitSql), params: write.params }
           : { sql: inlined(write.atCommitSql, write.params), params: [] };
-        if (withCommit.sql !== undefined) {
+        const after = (write.after ?? []).map((next) =>
+          pipelines ? next : { sql: inlined(textOf(next.sql), next.params), params: [] },
+        );
+        if (withCommit.sql !== undefined && after.every((next) => next.sql !== undefined)) {
           held = undefined;
-          atCommit.unshift(withCommit as Statement);
+          atCommit.unshift(withCommit as Statement, ...(after as Statement[]));
         }
       }
       // The held write may need to name the rule it broke: a statement of this transaction still.

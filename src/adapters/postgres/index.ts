@@ -48,6 +48,11 @@ export type PostgresStorageOptions = (
    * TransientConflict; default 20.
    */
   maxAttempts?: number;
+  /**
+   * On a Citus coordinator, whether a schema this storage creates is distributed by account
+   * (docs/scaling.md); default true. A schema distributed already stays so at every upgrade.
+   */
+  distribute?: boolean;
 };
 
 /** A storage on PostgreSQL: the port, and what only a shared database can say. */
@@ -135,7 +140,7 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
     return { client, done: (error) => client.release(error ?? true) };
   });
 
-  const migrated = migrate(pool, schema).then((applied) => ({
+  const migrated = migrate(pool, schema, undefined, { distribute: options.distribute }).then((applied) => ({
     created: applied.some((m) => m.version === 1),
   }));
   // Reported through ready() and every transaction; not an unhandled rejection meanwhile.

@@ -1,9 +1,90 @@
 import type { LabelMatch, LabelStore } from '../../core/port/index.js';
 import { accountOf } from './account-routes.js';
-import type { Conn } from './connection.js';
+import { type Conn, prepared, type Statement } from './connection.js';
 import type { Conditions } from './sql.js';
 
-/** Issues by label, through `issue_labels` (workspace, label, issue pk): migration 16. */
+/**
+ * Issues by label, through `issue_labels` (account, workspace, label, issue pk): migration 16.
+ * Kept by the statements below, in the transaction that writes the issue (the triggers that kept
+ * it before went with migration 23: Citus runs triggers on its workers' shards, unsafely). Each
+ * names the issue's account and workspace, so each reaches one shard, and reads an issue's labels
+ * from its text with `issue_labels_of`, which leaves a text PostgreSQL cannot read as JSON (a lone
+ * surrogate, which the API refuses but the storage port stores) unindexed rather than refused.
+ */
+
+/** The issue $3 of account $1 and workspace $2, by its key. */
+const issuePk = 'SELECT pk FROM issues WHERE account_id = $1 AND workspace_id = $2 AND id = $3';
+
+/** Adds the labels of the text $4 to the issue (a label it carries already is kept). */
+const addSql = prepared(
+  'INSERT INTO issue_labels (account_id, workspace_id, label, issue_pk) ' +
+    'SELECT issues.account_id, issues.workspace_id, l.label, issues.pk FROM issues, issue_labels_of($4) AS l(label) ' +
+    'WHERE issues.account_id = $1 AND issues.workspace_id = $2 AND issues.id = $3 ON CONFLICT DO NOTHING',
+);
+
+/** Removes the labels the issue's stored text carries but the text $4 does not: sent before its update. */
+const dropStaleSql = prepared(
+  `DELETE FROM issue_labels WHERE account_id = $1 AND workspace_id = $2 AND issue_pk = (${issuePk}) ` +
+    `AND label IN (SELECT issue_labels_of((${issuePk.replace('pk', 'data')}))) ` +
+    'AND label NOT IN (SELECT issue_labels_of($4))',
+);
+
+/** Removes the labels of the text $4 from the issue. */
+const removeSql = prepared(
+  `DELETE FROM issue_labels WHERE account_id = $1 AND workspace_id = $2 AND issue_pk = (${issuePk}) ` +
+    'AND label IN (SELECT issue_labels_of($4))',
+);
+
+/** Removes every label of the issue, by its stored text: sent before its delete. */
+const dropAllSql = prepared(
+  `DELETE FROM issue_labels WHERE account_id = $1 AND workspace_id = $2 AND issue_pk = (${issuePk}) ` +
+    `AND label IN (SELECT issue_labels_of((${issuePk.replace('pk', 'data')})))`,
+);
+
+/** Removes the labels of deleted issues: $3 their pks and $4 their texts, pairwise. */
+const dropDeletedSql =
+  'DELETE FROM issue_labels WHERE account_id = $1 AND workspace_id = $2 AND (label, issue_pk) IN ' +
+  '(SELECT l.label, d.pk FROM unnest($3::bigint[], $4::text[]) AS d(pk, data), issue_labels_of(d.data) AS l(label))';
+
+/** An issue's labels as the text issue_labels_of reads (an object with the list). */
+export const labelsText = (labels: readonly string[]): string => JSON.stringify({ labels });
+
+/** The statements that keep an issue's labels, by what the issue's write is. */
+export const issueLabelWrites = {
+  /** After its insert; nothing for an issue without labels. */
+  added(accountId: string, workspaceId: string, id: string, labels: readonly string[]): Statement[] {
+    return labels.length === 0
+      ? []
+      : [{ sql: addSql, params: [accountId, workspaceId, id, labelsText(labels)] }];
+  },
+  /** Around its update: the stale ones dropped before, the new ones added after. */
+  updated(accountId: string, workspaceId: string, id: string, labels: readonly string[]) {
+    const params = [accountId, workspaceId, id, labelsText(labels)];
+    return {
+      before: [{ sql: dropStaleSql, params }] as Statement[],
+      after: labels.length === 0 ? [] : ([{ sql: addSql, params }] as Statement[]),
+    };
+  },
+  /** After its update, the labels it no longer carries. */
+  removed(accountId: string, workspaceId: string, id: string, labels: readonly string[]): Statement {
+    return { sql: removeSql, params: [accountId, workspaceId, id, labelsText(labels)] };
+  },
+  /** Before its delete. */
+  deleted(accountId: string, workspaceId: string, id: string): Statement {
+    return { sql: dropAllSql, params: [accountId, workspaceId, id] };
+  },
+  /** After a delete of several, with what it returned. */
+  deletedRows(
+    accountId: string,
+    workspaceId: string,
+    rows: readonly { pk: number; data: string }[],
+  ): Statement {
+    return {
+      sql: dropDeletedSql,
+      params: [accountId, workspaceId, rows.map((r) => r.pk), rows.map((r) => r.data)],
+    };
+  },
+};
 
 /**
  * Adds the label filter to `into`: one semi-join a label, and one for the labels of `any`. The

@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import { SchemaTooNew } from '../shared/schema-too-new.js';
+import { distributeSchema, isCitusCoordinator, isDistributed } from './distribute.js';
 import { latestVersion, type Migration, migrations } from './migrations/index.js';
 import { quoteIdent } from './sql.js';
 
@@ -12,11 +13,18 @@ export { SchemaTooNew };
  * other and the migrations are applied exactly once; one that fails leaves nothing behind.
  * Throws SchemaTooNew when the database was migrated by a newer outcome-tracker. Returns the
  * migrations it applied.
+ *
+ * On a Citus coordinator, the same transaction then gives each table the migrations added its kind
+ * (distribute.ts): every table of a schema it creates, and a new table of a schema distributed
+ * already, so neither a first start nor an upgrade needs a manual step (`distribute: false` leaves
+ * a new schema's tables local to the coordinator). Its DDL runs in Citus's sequential mode, which
+ * a transaction that creates and distributes tables needs.
  */
 export async function migrate(
   pool: Pool,
   schema: string,
   all: readonly Migration[] = migrations,
+  options: { distribute?: boolean } = {},
 ): Promise<Migration[]> {
   const known = all.at(-1)?.version ?? latestVersion;
   const client = await pool.connect();
@@ -36,6 +44,16 @@ export async function migrate(
       const current = rows[0]?.version ?? 0;
       if (current > known) throw new SchemaTooNew(current, known);
       const pending = all.filter((migration) => migration.version > current);
+      const distributed =
+        pending.length > 0 &&
+        (await isCitusCoordinator(client)) &&
+        ((current === 0 && options.distribute !== false) || (await isDistributed(client, schema)));
+      if (distributed) {
+        await client.query("SET LOCAL citus.multi_shard_modify_mode TO 'sequential'");
+        // Migrations 16 to 22 made triggers on issues, which Citus refuses on a distributed table
+        // unless told otherwise; migration 23 drops them again, in the same transaction.
+        await client.query('SET LOCAL citus.enable_unsafe_triggers TO on');
+      }
       for (const migration of pending) {
         await client.query(migration.sql);
         await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
@@ -43,6 +61,7 @@ export async function migrate(
           migration.name,
         ]);
       }
+      if (distributed) await distributeSchema(client, schema);
       await client.query('COMMIT');
       return pending;
     } catch (error) {

@@ -98,21 +98,23 @@ const nextSql = prepared(
     'ON CONFLICT (account_id, name) DO UPDATE SET value = counters.value + 1 RETURNING value',
 );
 
+/** The predicate lock an issue insert holds shared ($1 account, $2 name): tenant-locks.ts. */
+const lockSharedSql = prepared('SELECT 1 FROM tenant_locks WHERE account_id = $1 AND name = $2 FOR SHARE');
+
 /**
  * An issue number, and with it what the create goes on to need: the predicate lock its insert
  * holds shared (collections.ts) and its signal's append drawn ahead (signals.ts), in the order
- * the create took them before (counter row, predicate, account). The create's writes then all
- * go with the COMMIT: the counter row's lock, which queues the creates of a project, spans this
- * statement and the commit, not a statement more between.
+ * the create took them before (counter row, predicate, account), as three statements sent
+ * together (one round trip on a pipelining pool). The create's writes then all go with the
+ * COMMIT: the counter row's lock, which queues the creates of a project, spans these and the
+ * commit, not a statement more between. Three statements rather than one of data-modifying CTEs:
+ * Citus runs a CTE that inserts apart from the rest, through the coordinator.
  */
-const ahead = drawAheadSql('shared', '$3');
-const nextIssueSql = prepared(
-  `WITH n AS (${nextSql.text}), ` +
-    'shared AS MATERIALIZED (SELECT 1 FROM tenant_locks, n ' +
-    'WHERE tenant_locks.account_id = $3 AND tenant_locks.name = $4 FOR SHARE OF tenant_locks), ' +
-    `${ahead.withs.join(', ')} SELECT (SELECT value FROM n) AS value, ` +
-    `(SELECT count(*)::int FROM shared) AS locked, ${ahead.columns}`,
-);
+const nextIssueStatements = (name: string, workspaceId: string, accountId: string, lockName: string) => [
+  { sql: nextSql, params: [name, workspaceId, accountId] },
+  { sql: lockSharedSql, params: [accountId, lockName] },
+  { sql: drawAheadSql, params: [accountId] },
+];
 
 /** Named counters (issue numbers per project). */
 export function postgresCounters(conn: Conn): CounterStore {
@@ -129,13 +131,17 @@ export function postgresCounters(conn: Conn): CounterStore {
         const lockName = `issues:${workspaceId}`;
         // The statement locks the predicate's row: it must exist by then (a statement the first time only).
         await ensureLockRow(conn, accountId, lockName, (sql, params) => conn.run(sql, params));
-        const row = await conn.row<{
-          value: number;
-          locked: number;
-          sequence: number;
-          hooks: string[];
-          hook_types: string[];
-        }>(nextIssueSql, [name, workspaceId, accountId, lockName]);
+        const [counted, locked, drawn] = await conn.batch(
+          nextIssueStatements(name, workspaceId, accountId, lockName),
+        );
+        const value = counted?.rows[0]?.value as number | undefined;
+        const ahead = drawn?.rows[0] as
+          | { sequence: number; hooks: string[]; hook_types: string[] }
+          | undefined;
+        const row =
+          value === undefined || ahead === undefined
+            ? undefined
+            : { ...ahead, value, locked: locked?.rowCount ?? 0 };
         if (row?.value == null) throw new Error(`counter ${name} returned no value`);
         // A lock row seen by this storage but gone since (made by a transaction rolled back): locked
         // now, still before the insert, which goes with the COMMIT.

@@ -22,51 +22,31 @@ function conditions(query: Omit<SignalQuery, 'afterSequence' | 'limit'>): Condit
 export const activeHooksKey = (accountId: string, type: string): string =>
   `webhooks.active\u0000${accountId}\u0000${type}`;
 
-const appendStatements = new Map<string, Prepared>();
-
 /**
- * The account's next sequence: its row's `last_sequence` raised by one, once `after` (a CTE of
- * the statement) ran, whatever it found, so that the locks keep their order. The row stays
- * locked until the transaction ends: the account's appends queue on it (see postgresSignals).
- * No row, no sequence: an event is appended to an account that exists.
+ * An append's statements, sent together (Conn.batch: one round trip on a pipelining pool) and
+ * run in this order: the held write's predicate lock (collections.ts, tenant-locks.ts), taken
+ * before the account's row; the account's next sequence (its row locked) with its active
+ * subscriptions that want the event, which the outbox asks for next; the held write; and the
+ * signal, numbered from the account's row as this transaction left it. Separate statements, not
+ * one of data-modifying CTEs: Citus runs a CTE that inserts apart from the rest of its statement,
+ * through the coordinator, and each of these reaches the account's shard alone.
  */
-const nextSequenceSql = (after: string, account: string): string =>
-  `UPDATE accounts SET last_sequence = last_sequence + 1 WHERE id = ${account} ` +
-  `AND (SELECT count(*) FROM ${after}) >= 0 RETURNING last_sequence`;
+const lockSharedSql = prepared('SELECT 1 FROM tenant_locks WHERE account_id = $1 AND name = $2 FOR SHARE');
 
-/**
- * One round trip for an append: the write held back before it (a collection insert), the
- * account's next sequence (its row locked) and the insert, and the account's active
- * subscriptions that want the event, which the outbox asks for next.
- */
-function appendStatement(heldSql: string | undefined, sharedLock: boolean): Prepared {
-  const cacheKey = `${sharedLock}\u0000${heldSql ?? ''}`;
-  const cached = appendStatements.get(cacheKey);
-  if (cached) return cached;
-  const shift = Math.max(0, ...(heldSql?.match(/\$\d+/g) ?? []).map((m) => Number(m.slice(1))));
-  const p = (n: number) => `$${n + shift}`;
-  const withs = [
-    ...(heldSql === undefined ? [] : [`held AS (${heldSql} RETURNING 1)`]),
-    // The held write's predicate lock (collections.ts, tenant-locks.ts), taken before the
-    // account's row; its row exists, but for one made by a transaction rolled back since.
-    sharedLock
-      ? `shared AS MATERIALIZED (SELECT 1 FROM tenant_locks WHERE account_id = ${p(2)} AND name = ${p(7)} FOR SHARE)`
-      : 'shared AS MATERIALIZED (SELECT 1)',
-    `drawn AS (${nextSequenceSql('shared', p(2))})`,
-    'added AS (INSERT INTO signals (sequence, id, account_id, type, resource_id, occurred_at, data) ' +
-      `SELECT last_sequence, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)} FROM drawn RETURNING sequence)`,
-  ];
-  // Evaluated left to right: the sequence (and with it both locks) before the held write.
-  const statement = prepared(
-    `WITH ${withs.join(', ')} SELECT (SELECT sequence FROM added) AS sequence, ` +
-      `ARRAY(SELECT data FROM webhooks WHERE account_id = ${p(2)} AND status = 'active' ` +
-      `AND event_types && ARRAY[${p(3)}, '*']::text[] ORDER BY pk) AS hooks, ` +
-      `${heldSql === undefined ? 'NULL::int' : '(SELECT count(*)::int FROM held)'} AS held, ` +
-      '(SELECT count(*)::int FROM shared) AS locked',
-  );
-  appendStatements.set(cacheKey, statement);
-  return statement;
-}
+/** $1 the account, $2 the event's type. */
+const drawSql = prepared(
+  'WITH drawn AS (UPDATE accounts SET last_sequence = last_sequence + 1 WHERE id = $1 RETURNING last_sequence) ' +
+    'SELECT (SELECT last_sequence FROM drawn) AS sequence, ' +
+    "ARRAY(SELECT data FROM webhooks WHERE account_id = $1 AND status = 'active' " +
+    "AND event_types && ARRAY[$2::text, '*']::text[] ORDER BY pk) AS hooks",
+);
+
+/** $1 id, $2 account, $3 type, $4 resource, $5 time, $6 text: numbered by the account's row. */
+const insertNumberedSql = prepared(
+  'INSERT INTO signals (sequence, id, account_id, type, resource_id, occurred_at, data) ' +
+    'SELECT accounts.last_sequence, $1::text, accounts.id, $3::text, $4::text, $5::text, $6::text ' +
+    'FROM accounts WHERE accounts.id = $2::text',
+);
 
 /** What a transaction's memo keeps about an account's append drawn ahead (drawAhead). */
 export interface DrawnAhead {
@@ -84,23 +64,19 @@ const insertDrawnSql =
   'VALUES ($1, $2, $3, $4, $5, $6, $7)';
 
 /**
- * The SQL of a statement's part that draws an account's append ahead: the account's next
- * sequence, its row locked (after what `after` names, a CTE of the statement: the locks keep
- * their order), and the account's active subscriptions with the types they want. `$account` is
- * the account's parameter. Its columns: `sequence`, `hooks`, `hook_types`.
+ * Draws an account's append ahead ($1 the account): its next sequence, its row locked, and its
+ * active subscriptions with the types they want. Sent after the locks its transaction takes
+ * first, so that they keep their order. Its columns: `sequence`, `hooks`, `hook_types`.
  */
-export function drawAheadSql(after: string, account: string): { withs: string[]; columns: string } {
-  return {
-    withs: [`drawn AS (${nextSequenceSql(after, account)})`],
-    columns:
-      '(SELECT last_sequence FROM drawn) AS sequence, ' +
-      `ARRAY(SELECT data FROM webhooks WHERE account_id = ${account} AND status = 'active' ORDER BY pk) AS hooks, ` +
-      `ARRAY(SELECT array_to_string(event_types, ' ') FROM webhooks WHERE account_id = ${account} ` +
-      "AND status = 'active' ORDER BY pk) AS hook_types",
-  };
-}
+export const drawAheadSql = prepared(
+  'WITH drawn AS (UPDATE accounts SET last_sequence = last_sequence + 1 WHERE id = $1 RETURNING last_sequence) ' +
+    'SELECT (SELECT last_sequence FROM drawn) AS sequence, ' +
+    "ARRAY(SELECT data FROM webhooks WHERE account_id = $1 AND status = 'active' ORDER BY pk) AS hooks, " +
+    "ARRAY(SELECT array_to_string(event_types, ' ') FROM webhooks WHERE account_id = $1 " +
+    "AND status = 'active' ORDER BY pk) AS hook_types",
+);
 
-/** Keeps what drawAheadSql's columns answered, for the account's next append in the transaction. */
+/** Keeps what drawAheadSql answered, for the account's next append in the transaction. */
 export function keepDrawnAhead(
   conn: Conn,
   accountId: string,
@@ -202,26 +178,19 @@ export function postgresSignals(conn: Conn, appended: AppendObserver): SignalSto
         await lockShared(conn, lock.accountId, lock.name);
       }
       const sameAccountLock = lock !== undefined && lock.accountId === accountId;
-      const statement = appendStatement(held?.sql, sameAccountLock);
-      const row = await conn.row<{
-        sequence: number | null;
-        hooks: string[];
-        held: number | null;
-        locked: number;
-      }>(statement, [
-        ...(held?.params ?? []),
-        id,
-        accountId,
-        type,
-        resource.id,
-        occurredAt,
-        data,
-        ...(sameAccountLock ? [lock.name] : []),
+      const results = await conn.batch([
+        ...(sameAccountLock ? [{ sql: lockSharedSql, params: [accountId, lock.name] }] : []),
+        { sql: drawSql, params: [accountId, type] },
+        // The labels that follow an issue's insert (labels.ts) go with it: its id is new, so it clashes with nothing.
+        ...(held ? [{ sql: held.sql, params: held.params }, ...(held.after ?? [])] : []),
+        { sql: insertNumberedSql, params: [id, accountId, type, resource.id, occurredAt, data] },
       ]);
+      const [locked, drawnRow, heldResult] = sameAccountLock ? results : [undefined, ...results];
       // A lock row this storage saw made by a transaction rolled back since: made and locked
       // now, still before the commit, which is all the predicate lock asks (tenant-locks.ts).
-      if (sameAccountLock && row?.locked === 0) await lockShared(conn, lock.accountId, lock.name);
-      if (held) await held.check(row?.held ?? 0);
+      if (sameAccountLock && (locked?.rowCount ?? 0) === 0) await lockShared(conn, lock.accountId, lock.name);
+      if (held) await held.check(heldResult?.rowCount ?? 0);
+      const row = drawnRow?.rows[0] as { sequence: number | null; hooks: string[] } | undefined;
       if (row?.sequence == null) throw new Error(`no account ${accountId} to append a signal to`);
       // The outbox asks next which subscriptions want this event (see webhooks.ts).
       conn.memo.set(activeHooksKey(accountId, type), row.hooks);

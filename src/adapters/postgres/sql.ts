@@ -16,3 +16,6 @@ export const placeholders = (count: number, from = 1): string =>
 
 /** A schema name as a quoted identifier. */
 export const quoteIdent = (name: string): string => `"${name.replaceAll('"', '""')}"`;
+
+/** A string as a quoted SQL literal (for DDL calls that take a name as text). */
+export const quoteLiteral = (text: string): string => `'${text.replaceAll("'", "''")}'`;

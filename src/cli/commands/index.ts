@@ -110,6 +110,11 @@ export const commandTable: readonly CommandEntry[] = [
     load: () => loadMcp(),
   },
   {
+    name: 'distribute',
+    summary: 'Create the schema on a Citus coordinator and distribute every table by account',
+    load: async () => (await import('./distribute.js')).command as Command,
+  },
+  {
     name: 'copy',
     summary: 'Copy a whole database into an empty one (SQLite file or postgres:// URL)',
     load: async () => (await import('./copy.js')).command as Command,

@@ -1,0 +1,195 @@
+import type { Pool, PoolClient } from 'pg';
+import { type TableKind, tableKinds } from './distribution.js';
+import { quoteIdent, quoteLiteral } from './sql.js';
+
+/**
+ * Distributes a migrated schema over a Citus cluster as distribution.ts says: the tenant tables by
+ * their account, colocated with `accounts`; the reference tables copied to every node; the tables
+ * keyed by something else by that key, in a group of their own; and `rate_limit_take` run where its
+ * key's rows are. Idempotent: a table Citus already knows is left as it is, so the same call
+ * finishes a distribution an earlier one left half done, and a migration that adds a table gives it
+ * its kind (migrate.ts calls this inside the migration's transaction once `accounts` is distributed).
+ */
+
+/** The database is not a Citus coordinator (no extension, or a worker): nothing was changed. */
+export class NotACitusCoordinator extends Error {
+  constructor(reason: string) {
+    super(
+      `not a Citus coordinator: ${reason}. Connect to the coordinator of a Citus 11.2+ cluster ` +
+        '(CREATE EXTENSION citus on every node, workers added with citus_add_node).',
+    );
+    this.name = 'NotACitusCoordinator';
+  }
+}
+
+/** What a distribution did, table by table (`--json` prints it as it is). */
+export interface DistributionReport {
+  schema: string;
+  citusVersion: string;
+  /** Tables this call distributed or made reference tables, in the order it did. */
+  changed: Array<{ table: string; kind: TableKind['kind'] }>;
+  /** Tables that already had their kind. */
+  unchanged: string[];
+  /** Functions this call made run where their key's rows are. */
+  functions: string[];
+}
+
+export interface DistributeOptions {
+  /** Shards of each distributed table; default: the cluster's `citus.shard_count`. */
+  shardCount?: number;
+}
+
+type Query = Pick<PoolClient, 'query'>;
+
+/** Citus's version on this database, or null when the extension is not there. */
+export async function citusVersion(db: Query): Promise<string | null> {
+  const { rows } = await db.query<{ v: string }>(
+    "SELECT extversion AS v FROM pg_extension WHERE extname = 'citus'",
+  );
+  return rows[0]?.v ?? null;
+}
+
+/** Whether `schema.accounts` is a distributed table already (a distributed schema, to be kept so). */
+export async function isDistributed(db: Query, schema: string): Promise<boolean> {
+  if ((await citusVersion(db)) === null) return false;
+  const { rows } = await db.query('SELECT 1 FROM pg_dist_partition WHERE logicalrelid = to_regclass($1)', [
+    `${quoteIdent(schema)}.accounts`,
+  ]);
+  return rows.length > 0;
+}
+
+/** The tables of `schema` that Citus knows, with their kind's letter ('h' hash, 'n' reference). */
+async function knownTables(db: Query, schema: string): Promise<Map<string, string>> {
+  const { rows } = await db.query<{ name: string; method: string }>(
+    'SELECT c.relname AS name, p.partmethod AS method FROM pg_dist_partition p ' +
+      'JOIN pg_class c ON c.oid = p.logicalrelid JOIN pg_namespace n ON n.oid = c.relnamespace ' +
+      'WHERE n.nspname = $1',
+    [schema],
+  );
+  return new Map(rows.map((r) => [r.name, r.method]));
+}
+
+/** The tables of `schema` that exist (a table distribution.ts lists may come with a later migration). */
+async function existingTables(db: Query, schema: string): Promise<Set<string>> {
+  const { rows } = await db.query<{ name: string }>(
+    'SELECT tablename AS name FROM pg_tables WHERE schemaname = $1',
+    [schema],
+  );
+  return new Set(rows.map((r) => r.name));
+}
+
+/** Whether the database is a Citus coordinator (the extension there, and this node not a worker). */
+export async function isCitusCoordinator(db: Query): Promise<boolean> {
+  if ((await citusVersion(db)) === null) return false;
+  const { rows } = await db.query<{ coordinator: boolean }>('SELECT citus_is_coordinator() AS coordinator');
+  return rows[0]?.coordinator === true;
+}
+
+/** Citus's version, or NotACitusCoordinator when the database is not a Citus coordinator. */
+export async function refuseUnlessCoordinator(db: Query): Promise<string> {
+  const version = await citusVersion(db);
+  if (version === null)
+    throw new NotACitusCoordinator('the citus extension is not installed in this database');
+  const { rows } = await db.query<{ coordinator: boolean }>('SELECT citus_is_coordinator() AS coordinator');
+  if (!rows[0]?.coordinator) throw new NotACitusCoordinator('this node is a worker');
+  return version;
+}
+
+/**
+ * The order tables are distributed in: `accounts` first (the group every tenant table joins), then
+ * the other tenant tables, the reference tables, and the own-key tables (the first starts their group).
+ */
+function inOrder(): Array<[string, TableKind]> {
+  const entries = Object.entries(tableKinds);
+  const rank = (name: string, kind: TableKind) =>
+    name === 'accounts' ? 0 : kind.kind === 'tenant' ? 1 : kind.kind === 'reference' ? 2 : 3;
+  return entries
+    .map((entry, i) => ({ entry, i }))
+    .sort((a, b) => rank(...a.entry) - rank(...b.entry) || a.i - b.i)
+    .map(({ entry }) => entry);
+}
+
+/** The statement that gives `table` its kind; `firstOwnKey`: the own-key table others colocate with. */
+function distributeSql(
+  schema: string,
+  table: string,
+  kind: TableKind,
+  firstOwnKey: string | undefined,
+  shardCount: number | undefined,
+): string {
+  const qualified = quoteLiteral(`${quoteIdent(schema)}.${quoteIdent(table)}`);
+  if (kind.kind === 'reference') return `SELECT create_reference_table(${qualified})`;
+  const shards = shardCount === undefined ? '' : `, shard_count => ${Math.trunc(shardCount)}`;
+  const colocateWith =
+    kind.kind === 'tenant'
+      ? table === 'accounts'
+        ? "'none'"
+        : quoteLiteral(`${quoteIdent(schema)}.accounts`)
+      : firstOwnKey === undefined || firstOwnKey === table
+        ? "'none'"
+        : quoteLiteral(`${quoteIdent(schema)}.${quoteIdent(firstOwnKey)}`);
+  // shard_count cannot be given with a table to colocate with: that table's count is used.
+  const withShards = colocateWith === "'none'" ? shards : '';
+  return `SELECT create_distributed_table(${qualified}, ${quoteLiteral(kind.column)}, colocate_with => ${colocateWith}${withShards})`;
+}
+
+/**
+ * Gives every table of `schema` (migrated) its kind on a Citus coordinator; see the file's comment.
+ * `db` may be a client inside a transaction (a migration's): the statements then run in it.
+ */
+export async function distributeSchema(
+  db: Query,
+  schema: string,
+  options: DistributeOptions = {},
+): Promise<DistributionReport> {
+  const version = await refuseUnlessCoordinator(db);
+  const known = await knownTables(db, schema);
+  const existing = await existingTables(db, schema);
+  const report: DistributionReport = {
+    schema,
+    citusVersion: version,
+    changed: [],
+    unchanged: [],
+    functions: [],
+  };
+  const firstOwnKey = inOrder().find(([name, kind]) => kind.kind === 'own-key' && existing.has(name))?.[0];
+  for (const [table, kind] of inOrder()) {
+    if (!existing.has(table)) continue;
+    if (known.has(table)) {
+      report.unchanged.push(table);
+      continue;
+    }
+    await db.query(distributeSql(schema, table, kind, firstOwnKey, options.shardCount));
+    report.changed.push({ table, kind: kind.kind });
+  }
+  if (existing.has('rate_limits')) {
+    const fn = `${quoteIdent(schema)}.rate_limit_take(text, bigint, bigint, bigint)`;
+    const { rows } = await db.query(
+      'SELECT 1 FROM pg_dist_object WHERE classid = $1::regclass AND objid = to_regprocedure($2)',
+      ['pg_proc', fn],
+    );
+    if (rows.length === 0) {
+      await db.query(
+        `SELECT create_distributed_function(${quoteLiteral(fn)}, 'p_key', colocate_with => ${quoteLiteral(
+          `${quoteIdent(schema)}.rate_limits`,
+        )})`,
+      );
+      report.functions.push('rate_limit_take');
+    }
+  }
+  return report;
+}
+
+/** distributeSchema on a connection of its own from `pool`. */
+export async function distribute(
+  pool: Pool,
+  schema: string,
+  options: DistributeOptions = {},
+): Promise<DistributionReport> {
+  const client = await pool.connect();
+  try {
+    return await distributeSchema(client, schema, options);
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,124 @@
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { tableKinds } from '../../src/adapters/postgres/distribution.js';
+import { postgresStorage } from '../../src/adapters/postgres/index.js';
+import { migrate } from '../../src/adapters/postgres/migrate.js';
+import { migrations } from '../../src/adapters/postgres/migrations/index.js';
+import { assertBuilt, runCli } from '../cli/process.js';
+import { testDatabaseUrl } from '../support/postgres.js';
+import { citusSchemas, citusSkipReason, citusUrl, onCoordinator, tableKindsOf } from './support.js';
+
+/** What `distribute --json` prints. */
+interface Report {
+  db: string;
+  schema: string;
+  created: boolean;
+  citusVersion: string;
+  changed: { table: string; kind: string }[];
+  unchanged: string[];
+  functions: string[];
+}
+
+/** The kind Citus reports for each kind distribution.ts declares. */
+const citusType = { tenant: 'distributed', 'own-key': 'distributed', reference: 'reference' } as const;
+
+if (citusUrl) {
+  describe('outcome-tracker distribute, on a Citus coordinator', () => {
+    assertBuilt();
+    const fresh = citusSchemas();
+
+    it('creates the schema, gives every table its kind, and says so; a second run changes nothing', async () => {
+      const { schema, url } = fresh();
+      const first = await runCli(['distribute', '--db', url, '--json']);
+      expect(first.code, first.stderr).toBe(0);
+      const report = JSON.parse(first.stdout) as Report;
+      expect(report).toMatchObject({ schema, created: true, unchanged: [], functions: ['rate_limit_take'] });
+      expect(report.db).not.toContain('password');
+      expect(report.changed.map((c) => c.table).sort()).toEqual(Object.keys(tableKinds).sort());
+      const kinds = await tableKindsOf(schema);
+      for (const [table, kind] of Object.entries(tableKinds)) {
+        expect(kinds.get(table)?.type, table).toBe(citusType[kind.kind]);
+        if (kind.kind !== 'reference') expect(kinds.get(table)?.column, table).toBe(kind.column);
+      }
+      // Every tenant table in the accounts' group: one account's rows on one node.
+      const groups = await onCoordinator<{ name: string; group: number }>(
+        'SELECT c.relname AS name, p.colocationid AS group FROM pg_dist_partition p JOIN pg_class c ON c.oid = p.logicalrelid ' +
+          "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND p.partmethod = 'h'",
+        [schema],
+      );
+      const groupOf = new Map(groups.map((g) => [g.name, g.group]));
+      for (const [table, kind] of Object.entries(tableKinds)) {
+        if (kind.kind === 'tenant') expect(groupOf.get(table), table).toBe(groupOf.get('accounts'));
+      }
+      expect(groupOf.get('rate_limit_runs')).toBe(groupOf.get('rate_limits'));
+      expect(groupOf.get('rate_limits')).not.toBe(groupOf.get('accounts'));
+
+      const again = await runCli(['distribute', '--db', url]);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stdout).toContain(
+        `Nothing to do: all ${Object.keys(tableKinds).length} tables of ${schema}`,
+      );
+      const againJson = JSON.parse((await runCli(['distribute', '--db', url, '--json'])).stdout) as Report;
+      expect(againJson).toMatchObject({ created: false, changed: [], functions: [] });
+    });
+
+    it('distributes a schema serve made, and a table a later migration adds is distributed by that migration', async () => {
+      const { schema, url } = fresh();
+      const coordinator = new URL(url);
+      coordinator.searchParams.delete('schema');
+      // A schema as a release before labels (migration 16) left it, local to the coordinator.
+      await migratedTo(coordinator.toString(), schema, 15);
+      expect((await tableKindsOf(schema)).size).toBe(0);
+      const distributed = await runCli(['distribute', '--db', url, '--json']);
+      expect(distributed.code, distributed.stderr).toBe(0);
+      expect((JSON.parse(distributed.stdout) as Report).created).toBe(false);
+      expect((await tableKindsOf(schema)).has('issue_labels')).toBe(false);
+      // The upgrade: opening the storage migrates the rest, and gives the new tables their kinds.
+      const storage = postgresStorage({ connectionString: coordinator.toString(), schema, poolMax: 1 });
+      await storage.ready();
+      await storage.close();
+      const kinds = await tableKindsOf(schema);
+      expect(kinds.get('issue_labels')).toEqual({ type: 'distributed', column: 'account_id' });
+      expect(kinds.get('tenant_locks')).toEqual({ type: 'distributed', column: 'account_id' });
+      expect(kinds.size).toBe(Object.keys(tableKinds).length);
+    });
+  });
+} else {
+  describe('outcome-tracker distribute, on a Citus coordinator', () => {
+    it.skip(`skipped: ${citusSkipReason}`, () => {});
+  });
+}
+
+/** `schema` on `url` as a release at `version` left it, its tables local to the coordinator. */
+async function migratedTo(url: string, schema: string, version: number): Promise<void> {
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  try {
+    await migrate(
+      pool,
+      schema,
+      migrations.filter((m) => m.version <= version),
+      { distribute: false },
+    );
+  } finally {
+    await pool.end();
+  }
+}
+
+describe.skipIf(!testDatabaseUrl)('outcome-tracker distribute, on plain PostgreSQL', () => {
+  it('refuses a database that is not a Citus coordinator, and creates nothing there', async () => {
+    const schema = `ot_not_citus_${Date.now().toString(36)}`;
+    const url = new URL(testDatabaseUrl ?? '');
+    url.searchParams.set('schema', schema);
+    const refused = await runCli(['distribute', '--db', url.toString()]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('is not a Citus coordinator: the citus extension is not installed');
+    const client = new pg.Client({ connectionString: testDatabaseUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+      expect(rows).toHaveLength(0);
+    } finally {
+      await client.end();
+    }
+  });
+});

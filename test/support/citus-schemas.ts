@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+/**
+ * Schemas shared by the test files of a Citus run. Creating a schema distributed by account
+ * takes Citus 10 to 20 seconds of DDL on every node (each table's shards made and placed), against
+ * about one on plain PostgreSQL, so a store of a Citus run claims a schema an earlier store left
+ * (of this file or another), emptied, and makes one only when every one is in use. A claim is a
+ * session-level advisory lock on the coordinator, held by a connection of the claimer's own: a
+ * test process that dies lets go of its schemas with its connections. The database is made anew
+ * for each run (`.ci/run`), and the schemas go with it.
+ */
+const prefix = 'ot_citus_pool_';
+
+/** The URL without the session options of the run (which refuse statements that span shards). */
+function plainUrl(url: string): string {
+  const parsed = new URL(url);
+  parsed.searchParams.delete('options');
+  return parsed.toString();
+}
+
+/** A schema claimed for one store: empty and migrated, or new (the store migrates and distributes it). */
+export interface ClaimedSchema {
+  schema: string;
+  release(): Promise<void>;
+}
+
+/**
+ * Claims an idle schema of the pool, emptied with `resetSql`, or a new one when none is idle.
+ * `resetSql` empties every table (DELETE: it spans shards, so it runs without the run's options).
+ */
+export async function claimCitusSchema(url: string, resetSql: string): Promise<ClaimedSchema> {
+  const client = new pg.Client({ connectionString: plainUrl(url) });
+  await client.connect();
+  client.on('error', () => {});
+  const release = async () => {
+    await client.end().catch(() => {});
+  };
+  try {
+    const { rows } = await client.query<{ schema: string }>(
+      'SELECT n.nspname AS schema FROM pg_namespace n WHERE n.nspname LIKE $1 ' +
+        "AND to_regclass(quote_ident(n.nspname) || '.schema_migrations') IS NOT NULL ORDER BY random()",
+      [`${prefix}%`],
+    );
+    for (const { schema } of rows) {
+      const { rows: locked } = await client.query<{ ok: boolean }>(
+        'SELECT pg_try_advisory_lock(hashtext($1)) AS ok',
+        [schema],
+      );
+      if (!locked[0]?.ok) continue;
+      await client.query(`SET search_path TO "${schema}"; ${resetSql}`);
+      return { schema, release };
+    }
+    const schema = `${prefix}${randomBytes(6).toString('hex')}`;
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [schema]);
+    return { schema, release };
+  } catch (error) {
+    await release();
+    throw error;
+  }
+}
