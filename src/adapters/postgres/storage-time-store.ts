@@ -20,10 +20,11 @@ const settlesBetweenSweeps = 1000;
  * concurrent upserts of one row one after another (the row lock), each on the row the previous
  * one left, so no process's charge is lost; each locks one row and commits at once, so settles
  * never deadlock. Then one read of the buckets settled lately, by any process, tells who else is
- * using the storage. It runs outside any transaction, on one connection of the storage's pool,
- * once a second per process, off the request path. A settle that fails part-way has taken the
- * charges before the failure, and the process sends them all again: a database failing
- * mid-settle may charge its accounts up to a second's spending twice, never lose it. Times come from the callers' clocks, and a bucket's time never
+ * using the storage. It runs outside any transaction, on one connection of the storage's pool
+ * (in one round trip where the pool pipelines), once a second per process, off the request path.
+ * A settle that fails part-way has taken the charges before the failure, and the process sends
+ * them all again: a database failing mid-settle may charge its accounts up to a second's
+ * spending twice, never lose it. Times come from the callers' clocks, and a bucket's time never
  * goes back: keep the servers' clocks in step (NTP).
  */
 export function postgresStorageTimeStore(
@@ -42,11 +43,13 @@ export function postgresStorageTimeStore(
   const activeSql =
     '/* all accounts: who else uses the storage, read with each settle */ ' +
     `SELECT account_id, left_ms, at_ms FROM ${table} WHERE at_ms >= $1::bigint`;
+  // A plain DELETE: it waits for a settle holding a row (one row, committed at once, so no cycle
+  // of waits), then sees the row as the settle left it, settled lately, and keeps it. (Citus runs
+  // no FOR UPDATE across shards.)
   const sweepSql =
     '/* all accounts: the sweep of full buckets, maintenance */ ' +
-    `DELETE FROM ${table} WHERE account_id IN (SELECT account_id FROM ${table} ` +
-    'WHERE at_ms < $4::bigint AND left_ms + ($1::bigint - at_ms) * $2::float8 / $3::float8 >= $2::float8 ' +
-    'FOR UPDATE SKIP LOCKED)';
+    `DELETE FROM ${table} WHERE at_ms < $4::bigint ` +
+    'AND left_ms + ($1::bigint - at_ms) * $2::float8 / $3::float8 >= $2::float8';
   let settles = 0;
 
   return {
@@ -57,19 +60,22 @@ export function postgresStorageTimeStore(
       const found = new Map<string, SharedBucket>();
       const client = await pool.connect();
       try {
+        // Sent together: on a pipelining pool all in one round trip, each still committed alone.
+        const charged = [...charges].map(([accountId, charge]) =>
+          client.query<Row>(chargeSql, [accountId, atMs, msPerWindow, windowMs, charge]),
+        );
+        const active = client.query<Row & { account_id: string }>(activeSql, [since]);
+        const settled = await Promise.allSettled([...charged, active]);
+        const failed = settled.find((result) => result.status === 'rejected');
+        if (failed) throw failed.reason;
         // Each charged bucket as its own charge left it; the others as last settled.
-        for (const [accountId, charge] of charges) {
-          const { rows } = await client.query<Row>(chargeSql, [
-            accountId,
-            atMs,
-            msPerWindow,
-            windowMs,
-            charge,
-          ]);
-          for (const row of rows) found.set(accountId, bucketOf(row));
+        for (const [i, accountId] of [...charges.keys()].entries()) {
+          const row = (await charged[i])?.rows[0];
+          if (row) found.set(accountId, bucketOf(row));
         }
-        const { rows } = await client.query<Row & { account_id: string }>(activeSql, [since]);
-        for (const row of rows) if (!charges.has(row.account_id)) found.set(row.account_id, bucketOf(row));
+        for (const row of (await active).rows) {
+          if (!charges.has(row.account_id)) found.set(row.account_id, bucketOf(row));
+        }
       } finally {
         client.release();
       }
