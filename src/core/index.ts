@@ -53,6 +53,7 @@ export {
   memoryStorageTimeStore,
   type StorageTimeBudgetOptions,
   type StorageTimeStore,
+  storageTimeActiveMs,
   storageTimeSettleMs,
 } from './pipeline/storage-time.js';
 export type * from './port/index.js';

@@ -65,8 +65,8 @@ export interface TrackerOptions {
    * Each account's share of the storage's time (default 10,000 ms a minute, per server
    * process, or one share for every process on a database whose storage keeps them:
    * `Storage.storageTimes`, PostgreSQL's): an account whose requests took more answers 429
-   * `rate_limited` until its share refills. `false` turns it off; so does `rateLimit: false`,
-   * unless this is given.
+   * `rate_limited`, while another account with share left is active, until its share refills;
+   * alone it is never held. `false` turns it off; so does `rateLimit: false`, unless this is given.
    */
   storageTimeBudget?: StorageTimeBudgetOptions | false;
   /** Called once per request after it is answered (the CLI logs these). */

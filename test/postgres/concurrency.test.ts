@@ -138,44 +138,59 @@ describe.skipIf(!testDatabaseUrl)(
             now,
             share,
             60_000,
+            now,
           ),
         ),
       );
       // Run one after another, the settles saw every level from 9,900 down to 4,000 once each.
-      const seen = levels.map((level) => level.get('acc_1')).sort((a, b) => (b ?? 0) - (a ?? 0));
+      const seen = levels.map((level) => level.get('acc_1')?.left).sort((a, b) => (b ?? 0) - (a ?? 0));
       expect(seen).toEqual(Array.from({ length: 60 }, (_, i) => share - 100 * (i + 1)));
-      expect(levels[7]?.get('acc_other_7')).toBe(share - 1);
+      expect(levels[7]?.get('acc_other_7')?.left).toBe(share - 1);
       // Refilled at 10,000 ms a minute: 30 s later it holds 4,000 + 5,000, less this charge.
       const later = await (started[1] as PostgresStorage).storageTimes.settle(
         new Map([['acc_1', 500]]),
         now + 30_000,
         share,
         60_000,
+        now + 30_000,
       );
-      expect(later.get('acc_1')).toBeCloseTo(8_500, 6);
+      expect(later.get('acc_1')?.left).toBeCloseTo(8_500, 6);
       // Never more than one share saved up, and a clock behind the bucket's refills nothing.
       const idle = await (started[2] as PostgresStorage).storageTimes.settle(
         new Map([['acc_1', 0]]),
         now + 3_600_000,
         share,
         60_000,
+        now + 3_600_000,
       );
-      expect(idle.get('acc_1')).toBe(share);
+      expect(idle.get('acc_1')?.left).toBe(share);
       const behind = await (started[0] as PostgresStorage).storageTimes.settle(
         new Map([['acc_1', 1_000]]),
         now,
         share,
         60_000,
+        now,
       );
-      expect(behind.get('acc_1')).toBe(share - 1_000);
+      expect(behind.get('acc_1')?.left).toBe(share - 1_000);
       // The bucket's time stayed where it was: back at that time, nothing has refilled.
       const after = await (started[1] as PostgresStorage).storageTimes.settle(
         new Map([['acc_1', 0]]),
         now + 3_600_000,
         share,
         60_000,
+        now + 3_600_000,
       );
-      expect(after.get('acc_1')).toBe(share - 1_000);
+      expect(after.get('acc_1')?.left).toBe(share - 1_000);
+      // A settle also tells of the accounts any storage settled since the time it is given.
+      const others = await (started[2] as PostgresStorage).storageTimes.settle(
+        new Map([['acc_2', 10]]),
+        now + 3_600_000,
+        share,
+        60_000,
+        now + 3_600_000 - 2_000,
+      );
+      expect([...others.keys()].sort()).toEqual(['acc_1', 'acc_2']);
+      expect(others.get('acc_1')).toEqual({ left: share - 1_000, atMs: now + 3_600_000 });
     });
 
     it('forget the storage-time buckets that have refilled to full, and only those', async () => {
@@ -186,21 +201,25 @@ describe.skipIf(!testDatabaseUrl)(
         const table = `"${db.name}".storage_time_shares`;
         const store = postgresStorageTimeStore(pool, table, Promise.resolve(), 2);
         const now = 3_000_000;
-        await store.settle(new Map([['acc_idle', 600]]), now, 1_000, 60_000);
+        await store.settle(new Map([['acc_idle', 600]]), now, 1_000, 60_000, now - 2_000);
         // 30 s later acc_idle has refilled 500 of its 600: still not full, so the sweep of this
         // second settle keeps it.
-        await store.settle(new Map([['acc_busy', 10]]), now + 30_000, 1_000, 60_000);
+        await store.settle(new Map([['acc_busy', 10]]), now + 30_000, 1_000, 60_000, now + 28_000);
         const accounts = async () =>
           (await pool.query<{ account_id: string }>(`SELECT account_id FROM ${table} ORDER BY 1`)).rows.map(
             (row) => row.account_id,
           );
         await new Promise((resolve) => setTimeout(resolve, 100));
         expect(await accounts()).toEqual(['acc_busy', 'acc_idle']);
-        // 40 s after that it is full again (acc_busy too): the next sweep deletes both.
-        await store.settle(new Map([['acc_new', 1]]), now + 70_000, 1_000, 60_000);
-        await store.settle(new Map([['acc_new', 1]]), now + 70_000, 1_000, 60_000);
+        // 40 s after that it is full again (acc_busy too), and neither was settled lately: the
+        // next sweep deletes both.
+        await store.settle(new Map([['acc_new', 1]]), now + 70_000, 1_000, 60_000, now + 68_000);
+        await store.settle(new Map([['acc_new', 1]]), now + 70_000, 1_000, 60_000, now + 68_000);
+        // A full bucket settled lately stays: it tells the others its account is active.
+        await store.settle(new Map([['acc_full', 0]]), now + 70_000, 1_000, 60_000, now + 68_000);
+        await store.settle(new Map([['acc_new', 0]]), now + 70_000, 1_000, 60_000, now + 68_000);
         await new Promise((resolve) => setTimeout(resolve, 100));
-        expect(await accounts()).toEqual(['acc_new']);
+        expect(await accounts()).toEqual(['acc_full', 'acc_new']);
       } finally {
         await pool.end();
       }

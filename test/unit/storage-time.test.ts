@@ -4,39 +4,113 @@ import {
   memoryStorageTimeStore,
   type StorageTimeBudget,
   type StorageTimeStore,
+  storageTimeActiveMs,
   storageTimeBudget,
   storageTimeSettleMs,
 } from '../../src/core/pipeline/storage-time.js';
 
 describe('storage time budget', () => {
-  it('admits an account until what it used passes its share, then says when it may go on', () => {
+  it('admits an account alone whatever it takes, and never into debt', () => {
     const budget = storageTimeBudget({ msPerWindow: 1_000, windowMs: 60_000 });
-    expect(budget.refusal('acc_a', 0)).toBeNull();
+    for (let i = 0; i < 100; i++) {
+      expect(budget.admit('acc_a', i * 10)).toBeNull();
+      budget.charge('acc_a', 600, i * 10);
+    }
+    // 60,000 ms taken, 1,000 of them from the share: a rival coming now finds it empty, not owing
+    // a minute of an idle server, so it has some again at the next ms of refill.
+    expect(budget.admit('acc_b', 990)).toBeNull();
+    expect(budget.refusal('acc_a', 990)).toBe(1);
+    expect(budget.refusal('acc_a', 991)).toBeNull();
+  });
+
+  it('holds an account to its share while another with share left is active, then says when it may go on', () => {
+    const budget = storageTimeBudget({ msPerWindow: 1_000, windowMs: 60_000 });
+    expect(budget.admit('acc_b', 0)).toBeNull();
+    expect(budget.admit('acc_a', 0)).toBeNull();
     budget.charge('acc_a', 600, 0);
     expect(budget.refusal('acc_a', 0)).toBeNull();
     // Overdrawn by 200 ms: refilled at 1,000 ms a minute, it has some again after 12 s.
     budget.charge('acc_a', 600, 0);
-    expect(budget.refusal('acc_a', 0)).toBe(13);
-    expect(budget.refusal('acc_a', 11_999)).not.toBeNull();
+    expect(budget.admit('acc_a', 0)).toBe(13);
+    // The rival is active for 2 s after its last use; it keeps using the storage lightly.
+    for (let t = 1_000; t < 12_000; t += 1_000) {
+      budget.charge('acc_b', 1, t);
+      expect(budget.admit('acc_a', t)).not.toBeNull();
+      expect(budget.admit('acc_b', t)).toBeNull();
+    }
     expect(budget.refusal('acc_a', 12_001)).toBeNull();
-    // Another account is not touched by it.
-    expect(budget.refusal('acc_b', 0)).toBeNull();
+  });
+
+  it('lets an account that used its share go on once the others go quiet', () => {
+    const budget = storageTimeBudget({ msPerWindow: 1_000, windowMs: 60_000 });
+    budget.charge('acc_b', 1, 0);
+    budget.charge('acc_a', 1_200, 0);
+    expect(budget.admit('acc_a', 0)).not.toBeNull();
+    // acc_b last used the storage at 0: from 2 s on it is not active, and acc_a is alone.
+    expect(budget.admit('acc_a', storageTimeActiveMs + 250)).toBeNull();
+  });
+
+  it('does not hold accounts that have all used their shares against each other', () => {
+    const budget = storageTimeBudget({ msPerWindow: 1_000, windowMs: 60_000 });
+    budget.charge('acc_a', 1_500, 0);
+    budget.charge('acc_b', 1_500, 0);
+    expect(budget.admit('acc_a', 0)).toBeNull();
+    expect(budget.admit('acc_b', 0)).toBeNull();
+    // A third with share left makes both wait.
+    expect(budget.admit('acc_c', 0)).toBeNull();
+    expect(budget.admit('acc_a', 0)).not.toBeNull();
+    expect(budget.admit('acc_b', 0)).not.toBeNull();
   });
 
   it('saves up no more than one share', () => {
     const budget = storageTimeBudget({ msPerWindow: 1_000, windowMs: 60_000 });
+    budget.charge('acc_b', 1, 3_600_000);
     budget.charge('acc_a', 1, 0);
     // An hour idle refills to 1,000 ms, not 60,000: 1,001 ms then overdraws it.
     budget.charge('acc_a', 1_001, 3_600_000);
     expect(budget.refusal('acc_a', 3_600_000)).not.toBeNull();
   });
 
-  it('never lets an account use more than its share of a span, the saved-up share and one request', () => {
+  it('never refuses an account that has not used its share, whatever the others take', () => {
     fc.assert(
       fc.property(
         fc.array(
           fc.record({
-            gapMs: fc.integer({ min: 0, max: 5_000 }),
+            account: fc.constantFrom('acc_a', 'acc_b', 'acc_c'),
+            gapMs: fc.integer({ min: 0, max: 3_000 }),
+            busyMs: fc.double({ min: 0, max: 400, noNaN: true }),
+          }),
+          { maxLength: 300 },
+        ),
+        (requests) => {
+          const share = 1_000;
+          const windowMs = 60_000;
+          const budget = storageTimeBudget({ msPerWindow: share, windowMs });
+          // A model of each account's bucket with nothing forgiven: one that has taken less than
+          // its share of every span since it began (and its share saved up) is never refused.
+          const used = new Map<string, { left: number; at: number }>();
+          let now = 0;
+          for (const { account, gapMs, busyMs } of requests) {
+            now += gapMs;
+            const model = used.get(account) ?? { left: share, at: now };
+            const left = Math.min(share, model.left + (now - model.at) * (share / windowMs));
+            const refused = budget.admit(account, now) !== null;
+            if (left > 0) expect(refused).toBe(false);
+            if (refused) continue;
+            budget.charge(account, busyMs, now);
+            used.set(account, { left: left - busyMs, at: now });
+          }
+        },
+      ),
+    );
+  });
+
+  it('never lets an account take more than its share of a span a rival is active throughout, the saved-up share and one request', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            gapMs: fc.integer({ min: 0, max: 1_500 }),
             busyMs: fc.double({ min: 0, max: 300, noNaN: true }),
           }),
           {
@@ -52,7 +126,9 @@ describe('storage time budget', () => {
           let largest = 0;
           for (const { gapMs, busyMs } of requests) {
             now += gapMs;
-            if (budget.refusal('acc', now) !== null) continue;
+            // A light rival, using a µs of the storage before each request: active throughout.
+            budget.charge('acc_light', 0.001, now);
+            if (budget.admit('acc', now) !== null) continue;
             budget.charge('acc', busyMs, now);
             used += busyMs;
             largest = Math.max(largest, busyMs);
@@ -84,13 +160,16 @@ describe('storage time shared by several processes', () => {
     const settled: number[] = [];
     const counting: StorageTimeStore = {
       settle: (charges, ...rest) => {
-        settled.push(...charges.values());
+        const charge = charges.get('acc_a');
+        if (charge !== undefined) settled.push(charge);
         return store.settle(charges, ...rest);
       },
     };
     const now = 1_000_000;
     const first = storageTimeBudget({ msPerWindow: 1_000, windowMs: 60_000, store: counting }, () => now);
     const second = storageTimeBudget({ msPerWindow: 1_000, windowMs: 60_000, store: counting }, () => now);
+    // A light account is active on the second process only: the first hears of it at a settle.
+    second.charge('acc_light', 0.001, now);
     first.charge('acc_a', 700, now);
     second.charge('acc_a', 200, now);
     // Each process has seen only its own spending so far.
@@ -126,6 +205,7 @@ describe('storage time shared by several processes', () => {
       (e) => told.push(e),
     );
     const second = storageTimeBudget({ msPerWindow: 1_000, windowMs: 60_000, store }, () => now);
+    second.charge('acc_light', 0.001, now);
     first.charge('acc_a', 900, now);
     await settle();
     await settle();
@@ -152,6 +232,7 @@ describe('storage time shared by several processes', () => {
       },
     };
     const budget = storageTimeBudget({ msPerWindow: 1_000, windowMs: 60_000, store: slow }, () => 0);
+    budget.charge('acc_light', 0.001, 0);
     budget.charge('acc_a', 500, 0);
     await vi.advanceTimersByTimeAsync(storageTimeSettleMs);
     // The settle of the 500 is on its way; 600 more are charged before the store answers 500 left.
@@ -163,7 +244,7 @@ describe('storage time shared by several processes', () => {
     await vi.advanceTimersByTimeAsync(storageTimeSettleMs);
     (answer as unknown as () => void)();
     await vi.advanceTimersByTimeAsync(0);
-    expect(await store.settle(new Map([['acc_a', 0]]), 0, 1_000, 60_000)).toEqual(new Map([['acc_a', -100]]));
+    expect((await store.settle(new Map([['acc_a', 0]]), 0, 1_000, 60_000, 0)).get('acc_a')?.left).toBe(-100);
   });
 
   it('settles what is left as it closes, and settles no more after', async () => {
@@ -240,7 +321,9 @@ describe('storage time shared by several processes', () => {
             }
             const i = process % processes;
             const budget = budgets[i] as StorageTimeBudget;
-            if (budget.refusal('acc', now) !== null) continue;
+            // A light account, active on every process throughout.
+            for (const each of budgets) each.charge('acc_light', 0.001, now);
+            if (budget.admit('acc', now) !== null) continue;
             budget.charge('acc', busyMs, now);
             used += busyMs;
             spentSince[i] = (spentSince[i] ?? 0) + busyMs;

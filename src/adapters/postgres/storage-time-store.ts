@@ -1,18 +1,31 @@
 import type { Pool } from 'pg';
-import type { StorageTimeStore } from '../../core/port/index.js';
+import type { SharedBucket, StorageTimeStore } from '../../core/port/index.js';
+
+interface Row {
+  left_ms: number;
+  /** A bigint: a string from the driver. */
+  at_ms: string | number;
+}
+
+const bucketOf = (row: Row): SharedBucket => ({ left: row.left_ms, atMs: Number(row.at_ms) });
 
 /** One settle in this many also deletes the buckets that have refilled to full. */
 const settlesBetweenSweeps = 1000;
 
 /**
- * The accounts' shares of storage time, one bucket each for every process on the database: a
- * settle refills each named bucket to `nowMs` and takes the process's charge from it, in one
- * upsert. PostgreSQL runs concurrent upserts of one row one after another (the row lock), each on
- * the row the previous one left, so no process's charge is lost; every settle locks its rows in
- * the same order (the accounts' bytes), so two settles naming the same accounts do not deadlock,
- * and the sweep skips rows a settle holds. It runs outside any transaction, on the storage's
- * pool, in one round trip. Times come from the callers' clocks, and a bucket's time never goes
- * back: keep the servers' clocks in step (NTP).
+ * The accounts' shares of storage time, one bucket each for every process on the database. A
+ * settle takes each account's charge in a statement of its own, which names the account (so a
+ * distributed database routes it to the account's shard, as every statement of a request): an
+ * upsert that refills the bucket to `nowMs` and takes the charge from it. PostgreSQL runs
+ * concurrent upserts of one row one after another (the row lock), each on the row the previous
+ * one left, so no process's charge is lost; each locks one row and commits at once, so settles
+ * never deadlock. Then one read of the buckets settled lately, by any process, tells who else is
+ * using the storage. It runs outside any transaction, on one connection of the storage's pool
+ * (in one round trip where the pool pipelines), once a second per process, off the request path.
+ * A settle that fails part-way has taken the charges before the failure, and the process sends
+ * them all again: a database failing mid-settle may charge its accounts up to a second's
+ * spending twice, never lose it. Times come from the callers' clocks, and a bucket's time never
+ * goes back: keep the servers' clocks in step (NTP).
  */
 export function postgresStorageTimeStore(
   pool: Pool,
@@ -20,41 +33,58 @@ export function postgresStorageTimeStore(
   ready: Promise<unknown>,
   sweepEvery = settlesBetweenSweeps,
 ): StorageTimeStore {
-  const refilled = `least($3::float8, b.left_ms + greatest(0, $2::bigint - b.at_ms) * $3::float8 / $4::float8)`;
-  // A new bucket starts full: its row is the share less the charge, which the update reads back
-  // as `$3 - excluded.left_ms`.
-  // One statement for every account the process charged: Citus routes each row to its
-  // account's shard from the coordinator (an INSERT … SELECT), off the request path.
-  const settleSql =
-    '/* all accounts: one settle carries the charges of each account the process served */ ' +
-    `INSERT INTO ${table} AS b (account_id, left_ms, at_ms) ` +
-    'SELECT account_id, $3::float8 - charge, $2::bigint FROM unnest($1::text[], $5::float8[]) AS u(account_id, charge) ' +
-    'ORDER BY account_id COLLATE "C" ' +
-    `ON CONFLICT (account_id) DO UPDATE SET left_ms = ${refilled} - ($3::float8 - excluded.left_ms), ` +
-    'at_ms = greatest(b.at_ms, $2::bigint) RETURNING account_id, left_ms';
+  const refilled =
+    'least($3::float8, b.left_ms + greatest(0, $2::bigint - b.at_ms) * $3::float8 / $4::float8)';
+  // A new bucket starts full: its row is the share less the charge.
+  const chargeSql =
+    `INSERT INTO ${table} AS b (account_id, left_ms, at_ms) VALUES ($1::text, $3::float8 - $5::float8, $2::bigint) ` +
+    `ON CONFLICT (account_id) DO UPDATE SET left_ms = ${refilled} - $5::float8, at_ms = greatest(b.at_ms, $2::bigint) ` +
+    'RETURNING left_ms, at_ms';
+  const activeSql =
+    '/* all accounts: who else uses the storage, read with each settle */ ' +
+    `SELECT account_id, left_ms, at_ms FROM ${table} WHERE at_ms >= $1::bigint`;
+  // A plain DELETE: it waits for a settle holding a row (one row, committed at once, so no cycle
+  // of waits), then sees the row as the settle left it, settled lately, and keeps it. (Citus runs
+  // no FOR UPDATE across shards.)
   const sweepSql =
     '/* all accounts: the sweep of full buckets, maintenance */ ' +
-    `DELETE FROM ${table} WHERE account_id IN (SELECT account_id FROM ${table} ` +
-    'WHERE left_ms + ($1::bigint - at_ms) * $2::float8 / $3::float8 >= $2::float8 FOR UPDATE SKIP LOCKED)';
+    `DELETE FROM ${table} WHERE at_ms < $4::bigint ` +
+    'AND left_ms + ($1::bigint - at_ms) * $2::float8 / $3::float8 >= $2::float8';
   let settles = 0;
 
   return {
-    async settle(charges, nowMs, msPerWindow, windowMs) {
-      if (charges.size === 0) return new Map();
+    async settle(charges, nowMs, msPerWindow, windowMs, activeSinceMs) {
       await ready;
-      const accounts = [...charges.keys()];
-      const { rows } = await pool.query<{ account_id: string; left_ms: number }>(settleSql, [
-        accounts,
-        Math.floor(nowMs),
-        msPerWindow,
-        windowMs,
-        accounts.map((id) => charges.get(id) ?? 0),
-      ]);
-      if (++settles % sweepEvery === 0) {
-        // Full buckets say nothing a missing one would not; a failed sweep leaves them for the next.
-        void pool.query(sweepSql, [Math.floor(nowMs), msPerWindow, windowMs]).catch(() => {});
+      const atMs = Math.floor(nowMs);
+      const since = Math.floor(activeSinceMs);
+      const found = new Map<string, SharedBucket>();
+      const client = await pool.connect();
+      try {
+        // Sent together: on a pipelining pool all in one round trip, each still committed alone.
+        const charged = [...charges].map(([accountId, charge]) =>
+          client.query<Row>(chargeSql, [accountId, atMs, msPerWindow, windowMs, charge]),
+        );
+        const active = client.query<Row & { account_id: string }>(activeSql, [since]);
+        const settled = await Promise.allSettled([...charged, active]);
+        const failed = settled.find((result) => result.status === 'rejected');
+        if (failed) throw failed.reason;
+        // Each charged bucket as its own charge left it; the others as last settled.
+        for (const [i, accountId] of [...charges.keys()].entries()) {
+          const row = (await charged[i])?.rows[0];
+          if (row) found.set(accountId, bucketOf(row));
+        }
+        for (const row of (await active).rows) {
+          if (!charges.has(row.account_id)) found.set(row.account_id, bucketOf(row));
+        }
+      } finally {
+        client.release();
       }
-      return new Map(rows.map((row) => [row.account_id, row.left_ms]));
+      if (++settles % sweepEvery === 0) {
+        // Full buckets of quiet accounts say nothing a missing one would not; a failed sweep
+        // leaves them for the next.
+        void pool.query(sweepSql, [atMs, msPerWindow, windowMs, since]).catch(() => {});
+      }
+      return found;
     },
   };
 }

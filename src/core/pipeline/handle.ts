@@ -253,7 +253,7 @@ async function answerInTransaction(state: InTransaction): Promise<Answered> {
   if (principal instanceof ApiError) throw principal;
   const budget = rt.storageTime;
   if (!budget) return { reply: await answerAuthenticated(state, principal), principal };
-  const wait = budget.refusal(principal.accountId, nowMs);
+  const wait = budget.admit(principal.accountId, nowMs);
   if (wait !== null) throw storageTimeSpent(wait);
   try {
     return { reply: await answerAuthenticated(state, principal), principal };

@@ -2,7 +2,9 @@ import { ApiError } from '../errors.js';
 import type { Storage } from '../port/storage.js';
 import type { StorageTimeStore } from '../port/storage-time-store.js';
 import type { Clock } from '../runtime.js';
+import { type Bucket, refilled } from './storage-time-bucket.js';
 
+export { memoryStorageTimeStore } from './storage-time-memory-store.js';
 export type { StorageTimeStore };
 
 /**
@@ -33,27 +35,53 @@ export interface StorageTimeBudgetOptions {
 export const storageTimeSettleMs = 1000;
 
 /**
+ * How long an account counts as using the storage after its last request or stream read: while
+ * it does, and has some of its share left, the accounts that have used theirs are held to them.
+ */
+export const storageTimeActiveMs = 2000;
+
+/**
+ * How long the accounts found active with share left are taken as they are before they are
+ * looked at again: the lag with which one going quiet, or refilling, is noticed. An account
+ * becoming active, or using up its share, is noticed at once.
+ */
+const rivalsKeptMs = 250;
+
+/**
  * Each account's storage time, as a bucket of milliseconds refilled steadily (`msPerWindow` per
- * `windowMs`, never more than `msPerWindow` saved up). A request is admitted while its account's
- * bucket is not empty and charged, once it has run, what its transaction took
- * (StorageTx.busyMs). So over any span of time T an account takes at most
- * `msPerWindow × (1 + T / windowMs)` (what it saved up, and what refilled), plus the requests that
- * overdraw its bucket: one where the storage runs requests one at a time, as many as run at once
- * elsewhere.
+ * `windowMs`, never more than `msPerWindow` saved up), spent by what its transactions took
+ * (StorageTx.busyMs) and its answers took to serialize. Work-conserving: a request is refused
+ * only when its account's bucket is empty **and** another account with some of its share left is
+ * active (its requests or stream reads used the storage within `storageTimeActiveMs`): a rival
+ * the refusal makes room for. An account alone, or beside accounts that have all used their
+ * shares too, is admitted whatever it takes; what it takes while no rival is active empties its
+ * bucket at most, never into debt, so a rival that comes later finds it at its share at once
+ * instead of owed hours of an idle server. So an account that has not used its share is never
+ * refused, whatever the others do; and over any span of time T throughout which a rival is active,
+ * an account takes at most `msPerWindow × T / windowMs` plus what its bucket held at the start (at
+ * most `msPerWindow`), plus the requests that overdraw it: one where the storage runs requests one
+ * at a time, as many as run at once elsewhere.
  *
- * Without a store the buckets are this process's: N processes give an account N shares. With one
- * (StorageTimeStore), each process still decides from its own copy of a bucket, at no cost to a
- * request, and settles what it charged with the store every `storageTimeSettleMs`, which hands
- * back the shared bucket's level: the account's spending on every process then comes out of one
- * share, the others' reaching a process at its own next settle (a settle interval after it next
- * charges the account). A shared bucket may go below zero, and refills from there, so over time
- * an account gets one share; what N processes can take before they hear of each other is at most
- * N shares saved up, plus what each spends in a settle interval.
+ * The check costs a request a map lookup while its account has share left; the set of rivals is
+ * looked at only for an account that has none, and kept for `rivalsKeptMs`.
+ *
+ * Without a store the buckets, and who is active, are this process's: N processes give an
+ * account N shares. With one (StorageTimeStore), each process still decides from its own copy of
+ * a bucket, at no cost to a request, and settles what it charged with the store every
+ * `storageTimeSettleMs`, which hands back the shared bucket's level and the accounts other
+ * processes served lately: the account's spending on every process then comes out of one share,
+ * the others' reaching a process at its own next settle (a settle interval after it next charges
+ * the account), and a rival on another process is seen there as on this one. A shared bucket may
+ * go below zero, and refills from there, so over time an account gets one share; what N
+ * processes can take before they hear of each other is at most N shares saved up, plus what each
+ * spends in a settle interval.
  */
 export interface StorageTimeBudget {
-  /** Null when the account may send a request now, else the seconds until it may. */
+  /** As `refusal`, for a request about to start: the account counts as active from now on. */
+  admit(accountId: string, nowMs: number): number | null;
+  /** Null when the account may use the storage now, else the seconds until its share refills. */
   refusal(accountId: string, nowMs: number): number | null;
-  /** Charges the account `busyMs` of storage time spent at `nowMs`. */
+  /** Charges the account `busyMs` of storage time spent at `nowMs` (and so it is active). */
   charge(accountId: string, busyMs: number, nowMs: number): void;
   /**
    * Settles what is left to settle with the store, once (waiting a settle interval at most), and
@@ -61,20 +89,6 @@ export interface StorageTimeBudget {
    * store) closes. Charges made after it are not settled.
    */
   close(): Promise<void>;
-}
-
-interface Bucket {
-  /** Milliseconds left as of `atMs` (negative when the last request overdrew). */
-  left: number;
-  atMs: number;
-}
-
-/**
- * What `bucket` holds at `nowMs`: refilled by `msPerWindow` each `windowMs` since its time, never
- * past `msPerWindow`; nothing refills for a clock behind the bucket's.
- */
-function refilled(bucket: Bucket, nowMs: number, msPerWindow: number, windowMs: number): number {
-  return Math.min(msPerWindow, bucket.left + Math.max(0, nowMs - bucket.atMs) * (msPerWindow / windowMs));
 }
 
 export function storageTimeBudget(
@@ -94,6 +108,11 @@ export function storageTimeBudget(
   const refillPerMs = capacity / windowMs;
   const store = options.store;
   const buckets = new Map<string, Bucket>();
+  /** When each account last used the storage, here or (as last settled) on another process. */
+  const seen = new Map<string, number>();
+  /** The active accounts with share left, as of `rivalsAtMs`; null: look again. */
+  let rivals: Set<string> | null = null;
+  let rivalsAtMs = 0;
   let nextSweep = 0;
 
   /** Charges not yet settled with the store, by account. */
@@ -102,6 +121,53 @@ export function storageTimeBudget(
   let settling: Promise<void> | null = null;
   let closed = false;
   let failing = false;
+
+  const leftAt = (bucket: Bucket, nowMs: number): number => refilled(bucket, nowMs, capacity, windowMs);
+  const leftOf = (accountId: string, nowMs: number): number => {
+    const bucket = buckets.get(accountId);
+    return bucket ? leftAt(bucket, nowMs) : capacity;
+  };
+
+  function markActive(accountId: string, nowMs: number): void {
+    const last = seen.get(accountId);
+    if (last !== undefined && last >= nowMs) return;
+    // One becoming active with share left is a rival at once, not at the next look.
+    if (
+      rivals &&
+      (last === undefined || last < nowMs - storageTimeActiveMs) &&
+      leftOf(accountId, nowMs) > 0
+    ) {
+      rivals.add(accountId);
+    }
+    seen.set(accountId, nowMs);
+  }
+
+  function rivalsAt(nowMs: number): Set<string> {
+    if (rivals && nowMs >= rivalsAtMs && nowMs < rivalsAtMs + rivalsKeptMs) return rivals;
+    const found = new Set<string>();
+    for (const [accountId, lastMs] of seen) {
+      if (lastMs < nowMs - storageTimeActiveMs) seen.delete(accountId);
+      else if (leftOf(accountId, nowMs) > 0) found.add(accountId);
+    }
+    rivals = found;
+    rivalsAtMs = nowMs;
+    return found;
+  }
+
+  /** Whether another account with share left is active: one the account's refusal would make room for. */
+  function contended(accountId: string, nowMs: number): boolean {
+    const found = rivalsAt(nowMs);
+    return found.size > (found.has(accountId) ? 1 : 0);
+  }
+
+  function sweep(nowMs: number): void {
+    // Forget the accounts whose buckets are full again, and those gone quiet, so idle tenants
+    // cost no memory.
+    for (const [id, bucket] of buckets) if (leftAt(bucket, nowMs) >= capacity) buckets.delete(id);
+    for (const [id, lastMs] of seen) if (lastMs < nowMs - storageTimeActiveMs) seen.delete(id);
+    rivals = null;
+    nextSweep = nowMs + windowMs;
+  }
 
   function settleSoon(): void {
     if (settleTimer || closed) return;
@@ -117,17 +183,29 @@ export function storageTimeBudget(
     settleTimer.unref?.();
   }
 
-  /** Settles the charges made so far and takes the shared buckets' levels as this process's. */
+  /**
+   * Settles the charges made so far, takes the shared buckets' levels as this process's, and
+   * learns which accounts other processes served lately.
+   */
   async function settle(): Promise<void> {
     const charges = unsettled;
     unsettled = new Map();
     const nowMs = now();
     try {
-      const shared = await (store as StorageTimeStore).settle(charges, nowMs, capacity, windowMs);
-      for (const [accountId, left] of shared) {
+      const shared = await (store as StorageTimeStore).settle(
+        charges,
+        nowMs,
+        capacity,
+        windowMs,
+        nowMs - storageTimeActiveMs,
+      );
+      for (const [accountId, { left, atMs }] of shared) {
         // What this process charged while the store answered is not in its answer: still owed.
-        buckets.set(accountId, { left: left - (unsettled.get(accountId) ?? 0), atMs: nowMs });
+        buckets.set(accountId, { left: left - (unsettled.get(accountId) ?? 0), atMs });
+        const last = seen.get(accountId);
+        if (last === undefined || atMs > last) seen.set(accountId, atMs);
       }
+      rivals = null;
       failing = false;
     } catch (error) {
       if (!failing) onSettleError(error);
@@ -138,32 +216,39 @@ export function storageTimeBudget(
     }
   }
 
-  const leftAt = (bucket: Bucket, nowMs: number): number => refilled(bucket, nowMs, capacity, windowMs);
+  function refusal(accountId: string, nowMs: number): number | null {
+    const bucket = buckets.get(accountId);
+    if (!bucket) return null;
+    const left = leftAt(bucket, nowMs);
+    if (left > 0 || !contended(accountId, nowMs)) return null;
+    // Until the bucket holds something again (sooner if the rivals go quiet).
+    return Math.max(1, Math.ceil((-left / refillPerMs + 1) / 1000));
+  }
 
   return {
-    refusal(accountId, nowMs) {
-      const bucket = buckets.get(accountId);
-      if (!bucket) return null;
-      const left = leftAt(bucket, nowMs);
-      if (left > 0) return null;
-      // Until the bucket holds something again.
-      return Math.max(1, Math.ceil((-left / refillPerMs + 1) / 1000));
+    admit(accountId, nowMs) {
+      markActive(accountId, nowMs);
+      return refusal(accountId, nowMs);
     },
+    refusal,
     charge(accountId, busyMs, nowMs) {
-      if (nowMs >= nextSweep) {
-        // Forget the accounts whose buckets are full again, so idle tenants cost no memory.
-        for (const [id, bucket] of buckets) if (leftAt(bucket, nowMs) >= capacity) buckets.delete(id);
-        nextSweep = nowMs + windowMs;
-      }
+      if (nowMs >= nextSweep) sweep(nowMs);
+      markActive(accountId, nowMs);
       if (!(busyMs > 0)) return;
       const bucket = buckets.get(accountId);
-      if (!bucket) buckets.set(accountId, { left: capacity - busyMs, atMs: nowMs });
+      const before = bucket ? leftAt(bucket, nowMs) : capacity;
+      let after = before - busyMs;
+      // With no rival waiting, the account owes no one: its bucket goes down to empty, no further.
+      if (after < 0 && !contended(accountId, nowMs)) after = Math.max(after, Math.min(before, 0));
+      if (!bucket) buckets.set(accountId, { left: after, atMs: nowMs });
       else {
-        bucket.left = leftAt(bucket, nowMs) - busyMs;
+        bucket.left = after;
         bucket.atMs = nowMs;
       }
+      if (before > 0 && after <= 0) rivals?.delete(accountId);
       if (store) {
-        unsettled.set(accountId, (unsettled.get(accountId) ?? 0) + busyMs);
+        // What came out of the bucket, so the shared one keeps no debt this one did not.
+        unsettled.set(accountId, (unsettled.get(accountId) ?? 0) + (before - after));
         settleSoon();
       }
     },
@@ -228,33 +313,5 @@ export function chargedStorage(
       }, options);
     },
     close: () => storage.close(),
-  };
-}
-
-/**
- * A StorageTimeStore in this process's memory: for several trackers in one process (as many
- * tenants' servers in one test) to share the accounts' shares, and the reference the database
- * stores follow. Buckets refilled to full are forgotten.
- */
-export function memoryStorageTimeStore(): StorageTimeStore {
-  const buckets = new Map<string, Bucket>();
-  let nextSweep = 0;
-  return {
-    async settle(charges, nowMs, msPerWindow, windowMs) {
-      const levels = new Map<string, number>();
-      for (const [accountId, charge] of charges) {
-        const bucket = buckets.get(accountId);
-        const left = (bucket ? refilled(bucket, nowMs, msPerWindow, windowMs) : msPerWindow) - charge;
-        buckets.set(accountId, { left, atMs: Math.max(bucket?.atMs ?? nowMs, nowMs) });
-        levels.set(accountId, left);
-      }
-      if (nowMs >= nextSweep) {
-        for (const [accountId, bucket] of buckets) {
-          if (refilled(bucket, nowMs, msPerWindow, windowMs) >= msPerWindow) buckets.delete(accountId);
-        }
-        nextSweep = nowMs + windowMs;
-      }
-      return levels;
-    },
   };
 }

@@ -1,3 +1,10 @@
+/** An account's bucket as the shared store last left it: `left` milliseconds as of `atMs`. */
+export interface SharedBucket {
+  left: number;
+  /** When a process last settled the account: its last use of the storage, within a settle interval. */
+  atMs: number;
+}
+
 /**
  * Each account's bucket, kept where several processes share it (the PostgreSQL adapter's table).
  *
@@ -8,14 +15,18 @@
  */
 export interface StorageTimeStore {
   /**
-   * Takes each account's charge (milliseconds this process spent since its last settle) from its
-   * shared bucket, after refilling the bucket by `msPerWindow` per `windowMs` up to `msPerWindow`
-   * as of `nowMs` (a bucket first settled starts full); returns what each bucket holds after.
+   * Takes each account's charge (milliseconds this process spent since its last settle, 0 for
+   * an account it served at no charge) from its shared bucket, after refilling the bucket by
+   * `msPerWindow` per `windowMs` up to `msPerWindow` as of `nowMs` (a bucket first settled starts
+   * full), and marks the bucket settled at `nowMs`. Returns each charged account's bucket after
+   * its charge, and the bucket of every other account some process settled at `activeSinceMs` or
+   * later: who else is using the storage, and how much of its share it has left.
    */
   settle(
     charges: ReadonlyMap<string, number>,
     nowMs: number,
     msPerWindow: number,
     windowMs: number,
-  ): Promise<Map<string, number>>;
+    activeSinceMs: number,
+  ): Promise<Map<string, SharedBucket>>;
 }
