@@ -47,8 +47,15 @@ describe.each(serverKinds)('1,100 slow connections from 5 addresses into serve -
       assertBuilt();
       // A rate limit that admits every body: they are read, slowly, rather than refused at once.
       const limit = what === 'bodies' ? ['--rate-limit', '1000000'] : [];
-      served = await startServeJson(['--db', join(tempDir(), 'tracker.db'), '--server', kind, ...limit]);
-      const { url, init } = served.startup;
+      const started = await startServeJson([
+        '--db',
+        join(tempDir(), 'tracker.db'),
+        '--server',
+        kind,
+        ...limit,
+      ]);
+      served = started;
+      const { url, init } = started.startup;
       const port = Number(new URL(url).port);
       const token = init?.token;
       if (!token) throw new Error('a fresh database prints its first token');
