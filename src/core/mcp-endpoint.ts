@@ -5,6 +5,7 @@ import { rateKeys } from './pipeline/rate-key.js';
 import { type RateLimitDecision, rateLimitHeaders } from './pipeline/rate-limit.js';
 import type { ParsedRequest, TrackerResponse } from './pipeline/request.js';
 import type { TrackerRuntime } from './pipeline/runtime.js';
+import { tooManyStreams } from './pipeline/stream-slots.js';
 
 /**
  * Where the MCP endpoint is served, among the pages outside the API (`/mcp`, or `/tracker/mcp`
@@ -24,6 +25,12 @@ export interface McpHttpRequest {
   token: string;
   /** That token's id: a session belongs to the token that opened it. */
   tokenId: string;
+  /**
+   * Takes one of the account's event-stream slots, as an API event stream does, for a response
+   * that may stream; calling what it returns frees it (once counts). Throws 429
+   * `too_many_streams` when the account holds them all.
+   */
+  takeStreamSlot(): () => void;
 }
 
 /**
@@ -87,6 +94,11 @@ export async function answerMcp(
       body,
       token: bearerToken(req.headers.authorization) ?? '',
       tokenId: principal.tokenId,
+      takeStreamSlot: () => {
+        const free = rt.streams.take(principal.accountId);
+        if (free === null) throw tooManyStreams();
+        return free;
+      },
     });
     return {
       ...response,

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { McpEndpoint, McpEndpointFactory, McpHttpRequest } from '../core/mcp-endpoint.js';
 import type { TrackerResponse } from '../core/pipeline/request.js';
 import type { Tracker } from '../core/tracker.js';
+import { InFlightTransport, requestIdsOf } from './in-flight.js';
 import { createMcpServer } from './server.js';
 
 export interface McpEndpointOptions {
@@ -13,13 +13,18 @@ export interface McpEndpointOptions {
   sessionsPerToken?: number;
   /** A session unused this long is ended (default 30 minutes). */
   idleMs?: number;
+  /**
+   * A POST's requests not answered this long after it arrived are answered with a JSON-RPC
+   * error, which ends its stream (default 60 s): a stream holds a connection, so none is open-ended.
+   */
+  answerWithinMs?: number;
   onError?: (error: unknown) => void;
 }
 
 interface Session {
   id: string;
   tokenId: string;
-  transport: WebStandardStreamableHTTPServerTransport;
+  transport: InFlightTransport;
   server: Server;
   lastUsed: number;
 }
@@ -37,6 +42,7 @@ function streamableEndpoint(tracker: Tracker, options: McpEndpointOptions): McpE
   const sessions = new Map<string, Session>();
   const perToken = options.sessionsPerToken ?? 16;
   const idleMs = options.idleMs ?? 30 * 60 * 1000;
+  const answerWithinMs = options.answerWithinMs ?? 60_000;
 
   const end = async (session: Session) => {
     sessions.delete(session.id);
@@ -58,7 +64,7 @@ function streamableEndpoint(tracker: Tracker, options: McpEndpointOptions): McpE
   const open = async (request: McpHttpRequest) => {
     await prune(request.tokenId);
     let session: Session | undefined;
-    const transport = new WebStandardStreamableHTTPServerTransport({
+    const transport = new InFlightTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         session = { id, tokenId: request.tokenId, transport, server, lastUsed: tracker.clock.now() };
@@ -84,6 +90,57 @@ function streamableEndpoint(tracker: Tracker, options: McpEndpointOptions): McpE
     return { transport, initialized: () => session !== undefined };
   };
 
+  /**
+   * Hands a request to its session's transport. A POST's request ids must not be in flight on
+   * the session; a POST with requests, or a GET (the session's notification stream), may answer
+   * with a stream, so it takes one of the account's stream slots, as an API event stream does.
+   */
+  const answer = async (transport: InFlightTransport, request: McpHttpRequest) => {
+    const parsed = request.method === 'POST' ? parseJson(request.body) : undefined;
+    const ids = parsed === undefined ? [] : requestIdsOf(parsed.value);
+    if (!transport.claim(ids)) {
+      return jsonRpcError(
+        409,
+        -32600,
+        'Invalid Request: a request with this id is in flight on this session; ids must be unique among requests not yet answered',
+      );
+    }
+    let free: (() => void) | null = null;
+    let response: Response;
+    try {
+      if (request.method === 'GET' || ids.length > 0) free = request.takeStreamSlot();
+      response = await transport.handleRequest(
+        toWebRequest(request),
+        parsed === undefined ? undefined : { parsedBody: parsed.value },
+      );
+    } catch (error) {
+      transport.release(ids);
+      free?.();
+      throw error;
+    }
+    const stream = streamOf(response);
+    if (stream === null) {
+      // Refused, or answered at once: nothing of it is in flight or holds a connection.
+      transport.release(ids);
+      free?.();
+      return fromWebResponse(response, null);
+    }
+    const deadline =
+      ids.length > 0
+        ? setTimeout(
+            () => void transport.abandon(ids, `Not answered within ${answerWithinMs / 1000} s`),
+            answerWithinMs,
+          )
+        : undefined;
+    const ended = () => {
+      clearTimeout(deadline);
+      free?.();
+      // The client left before the answers: their handlers stop, and their ids are free again.
+      void transport.abandon(ids, 'The client closed the stream');
+    };
+    return fromWebResponse(response, textOf(stream, ended));
+  };
+
   return {
     async handle(request) {
       const sessionId = request.headers['mcp-session-id'];
@@ -93,21 +150,31 @@ function streamableEndpoint(tracker: Tracker, options: McpEndpointOptions): McpE
         if (!session || session.tokenId !== request.tokenId)
           return jsonRpcError(404, -32001, 'Session not found');
         session.lastUsed = tracker.clock.now();
-        return fromWebResponse(await session.transport.handleRequest(toWebRequest(request)));
+        return answer(session.transport, request);
       }
       if (request.method !== 'POST') {
         return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
       }
       const opened = await open(request);
-      const response = await opened.transport.handleRequest(toWebRequest(request));
+      const response = await answer(opened.transport, request);
       // Anything but an initialize opened no session: nothing of it is kept.
       if (!opened.initialized()) await opened.transport.close().catch(() => {});
-      return fromWebResponse(response);
+      return response;
     },
     async close() {
       await Promise.all([...sessions.values()].map(end));
     },
   };
+}
+
+/** The body as JSON, for the transport to take as parsed; undefined when it is not JSON. */
+function parseJson(body: Uint8Array | string | null): { value: unknown } | undefined {
+  if (body === null) return undefined;
+  try {
+    return { value: JSON.parse(typeof body === 'string' ? body : new TextDecoder().decode(body)) };
+  } catch {
+    return undefined;
+  }
 }
 
 function jsonRpcError(status: number, code: number, message: string): TrackerResponse {
@@ -133,29 +200,55 @@ function toWebRequest(request: McpHttpRequest): Request {
 const canonical = (name: string) =>
   name.replace(/(^|-)([a-z])/g, (_whole, dash: string, letter: string) => dash + letter.toUpperCase());
 
-async function fromWebResponse(response: Response): Promise<TrackerResponse> {
+/** The response's event stream, or null when it answered with a body of its own. */
+function streamOf(response: Response): ReadableStream<Uint8Array> | null {
+  const type = response.headers.get('content-type') ?? '';
+  return type.startsWith('text/event-stream') ? response.body : null;
+}
+
+async function fromWebResponse(
+  response: Response,
+  stream: AsyncIterable<string> | null,
+): Promise<TrackerResponse> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     headers[canonical(name)] = value;
   });
-  const streamed = headers['Content-Type']?.startsWith('text/event-stream') && response.body !== null;
-  if (streamed && response.body)
-    return { status: response.status, headers, body: null, stream: textOf(response.body) };
+  if (stream !== null) return { status: response.status, headers, body: null, stream };
   const text = await response.text();
   return { status: response.status, headers, body: text === '' ? null : text };
 }
 
-/** An event stream's text as it comes; the reader's `return()` (the client left) cancels it. */
-async function* textOf(body: ReadableStream<Uint8Array>): AsyncIterable<string> {
+/**
+ * An event stream's text as it comes; `return()` (the client left) cancels it. `ended` runs once,
+ * however it ends, even when the stream is stopped before it is read at all.
+ */
+function textOf(body: ReadableStream<Uint8Array>, ended: () => void): AsyncIterable<string> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield decoder.decode(value, { stream: true });
-    }
-  } finally {
+  let over = false;
+  const finish = async () => {
+    if (over) return;
+    over = true;
+    ended();
     await reader.cancel().catch(() => {});
-  }
+  };
+  const iterator: AsyncIterator<string> = {
+    async next() {
+      try {
+        const { done, value } = over ? { done: true, value: undefined } : await reader.read();
+        if (!done) return { done: false, value: decoder.decode(value, { stream: true }) };
+      } catch (error) {
+        await finish();
+        throw error;
+      }
+      await finish();
+      return { done: true, value: undefined };
+    },
+    async return() {
+      await finish();
+      return { done: true, value: undefined };
+    },
+  };
+  return { [Symbol.asyncIterator]: () => iterator };
 }

@@ -28,6 +28,18 @@ describe.each(hosts)('the fixed paths through the %s host', (host) => {
     },
   );
 
+  it('answers /members/invites as the fixed path it is: 405 with Allow: POST, not an update of a member "invites"', async () => {
+    for (const method of ['GET', 'PATCH', 'DELETE']) {
+      const res = await fetch(`${s.url}/api/v1/members/invites`, {
+        method,
+        headers: { authorization: `Bearer ${s.tokens.admin}` },
+      });
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe('POST');
+      expect(((await res.json()) as { error: string }).error).toBe('method_not_allowed');
+    }
+  });
+
   it('answers a request line with a backslash in its target with a problem and an X-Request-Id', async () => {
     const { received } = await rawExchange(s.url, [
       'GET /api/v1\\projects HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',

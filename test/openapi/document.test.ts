@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMount } from '../../src/core/edge/mount.js';
 import { eventTypes } from '../../src/core/families/events.js';
 import { openApiDocument } from '../../src/core/openapi/document.js';
+import { parseIfMatch } from '../../src/core/pipeline/conditional.js';
 import { createRouter } from '../../src/core/pipeline/router.js';
 import { probePaths, publicRoutes as publicRoutesOf } from '../../src/core/public-routes.js';
 
@@ -145,6 +146,65 @@ describe('the OpenAPI document', () => {
       type: 'string',
       const: 'issue.status_changed',
     });
+  });
+
+  it('states the If-Match rule the server checks: the pattern admits exactly what is not refused with 400', () => {
+    const parameters = doc.components.parameters as Record<string, { schema: { pattern: string } }>;
+    for (const name of ['IfMatchRequired', 'IfMatchOptional']) {
+      const pattern = new RegExp(parameters[name]?.schema.pattern ?? '(?!)');
+      const values = [
+        '*',
+        ' * ',
+        '"3"',
+        'W/"3"',
+        '3',
+        '"3", "4"',
+        '"3"\t,\t"4"',
+        '\t"3"',
+        '"3",4',
+        '"a-b"',
+        '',
+        ' ',
+        ',',
+        '"3",',
+        ',"3"',
+        '"3",,"4"',
+        '"3" "4"',
+        '"a b"',
+        '"a\tb"',
+        '\u000b"3"',
+        '\u00a0"3"',
+        '"\u00e9"',
+        '*, "3"',
+        '"3',
+        'W/3',
+        'w/"3"',
+      ];
+      for (const value of values) {
+        let refused = false;
+        try {
+          parseIfMatch(value);
+        } catch {
+          refused = true;
+        }
+        expect({ value, admitted: pattern.test(value) }).toEqual({ value, admitted: !refused });
+      }
+      // Both sides of the line are exercised.
+      expect(values.filter((value) => pattern.test(value)).length).toBeGreaterThan(5);
+      expect(values.filter((value) => !pattern.test(value)).length).toBeGreaterThan(5);
+    }
+  });
+
+  it('documents on every list that a cursor it did not answer is 400 invalid_cursor', () => {
+    let lists = 0;
+    for (const item of Object.values(doc.paths)) {
+      const get = (item as Record<string, { parameters?: { name?: string; description?: string }[] }>).get;
+      const cursor = get?.parameters?.find((parameter) => parameter.name === 'cursor');
+      if (!cursor) continue;
+      lists++;
+      expect(cursor.description).toMatch(/400 invalid_cursor/);
+    }
+    expect(lists).toBeGreaterThan(8);
   });
 
   it('documents the problem body with the extras of validation_failed and invalid_transition', () => {

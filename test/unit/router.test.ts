@@ -38,8 +38,14 @@ describe('router', () => {
     expect(m).toMatchObject({ kind: 'route', params: { id: 'wh%201', deliveryId: 'd_2' } });
   });
 
-  it('lets the first declared route win where a parameter and a static segment both match', async () => {
-    expect(summary(await match('GET', '/api/v1/issues/search'))).toBe('GET /issues/:id');
+  it('takes a path declared as written for that path alone, where a parameter would match it too', async () => {
+    expect(summary(await match('GET', '/api/v1/issues/search'))).toBe('GET /issues/search');
+    // Another method is told the static path's methods, not routed to the parameter's.
+    expect(await match('PATCH', '/api/v1/issues/search')).toEqual({
+      kind: 'method_not_allowed',
+      allow: ['GET'],
+    });
+    expect(summary(await match('PATCH', '/api/v1/issues/searches'))).toBe('PATCH /issues/:id');
   });
 
   it('ignores trailing slashes but not empty segments', async () => {

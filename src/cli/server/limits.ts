@@ -3,6 +3,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { ApiError } from '../../core/errors.js';
+import { admitConnectionsFairly } from './fair-connections.js';
 
 /** How long a client may take and how many may connect at once (`serve` flags, in ms and a count). */
 export interface ServerLimits {
@@ -12,7 +13,11 @@ export interface ServerLimits {
   requestTimeoutMs: number;
   /** How long an idle keep-alive connection stays open between requests. */
   keepAliveTimeoutMs: number;
-  /** Open connections at most; more are closed on arrival. Event streams each hold one. */
+  /**
+   * Open connections at most; when all are open, a connection from an address holding fewer than
+   * the busiest one makes room by closing one of its connections not being answered, else it is
+   * closed on arrival (admitConnectionsFairly). Event streams each hold one.
+   */
   maxConnections: number;
   /**
    * Open connections one client address may hold at most; more from it are closed on arrival, so
@@ -48,38 +53,14 @@ export function applyServerLimits(server: Server, limits: ServerLimits): void {
   server.headersTimeout = limits.headersTimeoutMs;
   server.requestTimeout = limits.requestTimeoutMs;
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
-  server.maxConnections = limits.maxConnections;
-  if (limits.maxConnectionsPerAddress > 0)
-    boundConnectionsPerAddress(server, limits.maxConnectionsPerAddress);
+  // Not Node's own `maxConnections`, which closes a connection before anything can make room.
+  admitConnectionsFairly(server, limits);
   if (limits.sendTimeoutMs > 0) closeStalledSends(server, limits.sendTimeoutMs);
   server.on('clientError', answerClientError);
   // Node hands CONNECT (a tunnel request) to this event, not to the app, and without a listener
   // closes the connection unanswered.
   server.on('connect', (_request: unknown, socket: Duplex) => answerRefused(socket, connectRefused()));
   refuseMissingHost(server);
-}
-
-/**
- * Closes a connection on arrival when its client address holds `limit` open already: a single
- * client opening connections without end (1,100 trickling bodies) took every connection of the
- * server, and every other client was refused until they timed out.
- */
-function boundConnectionsPerAddress(server: Server, limit: number): void {
-  const open = new Map<string, number>();
-  server.on('connection', (socket: Socket) => {
-    const address = socket.remoteAddress ?? 'unknown';
-    const held = open.get(address) ?? 0;
-    if (held >= limit) {
-      socket.destroy();
-      return;
-    }
-    open.set(address, held + 1);
-    socket.once('close', () => {
-      const left = (open.get(address) ?? 1) - 1;
-      if (left > 0) open.set(address, left);
-      else open.delete(address);
-    });
-  });
 }
 
 /**

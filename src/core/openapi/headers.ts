@@ -1,4 +1,5 @@
 /** The headers of the API, as OpenAPI header and parameter objects (CONTRACT §3 and §4). */
+import { ifMatchPattern } from '../pipeline/conditional.js';
 
 const rateLimitNote = 'Sent on every response while rate limiting is on (the default).';
 
@@ -66,14 +67,8 @@ export const commonResponseHeaders: readonly ResponseHeaderName[] = [
 const uuid = { type: 'string', format: 'uuid' };
 const entityTags = { type: 'string', examples: ['"3"', '*'] };
 
-/**
- * What parseIfMatch accepts: `*` alone, or a comma-separated list of entity tags (quoted, weak
- * ones never match) or bare version numbers; anything else is 400 validation_failed.
- */
-const ifMatchTags = {
-  ...entityTags,
-  pattern: '^\\s*(\\*|((W/)?"[^"]*"|[0-9]+)?(\\s*,\\s*((W/)?"[^"]*"|[0-9]+)?)*)\\s*$',
-};
+/** What parseIfMatch accepts, by the pattern it checks; anything else is 400 validation_failed. */
+const ifMatchTags = { ...entityTags, pattern: ifMatchPattern };
 
 /** `components.parameters`: the request headers the pipeline reads. */
 export const requestHeaderParameters = {

@@ -99,6 +99,15 @@ export function operationRunner(deps: BatchDeps): OperationRunner {
     if (step.kind !== 'authorized') throw step.error;
     const { match, path } = step;
     const { route } = match;
+    if (route.kind === 'create' && operation.ifMatch !== undefined) {
+      // A create has no version to hold it to: an ifMatch there is a mistake, said, not dropped.
+      throw new ApiError(
+        400,
+        'validation_failed',
+        `${operation.method} ${operation.path} creates, and a create takes no ifMatch.`,
+        { issues: [{ in: 'body', path: 'ifMatch', message: 'not allowed on a create' }] },
+      );
+    }
     const precondition = preconditionFor(route, operation.ifMatch);
     const { query, body } = validatedInput(route, match.query, operation.body);
     const headers = operation.ifMatch === undefined ? shared : { ...shared, 'if-match': operation.ifMatch };

@@ -9,20 +9,29 @@ export type Precondition = { kind: 'any' } | { kind: 'versions'; versions: numbe
 
 const entityTag = /^(W\/)?"([^"]*)"$/;
 
+/** An entity tag (RFC 9110: printable ASCII but `"` between the quotes) or a bare version number. */
+const tagSyntax = String.raw`(?:W/)?"[\x21\x23-\x7e]*"|[0-9]+`;
+
+/**
+ * What If-Match may hold, the one rule the server checks and the OpenAPI document states: `*`
+ * alone, or a list of tags with no empty item, spaces or tabs around them and around the commas.
+ */
+export const ifMatchPattern = String.raw`^[ \t]*(?:\*|(?:${tagSyntax})(?:[ \t]*,[ \t]*(?:${tagSyntax}))*)[ \t]*$`;
+const ifMatchSyntax = new RegExp(ifMatchPattern);
+
 /** Parses an If-Match header. Weak tags never match (RFC 9110 strong comparison); a bare number is accepted. */
 export function parseIfMatch(header: string): Precondition {
+  if (!ifMatchSyntax.test(header)) {
+    throw new ApiError(400, 'validation_failed', 'If-Match must be "*" or a list of quoted ETags.', {
+      issues: [{ in: 'header', path: 'if-match', message: 'expected an ETag such as "3"' }],
+    });
+  }
   if (header.trim() === '*') return { kind: 'any' };
   const versions: number[] = [];
   for (const part of header.split(',')) {
     const tag = part.trim();
-    if (tag === '') continue;
     const quoted = entityTag.exec(tag);
-    const value = quoted ? (quoted[1] ? null : quoted[2]) : /^\d+$/.test(tag) ? tag : undefined;
-    if (value === undefined) {
-      throw new ApiError(400, 'validation_failed', 'If-Match must be "*" or a list of quoted ETags.', {
-        issues: [{ in: 'header', path: 'if-match', message: 'expected an ETag such as "3"' }],
-      });
-    }
+    const value = quoted ? (quoted[1] ? null : (quoted[2] as string)) : tag;
     // Only a version's own spelling matches: strong comparison is of the tag's text, and "03"
     // is not the tag "3" is.
     if (value !== null && /^(0|[1-9]\d*)$/.test(value)) versions.push(Number(value));

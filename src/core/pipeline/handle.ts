@@ -232,8 +232,14 @@ function writeHintsOf({ req, match }: RequestState): TransactionOptions {
   }
   const id =
     body !== null && typeof body === 'object' ? (body as Record<string, unknown>)[refers.field] : undefined;
-  return withRead(options, typeof id === 'string' ? { collection: refers.collection, id } : undefined);
+  // Only an id of the form every id has: the body is not validated yet, and what no id holds (a
+  // NUL, say, which PostgreSQL's text cannot) must not reach the storage before the route refuses it.
+  const wellFormed = typeof id === 'string' && idShape.test(id);
+  return withRead(options, wellFormed ? { collection: refers.collection, id } : undefined);
 }
+
+/** The form of every id the server makes (`prj_…`): a prefix, an underscore, letters and digits. */
+const idShape = /^[a-z]+_[0-9A-Za-z]{1,64}$/;
 
 /** The answer made inside the transaction, and who the request acts as once authenticated. */
 interface Answered {

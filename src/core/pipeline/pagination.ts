@@ -33,7 +33,10 @@ export function queryInteger<T extends z.ZodType>(inner: (number: z.ZodNumber) =
 export const optionalCursor = z
   .string()
   .transform((cursor) => (cursor === '' ? undefined : cursor))
-  .optional();
+  .optional()
+  .describe(
+    "The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor.",
+  );
 
 /** Query fields every list accepts. */
 export const pageQuery = {

@@ -78,7 +78,17 @@ export function createRouter(routes: readonly Route[]): (method: string, url: st
       }
     };
     const exact = staticShapes.get(rest);
+    // A path declared as written is that path alone: `PATCH /members/invites` is told the methods
+    // of /members/invites (405), not taken for `PATCH /members/:id` with the id "invites".
     if (exact) consider(exact, {});
+    else matchParametrised(rest, consider);
+    if (found) return { kind: 'route', route: found.route, params: foundParams, query: parseQuery(search) };
+    return allowFrom ? { kind: 'method_not_allowed', allow: allowFrom.methods } : notFound;
+  };
+  const matchParametrised = (
+    rest: string,
+    consider: (shape: PathShape, params: Record<string, string>) => void,
+  ): void => {
     const parts = rest.split('/').slice(1);
     const head = parts[0] ?? '';
     const keys = head === '' ? [`${parts.length}/`] : [`${parts.length}/${head}`, `${parts.length}/`];
@@ -88,8 +98,6 @@ export function createRouter(routes: readonly Route[]): (method: string, url: st
         if (params) consider(shape, params);
       }
     }
-    if (found) return { kind: 'route', route: found.route, params: foundParams, query: parseQuery(search) };
-    return allowFrom ? { kind: 'method_not_allowed', allow: allowFrom.methods } : notFound;
   };
   return async (method, url) => match(method, url);
 }

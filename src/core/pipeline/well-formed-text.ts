@@ -35,6 +35,17 @@ export function illFormedText(req: ParsedRequest): ApiError | null {
   return null;
 }
 
+/**
+ * What is wrong with a path and its query string, checked as a request's are: a batch operation
+ * names one, which is routed and decoded as a request's own. Null when nothing is.
+ */
+export function urlFlaw(url: string): string | null {
+  const queryAt = url.indexOf('?');
+  const pathFlaw = flawOf(queryAt === -1 ? url : url.slice(0, queryAt), 'url');
+  if (pathFlaw !== null || queryAt === -1) return pathFlaw;
+  return formFlaw(url.slice(queryAt + 1))?.flaw ?? null;
+}
+
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 const notUtf8 = 'bytes that are not UTF-8 (an overlong, truncated or surrogate sequence)';
 

@@ -239,6 +239,24 @@ export function runBatchSuite(target: Target): void {
       expect(await issueTotal(s)).toBe(0);
     });
 
+    it('refuses an ifMatch on a create, naming the operation, and applies nothing (400)', async () => {
+      const s = server();
+      const issue = await createIssue(s, mainTenant(s));
+      const problem = expectProblem(
+        await batch(s, [
+          { method: 'PATCH', path: `/issues/${issue.id}`, ifMatch: '*', body: { severity: 'high' } },
+          { method: 'POST', path: '/issues', ifMatch: '*', body: { projectId: s.ws.projectId, title: 'x' } },
+        ]),
+        400,
+        'validation_failed',
+      );
+      expect(problem.failedIndex).toBe(1);
+      expect(problem.detail).toMatch(/^Operation 1 \(POST \/issues\) failed/);
+      expect(problem.issues).toEqual([{ in: 'body', path: 'ifMatch', message: 'not allowed on a create' }]);
+      expect(await issueTotal(s)).toBe(1);
+      expect((await client(s).get(`/issues/${issue.id}`)).json.severity).not.toBe('high');
+    });
+
     it('counts a batch as its number of operations against the rate limit', async () => {
       const s = await startServer(target.host, {
         rateLimit: { limit: 10 },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { maxBatchOperations } from '../../pipeline/batch.js';
+import { urlFlaw } from '../../pipeline/well-formed-text.js';
 
 /** At most this many operations in one batch (issue 38). */
 
@@ -30,6 +31,12 @@ export const batchOperationSchema = z.strictObject({
     .string()
     .min(2)
     .max(2000)
+    // Checked as a request's own path and query: what no value of the API holds (a NUL, a lone
+    // surrogate, escapes that are not UTF-8) never reaches a handler or the storage.
+    .refine((path) => urlFlaw(path) === null, {
+      error: (issue) => `a path without ${urlFlaw(String(issue.input))}, which no value of the API has`,
+      abort: true,
+    })
     // `.` and `..` segments would name another path than the one written (a client resolves
     // them before a request is sent; an operation is never resolved): refused, not guessed.
     .refine((path) => !hasDotSegment(path), { error: 'a path without "." or ".." segments', abort: true })
