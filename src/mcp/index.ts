@@ -12,3 +12,13 @@ export { createMcpServer, type McpServerOptions } from './server.js';
 export { serveStdio } from './stdio.js';
 export { toolListMarkdown, toolsetListMarkdown } from './tool-list.js';
 export { type ObjectSchema, type ToolAnnotations, type ToolDefinition, toolDefinitions } from './tools.js';
+export {
+  allToolsets,
+  defaultToolsets,
+  defaultToolsetsName,
+  parseToolsets,
+  ToolsetError,
+  toolsetNames,
+  toolsetsHeader,
+} from './toolsets.js';
+export { serverInfo } from './version.js';

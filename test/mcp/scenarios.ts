@@ -3,14 +3,14 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { expect, it } from 'vitest';
 import type { Tracker } from '../../src/core/index.js';
-import { toolDefinitions } from '../../src/mcp/index.js';
+import { defaultToolsets, toolDefinitions } from '../../src/mcp/index.js';
 import { apiCall, type McpWorld, resourceUpdates, type ToolAnswer } from './support.js';
 
 /** What the scenarios need of a transport under test. */
 export interface ScenarioFixture {
   world: McpWorld;
-  /** Connects the SDK's own Client, acting as `token`. */
-  connect(token: string): Promise<Client>;
+  /** Connects the SDK's own Client, acting as `token`, with the toolsets named (`all`…) or the default ones. */
+  connect(token: string, toolsets?: string): Promise<Client>;
   /** A tracker on a connection of its own to the same database: another process's writes. */
   other: Tracker;
   /** Revokes a token (as `tokens revoke` would). */
@@ -25,11 +25,18 @@ const title = (what: string) => `${what} ${++titles}`;
 
 /** The issue's scenario list, run over one transport and one database. */
 export function mcpScenarios(fixture: () => ScenarioFixture): void {
-  it('lists one tool per API operation, and a read token only the read tools', async () => {
+  it('lists the default toolsets, or with `all` one tool per API operation, and a read token only the read tools', async () => {
     const f = fixture();
-    const admin = await f.connect(f.world.admin);
-    const read = await f.connect(f.world.read);
+    const byDefault = await f.connect(f.world.admin);
+    const admin = await f.connect(f.world.admin, 'all');
+    const read = await f.connect(f.world.read, 'all');
     try {
+      expect((await byDefault.listTools()).tools.map((tool) => tool.name).sort()).toEqual(
+        toolDefinitions()
+          .filter((tool) => defaultToolsets.includes(tool.toolset))
+          .map((tool) => tool.name)
+          .sort(),
+      );
       const all = (await admin.listTools()).tools;
       expect(all.map((tool) => tool.name).sort()).toEqual(
         toolDefinitions()
@@ -53,6 +60,7 @@ export function mcpScenarios(fixture: () => ScenarioFixture): void {
       expect(readable.map((tool) => tool.name)).toContain('get_issue');
       expect(readable.map((tool) => tool.name)).not.toContain('create_issue');
     } finally {
+      await byDefault.close();
       await admin.close();
       await read.close();
     }

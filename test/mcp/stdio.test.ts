@@ -63,7 +63,16 @@ for (const database of sharedDatabases) {
       (): ScenarioFixture => ({
         world,
         other,
-        connect: async (token) => (await spawnClient(['--db', shared.target, '--token', token])).client,
+        connect: async (token, toolsets) =>
+          (
+            await spawnClient([
+              '--db',
+              shared.target,
+              '--token',
+              token,
+              ...(toolsets ? ['--toolsets', toolsets] : []),
+            ])
+          ).client,
         revoke: async (tokenId) => {
           await other.storage.transaction((tx) => tx.tokens.revoke(tokenId, new Date().toISOString()));
         },
