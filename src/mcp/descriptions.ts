@@ -6,7 +6,7 @@
  */
 export const agentDescriptions: Readonly<Record<string, string>> = {
   listProjects:
-    "Lists the workspace's projects, newest first, or those whose name matches `q`. Use it to find a project's key (APO), which issue keys start with. Answers `{ data, nextCursor, total }`: pass `nextCursor` as `cursor` for the next page.",
+    "Lists the workspace's projects, newest first, or those matching `q`. Use it to find a project's key (APO), which issue keys start with. Answers `{ data, nextCursor, total }`: pass `nextCursor` as `cursor` for the next page.",
   createProject:
     'Creates a project. Without a `key`, one is made from the name (Apollo → APO); issues of the project are numbered under it (APO-1). Answers the project.',
   getProject: 'Reads one project by id or key (APO). Answers the project with its `version`.',
