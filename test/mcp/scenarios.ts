@@ -71,14 +71,20 @@ export function mcpScenarios(fixture: () => ScenarioFixture): void {
     const client = await f.connect(f.world.admin);
     try {
       const name = title('Login fails');
+      // The project named by its key, as an agent reads it in issue keys.
       const created = await call(client, 'create_issue', {
-        projectId: f.world.projectId,
+        projectId: 'APO',
         title: name,
         idempotencyKey: randomUUID(),
       });
       expect(created.isError).toBeFalsy();
       const key = created.structuredContent.key;
-      expect(created.structuredContent).toMatchObject({ title: name, status: 'open', version: 1 });
+      expect(created.structuredContent).toMatchObject({
+        title: name,
+        status: 'open',
+        version: 1,
+        projectId: f.world.projectId,
+      });
 
       const got = await call(client, 'get_issue', { id: key });
       expect(got.structuredContent).toEqual(created.structuredContent);
@@ -90,10 +96,7 @@ export function mcpScenarios(fixture: () => ScenarioFixture): void {
       const moved = await call(client, 'transition_issue', { id: key, to: 'in_progress' });
       expect(moved.structuredContent).toMatchObject({ status: 'in_progress', version: 3 });
 
-      const listed = await call(client, 'list_issues', {
-        projectId: f.world.projectId,
-        status: 'in_progress',
-      });
+      const listed = await call(client, 'list_issues', { projectId: 'APO', status: 'in_progress' });
       expect(listed.structuredContent.data.map((issue: { key: string }) => issue.key)).toContain(key);
 
       // Through the API the database holds what the tools said.
