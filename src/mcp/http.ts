@@ -5,7 +5,7 @@ import type { McpEndpoint, McpEndpointFactory, McpHttpRequest } from '../core/mc
 import type { TrackerResponse } from '../core/pipeline/request.js';
 import type { Tracker } from '../core/tracker.js';
 import { createMcpServer } from './server.js';
-import { toolsetsOfRequest } from './toolsets.js';
+import { parseToolsets, toolsetsOfRequest } from './toolsets.js';
 
 export interface McpEndpointOptions {
   /** How often subscriptions look for changes when nothing wakes them (default 2000 ms). */
@@ -36,6 +36,9 @@ interface Session {
  * tracker has authenticated and rate limited each request before it gets here.
  */
 export function mcpEndpoint(options: McpEndpointOptions = {}): McpEndpointFactory<Tracker> {
+  // A misnamed toolset is the embedder's to fix: said now, not to each client that connects.
+  const toolsets = parseToolsets(options.toolsets);
+  if (toolsets instanceof Error) throw toolsets;
   return (tracker) => streamableEndpoint(tracker, options);
 }
 

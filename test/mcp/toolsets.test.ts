@@ -7,6 +7,7 @@ import { createTracker, type Tracker } from '../../src/core/index.js';
 import {
   createMcpServer,
   defaultToolsets,
+  mcpEndpoint,
   parseToolsets,
   ToolsetError,
   toolDefinitions,
@@ -123,6 +124,7 @@ describe('toolsets', () => {
     expect(() => createMcpServer(tracker, { token: world.admin, toolsets: 'tickets' })).toThrow(
       /unknown toolset "tickets"; the toolsets are: all, default/,
     );
+    expect(() => mcpEndpoint({ toolsets: ['issues', 'tickets'] })).toThrow(/unknown toolset "tickets"/);
   });
 
   it('leave a tool of another toolset uncallable, saying which toolset it is in', async () => {
