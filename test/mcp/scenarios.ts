@@ -3,7 +3,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { expect, it } from 'vitest';
 import type { Tracker } from '../../src/core/index.js';
-import { defaultToolsets, toolDefinitions } from '../../src/mcp/index.js';
+import { toolDefinitions } from '../../src/mcp/index.js';
 import { apiCall, type McpWorld, resourceUpdates, type ToolAnswer } from './support.js';
 
 /** What the scenarios need of a transport under test. */
@@ -25,18 +25,11 @@ const title = (what: string) => `${what} ${++titles}`;
 
 /** The issue's scenario list, run over one transport and one database. */
 export function mcpScenarios(fixture: () => ScenarioFixture): void {
-  it('lists the default toolsets, or with `all` one tool per API operation, and a read token only the read tools', async () => {
+  it('lists with `all` one tool per API operation, and a read token only the read tools', async () => {
     const f = fixture();
-    const byDefault = await f.connect(f.world.admin);
     const admin = await f.connect(f.world.admin, 'all');
     const read = await f.connect(f.world.read, 'all');
     try {
-      expect((await byDefault.listTools()).tools.map((tool) => tool.name).sort()).toEqual(
-        toolDefinitions()
-          .filter((tool) => defaultToolsets.includes(tool.toolset))
-          .map((tool) => tool.name)
-          .sort(),
-      );
       const all = (await admin.listTools()).tools;
       expect(all.map((tool) => tool.name).sort()).toEqual(
         toolDefinitions()
@@ -60,7 +53,6 @@ export function mcpScenarios(fixture: () => ScenarioFixture): void {
       expect(readable.map((tool) => tool.name)).toContain('get_issue');
       expect(readable.map((tool) => tool.name)).not.toContain('create_issue');
     } finally {
-      await byDefault.close();
       await admin.close();
       await read.close();
     }
