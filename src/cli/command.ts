@@ -12,6 +12,8 @@ export interface Flag {
   description: string;
   /** Environment variables that set the flag when it is not given, first found wins. */
   env?: readonly string[];
+  /** Said after "missing required flag": where its value comes from (`make one with …`). */
+  whenMissing?: string;
 }
 
 /** The flags every command takes. */
@@ -109,9 +111,13 @@ export function parseCommandLine<Schema extends z.ZodObject>(
     fromEnv.set(name, `${variable}=${value}`);
     raw[name] = flag.type === 'boolean' ? envBoolean(variable, value) : value;
   }
-  for (const name of Object.keys(command.flags)) {
+  for (const [name, flag] of Object.entries(command.flags)) {
     if (raw[name] === undefined && isRequired(command as Command, name)) {
-      throw new UsageError(`missing required flag --${kebab(name)}`);
+      // A flag the environment can set says so: the variable is often the better place for it.
+      const orEnv = flag.env?.length ? ` (or set ${flag.env.join(' or ')})` : '';
+      throw new UsageError(
+        `missing required flag --${kebab(name)}${orEnv}${flag.whenMissing ? `: ${flag.whenMissing}` : ''}`,
+      );
     }
   }
   const result = command.schema.safeParse(raw);

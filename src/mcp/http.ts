@@ -5,6 +5,7 @@ import type { TrackerResponse } from '../core/pipeline/request.js';
 import type { Tracker } from '../core/tracker.js';
 import { InFlightTransport, requestIdsOf } from './in-flight.js';
 import { createMcpServer } from './server.js';
+import { parseToolsets, toolsetsOfRequest } from './toolsets.js';
 
 export interface McpEndpointOptions {
   /** How often subscriptions look for changes when nothing wakes them (default 2000 ms). */
@@ -18,6 +19,11 @@ export interface McpEndpointOptions {
    * error, which ends its stream (default 60 s): a stream holds a connection, so none is open-ended.
    */
   answerWithinMs?: number;
+  /**
+   * The toolsets of a session that names none: `'issues,comments'`, `'all'`… (default: the
+   * default toolsets). A session names its own with `?toolsets=` or an X-MCP-Toolsets header.
+   */
+  toolsets?: string | readonly string[];
   onError?: (error: unknown) => void;
 }
 
@@ -35,6 +41,9 @@ interface Session {
  * tracker has authenticated and rate limited each request before it gets here.
  */
 export function mcpEndpoint(options: McpEndpointOptions = {}): McpEndpointFactory<Tracker> {
+  // A misnamed toolset is the embedder's to fix: said now, not to each client that connects.
+  const toolsets = parseToolsets(options.toolsets);
+  if (toolsets instanceof Error) throw toolsets;
   return (tracker) => streamableEndpoint(tracker, options);
 }
 
@@ -61,7 +70,7 @@ function streamableEndpoint(tracker: Tracker, options: McpEndpointOptions): McpE
     for (const session of own.slice(0, Math.max(0, own.length - perToken + 1))) await end(session);
   };
 
-  const open = async (request: McpHttpRequest) => {
+  const open = async (request: McpHttpRequest, toolsets: ReadonlySet<string>) => {
     await prune(request.tokenId);
     let session: Session | undefined;
     const transport = new InFlightTransport({
@@ -76,6 +85,7 @@ function streamableEndpoint(tracker: Tracker, options: McpEndpointOptions): McpE
     });
     const server = createMcpServer(tracker, {
       token: request.token,
+      toolsets: [...toolsets],
       ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
       // A revoked token's session ends: its open notification stream closes with it.
       onRevoked: () => {
@@ -155,7 +165,10 @@ function streamableEndpoint(tracker: Tracker, options: McpEndpointOptions): McpE
       if (request.method !== 'POST') {
         return jsonRpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
       }
-      const opened = await open(request);
+      // Chosen as the session opens, and kept for its life.
+      const toolsets = toolsetsOfRequest(request, options.toolsets);
+      if (toolsets instanceof Error) return jsonRpcError(400, -32602, toolsets.message);
+      const opened = await open(request, toolsets);
       const response = await answer(opened.transport, request);
       // Anything but an initialize opened no session: nothing of it is kept.
       if (!opened.initialized()) await opened.transport.close().catch(() => {});

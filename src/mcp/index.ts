@@ -10,5 +10,15 @@ export { type McpEndpointOptions, mcpEndpoint } from './http.js';
 export { parseResourceUri, resourceFamilies, resourceTemplates, resourceUriOf } from './resources.js';
 export { createMcpServer, type McpServerOptions } from './server.js';
 export { serveStdio } from './stdio.js';
-export { toolListMarkdown } from './tool-list.js';
+export { toolListMarkdown, toolsetListMarkdown } from './tool-list.js';
 export { type ObjectSchema, type ToolAnnotations, type ToolDefinition, toolDefinitions } from './tools.js';
+export {
+  allToolsets,
+  defaultToolsets,
+  defaultToolsetsName,
+  parseToolsets,
+  ToolsetError,
+  toolsetNames,
+  toolsetsHeader,
+} from './toolsets.js';
+export { serverInfo } from './version.js';

@@ -18,6 +18,7 @@ import type { Tracker } from '../core/tracker.js';
 import { type Api, trackerApi } from './api.js';
 import { callRoute, derivedIdempotencyKey, problemResult, type ToolResult } from './call.js';
 import { currentPrincipal } from './principal.js';
+import { resolveKeys } from './references.js';
 import {
   parseResourceUri,
   readResource,
@@ -27,6 +28,8 @@ import {
   subscriptions,
 } from './resources.js';
 import { type ToolDefinition, toolDefinitions } from './tools.js';
+import { parseToolsets, toolsetNames, toolsIn } from './toolsets.js';
+import { serverInfo } from './version.js';
 
 type Json = Record<string, unknown>;
 
@@ -41,13 +44,30 @@ export interface McpServerOptions {
   onRevoked?: (problem: ApiError) => void;
   /** The routes to make tools of (default: the API's). */
   routes?: readonly Route[];
+  /**
+   * The toolsets whose tools it serves: names (`['issues', 'comments']`, or `'issues,comments'`),
+   * `all`, or `default` plus others. Default: the default toolsets (see toolsets.ts). An unknown
+   * name throws, its message listing the valid ones.
+   */
+  toolsets?: string | readonly string[];
   onError?: (error: unknown) => void;
 }
 
-const serverInfo = { name: 'outcome-tracker', version: '1.0.0' };
-
-const instructions =
-  'Tools of the outcome-tracker API, acting as your token. Creates take an `idempotencyKey` (a UUID): reuse it when you retry, and one resource is made. Updates need the `version` you read; on version_conflict the error carries the current resource to merge with. Errors are tool results with isError and the API problem fields (`error`, `detail`).';
+/** What the client may hand its model: how to work with the tools, and which toolsets are off. */
+function instructionsFor(enabled: ReadonlySet<string>, all: readonly string[]): string {
+  const off = all.filter((name) => !enabled.has(name));
+  return [
+    'Tools of an outcome tracker (projects, outcomes, issues, decisions), acting as your API token.',
+    'Name a project by its key (APO) or id, an issue by its key (APO-12) or id.',
+    'Creates take an `idempotencyKey`: reuse it when you retry. Updates need the `version` you read; on version_conflict the error carries the `current` resource to merge with.',
+    'Errors are tool results with isError, an `error` code and a `detail`.',
+    ...(off.length > 0
+      ? [
+          `Toolsets not enabled on this connection: ${off.join(', ')}; the user enables them with --toolsets (or ?toolsets= on /mcp).`,
+        ]
+      : []),
+  ].join(' ');
+}
 
 /** A protocol error for an API problem met outside a tool call (a resource read, a listing). */
 const protocolError = (error: ApiError) =>
@@ -66,11 +86,15 @@ export function createMcpServer(tracker: Tracker, options: McpServerOptions): Se
   const { token } = options;
   const connectionId = options.connectionId ?? randomUUID();
   const api = trackerApi(tracker, token);
-  const tools = toolDefinitions(options.routes);
+  const every = toolDefinitions(options.routes);
+  const enabled = parseToolsets(options.toolsets, every);
+  if (enabled instanceof Error) throw enabled;
+  const tools = toolsIn(enabled, every);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const elsewhere = new Map(every.map((tool) => [tool.name, tool.toolset]));
   const server = new Server(serverInfo, {
     capabilities: { tools: {}, resources: { subscribe: true }, logging: {} },
-    instructions,
+    instructions: instructionsFor(enabled, toolsetNames(every)),
   });
   const onError = options.onError ?? ((error) => console.error('[outcome-tracker mcp]', error));
 
@@ -117,12 +141,22 @@ export function createMcpServer(tracker: Tracker, options: McpServerOptions): Se
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = byName.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-    const args = (request.params.arguments ?? {}) as Json;
+    if (!tool) {
+      const toolset = elsewhere.get(request.params.name);
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        toolset
+          ? `The tool ${request.params.name} is in the toolset "${toolset}", which this connection does not enable.`
+          : `Unknown tool: ${request.params.name}`,
+      );
+    }
+    const given = (request.params.arguments ?? {}) as Json;
     try {
-      if (!tool.call) return await search(api, tracker, token, tool, args);
+      if (!tool.call) return await search(api, tracker, token, tool, given);
+      const args = await resolveKeys(tracker, token, tool, given);
+      if (args instanceof ApiError) return problemResult(args.toProblem() as unknown as Json);
       const result = await callRoute(api, { ...tool, call: tool.call }, args, () =>
-        derivedIdempotencyKey(extra.sessionId ?? connectionId, extra.requestId, tool.name, args),
+        derivedIdempotencyKey(extra.sessionId ?? connectionId, extra.requestId, tool.name, given),
       );
       return tool.name === 'signals_since' ? withNextAfter(result, args) : result;
     } catch (error) {

@@ -1,4 +1,5 @@
 import { type ToolDefinition, toolDefinitions } from './tools.js';
+import { defaultToolsets, toolsetNames } from './toolsets.js';
 
 /** Who may call a tool, as the API's effective permission says (scope ∩ role). */
 const whoMay: Record<ToolDefinition['access'], string> = {
@@ -29,11 +30,21 @@ export function toolListMarkdown(tools: readonly ToolDefinition[] = toolDefiniti
   const rows = tools.map((tool) => {
     const route = tool.call ? `\`${tool.call.method} ${tool.call.path}\`` : 'every list with `q`';
     const who = tool.call?.method === 'GET' && tool.access === 'admin_write' ? 'admin' : whoMay[tool.access];
-    return `| \`${tool.name}\` | ${tool.title} | ${route} | ${argumentsOf(tool, true)} | ${argumentsOf(tool, false)} | ${hints(tool)} | ${who} |`;
+    return `| \`${tool.name}\` | \`${tool.toolset}\` | ${tool.title} | ${route} | ${argumentsOf(tool, true)} | ${argumentsOf(tool, false)} | ${hints(tool)} | ${who} |`;
   });
   return [
-    '| tool | what it does | API operation | required | optional | hints | who may call |',
-    '|---|---|---|---|---|---|---|',
+    '| tool | toolset | what it does | API operation | required | optional | hints | who may call |',
+    '|---|---|---|---|---|---|---|---|',
     ...rows,
   ].join('\n');
+}
+
+/** The toolset table of docs/mcp.md: each toolset, whether it is on by default, and its tools. */
+export function toolsetListMarkdown(tools: readonly ToolDefinition[] = toolDefinitions()): string {
+  const rows = toolsetNames(tools).map((toolset) => {
+    const members = tools.filter((tool) => tool.toolset === toolset);
+    const names = members.map((tool) => `\`${tool.name}\``).join(', ');
+    return `| \`${toolset}\` | ${defaultToolsets.includes(toolset) ? 'yes' : '—'} | ${members.length} | ${names} |`;
+  });
+  return ['| toolset | default | tools | names |', '|---|---|---|---|', ...rows].join('\n');
 }

@@ -4,6 +4,8 @@ import type { Access } from '../core/pipeline/auth.js';
 import type { HttpMethod, Route, RouteKind } from '../core/pipeline/route.js';
 import { apiBase } from '../core/pipeline/router.js';
 import { routes as routeTable } from '../core/routes.js';
+import { agentArgument, agentPathParameter, type KeyedReference } from './arguments.js';
+import { agentDescriptions } from './descriptions.js';
 
 type Json = Record<string, unknown>;
 
@@ -51,6 +53,10 @@ export interface ToolDefinition {
   /** The route it runs; null for `search`, which runs every list that takes `q`. */
   call: RouteCall | null;
   access: Access;
+  /** The toolset that enables it (`issues`, `admin`…): see toolsets.ts. */
+  toolset: string;
+  /** The arguments that name projects or issues, which an agent may give by key: resolved to ids before the call. */
+  references: Record<string, KeyedReference>;
   /** For `search`: the lists it runs, by family. */
   searches?: { family: string; path: string; access: Access }[];
 }
@@ -69,33 +75,35 @@ export const snakeCase = (operationId: string): string =>
 export const toolNameOf = (route: Route): string =>
   renamed[route.operationId] ?? snakeCase(route.operationId);
 
+/**
+ * The two arguments that make retries safe, each explained once, where the agent fills it in:
+ * the tools' descriptions and the server's instructions refer to them by name only.
+ */
 const idempotencyKeySchema = (kind: RouteKind): Json => ({
   type: 'string',
   format: 'uuid',
   description:
     kind === 'create'
-      ? 'A UUID you choose for this create. Send the same key when you retry it: the retry answers the resource the first call made (marked as a replay) instead of making a second. Without one, a key is derived from this MCP request, which protects only against a retry of the very same request on the same connection.'
-      : 'Optional: a UUID for this action; repeating the call with the same key replays the first answer.',
+      ? 'A UUID you make for this create. Send the same one when you retry it: the retry answers what the first call made instead of making a second. Without one, only a resend of this very request on this connection is recognised.'
+      : "Optional: a UUID for this call; a retry with the same one answers the first call's result instead of acting again.",
 });
 
 const versionSchema = (kind: RouteKind): Json => ({
-  anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string' }],
+  type: 'integer',
+  minimum: 1,
   description:
     kind === 'update'
-      ? 'The `version` of the resource as you read it (or its ETag). If it changed since, the call fails with version_conflict and the current resource, so you can merge and retry with its version.'
-      : 'Optional: the `version` you read (or its ETag); the call then fails with version_conflict if the resource changed since.',
+      ? 'The `version` of the resource as you last read it. If it changed since, the call fails with version_conflict carrying the `current` resource: merge your change into it and retry with its version.'
+      : 'Optional: the `version` you last read; the call then fails with version_conflict if the resource changed since.',
 });
 
-/** What a tool adds to its operation's description: how to retry it safely. */
-const retryAdvice: Record<RouteKind, string> = {
-  read: '',
-  create:
-    ' Send an `idempotencyKey` (a UUID) and reuse it when you retry: one resource is made however often the call is repeated.',
-  update:
-    ' Send the `version` you read (from the get or list tool); on version_conflict, read the `current` resource in the error, merge, and retry with its version.',
-  delete: ' A `version` makes the delete happen only at that version.',
-  action: ' An `idempotencyKey` and a `version` are optional.',
-};
+/** `/time-entries/:id` → `time_entries`; what only admins may call is `admin`; labels go with issues, relations apart. */
+export function toolsetOf(route: Route): string {
+  if (route.access === 'admin_read' || route.access === 'admin_write') return 'admin';
+  if (route.path === '/labels') return 'issues';
+  if (route.path.startsWith('/issues/:id/relations')) return 'relations';
+  return (/^\/([^/]+)/.exec(route.path)?.[1] ?? route.path).replace(/-/g, '_');
+}
 
 function annotationsOf(route: Route, title: string): ToolAnnotations {
   const reads = route.kind === 'read';
@@ -186,7 +194,7 @@ function flattened(schema: ObjectLike): {
       return `${fixed.join(', ') || 'one shape'} needs ${needs.map((name) => `\`${name}\``).join(', ')}`;
     })
     .join('; ');
-  return { properties, required, shapes: `The body has one of ${variants.length} shapes: ${shapes}.` };
+  return { properties, required, shapes: `The arguments take one of ${variants.length} shapes: ${shapes}.` };
 }
 
 interface Parameter {
@@ -212,11 +220,27 @@ function toolOf(route: Route, document: OpenApiDocument): ToolDefinition {
     if (isRequired) required.push(name);
   };
   const params: string[] = [];
+  const references: Record<string, KeyedReference> = {};
+  const addArgument = (
+    name: string,
+    made: { schema: Json; reference: KeyedReference | null },
+    isRequired: boolean,
+  ) => {
+    add(name, made.schema, isRequired);
+    if (made.reference) references[name] = made.reference;
+  };
   for (const parameter of parameters) {
     if (parameter.in !== 'path' && parameter.in !== 'query') continue;
-    if (parameter.in === 'path') params.push(parameter.name);
     const description = parameter.description ? { description: parameter.description } : {};
-    add(parameter.name, { ...parameter.schema, ...description }, parameter.required === true);
+    const schema = { ...parameter.schema, ...description };
+    if (parameter.in === 'path') params.push(parameter.name);
+    addArgument(
+      parameter.name,
+      parameter.in === 'path'
+        ? agentPathParameter(parameter.name, route.path, schema)
+        : agentArgument(schema),
+      parameter.required === true,
+    );
   }
   const requestBody = operation.requestBody as Json | undefined;
   const bodySchema = requestBody
@@ -230,19 +254,23 @@ function toolOf(route: Route, document: OpenApiDocument): ToolDefinition {
       : flattened(bodySchema as ObjectLike);
   if (body) {
     for (const [name, schema] of Object.entries(body.properties))
-      add(name, schema, body.required.includes(name));
+      addArgument(name, agentArgument(schema), body.required.includes(name));
   }
   if (route.kind === 'create' || route.kind === 'action') {
     add(idempotencyKeyArgument, idempotencyKeySchema(route.kind), false);
   }
-  if (route.kind === 'update' || route.kind === 'delete' || route.kind === 'action') {
+  // A batch carries a version in each operation: one for the batch itself would check nothing.
+  if (
+    (route.kind === 'update' || route.kind === 'delete' || route.kind === 'action') &&
+    !route.runsOperations
+  ) {
     add(versionArgument, versionSchema(route.kind), route.kind === 'update');
   }
   const hasQuery = parameters.some((parameter) => parameter.in === 'query');
   return {
     name: toolNameOf(route),
     title: route.summary,
-    description: `${route.description}${body?.shapes ? ` ${body.shapes}` : ''}${retryAdvice[route.kind]}`,
+    description: `${agentDescriptions[route.operationId] ?? route.description}${body?.shapes ? ` ${body.shapes}` : ''}`,
     inputSchema: {
       type: 'object',
       properties,
@@ -259,6 +287,8 @@ function toolOf(route: Route, document: OpenApiDocument): ToolDefinition {
       rest: wrapped ? 'wrapped' : bodySchema ? 'body' : hasQuery ? 'query' : 'none',
     },
     access: route.access,
+    toolset: toolsetOf(route),
+    references,
   };
 }
 
@@ -275,7 +305,7 @@ function searchTool(lists: { family: string; path: string; access: Access }[]): 
   return {
     name: 'search',
     title: 'Search across families',
-    description: `Finds ${families.join(', ')} whose text contains \`q\` (the \`q\` filter of each list), newest first: up to \`limit\` of each family, with how many match in all. Use the family's list tool with \`q\` and its \`cursor\` for more.`,
+    description: `Finds ${families.join(', ')} whose text contains \`q\`: the first place to look when you know words but not a key or id. Answers, for each family, up to \`limit\` items (newest first) and how many match in all; the family's list tool with \`q\` pages through the rest.`,
     inputSchema: {
       type: 'object',
       properties: {
@@ -305,6 +335,8 @@ function searchTool(lists: { family: string; path: string; access: Access }[]): 
     },
     call: null,
     access: 'read',
+    toolset: 'search',
+    references: {},
     searches: lists,
   };
 }

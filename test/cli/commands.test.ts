@@ -112,7 +112,7 @@ describe('outcome-tracker, run in-process over memory storage', () => {
     expect(result.code).toBe(0);
     const text = result.stdout.join('\n');
     expect(text).toContain(
-      'Usage: outcome-tracker serve [--port <port>] [--host <host>] [--server <node|hono>] [--rate-limit <n>] [--storage-time <ms>] [--trust-proxy] [--cors <origin,...>] [--base-path <path>] [--log-level <level>] [--shutdown-grace <seconds>] [--headers-timeout <ms>] [--request-timeout <ms>] [--keep-alive-timeout <ms>] [--send-timeout <ms>] [--max-connections <n>] [--max-connections-per-address <n>] [--allow-private-webhooks] [--mcp] [--db <file|url>] [--json]',
+      'Usage: outcome-tracker serve [--port <port>] [--host <host>] [--server <node|hono>] [--rate-limit <n>] [--storage-time <ms>] [--trust-proxy] [--cors <origin,...>] [--base-path <path>] [--log-level <level>] [--shutdown-grace <seconds>] [--headers-timeout <ms>] [--request-timeout <ms>] [--keep-alive-timeout <ms>] [--send-timeout <ms>] [--max-connections <n>] [--max-connections-per-address <n>] [--allow-private-webhooks] [--mcp] [--toolsets <names>] [--db <file|url>] [--json]',
     );
     expect(text).toContain('--allow-private-webhooks');
     expect(text).toContain('--max-connections <n>');

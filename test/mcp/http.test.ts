@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryStorage } from '../../src/adapters/memory/index.js';
 import { createTracker, type Storage, type Tracker } from '../../src/core/index.js';
-import { mcpEndpoint } from '../../src/mcp/index.js';
+import { defaultToolsets, mcpEndpoint, toolDefinitions } from '../../src/mcp/index.js';
 import { type Host, hosts, listen } from '../http/harness.js';
 import { mcpScenarios, type ScenarioFixture } from './scenarios.js';
 import {
@@ -56,9 +56,12 @@ async function serve(
   };
 }
 
-async function connect(url: string, token: string): Promise<Client> {
+/** Connects the SDK's Client; `toolsets` goes in the URL's `?toolsets=`, as a client's configuration puts it. */
+async function connect(url: string, token: string, toolsets?: string): Promise<Client> {
   const client = new Client({ name: 'outcome-tracker-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(url), {
+  const at = new URL(url);
+  if (toolsets) at.searchParams.set('toolsets', toolsets);
+  const transport = new StreamableHTTPClientTransport(at, {
     requestInit: { headers: { authorization: `Bearer ${token}` } },
   });
   await client.connect(transport);
@@ -88,7 +91,7 @@ for (const database of sharedDatabases) {
         (): ScenarioFixture => ({
           world,
           other,
-          connect: (token) => connect(served.url, token),
+          connect: (token, toolsets) => connect(served.url, token, toolsets),
           revoke: async (tokenId) => {
             await other.storage.transaction((tx) => tx.tokens.revoke(tokenId, new Date().toISOString()));
           },
@@ -167,7 +170,7 @@ for (const host of hosts) {
     });
 
     it('searches across families, reads signals since a sequence, and lists resources', async () => {
-      const client = await connect(served.url, world.admin);
+      const client = await connect(served.url, world.admin, 'default,admin');
       try {
         const outcome = await client.callTool({
           name: 'create_outcome',
@@ -218,6 +221,61 @@ for (const host of hosts) {
       } finally {
         await client.close();
       }
+    });
+
+    it('opens a session with the toolsets of ?toolsets= or of the X-MCP-Toolsets header', async () => {
+      const names = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name);
+      const byQuery = await connect(served.url, world.admin, 'comments');
+      const byHeader = new Client({ name: 'outcome-tracker-test', version: '1.0.0' });
+      await byHeader.connect(
+        new StreamableHTTPClientTransport(new URL(served.url), {
+          requestInit: {
+            headers: { authorization: `Bearer ${world.admin}`, 'x-mcp-toolsets': 'default,admin' },
+          },
+        }),
+      );
+      const byDefault = await connect(served.url, world.admin);
+      try {
+        expect((await names(byQuery)).sort()).toEqual(
+          ['create_comment', 'delete_comment', 'get_comment', 'list_comments', 'update_comment'].sort(),
+        );
+        expect(await names(byHeader)).toEqual(expect.arrayContaining(['create_issue', 'signals_since']));
+        expect((await names(byDefault)).sort()).toEqual(
+          toolDefinitions()
+            .filter((tool) => defaultToolsets.includes(tool.toolset))
+            .map((tool) => tool.name)
+            .sort(),
+        );
+      } finally {
+        await Promise.all([byQuery.close(), byHeader.close(), byDefault.close()]);
+      }
+    });
+
+    it('refuses a session naming an unknown toolset with 400, listing the valid ones', async () => {
+      const response = await fetch(`${served.url}?toolsets=issues,tickets`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${world.admin}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 0,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-06-18',
+            capabilities: {},
+            clientInfo: { name: 'raw', version: '1' },
+          },
+        }),
+      });
+      expect(response.status).toBe(400);
+      const body = (await response.json()) as { error: { code: number; message: string } };
+      expect(body.error.code).toBe(-32602);
+      expect(body.error.message).toMatch(
+        /^unknown toolset "tickets"; the toolsets are: all, default \(search, /,
+      );
     });
 
     it('keeps a session to the token that opened it', async () => {

@@ -30,6 +30,32 @@ describe('outcome-tracker serve with MCP', () => {
     });
   }
 
+  it('serves the toolsets of --toolsets to a session that names none', async () => {
+    assertBuilt();
+    const served = await startServeJson([
+      '--db',
+      `${tempDir()}/tracker.db`,
+      '--mcp',
+      '--toolsets',
+      'comments',
+    ]);
+    try {
+      const { mcpUrl, init } = served.startup as typeof served.startup & { mcpUrl: string };
+      const client = new Client({ name: 'outcome-tracker-test', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(mcpUrl), {
+          requestInit: { headers: { authorization: `Bearer ${init?.token}` } },
+        }),
+      );
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names).toContain('create_comment');
+      expect(names).not.toContain('create_issue');
+      await client.close();
+    } finally {
+      await served.stop();
+    }
+  });
+
   it('does not serve /mcp unless asked', async () => {
     assertBuilt();
     const served = await startServeJson(['--db', `${tempDir()}/tracker.db`]);

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Tracker } from '../../src/core/index.js';
+import { defaultToolsets, toolDefinitions } from '../../src/mcp/index.js';
 import { assertBuilt, cliPath } from '../cli/process.js';
 import { mcpScenarios, type ScenarioFixture } from './scenarios.js';
 import {
@@ -63,19 +64,33 @@ for (const database of sharedDatabases) {
       (): ScenarioFixture => ({
         world,
         other,
-        connect: async (token) => (await spawnClient(['--db', shared.target, '--token', token])).client,
+        connect: async (token, toolsets) =>
+          (
+            await spawnClient([
+              '--db',
+              shared.target,
+              '--token',
+              token,
+              ...(toolsets ? ['--toolsets', toolsets] : []),
+            ])
+          ).client,
         revoke: async (tokenId) => {
           await other.storage.transaction((tx) => tx.tokens.revoke(tokenId, new Date().toISOString()));
         },
       }),
     );
 
-    it('reads the token from OUTCOME_TRACKER_TOKEN', async () => {
+    it('reads the token from OUTCOME_TRACKER_TOKEN, and serves the default toolsets', async () => {
       const { client } = await spawnClient(['--db', shared.target], { OUTCOME_TRACKER_TOKEN: world.read });
       try {
         const tools = (await client.listTools()).tools;
-        expect(tools.length).toBeGreaterThan(0);
-        expect(tools.every((tool) => tool.annotations?.readOnlyHint)).toBe(true);
+        // A read token: the read tools of the default toolsets.
+        expect(tools.map((tool) => tool.name).sort()).toEqual(
+          toolDefinitions()
+            .filter((tool) => defaultToolsets.includes(tool.toolset) && tool.annotations.readOnlyHint)
+            .map((tool) => tool.name)
+            .sort(),
+        );
       } finally {
         await client.close();
       }

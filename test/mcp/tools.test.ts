@@ -6,7 +6,13 @@ import { issueCreateSchema, issueSchema } from '../../src/core/families/issues/s
 import { routes } from '../../src/core/index.js';
 import { requestComponents } from '../../src/core/openapi/components.js';
 import { defineRoute } from '../../src/core/pipeline/route.js';
-import { type ToolDefinition, toolDefinitions, toolListMarkdown } from '../../src/mcp/index.js';
+import { agentDescriptions } from '../../src/mcp/descriptions.js';
+import {
+  type ToolDefinition,
+  toolDefinitions,
+  toolListMarkdown,
+  toolsetListMarkdown,
+} from '../../src/mcp/index.js';
 import { snakeCase } from '../../src/mcp/tools.js';
 
 /** A markdown table's cells, trimmed, row by row (a separator row's cells as `---`). */
@@ -24,6 +30,16 @@ const cells = (table: string): string[][] =>
 
 const labelsBody = z.array(z.string().min(1)).min(1);
 
+/** Every `description` in a JSON Schema, at any depth. */
+const descriptionsIn = (schema: unknown): string[] =>
+  Array.isArray(schema)
+    ? schema.flatMap(descriptionsIn)
+    : schema !== null && typeof schema === 'object'
+      ? Object.entries(schema).flatMap(([key, value]) =>
+          key === 'description' && typeof value === 'string' ? [value] : descriptionsIn(value),
+        )
+      : [];
+
 describe('the MCP tools', () => {
   const tools = toolDefinitions();
 
@@ -37,10 +53,41 @@ describe('the MCP tools', () => {
       expect(tool?.name).toBe(
         route.operationId === 'listSignals' ? 'signals_since' : snakeCase(route.operationId),
       );
-      expect(tool?.description.startsWith(route.description)).toBe(true);
+      expect(tool?.description.startsWith(agentDescriptions[route.operationId] ?? '')).toBe(true);
     }
     expect(tools.map((tool) => tool.name)).toContain('search');
     expect(tools.map((tool) => tool.name)).toContain('transition_issue');
+  });
+
+  it('are described for agents: every operation of the API has its own words, with no HTTP in them', () => {
+    for (const route of routes)
+      expect(agentDescriptions, route.operationId).toHaveProperty(route.operationId);
+    // What an agent cannot send or see: headers, status codes, the event-stream media type.
+    const http =
+      /If-Match|If-None-Match|ETag|Idempotency-Key|Idempotent-Replayed|Location|Last-Event-ID|text\/event-stream|\b(?:200|201|202|204|304|400|404|409|412|422|428)\b/;
+    for (const tool of tools) {
+      const texts = [tool.title, tool.description, ...descriptionsIn(tool.inputSchema)];
+      for (const text of texts) expect(text, tool.name).not.toMatch(http);
+    }
+  });
+
+  it('name `version` and `idempotencyKey` once, in the argument, with one wording for each kind', () => {
+    const wordings = new Map<string, Set<string>>();
+    for (const tool of tools) {
+      for (const name of ['version', 'idempotencyKey']) {
+        const argument = tool.inputSchema.properties[name];
+        if (!argument) continue;
+        const kind = `${name} of ${tool.call?.kind}`;
+        wordings.set(kind, (wordings.get(kind) ?? new Set()).add(String(argument.description)));
+        // The tool's own description leaves retries to the argument.
+        expect(tool.description, tool.name).not.toMatch(
+          new RegExp(`\`${name}\` (?:is|are) optional|Send (?:an|the) \`${name}\``),
+        );
+      }
+    }
+    for (const [kind, descriptions] of wordings) expect([...descriptions], kind).toHaveLength(1);
+    const transition = tools.find((tool) => tool.name === 'transition_issue');
+    expect(transition?.description).not.toMatch(/Idempotency-Key|If-Match|`idempotencyKey`|`version`/);
   });
 
   it('take the idempotency key on creates, the version on updates, as the route kinds say', () => {
@@ -49,7 +96,10 @@ describe('the MCP tools', () => {
       expect(tool.inputSchema.type).toBe('object');
       const kind = tool.call?.kind ?? 'read';
       expect('idempotencyKey' in properties).toBe(kind === 'create' || kind === 'action');
-      expect('version' in properties).toBe(kind === 'update' || kind === 'delete' || kind === 'action');
+      // The batch checks a version in each of its operations, none for itself.
+      const versioned =
+        (kind === 'update' || kind === 'delete' || kind === 'action') && tool.name !== 'run_batch';
+      expect('version' in properties).toBe(versioned);
       expect(required.includes('version')).toBe(kind === 'update');
       for (const param of tool.call?.params ?? []) expect(required).toContain(param);
       expect(tool.annotations.readOnlyHint).toBe(kind === 'read');
@@ -60,6 +110,12 @@ describe('the MCP tools', () => {
   it('have the input schema of the same zod schemas as the OpenAPI document', () => {
     const create = tools.find((tool) => tool.name === 'create_issue');
     expect(create?.inputSchema.required).toEqual(['projectId', 'title']);
+    // A project by key or id: no id pattern refuses `APO` before the call.
+    expect(create?.inputSchema.properties.projectId).toEqual({
+      type: 'string',
+      description: "A project's id (prj_…) or key (APO)",
+    });
+    expect(create?.references).toEqual({ projectId: { family: 'projects', list: false } });
     expect(create?.inputSchema.properties.severity).toEqual({
       type: 'string',
       enum: ['low', 'medium', 'high', 'critical'],
@@ -122,11 +178,13 @@ describe('the MCP tools', () => {
     expect(tool?.inputSchema.required).toEqual(['body']);
   });
 
-  it('are listed in docs/mcp.md as the code makes them (npm run gen:mcp-docs)', () => {
+  it('are listed in docs/mcp.md as the code makes them, with their toolsets (npm run gen:mcp-docs)', () => {
     const doc = readFileSync('docs/mcp.md', 'utf8');
-    const listed = /<!-- tools:start -->\n([\s\S]*?)\n<!-- tools:end -->/.exec(doc)?.[1];
+    const listed = (name: string) =>
+      new RegExp(`<!-- ${name}:start -->\\n([\\s\\S]*?)\\n<!-- ${name}:end -->`).exec(doc)?.[1] ?? '';
     // Compared cell by cell: the formatter pads the committed table's columns.
-    expect(cells(listed ?? '')).toEqual(cells(toolListMarkdown()));
+    expect(cells(listed('tools'))).toEqual(cells(toolListMarkdown()));
+    expect(cells(listed('toolsets'))).toEqual(cells(toolsetListMarkdown()));
   });
 
   it('are configured in docs/mcp.md with JSON that parses', () => {

@@ -1,5 +1,6 @@
 import type { Command } from '../command.js';
 import { CliError } from '../errors.js';
+import { withMcpSdk } from '../mcp-sdk.js';
 
 /** A command's name and summary, and how to load it (lazily: `users create` never loads Hono). */
 export interface CommandEntry {
@@ -27,20 +28,8 @@ async function loadOptional(name: string, specifier: string): Promise<Command> {
 const openapiModule = './openapi.js';
 
 /** The mcp command, which needs the optional MCP SDK: its absence is said as such. */
-async function loadMcp(): Promise<Command> {
-  try {
-    return (await import('./mcp.js')).command as Command;
-  } catch (error) {
-    const message = error instanceof Error ? error.message : '';
-    if (
-      (error as { code?: string }).code === 'ERR_MODULE_NOT_FOUND' &&
-      message.includes('@modelcontextprotocol/sdk')
-    ) {
-      throw new CliError('the mcp command needs the MCP SDK: npm install @modelcontextprotocol/sdk');
-    }
-    throw error;
-  }
-}
+const loadMcp = (): Promise<Command> =>
+  withMcpSdk('the mcp command', async () => (await import('./mcp.js')).command as Command);
 
 /** Every command, in the order `--help` lists them. */
 export const commandTable: readonly CommandEntry[] = [

@@ -6,6 +6,7 @@ import { serveStdio } from '../../mcp/stdio.js';
 import { commonFlags, commonOptions, defineCommand } from '../command.js';
 import { databasePath } from '../database.js';
 import { CliError } from '../errors.js';
+import { toolsetsFlag, toolsetsOption } from '../toolsets-flag.js';
 
 export const command = defineCommand({
   flags: {
@@ -14,11 +15,14 @@ export const command = defineCommand({
       value: '<token>',
       description: 'The API token every tool call acts as (its workspace, role and scope)',
       env: ['OUTCOME_TRACKER_TOKEN'],
+      whenMissing: 'the API token the tools act as (make one with `outcome-tracker tokens create`)',
     },
+    toolsets: toolsetsFlag('OUTCOME_TRACKER_TOOLSETS'),
     ...commonFlags,
   },
   schema: z.strictObject({
     token: z.string({ error: 'is required (or set OUTCOME_TRACKER_TOKEN)' }).min(1, 'must not be empty'),
+    toolsets: toolsetsOption,
     ...commonOptions,
   }),
   notes: [
@@ -27,6 +31,7 @@ export const command = defineCommand({
     'same scopes, rate limit (100 requests a minute), idempotency and version checks. Standard output',
     'carries only protocol messages; errors go to standard error. It ends when the client closes its input.',
     'Webhook deliveries its changes cause are sent by a running `outcome-tracker serve` on the same database.',
+    'It serves the default toolsets (25 tools) unless --toolsets names others: `--toolsets default,comments`, `all`.',
   ],
   async run(input, io) {
     const db = await io.openDatabase(databasePath(input.db, io.env), { create: false });
@@ -41,6 +46,7 @@ export const command = defineCommand({
       if (principal instanceof ApiError) throw new CliError(`the token is refused: ${principal.detail}`);
       await serveStdio(tracker, {
         token: input.token,
+        ...(input.toolsets !== undefined ? { toolsets: input.toolsets } : {}),
         onRevoked: (problem) => io.err(`subscriptions ended: ${problem.detail}`),
         onError: (error) => io.err(`mcp: ${error instanceof Error ? error.message : String(error)}`),
       });

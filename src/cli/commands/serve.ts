@@ -10,11 +10,13 @@ import { nodeWebhookSender } from '../../http/webhook-sender.js';
 import { commonFlags, commonOptions, defineCommand } from '../command.js';
 import { databasePath } from '../database.js';
 import type { CliIo, OpenedDatabase } from '../io.js';
+import { withMcpSdk } from '../mcp-sdk.js';
 import { defaultServerLimits } from '../server/limits.js';
 import { listen, originOf, serverKinds } from '../server/listen.js';
 import { logLevels, serveLogger } from '../server/logger.js';
 import { closeGracefully } from '../server/shutdown.js';
 import { tenancyDeps } from '../tenancy.js';
+import { toolsetsFlag, toolsetsOption } from '../toolsets-flag.js';
 
 /** The workspace and admin a fresh database gets, so `npm start` is usable at once. */
 export const firstWorkspace = { slug: 'default', adminEmail: 'admin@localhost' } as const;
@@ -179,6 +181,7 @@ export const command = defineCommand({
       description: 'Also serve the Model Context Protocol (Streamable HTTP) at /mcp, with the API tokens',
       ...fromEnv('mcp'),
     },
+    toolsets: toolsetsFlag('OUTCOME_TRACKER_TOOLSETS'),
     db: { ...commonFlags.db, ...fromEnv('db') },
     json: { ...commonFlags.json, ...fromEnv('json') },
   },
@@ -224,7 +227,12 @@ export const command = defineCommand({
       ),
       allowPrivateWebhooks: z.boolean().default(false),
       mcp: z.boolean().default(false),
+      toolsets: toolsetsOption,
       ...commonOptions,
+    })
+    .refine((input) => input.toolsets === undefined || input.mcp, {
+      message: 'chooses the tools of /mcp: give --mcp too',
+      path: ['toolsets'],
     })
     .refine((input) => input.requestTimeout === 0 || input.headersTimeout <= input.requestTimeout, {
       message: '--headers-timeout must not be longer than --request-timeout',
@@ -317,6 +325,9 @@ function stopSignals(): { signal: Promise<NodeJS.Signals>; release(): void } {
  * comes first: when it is taken, no database file has been made yet.
  */
 async function start(input: ServeInput, io: CliIo, logger: Logger): Promise<Started> {
+  // Loaded only when asked for, and before the port is bound: the MCP SDK is an optional
+  // dependency, and without it --mcp is refused with what to install.
+  const mcpModule = input.mcp ? await withMcpSdk('--mcp', () => import('../../mcp/http.js')) : null;
   const listening = await listen(input.server, input.host, input.port, {
     headersTimeoutMs: input.headersTimeout,
     requestTimeoutMs: input.requestTimeout,
@@ -329,9 +340,9 @@ async function start(input: ServeInput, io: CliIo, logger: Logger): Promise<Star
   let tracker: Tracker | null = null;
   try {
     const db = await io.openDatabase(databasePath(input.db, io.env), { create: true });
-    // Loaded only when asked for: the MCP SDK is an optional dependency.
-    const mcp = input.mcp
-      ? (await import('../../mcp/http.js')).mcpEndpoint({
+    const mcp = mcpModule
+      ? mcpModule.mcpEndpoint({
+          ...(input.toolsets !== undefined ? { toolsets: input.toolsets } : {}),
           onError: (error) => logger.error({ err: error }, 'mcp failed'),
         })
       : null;

@@ -1,0 +1,96 @@
+import { cpSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { defaultToolsets, toolsetNames } from '../../src/mcp/index.js';
+import { assertBuilt, runCli, tempDir } from '../cli/process.js';
+
+beforeAll(assertBuilt);
+
+const sdkMissing = (what: string) =>
+  `${what} needs the optional package @modelcontextprotocol/sdk: npm install @modelcontextprotocol/sdk`;
+
+/**
+ * The package as an app installs it without its optional peers: dist and package.json, its
+ * dependencies beside it, and no MCP SDK anywhere up the tree (a temporary directory).
+ */
+async function installedWithoutPeers(): Promise<{ app: string; bin: string }> {
+  const app = tempDir();
+  const own = join(app, 'node_modules', 'outcome-tracker');
+  mkdirSync(own, { recursive: true });
+  cpSync(resolve('dist'), join(own, 'dist'), { recursive: true });
+  cpSync(resolve('package.json'), join(own, 'package.json'));
+  const { dependencies } = (await import('../../package.json', { with: { type: 'json' } })).default;
+  for (const name of Object.keys(dependencies)) {
+    const target = join(app, 'node_modules', name);
+    mkdirSync(dirname(target), { recursive: true });
+    symlinkSync(resolve('node_modules', name), target, 'dir');
+  }
+  writeFileSync(join(app, 'package.json'), '{"name":"app","private":true}');
+  return { app, bin: join(own, 'dist', 'cli', 'main.js') };
+}
+
+describe('the installed CLI without the MCP SDK', () => {
+  it('says what to install for `mcp` and for `serve --mcp`, before serving anything', async () => {
+    const { app, bin } = await installedWithoutPeers();
+    const mcp = await runCli(['mcp', '--token', 'cn_x', '--db', join(app, 'tracker.db')], { cwd: app, bin });
+    expect(mcp.stderr).toBe(`outcome-tracker mcp: ${sdkMissing('the mcp command')}\n`);
+    expect(mcp.code).toBe(1);
+
+    const serve = await runCli(['serve', '--mcp', '--port', '0', '--db', join(app, 'served.db')], {
+      cwd: app,
+      bin,
+    });
+    expect(serve.stderr).toBe(`outcome-tracker serve: ${sdkMissing('--mcp')}\n`);
+    expect(serve.code).toBe(1);
+    // Refused before the database was opened: nothing was made.
+    expect(existsSync(join(app, 'served.db'))).toBe(false);
+  });
+});
+
+describe('outcome-tracker mcp', () => {
+  it('without a token names the flag and the environment variable, and how to make one', async () => {
+    const result = await runCli(['mcp', '--db', join(tempDir(), 'tracker.db')], {
+      env: { OUTCOME_TRACKER_TOKEN: undefined },
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr.split('\n')[0]).toBe(
+      'outcome-tracker mcp: missing required flag --token (or set OUTCOME_TRACKER_TOKEN): the API token the tools act as (make one with `outcome-tracker tokens create`)',
+    );
+  });
+
+  it('refuses an unknown toolset as a usage error listing the valid ones', async () => {
+    const valid = `all, default (${defaultToolsets.join(', ')}), ${toolsetNames()
+      .filter((name) => !defaultToolsets.includes(name))
+      .join(', ')}`;
+    for (const [args, env, label] of [
+      [['--toolsets', 'issues,tickets'], {}, '--toolsets'],
+      [[], { OUTCOME_TRACKER_TOOLSETS: 'tickets' }, 'OUTCOME_TRACKER_TOOLSETS=tickets'],
+    ] as const) {
+      const result = await runCli(['mcp', '--token', 'cn_x', '--db', join(tempDir(), 't.db'), ...args], {
+        env: { ...env },
+      });
+      expect(result.code).toBe(2);
+      expect(result.stderr.split('\n')[0]).toBe(
+        `outcome-tracker mcp: ${label}: unknown toolset "tickets"; the toolsets are: ${valid}`,
+      );
+    }
+  });
+});
+
+describe('outcome-tracker serve --toolsets', () => {
+  it('is refused without --mcp, whose tools it chooses', async () => {
+    const result = await runCli([
+      'serve',
+      '--toolsets',
+      'issues',
+      '--port',
+      '0',
+      '--db',
+      join(tempDir(), 't.db'),
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr.split('\n')[0]).toBe(
+      'outcome-tracker serve: --toolsets: chooses the tools of /mcp: give --mcp too',
+    );
+  });
+});
