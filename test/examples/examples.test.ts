@@ -93,7 +93,7 @@ describe('the examples, run as written with node', () => {
   });
 
   it.skipIf(!testDatabaseUrl)(
-    `embed-postgres.mjs bootstraps the schema on its first run only${testDatabaseUrl ? '' : ` (skipped: ${postgresSkipReason})`}`,
+    `embed-postgres.mjs makes the workspace on its first run only${testDatabaseUrl ? '' : ` (skipped: ${postgresSkipReason})`}`,
     async () => {
       const schema = freshSchema();
       const env = { DATABASE_URL: requireDatabaseUrl(), TRACKER_SCHEMA: schema };
@@ -101,7 +101,7 @@ describe('the examples, run as written with node', () => {
         const first = await runExample('examples/embed-postgres.mjs', env);
         expect(first.stderr).toBe('');
         expect(first.stdout.trim().split('\n')).toEqual([
-          'created the schema and the workspace acme',
+          'created the workspace acme',
           'project APO; 1 projects in acme',
         ]);
         const second = await runExample('examples/embed-postgres.mjs', env);
