@@ -48,7 +48,7 @@ async function exercise(origin: string, token: string, projectId: string) {
   const read = await fetch(`${origin}${location}`, { headers: auth });
   expect(((await read.json()) as { title: string }).title).toBe('Mounted by a framework');
   const docs = await fetch(`${origin}/tracker/docs`);
-  expect(await docs.text()).toContain('data-url="/tracker/api/v1/openapi.json"');
+  expect(await docs.text()).toContain('href="/tracker/api/v1/openapi.json"');
   expect((await fetch(`${origin}/tracker/healthz`)).status).toBe(200);
   expect(await (await fetch(`${origin}/hello`)).text()).toBe('the app itself');
 }
