@@ -25,8 +25,10 @@ const examples = [
 function mountingRecipes(): string[] {
   const source = [
     'test/ecosystem/recipes.test.ts',
-    'test/ecosystem/next-app/app/tracker/[...path]/route.js',
-    'test/ecosystem/next-app/next.config.mjs',
+    'examples/express/app.mjs',
+    'examples/fastify/app.mjs',
+    'examples/next/app/tracker/[...path]/route.js',
+    'examples/next/next.config.mjs',
   ]
     .map((file) => readFileSync(file, 'utf8'))
     .join('\n');
