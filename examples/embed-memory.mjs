@@ -1,17 +1,13 @@
 // The tracker inside your own process, over in-memory storage: typed operations and plain requests.
 import { randomUUID } from 'node:crypto';
-import { createTracker, issues, projects, tenancy } from 'outcome-tracker';
+import { createTracker, ensureWorkspace, issues, projects } from 'outcome-tracker';
 import { memoryStorage } from 'outcome-tracker/memory';
 
 const tracker = createTracker({ storage: memoryStorage() });
 
 // An account, a workspace, its admin and a read_write token: what `outcome-tracker init` makes.
-const { token } = await tracker.storage.transaction((tx) =>
-  tenancy.initWorkspace(
-    { tx, ids: tracker.ids, now: tracker.clock.now() },
-    { slug: 'acme', adminEmail: 'ada@example.com' },
-  ),
-);
+// On a storage that persists, a later start answers the same workspace (and no token: keep it).
+const { token } = await ensureWorkspace(tracker, { slug: 'acme', adminEmail: 'ada@example.com' });
 
 // Typed operations, in one transaction, without HTTP: as the workspace's operator...
 const project = await tracker.run({ workspaceSlug: 'acme' }, (ctx) =>

@@ -1,6 +1,6 @@
 // The tracker over PostgreSQL: run it several times, or in several processes at once, against
-// one database; the first to create the schema bootstraps the workspace.
-import { createTracker, projects, tenancy } from 'outcome-tracker';
+// one database; ensureWorkspace makes the workspace on the first run and answers it after.
+import { createTracker, ensureWorkspace, projects } from 'outcome-tracker';
 import { postgresStorage } from 'outcome-tracker/postgres';
 
 if (!process.env.DATABASE_URL) {
@@ -12,19 +12,12 @@ const storage = postgresStorage({
   connectionString: process.env.DATABASE_URL,
   schema: process.env.TRACKER_SCHEMA ?? 'tracker',
 });
-// Migrated; `created` is true in the one process that made the schema: it bootstraps.
-const { created } = await storage.ready();
 const tracker = createTracker({ storage });
 
-if (created) {
-  await tracker.storage.transaction((tx) =>
-    tenancy.initWorkspace(
-      { tx, ids: tracker.ids, now: tracker.clock.now() },
-      { slug: 'acme', adminEmail: 'ada@example.com' },
-    ),
-  );
-  console.log('created the schema and the workspace acme');
-}
+// The workspace, its admin and a read_write token: made by whichever process comes first (its
+// `token` is shown only then), answered to every other run, concurrent ones included.
+const acme = await ensureWorkspace(tracker, { slug: 'acme', adminEmail: 'ada@example.com' });
+if (acme.created) console.log('created the workspace acme');
 
 const project = await tracker.run({ workspaceSlug: 'acme' }, (ctx) =>
   projects.create(ctx, { name: 'Apollo' }),

@@ -1,4 +1,4 @@
-// `npm run build` (and so `npm start`, `npm install`): compiles packages/client and the package,
+// `npm run build` (and so `npm start` and `npm pack`): compiles packages/client and the package,
 // then copies the docs pages' assets. When nothing it reads changed since the last build, it
 // stops at once: `npm start` otherwise spent 10-15 s compiling an unchanged tree on every start.
 // What did change is compiled incrementally (tsc's build info lives in each dist/, so deleting a

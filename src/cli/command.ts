@@ -27,16 +27,18 @@ export const commonFlags = {
   json: { type: 'boolean', description: 'Print one JSON object on stdout' },
 } as const satisfies Record<string, Flag>;
 
+/** A database target: a SQLite file path (or `file:` URL), or a postgres:// URL. */
+export const databaseTarget = z
+  .string()
+  .min(1, 'must not be empty')
+  .superRefine((target, context) => {
+    const problem = unknownSchemeProblem(target);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  });
+
 /** The schema of the common flags, spread into every command's schema. */
 export const commonOptions = {
-  db: z
-    .string()
-    .min(1, 'must not be empty')
-    .superRefine((target, context) => {
-      const problem = unknownSchemeProblem(target);
-      if (problem) context.addIssue({ code: 'custom', message: problem });
-    })
-    .optional(),
+  db: databaseTarget.optional(),
   json: z.boolean().default(false),
 };
 

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { sqliteStorage } from '../adapters/sqlite/index.js';
-import { isPostgresUrl, unknownSchemeProblem } from './database-target.js';
+import { isPostgresUrl, sqlitePathOf, unknownSchemeProblem } from './database-target.js';
 import { CliError, UsageError } from './errors.js';
 import type { CliIo, OpenedDatabase } from './io.js';
 
@@ -27,10 +27,10 @@ export function databasePath(flag: string | undefined, env: CliIo['env']): strin
 
 /**
  * Opens the command's database: a postgres:// URL on PostgreSQL (the adapter, and `pg`, are
- * loaded only then), anything else as a SQLite file.
+ * loaded only then), anything else as a SQLite file (a `file:` URL as the path it names).
  */
 export async function openDatabase(target: string, options: { create: boolean }): Promise<OpenedDatabase> {
-  if (!isPostgresUrl(target)) return openSqliteDatabase(target, options);
+  if (!isPostgresUrl(target)) return openSqliteDatabase(sqlitePathOf(target), options);
   const { openPostgresDatabase } = await loadPostgres(() => import('./postgres-database.js'));
   return openPostgresDatabase(target, options);
 }

@@ -61,6 +61,12 @@ export { TransientConflict, UniqueViolation, VersionMismatch } from './port/inde
 export { routes } from './routes.js';
 export type { Clock, IdPrefix, Ids } from './runtime.js';
 export { randomIds, systemClock } from './runtime.js';
+export {
+  type EnsuredWorkspace,
+  type EnsureWorkspaceHost,
+  type EnsureWorkspaceInput,
+  ensureWorkspace,
+} from './tenancy/ensure-workspace.js';
 export * as tenancy from './tenancy/operations.js';
 export {
   createTracker,

@@ -1,12 +1,6 @@
 import type { Mount } from './edge/mount.js';
 import { openApiPathname } from './openapi/document.js';
-import {
-  guidePage,
-  guidePath,
-  referencePage,
-  scalarBundlePath,
-  scalarScript,
-} from './openapi/reference-page.js';
+import { guidePage, guidePath, referencePage } from './openapi/reference-page.js';
 import { servedDocument } from './openapi/served-document.js';
 import type { PublicRoute } from './pipeline/runtime.js';
 
@@ -18,8 +12,7 @@ import type { PublicRoute } from './pipeline/runtime.js';
 export function publicRoutes(mount: Mount): Record<string, PublicRoute> {
   return {
     [`GET ${openApiPathname}`]: servedDocument(mount),
-    'GET /docs': referencePage,
-    [`GET ${scalarBundlePath}`]: scalarScript,
+    'GET /docs': referencePage(mount),
     [`GET ${guidePath}`]: guidePage,
   };
 }

@@ -26,6 +26,16 @@ for (const host of hosts) {
     }
     const linkOf = (text: string) => /href="(\/invite\/[A-Za-z0-9_-]{43})"/.exec(text)?.[1] ?? '';
 
+    it('points the add form’s hint at the invite form where it is: above it', async () => {
+      const { admin } = await adminBrowser();
+      const page = (await admin.get('/acme/admin/members')).text;
+      const inviteForm = page.indexOf('id="invite-heading"');
+      const hint = page.indexOf('invite them with the form above');
+      expect(inviteForm).toBeGreaterThan(-1);
+      expect(hint).toBeGreaterThan(inviteForm);
+      expect(page).not.toContain('below');
+    });
+
     it('makes a one-time link with which the new member sets a password and signs in; no email is sent', async () => {
       const { invite } = await adminBrowser();
       const made = await invite('new@acme.test');

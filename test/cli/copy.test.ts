@@ -119,6 +119,9 @@ describe('outcome-tracker copy, SQLite to SQLite through the built CLI', () => {
     expect(result.stdout).toMatch(/^issues\s+2$/m);
     expect(result.stdout).toContain('Copied ');
     expect(result.stderr).toContain('issues: 2 rows, done');
+    // One row is "1 row", in the progress and the total alike.
+    expect(result.stderr).toMatch(/^accounts: 1 row, done$/m);
+    expect(`${result.stdout}${result.stderr}`).not.toMatch(/\b1 rows\b/);
   });
 });
 

@@ -136,6 +136,8 @@ export const first: Promise<Project> = client.projects.create({ name: 'x' });
 describe('the root package and its client subpath', () => {
   it('depends on the client package at its version, and outcome-tracker/client is that package', async () => {
     expect(rootManifest.dependencies['@outcome-tracker/client']).toBe(clientManifest.version);
+    // Shipped inside the package: no registry has to hold the client for the server to install.
+    expect(rootManifest.bundleDependencies).toEqual(['@outcome-tracker/client']);
     expect(clientManifest.version).toBe(rootManifest.version);
     const viaRoot = await import('outcome-tracker/client');
     const direct = await import('@outcome-tracker/client');
@@ -151,5 +153,67 @@ describe('the root package and its client subpath', () => {
     expect(packed.files.filter((file) => /\.map$|tsbuildinfo$/.test(file))).toEqual([]);
     expect(packed.files).toContain('dist/client.js');
     expect(packed.files.filter((file) => file.startsWith('dist/client/'))).toEqual([]);
+  });
+});
+
+/** Scripts npm runs when a package is installed (not when it is packed, or started in a checkout). */
+const installScripts = ['preinstall', 'install', 'postinstall', 'prepare', 'preprepare', 'postprepare'];
+
+describe('the server package, outcome-tracker, installed from its tarball alone', () => {
+  let app: string;
+  let packed: Awaited<ReturnType<typeof pack>>;
+
+  beforeAll(async () => {
+    if (!existsSync(join(repo, 'dist', 'core', 'index.js')))
+      throw new Error('dist/ is missing: npm run build first');
+    packed = await pack(repo, mkdtempSync(join(tmpdir(), 'ot-server-pack-')));
+    app = mkdtempSync(join(tmpdir(), 'ot-server-app-'));
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }));
+    // The package's own scope points at an address where nothing listens: any attempt to fetch
+    // @outcome-tracker/client from a registry fails the install. Its other dependencies come from
+    // npm's cache (or the registry); their install scripts are skipped (better-sqlite3 would compile,
+    // and nothing here opens SQLite).
+    await run(
+      'npm',
+      [
+        'install',
+        '--prefer-offline',
+        '--ignore-scripts',
+        '--no-audit',
+        '--no-fund',
+        '--@outcome-tracker:registry=http://127.0.0.1:9/',
+        packed.tarball,
+      ],
+      { cwd: app },
+    );
+  }, 300_000);
+
+  it('carries the client inside it, and no script that runs at install', () => {
+    expect(packed.files).toContain('node_modules/@outcome-tracker/client/dist/index.js');
+    expect(packed.files).toContain('node_modules/@outcome-tracker/client/package.json');
+    const installed = JSON.parse(
+      readFileSync(join(app, 'node_modules', 'outcome-tracker', 'package.json'), 'utf8'),
+    );
+    expect(Object.keys(installed.scripts ?? {}).filter((name) => installScripts.includes(name))).toEqual([]);
+    expect(
+      existsSync(join(app, 'node_modules', 'outcome-tracker', 'node_modules', '@outcome-tracker', 'client')),
+    ).toBe(true);
+  });
+
+  it('imports outcome-tracker and outcome-tracker/client in the app', async () => {
+    writeFileSync(
+      join(app, 'use.mjs'),
+      `import { createTracker } from 'outcome-tracker';
+import { memoryStorage } from 'outcome-tracker/memory';
+import { createClient, inProcessFetch, ApiError } from 'outcome-tracker/client';
+const tracker = createTracker({ storage: memoryStorage() });
+const client = createClient({ baseUrl: 'http://tracker/api/v1', token: 'cn_missing', fetch: inProcessFetch(tracker) });
+const refused = await client.projects.get('prj_missing').catch((error) => error);
+await tracker.close();
+console.log(JSON.stringify({ apiError: refused instanceof ApiError, status: refused.status }));
+`,
+    );
+    const { stdout } = await run(process.execPath, ['use.mjs'], { cwd: app });
+    expect(JSON.parse(stdout)).toEqual({ apiError: true, status: 401 });
   });
 });

@@ -135,7 +135,7 @@ describe.each(hosts)('CORS and compression through the %s host', (host) => {
     controller.abort();
   });
 
-  it('compresses the OpenAPI document and the docs assets, and serves the renderer immutable by its hash', async () => {
+  it('compresses the OpenAPI document and the docs pages, each with an ETag', async () => {
     const doc = await rawRequest(`${on.url}/api/v1/openapi.json`, { headers: { 'accept-encoding': 'br' } });
     expect(doc.headers['content-encoding']).toBe('br');
     expect(JSON.parse(brotliDecompressSync(doc.body).toString()).openapi).toMatch(/^3\.1/);
@@ -143,14 +143,11 @@ describe.each(hosts)('CORS and compression through the %s host', (host) => {
     const again = await rawRequest(`${on.url}/api/v1/openapi.json`, { headers: { 'if-none-match': etag } });
     expect(again.status).toBe(304);
 
-    const page = await rawRequest(`${on.url}/docs`);
-    const script = /src="(\/docs\/scalar\.js\?v=[\w-]+)"/.exec(page.body.toString())?.[1];
-    expect(script).toBeDefined();
-    const bundle = await rawRequest(`${on.url}${script}`, { headers: { 'accept-encoding': 'gzip' } });
-    expect(bundle.status).toBe(200);
-    expect(bundle.headers['content-encoding']).toBe('gzip');
-    expect(bundle.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    expect(gunzipSync(bundle.body).length).toBeGreaterThan(1_000_000);
+    const page = await rawRequest(`${on.url}/docs`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(page.status).toBe(200);
+    expect(page.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(page.body).toString()).toContain('<h2>Issues</h2>');
+    expect(page.headers.etag).toMatch(/^"[\w-]+"$/);
     const guide = await rawRequest(`${on.url}/docs/guide`);
     expect(guide.status).toBe(200);
     expect(guide.body.toString()).toContain('<h2>Authentication</h2>');

@@ -18,7 +18,7 @@ function tree(at: number): { root: string; write(path: string, when: number): vo
   return { root, write };
 }
 
-describe('the build (npm start, npm install) decides what to rebuild', () => {
+describe('the build (npm start, npm pack) decides what to rebuild', () => {
   it('is up to date when nothing it reads changed since the last build', () => {
     const { root, write } = tree(1_000);
     expect(staleness(root)).toEqual(['no build yet']);

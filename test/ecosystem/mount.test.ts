@@ -69,12 +69,12 @@ describe.each(hosts)('a tracker with basePath /tracker/api/v1 through the %s hos
     expect(Object.keys(doc.paths).some((p) => p.startsWith('/api/v1'))).toBe(false);
   });
 
-  it('serves the reference page, its renderer, the guide, the probes and the admin pages under the prefix', async () => {
+  it('serves the reference page, the guide, the probes and the admin pages under the prefix', async () => {
     const page = (await rawRequest(`${server.url}/tracker/docs`)).body.toString();
-    expect(page).toContain('data-url="/tracker/api/v1/openapi.json"');
-    const script = /src="([^"]+scalar\.js[^"]*)"/.exec(page)?.[1] ?? '';
-    expect(script.startsWith('/tracker/docs/scalar.js?v=')).toBe(true);
-    expect((await rawRequest(`${server.url}${script}`)).status).toBe(200);
+    expect(page).toContain('href="/tracker/api/v1/openapi.json"');
+    // The operations it shows are at their served paths.
+    expect(page).toContain('<code class="path">/tracker/api/v1/issues/{id}</code>');
+    expect(page).not.toContain('<code class="path">/api/v1/');
     expect(page).toContain('href="/tracker/docs/guide"');
     expect((await rawRequest(`${server.url}/tracker/docs/guide`)).status).toBe(200);
     expect((await rawRequest(`${server.url}/tracker/healthz`)).status).toBe(200);

@@ -1,18 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { exampleSkipReason } from '../support/examples.js';
 
 /** Why the Next.js recipe cannot run here, or null when it can. */
-export const nextSkipReason: string | null = (() => {
-  try {
-    createRequire(import.meta.url).resolve('next/package.json');
-    return null;
-  } catch {
-    return 'the next package is not installed (it is a devDependency: npm install)';
-  }
-})();
+export const nextSkipReason: string | null = exampleSkipReason('next', ['next', 'react', 'react-dom']);
 
 export interface NextApp {
   origin: string;
@@ -22,15 +15,15 @@ export interface NextApp {
 }
 
 /**
- * The app in test/ecosystem/next-app, copied into a fresh folder under the repository (so `next`
- * and `react` resolve from its node_modules) with `outcome-tracker` installed as a link to this
- * checkout, served by `next dev` on `port`. Resolves once the server says it is ready.
+ * The app in examples/next, copied into a fresh folder inside it (so `next` and `react` resolve
+ * from the example's node_modules) with `outcome-tracker` installed as this checkout's package.json
+ * and build, served by `next dev` on `port`. Resolves once the server says it is ready.
  */
 export async function startNextApp(port: number, env: Record<string, string>): Promise<NextApp> {
-  const root = resolve('test-artifacts');
-  mkdirSync(root, { recursive: true });
-  const dir = mkdtempSync(join(root, 'next-app-'));
-  cpSync(resolve('test/ecosystem/next-app'), dir, { recursive: true });
+  const example = resolve('examples/next');
+  const dir = mkdtempSync(join(example, '.run-'));
+  cpSync(join(example, 'app'), join(dir, 'app'), { recursive: true });
+  copyFileSync(join(example, 'next.config.mjs'), join(dir, 'next.config.mjs'));
   // Installed as npm would: its package.json and its build. (A link to the whole checkout would
   // put the app inside its own dependency: a directory loop for anything that walks the tree.)
   const installed = join(dir, 'node_modules', 'outcome-tracker');
@@ -39,7 +32,7 @@ export async function startNextApp(port: number, env: Record<string, string>): P
   symlinkSync(resolve('dist'), join(installed, 'dist'), 'dir');
   // The app imports the package as installed, that is the build: `npm test` builds first.
   if (!existsSync(resolve('dist/core/index.js'))) throw new Error('dist/ is missing: npm run build first');
-  const bin = resolve('node_modules/next/dist/bin/next');
+  const bin = join(example, 'node_modules/next/dist/bin/next');
   if (!existsSync(bin)) throw new Error(`${bin} is missing`);
 
   const child: ChildProcess = spawn(

@@ -25,8 +25,10 @@ const examples = [
 function mountingRecipes(): string[] {
   const source = [
     'test/ecosystem/recipes.test.ts',
-    'test/ecosystem/next-app/app/tracker/[...path]/route.js',
-    'test/ecosystem/next-app/next.config.mjs',
+    'examples/express/app.mjs',
+    'examples/fastify/app.mjs',
+    'examples/next/app/tracker/[...path]/route.js',
+    'examples/next/next.config.mjs',
   ]
     .map((file) => readFileSync(file, 'utf8'))
     .join('\n');
@@ -93,7 +95,7 @@ describe('the examples, run as written with node', () => {
   });
 
   it.skipIf(!testDatabaseUrl)(
-    `embed-postgres.mjs bootstraps the schema on its first run only${testDatabaseUrl ? '' : ` (skipped: ${postgresSkipReason})`}`,
+    `embed-postgres.mjs makes the workspace on its first run only${testDatabaseUrl ? '' : ` (skipped: ${postgresSkipReason})`}`,
     async () => {
       const schema = freshSchema();
       const env = { DATABASE_URL: requireDatabaseUrl(), TRACKER_SCHEMA: schema };
@@ -101,7 +103,7 @@ describe('the examples, run as written with node', () => {
         const first = await runExample('examples/embed-postgres.mjs', env);
         expect(first.stderr).toBe('');
         expect(first.stdout.trim().split('\n')).toEqual([
-          'created the schema and the workspace acme',
+          'created the workspace acme',
           'project APO; 1 projects in acme',
         ]);
         const second = await runExample('examples/embed-postgres.mjs', env);

@@ -75,7 +75,7 @@ function addForm(view: MembersView) {
     <label for="member-role">Role</label>
     ${roleSelect('member-role', view.form?.role ?? 'member', 'member-role-hint')}
     <p class="hint" id="member-role-hint">${roles.map((r) => roleLabels[r]).join('. ')}.</p>
-    <p class="hint">Someone without an account here gets one without a password: invite them below instead,
+    <p class="hint">Someone without an account here gets one without a password: invite them with the form above instead,
     or an operator sets it with <code>outcome-tracker users set-password</code>.</p>
     <p><button type="submit">Add member</button></p>
   </form>

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type CopyProgress, copyStorage, TargetNotEmpty } from '../../core/copy.js';
 import { dumpTables } from '../../core/families/dump-tables.js';
-import { commonFlags, commonOptions, defineCommand } from '../command.js';
+import { commonFlags, commonOptions, databaseTarget, defineCommand } from '../command.js';
 import { withDatabase } from '../database.js';
 import { CliError } from '../errors.js';
 import type { CliIo } from '../io.js';
@@ -9,8 +9,6 @@ import { table } from '../views.js';
 
 /** Rows between two progress lines of one table: a large copy shows it is moving. */
 const progressEvery = 10_000;
-
-const database = z.string().min(1, 'must not be empty');
 
 export const command = defineCommand({
   flags: {
@@ -26,7 +24,7 @@ export const command = defineCommand({
     },
     json: commonFlags.json,
   },
-  schema: z.strictObject({ from: database, to: database, json: commonOptions.json }),
+  schema: z.strictObject({ from: databaseTarget, to: databaseTarget, json: commonOptions.json }),
   notes: [
     'Copies every row (ids, keys, issue numbers and their counters, signal sequences, token hashes,',
     'webhook secrets, admin sessions, idempotency records, pending deliveries) into a database that',
@@ -59,7 +57,7 @@ export const command = defineCommand({
     )) {
       io.out(line);
     }
-    io.out(`Copied ${rows} rows from ${result.from} to ${result.to}.`);
+    io.out(`Copied ${rowCount(rows)} from ${result.from} to ${result.to}.`);
     io.out(
       `Signals continue after sequence ${result.latestSequence}. Serve it: outcome-tracker serve --db <to>`,
     );
@@ -76,7 +74,10 @@ function progressPrinter(io: CliIo, json: boolean): (progress: CopyProgress) => 
     io.err(
       json
         ? JSON.stringify({ table: name, copied, done })
-        : `${name}: ${copied} rows${done ? ', done' : '…'}`,
+        : `${name}: ${rowCount(copied)}${done ? ', done' : '…'}`,
     );
   };
 }
+
+/** "1 row", "2 rows". */
+const rowCount = (count: number) => `${count} ${count === 1 ? 'row' : 'rows'}`;

@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 
 /**
  * The files the docs pages serve, copied into the package at build time (`dist/assets`, by
  * scripts/build-assets.mjs), so an install needs no renderer package at run time.
  */
-export type DocsAssetName = 'scalar.js' | 'guide.html';
+export type DocsAssetName = 'guide.html';
 
 export interface DocsAsset {
   body: string;
@@ -24,11 +23,6 @@ const candidates = (name: string) => [
   new URL(`../../../dist/assets/${name}`, import.meta.url),
 ];
 
-/** In a checkout the renderer is a development dependency: used when no build has copied it yet. */
-const developmentSources: Partial<Record<DocsAssetName, () => string>> = {
-  'scalar.js': () => createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js'),
-};
-
 async function read(name: DocsAssetName): Promise<string> {
   for (const url of candidates(name)) {
     try {
@@ -37,8 +31,6 @@ async function read(name: DocsAssetName): Promise<string> {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
   }
-  const source = developmentSources[name];
-  if (source) return readFile(source(), 'utf8');
   throw new Error(`docs asset ${name} is missing: run npm run build`);
 }
 

@@ -1,8 +1,8 @@
 // The support desk tested with Jest (native ES modules) against a real tracker in memory:
-//   node --experimental-vm-modules node_modules/jest/bin/jest.js --config examples/testing/jest.config.mjs
+//   cd examples/jest && npm install && npm test
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals';
 import { createTestTracker } from 'outcome-tracker/testing';
-import { supportDesk } from './support-desk.mjs';
+import { supportDesk } from '../testing/support-desk.mjs';
 
 describe('support desk', () => {
   let kit;

@@ -1,4 +1,4 @@
-// The README's Next.js recipe, run by test/ecosystem/recipes.test.ts against the real framework.
+// The README's Next.js recipe, run by test/ecosystem/recipes.test.ts once this folder is installed (npm install here) against the real framework.
 // --- recipe ---
 // app/tracker/[...path]/route.js
 import { createTracker } from 'outcome-tracker';
