@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { issueSeverities, issueStatuses } from '../../model.js';
+import { externalQuery, externalRefSchema } from '../shared/external.js';
 import { enumList, filterLists, idList } from '../shared/filters.js';
 import {
   archivedAtOut,
@@ -46,12 +47,14 @@ export const issueCreateSchema = withoutReadOnly(
     outcomeId: idOf('out').nullable().optional(),
     assigneeId: idOf('usr').nullable().optional(),
     labels: labels.optional(),
+    external: externalRefSchema.nullable().optional(),
   }),
 );
 export type IssueCreate = z.output<typeof issueCreateSchema>;
 
+// Where an issue came from is said once, by its create (an import's), and kept.
 export const issuePatchSchema = withoutReadOnly(
-  [...readOnly, 'projectId'],
+  [...readOnly, 'projectId', 'external'],
   z.strictObject({
     title: title.optional(),
     description: description.optional(),
@@ -86,6 +89,7 @@ export const issueListQuerySchema = z.strictObject({
     parentId: idList('iss', 'The children of these issues (their sub-issues; a comma list)'),
   }),
   ...labelFilters,
+  ...externalQuery,
   archived: archivedQuery,
   q: searchText.optional(),
   sort: sortQuery(issueSorts, '-createdAt'),
@@ -114,5 +118,6 @@ export const issueSchema = z.strictObject({
   blockedBy: z.number().int().min(0).describe('How many issues block it (blocks / blocked_by relations)'),
   subIssues: z.number().int().min(0).describe('How many children it has (parent_of / child_of relations)'),
   archivedAt: archivedAtOut,
+  external: externalRefSchema.nullable(),
 });
 export const issuePageSchema = pageOf(issueSchema);
