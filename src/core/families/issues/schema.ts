@@ -7,6 +7,7 @@ import {
   archivedQuery,
   commentCountOut,
   idOf,
+  int32,
   listQueryBase,
   nonBlank,
   pageOf,
@@ -103,7 +104,7 @@ export const issueKeyPattern = /^([A-Z][A-Z0-9]{1,9})-([1-9][0-9]{0,9})$/;
 export const issueSchema = z.strictObject({
   ...versionedFields('iss'),
   projectId: idOf('prj'),
-  number: z.number().int().min(1).describe("The issue's number in its project"),
+  number: int32().min(1).describe("The issue's number in its project"),
   key: z.string().regex(issueKeyPattern).describe('`<PROJECT KEY>-<number>`, e.g. APO-12'),
   title: z.string(),
   description: z.string().nullable(),
@@ -115,8 +116,8 @@ export const issueSchema = z.strictObject({
   resolvedAt: timestampOut.nullable().describe('Set on entering resolved, cleared on leaving it'),
   commentCount: commentCountOut,
   parentId: idOf('iss').nullable().describe('Its parent, set by a parent_of (or child_of) relation'),
-  blockedBy: z.number().int().min(0).describe('How many issues block it (blocks / blocked_by relations)'),
-  subIssues: z.number().int().min(0).describe('How many children it has (parent_of / child_of relations)'),
+  blockedBy: int32().min(0).describe('How many issues block it (blocks / blocked_by relations)'),
+  subIssues: int32().min(0).describe('How many children it has (parent_of / child_of relations)'),
   archivedAt: archivedAtOut,
   external: externalRefSchema.nullable(),
 });
