@@ -83,6 +83,17 @@ export type IssueStatus = (typeof issueStatuses)[number];
 export const issueSeverities = ['low', 'medium', 'high', 'critical'] as const;
 export type IssueSeverity = (typeof issueSeverities)[number];
 
+/**
+ * Where an imported record came from: its tracker (`github`, `jira`, `linear`, `csv`…), its id
+ * there as people know it (`octo-org/apollo#42`, `SHOP-101`, `ENG-12`) and, when known, its page.
+ * A workspace holds one issue a (source, id).
+ */
+export interface ExternalRef {
+  source: string;
+  id: string;
+  url?: string;
+}
+
 export interface Issue extends VersionedRecord {
   projectId: string;
   number: number;
@@ -105,6 +116,8 @@ export interface Issue extends VersionedRecord {
   subIssues: number;
   /** When it was archived (left out of lists unless asked for); null while it is not. */
   archivedAt: string | null;
+  /** Where it was imported from, or null for an issue made here. */
+  external: ExternalRef | null;
 }
 
 /** What a relation says, as asked for from either end. */

@@ -76,6 +76,7 @@ export function sampleRow<Name extends CollectionName>(
       blockedBy: 0,
       subIssues: 0,
       archivedAt: null,
+      external: null,
     }),
     outcomes: () => ({
       ...common,

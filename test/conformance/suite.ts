@@ -2,6 +2,7 @@ import { describe } from 'vitest';
 import type { AdapterUnderTest } from '../support/adapters.js';
 import { collectionTests } from './collections.js';
 import { dumpTests } from './dump.js';
+import { externalTests } from './external.js';
 import { filterTests } from './filters.js';
 import { labelTests } from './labels.js';
 import { recordTests } from './records.js';
@@ -23,6 +24,7 @@ export function runConformanceSuite(adapter: AdapterUnderTest): void {
     totalTests(adapter);
     sortTests(adapter);
     filterTests(adapter);
+    externalTests(adapter);
     labelTests(adapter);
     tenancyTests(adapter);
     signalTests(adapter);

@@ -258,6 +258,7 @@ export function runHttpSuite(host: Host, adapter?: AdapterUnderTest): void {
           blockedBy: 0,
           subIssues: 0,
           archivedAt: null,
+          external: null,
           createdAt: iso(startTime),
           updatedAt: iso(startTime),
           version: 1,

@@ -18,6 +18,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  type ExternalRef,
   formatSource,
   type ImportFormat,
   type Issue,
@@ -57,8 +58,53 @@ async function extIssues(storage: Storage, workspaceId: string): Promise<Issue[]
   });
 }
 
-const expected: Record<Exclude<ImportFormat, 'jsonl'>, { file: string; issues: Partial<Issue>[] }> = {
+const github = (n: number) => ({
+  source: 'github',
+  id: `octo-org/apollo#${n}`,
+  url: `https://github.com/octo-org/apollo/issues/${n}`,
+});
+
+/** The issues of Jira's CSV export and of its search answer (the same four issues). */
+const jiraIssues = (url: boolean): Partial<Issue>[] =>
+  [
+    {
+      title: 'Checkout times out',
+      status: 'in_progress',
+      severity: 'critical',
+      labels: ['payments', 'backend'],
+      description: 'The call to the gateway takes 30 s.\nIt should fail after 5 s, with "Try again".',
+      createdAt: '2026-10-01T09:05:00.000Z',
+      updatedAt: '2026-10-02T16:40:00.000Z',
+    },
+    {
+      title: 'Update the terms page',
+      status: 'resolved',
+      severity: 'low',
+      labels: [],
+      resolvedAt: '2026-10-04T13:15:00.000Z',
+    },
+    {
+      title: 'Dark mode',
+      status: 'closed',
+      severity: 'medium',
+      labels: ['ui'],
+      createdAt: '2026-10-05T12:00:00.000Z',
+    },
+    { title: 'Vendor API is down', status: 'blocked', severity: 'high' },
+  ].map((issue, i) => {
+    const id = `SHOP-${12 + i}`;
+    return {
+      ...issue,
+      external: { source: 'jira', id, ...(url ? { url: `https://acme.atlassian.net/browse/${id}` } : {}) },
+    } as Partial<Issue>;
+  });
+
+const expected: Record<
+  string,
+  { format: Exclude<ImportFormat, 'jsonl'>; file: string; issues: Partial<Issue>[] }
+> = {
   github: {
+    format: 'github',
     file: 'github-issues.json',
     issues: [
       {
@@ -68,6 +114,7 @@ const expected: Record<Exclude<ImportFormat, 'jsonl'>, { file: string; issues: P
         labels: ['bug', 'priority: high'],
         description: 'Steps:\n1. Open /login\n2. Press "Sign in"',
         createdAt: '2026-10-01T09:00:00.000Z',
+        external: github(1),
       },
       {
         title: 'Crash on launch {when offline}',
@@ -76,6 +123,7 @@ const expected: Record<Exclude<ImportFormat, 'jsonl'>, { file: string; issues: P
         resolvedAt: '2026-10-05T12:30:00.000Z',
         assigneeId: null,
         description: null,
+        external: github(3),
       },
       {
         title: 'Support Internet Explorer',
@@ -84,39 +132,14 @@ const expected: Record<Exclude<ImportFormat, 'jsonl'>, { file: string; issues: P
         labels: ['wontfix'],
         resolvedAt: null,
         updatedAt: '2026-10-06T00:00:00.000Z',
+        external: github(4),
       },
     ],
   },
-  jira: {
-    file: 'jira-issues.csv',
-    issues: [
-      {
-        title: 'Checkout times out',
-        status: 'in_progress',
-        severity: 'critical',
-        labels: ['payments', 'backend'],
-        description: 'The call to the gateway takes 30 s.\nIt should fail after 5 s, with "Try again".',
-        createdAt: '2026-10-01T09:05:00.000Z',
-        updatedAt: '2026-10-02T16:40:00.000Z',
-      },
-      {
-        title: 'Update the terms page',
-        status: 'resolved',
-        severity: 'low',
-        labels: [],
-        resolvedAt: '2026-10-04T13:15:00.000Z',
-      },
-      {
-        title: 'Dark mode',
-        status: 'closed',
-        severity: 'medium',
-        labels: ['ui'],
-        createdAt: '2026-10-05T12:00:00.000Z',
-      },
-      { title: 'Vendor API is down', status: 'blocked', severity: 'high' },
-    ],
-  },
+  jira: { format: 'jira', file: 'jira-issues.csv', issues: jiraIssues(false) },
+  'jira (REST search JSON)': { format: 'jira', file: 'jira-search.json', issues: jiraIssues(true) },
   linear: {
+    format: 'linear',
     file: 'linear-issues.csv',
     issues: [
       {
@@ -125,6 +148,7 @@ const expected: Record<Exclude<ImportFormat, 'jsonl'>, { file: string; issues: P
         severity: 'critical',
         labels: ['Backend', 'Security'],
         description: 'Search is open to scraping.\n\nLimit it per token.',
+        external: { source: 'linear', id: 'ENG-101' },
       },
       {
         title: 'Write the changelog',
@@ -132,17 +156,25 @@ const expected: Record<Exclude<ImportFormat, 'jsonl'>, { file: string; issues: P
         severity: 'low',
         labels: ['Docs'],
         resolvedAt: '2026-10-04T08:00:00.000Z',
+        external: { source: 'linear', id: 'ENG-102' },
       },
       {
         title: 'Old onboarding flow',
         status: 'closed',
         severity: 'medium',
         updatedAt: '2026-10-06T09:00:00.000Z',
+        external: { source: 'linear', id: 'ENG-103' },
       },
-      { title: 'Try the new charts library', status: 'open', severity: 'medium' },
+      {
+        title: 'Try the new charts library',
+        status: 'open',
+        severity: 'medium',
+        external: { source: 'linear', id: 'ENG-104' },
+      },
     ],
   },
   csv: {
+    format: 'csv',
     file: 'plain.csv',
     issues: [
       {
@@ -151,24 +183,29 @@ const expected: Record<Exclude<ImportFormat, 'jsonl'>, { file: string; issues: P
         severity: 'high',
         labels: ['infra', 'ci'],
         resolvedAt: '2026-10-02T09:00:00.000Z',
+        external: { source: 'csv', id: 'A-1' },
       },
       {
         title: 'Choose a name, finally',
         status: 'open',
         severity: 'low',
         description: 'Shortlist: "Apollo", "Gemini"',
+        external: { source: 'csv', id: 'A-2' },
       },
-      { title: 'Write the README', status: 'in_progress', severity: 'medium', labels: ['docs'] },
+      {
+        title: 'Write the README',
+        status: 'in_progress',
+        severity: 'medium',
+        labels: ['docs'],
+        external: { source: 'csv', id: 'A-3' },
+      },
     ],
   },
 };
 
 describe.each(adaptersUnderTest)('imports of other trackers on $name storage', (adapter) => {
-  for (const [format, { file, issues }] of Object.entries(expected) as [
-    Exclude<ImportFormat, 'jsonl'>,
-    (typeof expected)['csv'],
-  ][]) {
-    it(`imports ${format}'s ${file} into a new project, mapping status, severity, labels, assignee and dates, and a second import creates nothing`, async () => {
+  for (const [name, { format, file, issues }] of Object.entries(expected)) {
+    it(`imports ${name}'s ${file} into a new project, mapping status, severity, labels, assignee and dates, keeping where each issue came from, and a second import creates nothing`, async () => {
       await inWorld(adapter, async (world) => {
         const storage = world.tracker.storage;
         // The member the files assign to, by email.
@@ -188,6 +225,19 @@ describe.each(adaptersUnderTest)('imports of other trackers on $name storage', (
         });
         // The first issue of each file is assigned to the member with that email (GitHub: when the user object carries one).
         expect(stored[0]?.assigneeId).toBe(ada.json.id);
+        // Each issue is found by its id in the other tracker, as read and as listed.
+        for (const issue of stored) {
+          const external = issue.external as ExternalRef;
+          const listed = await world.call('GET', '/issues', { query: { externalId: external.id } });
+          expect(listed.json.data).toEqual([expect.objectContaining({ id: issue.id, external })]);
+          expect(listed.json.total).toBe(1);
+          const read = await world.call('GET', `/issues/${issue.id}`);
+          expect(read.json.external).toEqual(external);
+        }
+        const bySource = await world.call('GET', '/issues', {
+          query: { externalSource: stored[0]?.external?.source ?? '', limit: '100' },
+        });
+        expect(bySource.json.total).toBe(issues.length);
 
         // Created through the API's operations: each issue announced, and its status change too.
         const types = (await world.call('GET', '/signals', { query: { limit: '200' } })).json.data.map(

@@ -62,7 +62,7 @@ const everyFamily: Step[] = [
   { kind: 'member', n: 1 },
   { kind: 'outcome', pick: 0, owner: 1 },
   { kind: 'issue', pick: 0, assignee: 1, labels: ['bug'] },
-  { kind: 'issue', pick: 0, assignee: null, labels: [] },
+  { kind: 'issue', pick: 0, assignee: null, labels: ['ui'] },
   { kind: 'issue', pick: 0, assignee: null, labels: [] },
   { kind: 'decision', pick: 0, status: 'accepted' },
   { kind: 'context', pick: 0 },
@@ -88,6 +88,18 @@ describe.each(adaptersUnderTest)('export and import on $name storage', (adapter)
       expect(families.indexOf('comments')).toBeGreaterThan(families.lastIndexOf('issues'));
       expect(families.indexOf('comments')).toBeGreaterThan(families.lastIndexOf('decisions'));
       expect(families.indexOf('issueRelations')).toBeGreaterThan(families.lastIndexOf('issues'));
+      const issues = (
+        recordsOf(await exportLines(world.tracker.storage, world.ws.slug)) as {
+          family: string;
+          record: { external: unknown };
+        }[]
+      ).filter((r) => r.family === 'issues');
+      // Where an imported issue came from is exported with it; an issue made here has none.
+      expect(issues.map((r) => r.record.external)).toEqual([
+        null,
+        { source: 'jira', id: 'UI-2', url: 'https://acme.atlassian.net/browse/UI-2' },
+        null,
+      ]);
     });
   });
 

@@ -118,6 +118,16 @@ export async function buildWorkspace(world: World, steps: readonly Step[]): Prom
           labels: step.labels,
           assigneeId,
           outcomeId: outcome?.id ?? null,
+          // Issues labelled ui were imported from another tracker: where they came from travels too.
+          ...(step.labels.includes('ui')
+            ? {
+                external: {
+                  source: 'jira',
+                  id: `UI-${issues.length + 1}`,
+                  url: `https://acme.atlassian.net/browse/UI-${issues.length + 1}`,
+                },
+              }
+            : {}),
         };
         issues.push({ id: (await create('/issues', body)).id, projectId, outcomeId: outcome?.id ?? null });
         break;

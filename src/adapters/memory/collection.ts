@@ -4,6 +4,7 @@ import {
   type CollectionName,
   type CollectionRows,
   type FilterMatch,
+  fieldValue,
   type LabelMatch,
   type ListQuery,
   meetsFilter,
@@ -65,7 +66,8 @@ export class IndexedRows<Name extends CollectionName> {
   readonly rows = new Map<string, CollectionRows[Name]>();
   readonly positions = new Map<string, Position>();
   readonly workspaces = new Map<string, WorkspaceIndex>();
-  readonly uniques = new UniqueKeys();
+  /** The holders of each unique rule's keys, in the order of `unique`. */
+  readonly uniques: readonly UniqueKeys[];
   /** Filter fields with a value index: the rule's unindexed ones are found through its key instead. */
   private readonly indexed: readonly string[];
   /** Nullable fields whose set rows are indexed (collectionDefinitions' `notNull`). */
@@ -76,9 +78,12 @@ export class IndexedRows<Name extends CollectionName> {
 
   constructor(
     readonly name: Name,
-    readonly unique: UniqueRule | null,
+    readonly unique: readonly UniqueRule[],
   ) {
-    this.indexed = collectionDefinitions[name].filters.filter((field) => !unique?.unindexed.includes(field));
+    this.uniques = unique.map(() => new UniqueKeys());
+    this.indexed = collectionDefinitions[name].filters.filter(
+      (field) => !unique.some((rule) => rule.unindexed.includes(field)),
+    );
     this.setFields = collectionDefinitions[name].notNull;
     this.sortFields = collectionDefinitions[name].sorts;
   }
@@ -199,33 +204,44 @@ export class IndexedRows<Name extends CollectionName> {
     return positions;
   }
 
-  private keyOf(workspaceId: string, values: Fields): UniqueKey | null {
-    if (!this.unique) return null;
-    const parts = this.unique.fields.map((field) => values[field]);
+  /** The key of `rule` that `value` (of each of its fields) makes, or null when one is null. */
+  private keyOf(rule: UniqueRule, workspaceId: string, value: (field: string) => unknown): UniqueKey | null {
+    const parts = rule.fields.map(value);
     if (parts.some((part) => part === undefined || part === null)) return null;
     const prefix = [workspaceId, ...parts.slice(0, -1).map((part) => valueKey('', part))].join('\u0000');
     return { prefix, last: parts.at(-1) };
   }
 
-  private uniqueKey(row: CollectionRows[Name]) {
-    const key = this.keyOf(row.workspaceId, row as unknown as Fields);
-    return key === null || !this.unique ? null : { key, what: this.unique.what };
+  /** The row's key of each unique rule (null where a field of it is null), in the order of `unique`. */
+  private uniqueKeys(row: CollectionRows[Name]): (UniqueKey | null)[] {
+    return this.unique.map((rule) => this.keyOf(rule, row.workspaceId, (field) => fieldValue(row, field)));
+  }
+
+  private holdKeys(keys: readonly (UniqueKey | null)[], id: string): void {
+    keys.forEach((key, i) => {
+      if (key) this.uniques[i]?.set(key, id);
+    });
+  }
+
+  private releaseKeys(keys: readonly (UniqueKey | null)[], id: string): void {
+    keys.forEach((key, i) => {
+      if (key) this.uniques[i]?.release(key, id);
+    });
   }
 
   /** Stores a new row in the map and every index; records how to take it all back. */
   add(row: CollectionRows[Name], record: RecordUndo, restored?: Position): void {
     const position: Position = restored ?? { createdAt: row.createdAt, id: row.id, seq: ++this.seq };
     const index = this.indexesOf(row.workspaceId);
-    const unique = this.uniqueKey(row);
     this.rows.set(row.id, row);
     this.positions.set(row.id, position);
-    if (unique) this.uniques.set(unique.key, row.id);
+    this.holdKeys(this.uniqueKeys(row), row.id);
     index.all.add(position);
     for (const field of this.indexed) {
-      this.valueIndex(index, valueKey(field, (row as unknown as Fields)[field])).add(position);
+      this.valueIndex(index, valueKey(field, fieldValue(row, field))).add(position);
     }
     for (const field of this.setFields) {
-      if ((row as unknown as Fields)[field] != null) this.setIndex(index, field).add(position);
+      if (fieldValue(row, field) != null) this.setIndex(index, field).add(position);
     }
     for (const field of this.sortFields) this.sortIndex(index, field).add(this.keyed(row, field));
     index.labels.add(labelsOf(row), position);
@@ -238,16 +254,15 @@ export class IndexedRows<Name extends CollectionName> {
     const position = this.positions.get(id);
     if (!row || !position) return null;
     const index = this.indexesOf(row.workspaceId);
-    const unique = this.uniqueKey(row);
     this.rows.delete(id);
     this.positions.delete(id);
-    if (unique) this.uniques.release(unique.key, id);
+    this.releaseKeys(this.uniqueKeys(row), id);
     index.all.remove(position);
     for (const field of this.indexed) {
-      index.byValue.get(valueKey(field, (row as unknown as Fields)[field]))?.remove(position);
+      index.byValue.get(valueKey(field, fieldValue(row, field)))?.remove(position);
     }
     for (const field of this.setFields) {
-      if ((row as unknown as Fields)[field] != null) index.set.get(field)?.remove(position);
+      if (fieldValue(row, field) != null) index.set.get(field)?.remove(position);
     }
     for (const field of this.sortFields) index.sorted.get(field)?.remove(this.keyed(row, field));
     index.labels.remove(labelsOf(row), position);
@@ -262,15 +277,15 @@ export class IndexedRows<Name extends CollectionName> {
     if (!before || !position) throw new Error(`${this.name}: no row ${row.id} to replace`);
     const index = this.indexesOf(row.workspaceId);
     for (const field of this.indexed) {
-      const was = (before as unknown as Fields)[field];
-      const now = (row as unknown as Fields)[field];
+      const was = fieldValue(before, field);
+      const now = fieldValue(row, field);
       if (was === now) continue;
       index.byValue.get(valueKey(field, was))?.remove(position);
       this.valueIndex(index, valueKey(field, now)).add(position);
     }
     for (const field of this.setFields) {
-      const was = (before as unknown as Fields)[field] != null;
-      const now = (row as unknown as Fields)[field] != null;
+      const was = fieldValue(before, field) != null;
+      const now = fieldValue(row, field) != null;
       if (was && !now) index.set.get(field)?.remove(position);
       if (!was && now) this.setIndex(index, field).add(position);
     }
@@ -287,20 +302,21 @@ export class IndexedRows<Name extends CollectionName> {
       index.labels.remove(labelsBefore, position);
       index.labels.add(labelsNow, position);
     }
-    const oldUnique = this.uniqueKey(before);
-    const newUnique = this.uniqueKey(row);
-    if (oldUnique) this.uniques.release(oldUnique.key, row.id);
-    if (newUnique) this.uniques.set(newUnique.key, row.id);
+    this.releaseKeys(this.uniqueKeys(before), row.id);
+    this.holdKeys(this.uniqueKeys(row), row.id);
     this.rows.set(row.id, row);
     record(() => this.replace(before, () => {}));
   }
 
-  /** The id holding the row's unique key, when another row holds it. */
+  /** The name of the first unique rule whose key another row holds, or null. */
   conflictOf(row: CollectionRows[Name]): string | null {
-    const unique = this.uniqueKey(row);
-    if (!unique) return null;
-    const holder = this.uniques.get(unique.key);
-    return holder !== undefined && holder !== row.id ? unique.what : null;
+    const keys = this.uniqueKeys(row);
+    for (const [i, rule] of this.unique.entries()) {
+      const key = keys[i];
+      const holder = key ? this.uniques[i]?.get(key) : undefined;
+      if (holder !== undefined && holder !== row.id) return rule.what;
+    }
+    return null;
   }
 
   /**
@@ -312,11 +328,16 @@ export class IndexedRows<Name extends CollectionName> {
     if (!index) return { positions: new SortedPositions(), exact: true };
     const entries = Object.entries(where ?? {}).filter(([, value]) => value !== undefined);
     const scalar = entries.every(([, value]) => value === null || typeof value !== 'object');
-    // All the unique rule's fields given: at most one row, found by its key.
-    const key = scalar ? this.keyOf(workspaceId, (where ?? {}) as Fields) : null;
+    // All of a unique rule's fields given: at most one row, found by its key.
+    const given = (where ?? {}) as Fields;
+    const ruleAt = scalar
+      ? this.unique.findIndex((rule) => this.keyOf(rule, workspaceId, (field) => given[field]) !== null)
+      : -1;
+    const rule = this.unique[ruleAt];
+    const key = rule ? this.keyOf(rule, workspaceId, (field) => given[field]) : null;
     if (key !== null) {
       const positions = new SortedPositions();
-      const holder = this.uniques.get(key);
+      const holder = this.uniques[ruleAt]?.get(key);
       const position = holder === undefined ? undefined : this.positions.get(holder);
       if (position) positions.add(position);
       return { positions, exact: false };
@@ -334,7 +355,7 @@ export class IndexedRows<Name extends CollectionName> {
 
 const matches = (row: unknown, where: Where) =>
   Object.entries(where ?? {}).every(
-    ([field, value]) => value === undefined || meetsFilter((row as Fields)[field], value),
+    ([field, value]) => value === undefined || meetsFilter(fieldValue(row, field), value),
   );
 
 /** A collection over its indexed rows: no operation scans rows outside the index it needs. */

@@ -49,9 +49,13 @@ interface State extends WebhookState {
 }
 
 /** The keys a collection holds unique within a workspace, besides its id (the SQL adapters' unique indexes). */
-const uniqueKeys: Partial<Record<CollectionName, UniqueRule>> = {
-  projects: { fields: ['key'], what: 'project.key', unindexed: ['key'] },
-  issues: { fields: ['projectId', 'number'], what: 'issue.number', unindexed: ['number'] },
+const uniqueKeys: Partial<Record<CollectionName, readonly UniqueRule[]>> = {
+  projects: [{ fields: ['key'], what: 'project.key', unindexed: ['key'] }],
+  issues: [
+    { fields: ['projectId', 'number'], what: 'issue.number', unindexed: ['number'] },
+    // An imported issue's source and its id there (ExternalRef): one issue of each in a workspace.
+    { fields: ['external.source', 'external.id'], what: 'issue.external', unindexed: [] },
+  ],
 };
 
 /**
@@ -68,7 +72,7 @@ export function memoryStorage(): Storage {
     tokens: new Map(),
     tokenIdsByHash: new Map(),
     collections: eachCollection(
-      (name) => new IndexedRows(name, uniqueKeys[name] ?? null),
+      (name) => new IndexedRows(name, uniqueKeys[name] ?? []),
     ) as State['collections'],
     signals: [],
     idempotency: new Map(),

@@ -7,7 +7,17 @@ import { Conditions, placeholder } from './sql.js';
 /** Unique rules beyond the id: constraint name → what the port calls it. */
 const extraUniqueRules: Partial<Record<CollectionName, Record<string, string>>> = {
   projects: { projects_key: 'project.key' },
-  issues: { issues_number: 'issue.number' },
+  issues: { issues_number: 'issue.number', issues_external: 'issue.external' },
+};
+
+/**
+ * The fields of each unique rule beyond the id, besides the workspace: an insert that inserted
+ * nothing (ON CONFLICT DO NOTHING) asks them in turn which one it ran into.
+ */
+export const uniqueFields: Readonly<Record<string, readonly string[]>> = {
+  'project.key': ['key'],
+  'issue.number': ['projectId', 'number'],
+  'issue.external': ['external.id', 'external.source'],
 };
 
 /**

@@ -2,6 +2,7 @@ import {
   type Collection,
   type CollectionName,
   type CollectionRows,
+  fieldValue,
   type ListQuery,
   UniqueViolation,
   VersionMismatch,
@@ -18,7 +19,7 @@ import {
 import { columnOf, rowValues } from '../shared/collection-table.js';
 import { storedJsonOf } from '../shared/stored-json.js';
 import { accountOf } from './account-routes.js';
-import { addSearch, postgresDialect, scoped, shapes, writesOf } from './collection-sql.js';
+import { addSearch, postgresDialect, scoped, shapes, uniqueFields, writesOf } from './collection-sql.js';
 import { type Conn, type Prepared, prepared } from './connection.js';
 import { withUniqueRules } from './errors.js';
 import { addLabels, issueLabelWrites } from './labels.js';
@@ -94,6 +95,18 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
       accountId,
     ]);
     if (taken !== undefined) return new UniqueViolation(`${name}.id`);
+    for (const what of Object.values(shape.uniqueRules)) {
+      const fields = uniqueFields[what] ?? [];
+      const values = fields.map((field) => fieldValue(row, field) ?? null);
+      if (values.includes(null)) continue;
+      const held = await conn.value<number>(
+        `SELECT 1 FROM ${table} WHERE account_id = $1 AND workspace_id = $2 AND ${fields
+          .map((field, i) => `${columnOf(field)} = $${i + 3}`)
+          .join(' AND ')} AND id <> $${fields.length + 3}`,
+        [accountId, row.workspaceId, ...values, row.id],
+      );
+      if (held !== undefined) return new UniqueViolation(what);
+    }
     const [what] = Object.values(shape.uniqueRules);
     return new UniqueViolation(what ?? `${name}.id`);
   }
@@ -238,7 +251,14 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
       const accountId = await accountOf(conn, row.workspaceId);
       const params = [row.id, row.workspaceId, ...rowValues(shape, postgresDialect, row, json), accountId];
       const memoKey = predicateMemoKey(table, row.workspaceId);
-      if (conn.writing && name === 'issues' && conn.memo.has(numberTaken) && conn.memo.has(memoKey)) {
+      // An issue of another tracker may clash on its external id: it is sent at once, so that the
+      // clash is found by its own statement (clashOf), not by the COMMIT.
+      const numbered =
+        conn.writing &&
+        name === 'issues' &&
+        conn.memo.has(numberTaken) &&
+        fieldValue(row, 'external.id') == null;
+      if (numbered && conn.memo.has(memoKey)) {
         // A numbered row whose predicate lock the number's statement took (records.ts): sent
         // with the COMMIT, unless a statement comes first. Its id is new and its number the
         // counter's, so it clashes with nothing; were it to, the COMMIT fails with it.
@@ -253,7 +273,7 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
         });
         return;
       }
-      if (conn.writing && name === 'issues' && conn.memo.has(numberTaken) && !conn.memo.has(memoKey)) {
+      if (numbered && !conn.memo.has(memoKey)) {
         // A numbered row (its number from the counter this transaction took): sent with the
         // transaction's next statement, the create's signal (signals.ts). Its id is new and its
         // number the counter's, so it clashes with nothing.

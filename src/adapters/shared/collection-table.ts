@@ -1,5 +1,5 @@
 import { collectionDefinitions } from '../../core/families/collections.js';
-import type { CollectionName } from '../../core/port/index.js';
+import { type CollectionName, fieldValue } from '../../core/port/index.js';
 import type { SqlDialect } from './sql-dialect.js';
 
 /**
@@ -31,8 +31,9 @@ export interface CollectionTable {
   uniqueRules: Readonly<Record<string, string>>;
 }
 
-/** `projectId` → `project_id`. */
-export const columnOf = (field: string): string => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/** `projectId` → `project_id`; a member of an object field, `external.id` → `external_id`. */
+export const columnOf = (field: string): string =>
+  field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`).replace('.', '_');
 
 /** Every collection, in the order of `collectionDefinitions`. */
 export const collectionNames = Object.keys(collectionDefinitions) as CollectionName[];
@@ -108,7 +109,7 @@ export function rowValues(
     row.updatedAt,
     row.version,
     ...table.columns.map(({ field }) =>
-      dialect.columnValue(record[field] ?? null, table.sortOnly.has(field)),
+      dialect.columnValue(fieldValue(record, field) ?? null, table.sortOnly.has(field)),
     ),
     ...(dialect.searchText && table.search.length > 0 ? [dialect.searchText(table.search, record)] : []),
     json ?? JSON.stringify(row),

@@ -5,6 +5,7 @@ import {
   formatNeedsProject,
   formatSource,
   type ImportFormat,
+  importFormatHelp,
   importFormats,
   sniffFormat,
 } from '../../core/transfer/formats.js';
@@ -67,9 +68,9 @@ export const command = defineCommand({
     ...commonOptions,
   }),
   notes: [
-    'Idempotent: every record keeps (jsonl) or is given (other formats) an id its source and external',
-    'id determine, so a second run creates nothing and a run after a failure picks up after the last',
-    'batch written. The whole file is checked first: when a record is wrong, every problem is printed',
+    'Idempotent: a record keeps its id (jsonl), or an issue keeps where it came from (other formats:',
+    'external source and id), which a second run finds, so it creates nothing; a run after a failure',
+    'picks up after the last batch written. The whole file is checked first: when a record is wrong, every problem is printed',
     "as file:line: field: message and nothing is written. Creates go through the API's operations, so",
     'signals and webhook deliveries follow, unless --quiet-events. Mappings: docs/import.md.',
   ],
@@ -78,7 +79,12 @@ export const command = defineCommand({
     const format =
       input.format === 'auto' ? sniffFormat(input.from, await firstLine(input.from)) : input.format;
     if (format === null) {
-      throw new CliError(`cannot tell the format of ${input.from}: give --format ${importFormats.join('|')}`);
+      throw new CliError(
+        [
+          `cannot tell the format of ${input.from}: give --format ${importFormats.join('|')}. The files import reads:`,
+          ...importFormatHelp.map((line) => `  ${line}`),
+        ].join('\n'),
+      );
     }
     if (formatNeedsProject(format) && input.project === undefined) {
       // A missing flag is a usage error, as for every command (exit 2).

@@ -268,13 +268,13 @@ export interface paths {
         };
         /**
          * List issues
-         * @description One page of the workspace's issues, narrowed by project, outcome, status, severity, assignee or labels (`labels`: every one of them; `labelsAny`: any), or searched with `q`. Follow `nextCursor` (null on the last page) for the next page; `total` counts every match.
+         * @description One page of the workspace's issues, narrowed by project, outcome, status, severity, assignee or labels (`labels`: every one of them; `labelsAny`: any), by where an imported issue came from (`externalId=SHOP-101`, `externalSource=jira`), or searched with `q`. Follow `nextCursor` (null on the last page) for the next page; `total` counts every match.
          */
         get: operations["listIssues"];
         put?: never;
         /**
          * Create an issue
-         * @description Creates an open issue numbered in its project (its key, APO-1, is the project's key and that number) and answers it with its ETag and Location. Needs an Idempotency-Key: the same key with the same body within 24 hours answers the stored result again (200, Idempotent-Replayed: true).
+         * @description Creates an open issue numbered in its project (its key, APO-1, is the project's key and that number) and answers it with its ETag and Location. An import says where the issue came from with `external` (`{ source, id, url? }`): a workspace holds one issue a source and id, and a second is refused (400). Needs an Idempotency-Key: the same key with the same body within 24 hours answers the stored result again (200, Idempotent-Replayed: true).
          */
         post: operations["createIssue"];
         delete?: never;
@@ -1816,6 +1816,17 @@ export interface components {
             subIssues: number;
             /** @description When it was archived (left out of lists unless `archived=true|only`); null while it is not */
             archivedAt: components["schemas"]["Timestamp"] | null;
+            external: {
+                /** @description The tracker it came from: `github`, `jira`, `linear`, `csv`, … */
+                source: string;
+                /** @description Its id there as people know it: `octo-org/apollo#42`, `SHOP-101`, `ENG-12` */
+                id: string;
+                /**
+                 * Format: uri
+                 * @description Its page in that tracker, when known
+                 */
+                url?: string;
+            } | null;
         };
         IssuePage: {
             data: components["schemas"]["Issue"][];
@@ -2728,6 +2739,17 @@ export interface components {
             outcomeId?: string | null;
             assigneeId?: string | null;
             labels?: string[];
+            external?: {
+                /** @description The tracker it came from: `github`, `jira`, `linear`, `csv`, … */
+                source: string;
+                /** @description Its id there as people know it: `octo-org/apollo#42`, `SHOP-101`, `ENG-12` */
+                id: string;
+                /**
+                 * Format: uri
+                 * @description Its page in that tracker, when known
+                 */
+                url?: string;
+            } | null;
         };
         IssuePatch: {
             title?: string;
@@ -4759,6 +4781,10 @@ export interface operations {
                 labels?: string;
                 /** @description Issues carrying at least one of these labels (a comma list) */
                 labelsAny?: string;
+                /** @description Only the record imported with this external id (`SHOP-101`): at most one per source */
+                externalId?: string;
+                /** @description Only records imported from this tracker */
+                externalSource?: string;
                 /** @description Archived items are left out unless `true` (with the others) or `only` */
                 archived?: "false" | "true" | "only";
                 q?: string;
@@ -4805,6 +4831,7 @@ export interface operations {
                      *           "blockedBy": 0,
                      *           "subIssues": 0,
                      *           "archivedAt": null,
+                     *           "external": null,
                      *           "createdAt": "2026-11-22T10:16:16.000Z",
                      *           "updatedAt": "2026-11-22T10:16:16.000Z",
                      *           "version": 1
@@ -4885,6 +4912,7 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": null,
+                     *       "external": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:16:16.000Z",
                      *       "version": 1
@@ -4927,6 +4955,7 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": null,
+                     *       "external": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:16:16.000Z",
                      *       "version": 1
@@ -4996,6 +5025,7 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": null,
+                     *       "external": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:16:16.000Z",
                      *       "version": 1
@@ -5093,6 +5123,7 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": null,
+                     *       "external": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:19:19.000Z",
                      *       "version": 2
@@ -5177,6 +5208,7 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": null,
+                     *       "external": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:20:20.000Z",
                      *       "version": 3
@@ -5247,6 +5279,7 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": "2026-11-22T10:30:30.000Z",
+                     *       "external": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:30:30.000Z",
                      *       "version": 2
@@ -5318,6 +5351,7 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": null,
+                     *       "external": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:31:31.000Z",
                      *       "version": 3
@@ -7812,6 +7846,7 @@ export interface operations {
                      *             "blockedBy": 0,
                      *             "subIssues": 0,
                      *             "archivedAt": null,
+                     *             "external": null,
                      *             "createdAt": "2026-11-22T10:16:16.000Z",
                      *             "updatedAt": "2026-11-22T10:16:16.000Z",
                      *             "version": 1
@@ -7841,6 +7876,7 @@ export interface operations {
                      *             "blockedBy": 0,
                      *             "subIssues": 0,
                      *             "archivedAt": null,
+                     *             "external": null,
                      *             "createdAt": "2026-11-22T10:16:16.000Z",
                      *             "updatedAt": "2026-11-22T10:16:16.000Z",
                      *             "version": 2
@@ -8707,6 +8743,7 @@ export interface operations {
                  *           "blockedBy": 0,
                  *           "subIssues": 0,
                  *           "archivedAt": null,
+                 *           "external": null,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
                  *           "updatedAt": "2026-11-22T10:16:16.000Z",
                  *           "version": 1
@@ -8774,6 +8811,7 @@ export interface operations {
                  *           "blockedBy": 0,
                  *           "subIssues": 0,
                  *           "archivedAt": null,
+                 *           "external": null,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
                  *           "updatedAt": "2026-11-22T10:19:19.000Z",
                  *           "version": 2
@@ -8845,6 +8883,7 @@ export interface operations {
                  *           "blockedBy": 0,
                  *           "subIssues": 0,
                  *           "archivedAt": null,
+                 *           "external": null,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
                  *           "updatedAt": "2026-11-22T10:20:20.000Z",
                  *           "version": 3
@@ -8913,6 +8952,7 @@ export interface operations {
                  *           "blockedBy": 0,
                  *           "subIssues": 0,
                  *           "archivedAt": "2026-11-22T10:30:30.000Z",
+                 *           "external": null,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
                  *           "updatedAt": "2026-11-22T10:30:30.000Z",
                  *           "version": 2
@@ -8978,6 +9018,7 @@ export interface operations {
                  *           "blockedBy": 0,
                  *           "subIssues": 0,
                  *           "archivedAt": null,
+                 *           "external": null,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
                  *           "updatedAt": "2026-11-22T10:16:16.000Z",
                  *           "version": 1

@@ -22,12 +22,36 @@ export interface CollectionRows {
 }
 export type CollectionName = keyof CollectionRows;
 
+/** `external.id`: a member of an object-valued field (`external`), filtered as a field of its own. */
+type MemberOf<Row> = {
+  [K in keyof Row & string]: NonNullable<Row[K]> extends readonly unknown[]
+    ? never
+    : NonNullable<Row[K]> extends object
+      ? `${K}.${keyof NonNullable<Row[K]> & string}`
+      : never;
+}[keyof Row & string];
+
+/** A row's field or a member of one of its object fields (`external.id`). */
+export type RowField<Row> = (keyof Row & string) | MemberOf<Row>;
+
+/**
+ * A field's value in a row: `external.id` is the `id` of the row's `external` (null when that is
+ * null). Every adapter reads filter fields through this, so a member filters as a field does.
+ */
+export function fieldValue(row: unknown, field: string): unknown {
+  const dot = field.indexOf('.');
+  const record = row as Record<string, unknown>;
+  if (dot === -1) return record[field];
+  const outer = record[field.slice(0, dot)] as Record<string, unknown> | null | undefined;
+  return outer?.[field.slice(dot + 1)] ?? null;
+}
+
 /**
  * A field of a collection's rows. Which of them a collection filters, ranges, sums or sorts on is
  * the family's `CollectionDefinition` (data, in `families/`), not the port's: a query naming another
  * field is the caller's error, which the families' request schemas rule out.
  */
-export type FieldOf<Name extends CollectionName> = keyof CollectionRows[Name] & string;
+export type FieldOf<Name extends CollectionName> = RowField<CollectionRows[Name]>;
 
 /** What a list sorts on: a field's value, or its rank or stand-in (see `sortKeyOf`). */
 export type SortKey = string | number;
@@ -38,7 +62,7 @@ export type SortKey = string | number;
  * record's camelCase names.
  */
 export interface CollectionDefinition<Name extends CollectionName> {
-  filters: readonly (keyof CollectionRows[Name] & string)[];
+  filters: readonly RowField<CollectionRows[Name]>[];
   search: readonly (keyof CollectionRows[Name] & string)[];
   /** Fields a list may bound by a range (inclusive both ends). */
   ranges: readonly (keyof CollectionRows[Name] & string)[];

@@ -75,6 +75,12 @@ interface CollectionFamilyOptions<Name extends CollectionName> {
   created: string;
   resourceType: string;
   conflict?: Conflict;
+  /**
+   * Fields added to the family's records since the first version of the format, each with the
+   * value a record of an older export that lacks it gets (an issue's `external`: null). The
+   * schema must let them be missing.
+   */
+  added?: Readonly<Record<string, unknown>>;
   /** What else a create of this family keeps up (an issue's project counter). */
   afterInsert?: (ctx: OperationContext, row: CollectionRows[Name]) => Promise<void>;
 }
@@ -110,7 +116,14 @@ export function collectionTransfer<Name extends CollectionName>(
       return found.filter((problem) => problem !== null);
     },
     async create(ctx, record) {
-      const row = { id: record.id, workspaceId: ctx.tenant.workspaceId, ...record } as CollectionRows[Name];
+      // A field the record lacks (an older export's) goes last, as a migration adds it to stored rows.
+      const missing = Object.entries(options.added ?? {}).filter(([field]) => !(field in record));
+      const row = {
+        id: record.id,
+        workspaceId: ctx.tenant.workspaceId,
+        ...record,
+        ...Object.fromEntries(missing),
+      } as CollectionRows[Name];
       await insertAndAnnounce(ctx, collection, row, {
         type: options.created,
         resourceType: options.resourceType,

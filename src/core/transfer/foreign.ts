@@ -2,7 +2,7 @@ import { createIssue, transitionIssue } from '../families/issues/operations.js';
 import { issueCreateSchema } from '../families/issues/schema.js';
 import { createProject } from '../families/projects/operations.js';
 import { projectKey } from '../families/projects/schema.js';
-import type { IssueSeverity, IssueStatus } from '../model.js';
+import type { ExternalRef, IssueSeverity, IssueStatus } from '../model.js';
 import type { OperationContext } from '../pipeline/context.js';
 import type { Ids } from '../runtime.js';
 import { derivedId } from './derived-ids.js';
@@ -11,8 +11,17 @@ import type { ImportItem, ImportProblem, ImportSource } from './import-run.js';
 /** An issue of another tracker, mapped to this one's fields (each format's file says how). */
 export interface ForeignIssue {
   line: number;
-  /** Its id in the other tracker: what makes a second import find it. */
-  externalId: string;
+  /**
+   * Where it came from, kept on the issue (`external`): its tracker, its id there as people know it
+   * (`SHOP-101`) and its page. A second import finds the issue by it.
+   */
+  external: ExternalRef;
+  /**
+   * The id that never changes in the other tracker (Jira's and GitHub's numeric ids, which a move
+   * keeps while the key changes), from which the issue's id here is derived: a second import finds
+   * by it too an issue whose key changed, or one imported before issues kept their source.
+   */
+  stableId: string;
   title: string;
   description: string | null;
   status: IssueStatus;
@@ -35,6 +44,16 @@ export function isoDate(text: string | null | undefined): string | null {
   if (!text) return null;
   const ms = Date.parse(text);
   return Number.isNaN(ms) ? null : new Date(ms).toISOString();
+}
+
+/** A page's address to keep in `external.url`: an http(s) URL of at most 2000 characters, else none. */
+export function pageUrl(text: string | null | undefined): { url?: string } {
+  if (!text || text.length > 2000 || !/^https?:\/\//.test(text)) return {};
+  try {
+    return { url: new URL(text).href };
+  } catch {
+    return {};
+  }
 }
 
 /** A context whose time is `now` and whose new record gets `id`: an operation then creates it as of then. */
@@ -65,8 +84,9 @@ function projectItem(source: string, key: string, line: number): ImportItem {
 }
 
 /**
- * The import items of another tracker's issues: the project first (`--project`), then each issue
- * under an id derived from (workspace, source, external id), created through the API's create
+ * The import items of another tracker's issues: the project first (`--project`), then each issue,
+ * found by its `external` (source and id) when an earlier import made it, else under an id derived
+ * from (workspace, source, stable id), created through the API's create
  * (as of the issue's creation time) and moved to its status through the API's transition.
  */
 export function foreignSource(
@@ -90,20 +110,24 @@ export function foreignSource(
     // External id → the line of the first row that has it: a second row with it is another issue
     // the file gives the same id, which the import could not tell from the first.
     const firstLines = new Map<string, number>();
+    const firstStable = new Map<string, number>();
     for await (const row of rows()) {
       if ('message' in row) {
         yield row;
         continue;
       }
-      const first = firstLines.get(row.externalId);
-      if (first === undefined) firstLines.set(row.externalId, row.line);
+      const first = firstLines.get(row.external.id) ?? firstStable.get(row.stableId);
+      if (first === undefined) {
+        firstLines.set(row.external.id, row.line);
+        firstStable.set(row.stableId, row.line);
+      }
       const problems = [...issueProblems(file, row)];
       if (first !== undefined)
         problems.unshift({
           file,
           line: row.line,
           field: row.columns.id,
-          message: `the id ${row.externalId} is the id of line ${first} too: each issue needs an id of its own`,
+          message: `the id ${row.external.id} is the id of line ${first} too: each issue needs an id of its own`,
         });
       if (problems.length > 0) yield* problems;
       else yield issueItem(source, key.data, row);
@@ -118,10 +142,12 @@ function issueProblems(file: string, row: ForeignIssue): ImportProblem[] {
     title: row.title,
     description: row.description,
     labels: row.labels,
+    external: row.external,
   });
   if (input.success) return [];
   return input.error.issues.map((issue) => {
-    const field = String(issue.path[0] ?? 'title') as keyof Omit<ForeignIssue['columns'], 'id'>;
+    const at = String(issue.path[0] ?? 'title');
+    const field = (at === 'external' ? 'id' : at) as keyof ForeignIssue['columns'];
     return { file, line: row.line, field: row.columns[field] ?? field, message: issue.message };
   });
 }
@@ -134,8 +160,15 @@ function issueItem(source: string, projectKeyText: string, row: ForeignIssue): I
     id: '',
     references: [],
     async prepare(ctx) {
-      // Without a creation time the id still depends on nothing but the source's id: the epoch stands in.
-      item.id = derivedId('iss', row.createdAt ?? epoch, ctx.tenant.workspaceId, source, row.externalId);
+      // The issue an earlier import made of it, by where it came from; else the id it gets, derived
+      // from its stable id (without a creation time the epoch stands in), which is also how an
+      // import made before issues kept their source finds what it created.
+      const found = await ctx.tx.collections.issues.findOne(ctx.tenant.workspaceId, {
+        'external.source': row.external.source,
+        'external.id': row.external.id,
+      });
+      item.id =
+        found?.id ?? derivedId('iss', row.createdAt ?? epoch, ctx.tenant.workspaceId, source, row.stableId);
       assigneeId = null;
       if (row.assigneeEmail === null) return;
       const user = await ctx.tx.tenancy.getUserByEmail(row.assigneeEmail);
@@ -168,6 +201,7 @@ function issueItem(source: string, projectKeyText: string, row: ForeignIssue): I
         severity: row.severity,
         labels: row.labels,
         assigneeId,
+        external: row.external,
       });
       if (row.status === 'open') return;
       const at = row.statusAt !== null && row.statusAt > createdAt ? row.statusAt : createdAt;

@@ -3,6 +3,7 @@ import { runBatchSuite } from './batch.js';
 import { runCommentSuite } from './comments.js';
 import { runContextSuite } from './context.js';
 import { runDecisionSuite } from './decisions.js';
+import { runExternalSuite } from './external.js';
 import { runFilterSuite } from './filters.js';
 import { runIssueKeySuite } from './issues.js';
 import { runLabelSuite } from './labels.js';
@@ -25,6 +26,7 @@ export function runFamilySuites(target: Target): void {
   runRelationSuite(target);
   runArchiveSuite(target);
   runIssueKeySuite(target);
+  runExternalSuite(target);
   runMemberSuite(target);
   runBatchSuite(target);
   runSortingSuite(target);

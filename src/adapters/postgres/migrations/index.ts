@@ -16,6 +16,7 @@ import { sortOrders } from './015_sort_orders.js';
 import { issueLabels } from './016_issue_labels.js';
 import { accountKeys } from './017_account_keys.js';
 import { accountSequences } from './018_account_sequences.js';
+import { externalRefs } from './019_external_refs.js';
 import { labelsKeptByTheAdapter } from './023_labels_kept_by_the_adapter.js';
 
 /** One schema step, recorded in `schema_migrations` once applied. */
@@ -45,7 +46,8 @@ export const migrations: readonly Migration[] = [
   { version: 16, name: 'issue labels', sql: issueLabels },
   { version: 17, name: 'account keys', sql: accountKeys },
   { version: 18, name: 'account sequences', sql: accountSequences },
-  // 19 to 22: taken by changes being made alongside this one.
+  { version: 19, name: 'external refs', sql: externalRefs },
+  // 20 to 22: taken by changes being made alongside this one.
   { version: 23, name: 'labels kept by the adapter', sql: labelsKeptByTheAdapter },
 ];
 

@@ -6,7 +6,10 @@ import type { SqlDialect } from '../../shared/sql-dialect.js';
 /** Unique rules beyond the id, as SQLite words them in its error message. */
 const extraUniqueRules: Partial<Record<CollectionName, Record<string, string>>> = {
   projects: { 'projects.workspace_id, projects.key': 'project.key' },
-  issues: { 'issues.workspace_id, issues.project_id, issues.number': 'issue.number' },
+  issues: {
+    'issues.workspace_id, issues.project_id, issues.number': 'issue.number',
+    'issues.workspace_id, issues.external_id, issues.external_source': 'issue.external',
+  },
 };
 
 /** How SQLite writes a collection's table: `?` placeholders, searched through FTS5 tables (no search column). */

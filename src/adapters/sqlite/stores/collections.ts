@@ -4,6 +4,7 @@ import {
   type CollectionRows,
   type FilterMatch,
   type FilterValue,
+  fieldValue,
   type ListQuery,
   type ListResult,
   VersionMismatch,
@@ -148,7 +149,7 @@ function insertBookkeeping(shape: CollectionTable) {
   const searched = table in searchedFields;
   return (conn: Conn, row: Record<string, unknown> & { workspaceId: string }, pk: number) =>
     conn.defer((bookkeeping) => {
-      const values = counted.map(({ field }) => countedValue(row[field]));
+      const values = counted.map(({ field }) => countedValue(fieldValue(row, field)));
       bookkeeping.countListedRow({ collection: table, workspaceId: row.workspaceId, columns, values });
       if (searched) bookkeeping.noteSearch(table, pk);
     });

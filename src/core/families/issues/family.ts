@@ -9,7 +9,7 @@ import {
   issueSchema,
   issueTransitionSchema,
 } from './schema.js';
-import { issueNumberTaken, keepIssueCounter } from './transfer.js';
+import { issueConflict, keepIssueCounter } from './transfer.js';
 
 export const issuesFamily = defineFamily({
   name: 'issues',
@@ -42,6 +42,8 @@ export const issuesFamily = defineFamily({
         'number',
         'parentId',
         'archivedAt',
+        'external.id',
+        'external.source',
       ],
       search: ['title', 'description'],
       ranges: [],
@@ -52,7 +54,9 @@ export const issuesFamily = defineFamily({
   },
   transfer: collectionTransfer({
     collection: 'issues',
-    schema: issueSchema,
+    // An export made before issues kept their source has no `external`: such an issue has none.
+    schema: issueSchema.extend({ external: issueSchema.shape.external.optional() }),
+    added: { external: null },
     createSchema: issueCreateSchema,
     references: [
       { field: 'projectId', family: 'projects' },
@@ -61,7 +65,7 @@ export const issuesFamily = defineFamily({
     ],
     created: issueEvents.created,
     resourceType: 'issue',
-    conflict: issueNumberTaken,
+    conflict: issueConflict,
     afterInsert: keepIssueCounter,
   }),
 });

@@ -1,8 +1,9 @@
 import { ApiError, notFound } from '../../errors.js';
-import type { Issue, IssueStatus } from '../../model.js';
+import type { ExternalRef, Issue, IssueStatus } from '../../model.js';
 import type { OperationContext } from '../../pipeline/context.js';
 import type { Page } from '../../pipeline/pagination.js';
 import type { StoredJson } from '../../port/index.js';
+import { UniqueViolation } from '../../port/index.js';
 import { insertComment } from '../comments/operations.js';
 import { setArchived } from '../shared/archive.js';
 import { splitFilters } from '../shared/filters.js';
@@ -59,15 +60,43 @@ export async function createIssue(ctx: OperationContext, input: IssueCreate): Pr
     blockedBy: 0,
     subIssues: 0,
     archivedAt: null,
+    external: input.external ?? null,
     createdAt: ctx.now,
     updatedAt: ctx.now,
     version: 1,
   };
-  return insertAndAnnounce(ctx, 'issues', issue, {
-    type: issueEvents.created,
-    resourceType: 'issue',
-  });
+  if (issue.external) await externalFree(ctx, issue.external);
+  try {
+    return await insertAndAnnounce(ctx, 'issues', issue, {
+      type: issueEvents.created,
+      resourceType: 'issue',
+    });
+  } catch (error) {
+    // Another create of the same external id won the race since the look-up above.
+    if (error instanceof UniqueViolation && error.what === 'issue.external' && issue.external)
+      throw externalTaken(issue.external, null);
+    throw error;
+  }
 }
+
+/** Refuses an external id that an issue of the workspace carries already (one issue a source and id). */
+async function externalFree(ctx: OperationContext, external: ExternalRef): Promise<void> {
+  const holder = await ctx.tx.collections.issues.findOne(ctx.tenant.workspaceId, {
+    'external.source': external.source,
+    'external.id': external.id,
+  });
+  if (holder) throw externalTaken(external, holder);
+}
+
+const externalTaken = (external: ExternalRef, holder: Issue | null) => {
+  const as = holder ? `, as ${holder.key} (${holder.id})` : '';
+  return new ApiError(
+    400,
+    'validation_failed',
+    `${external.source} ${external.id} was imported already${as}: a workspace holds one issue a source and id.`,
+    { issues: [{ in: 'body', path: 'external.id', message: `already the external id of an issue${as}` }] },
+  );
+};
 
 /** Finds an issue by id (`iss_…`) or by its readable key (`APO-12`). */
 export async function findIssue(ctx: OperationContext, idOrKey: string, forWrite: boolean): Promise<Issue> {
@@ -105,7 +134,7 @@ export async function getIssueJson(ctx: OperationContext, idOrKey: string): Prom
 }
 
 export async function listIssues(ctx: OperationContext, query: IssueListQuery): Promise<Page<IssueView>> {
-  const { archived, labels, labelsAny, ...rest } = query;
+  const { archived, labels, labelsAny, externalId, externalSource, ...rest } = query;
   const { where, notNull } = archivedFilter(archived);
   const labelMatch = labelMatchOf(labels, labelsAny);
   const lists = splitFilters(rest, [
@@ -120,7 +149,12 @@ export async function listIssues(ctx: OperationContext, query: IssueListQuery): 
     ctx,
     'issues',
     { ...lists.params, notNull, ...(labelMatch ? { labels: labelMatch } : {}) },
-    { ...lists.where, ...where },
+    {
+      ...lists.where,
+      ...where,
+      ...(externalId !== undefined ? { 'external.id': externalId } : {}),
+      ...(externalSource !== undefined ? { 'external.source': externalSource } : {}),
+    },
     presentIssue,
   );
 }

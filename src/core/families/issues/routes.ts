@@ -32,7 +32,7 @@ export const issueRoutes = [
     operationId: 'listIssues',
     summary: 'List issues',
     description:
-      "One page of the workspace's issues, narrowed by project, outcome, status, severity, assignee or labels (`labels`: every one of them; `labelsAny`: any), or searched with `q`. Follow `nextCursor` (null on the last page) for the next page; `total` counts every match.",
+      "One page of the workspace's issues, narrowed by project, outcome, status, severity, assignee or labels (`labels`: every one of them; `labelsAny`: any), by where an imported issue came from (`externalId=SHOP-101`, `externalSource=jira`), or searched with `q`. Follow `nextCursor` (null on the last page) for the next page; `total` counts every match.",
     examples: { response: pageOf(issueExamples.item) },
     query: issueListQuerySchema,
     response: issuePageSchema,
@@ -46,7 +46,7 @@ export const issueRoutes = [
     operationId: 'createIssue',
     summary: 'Create an issue',
     description:
-      "Creates an open issue numbered in its project (its key, APO-1, is the project's key and that number) and answers it with its ETag and Location. Needs an Idempotency-Key: the same key with the same body within 24 hours answers the stored result again (200, Idempotent-Replayed: true).",
+      "Creates an open issue numbered in its project (its key, APO-1, is the project's key and that number) and answers it with its ETag and Location. An import says where the issue came from with `external` (`{ source, id, url? }`): a workspace holds one issue a source and id, and a second is refused (400). Needs an Idempotency-Key: the same key with the same body within 24 hours answers the stored result again (200, Idempotent-Replayed: true).",
     examples: { request: issueExamples.create, response: issueExamples.created },
     body: issueCreateSchema,
     response: issueSchema,

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { issueSeverities, issueStatuses } from '../../model.js';
+import { externalQuery, externalRefSchema } from '../shared/external.js';
 import { enumList, filterLists, idList } from '../shared/filters.js';
 import {
   archivedAtOut,
   archivedQuery,
   commentCountOut,
   idOf,
+  int32,
   listQueryBase,
   nonBlank,
   pageOf,
@@ -46,12 +48,14 @@ export const issueCreateSchema = withoutReadOnly(
     outcomeId: idOf('out').nullable().optional(),
     assigneeId: idOf('usr').nullable().optional(),
     labels: labels.optional(),
+    external: externalRefSchema.nullable().optional(),
   }),
 );
 export type IssueCreate = z.output<typeof issueCreateSchema>;
 
+// Where an issue came from is said once, by its create (an import's), and kept.
 export const issuePatchSchema = withoutReadOnly(
-  [...readOnly, 'projectId'],
+  [...readOnly, 'projectId', 'external'],
   z.strictObject({
     title: title.optional(),
     description: description.optional(),
@@ -86,6 +90,7 @@ export const issueListQuerySchema = z.strictObject({
     parentId: idList('iss', 'The children of these issues (their sub-issues; a comma list)'),
   }),
   ...labelFilters,
+  ...externalQuery,
   archived: archivedQuery,
   q: searchText.optional(),
   sort: sortQuery(issueSorts, '-createdAt'),
@@ -99,7 +104,7 @@ export const issueKeyPattern = /^([A-Z][A-Z0-9]{1,9})-([1-9][0-9]{0,9})$/;
 export const issueSchema = z.strictObject({
   ...versionedFields('iss'),
   projectId: idOf('prj'),
-  number: z.number().int().min(1).describe("The issue's number in its project"),
+  number: int32().min(1).describe("The issue's number in its project"),
   key: z.string().regex(issueKeyPattern).describe('`<PROJECT KEY>-<number>`, e.g. APO-12'),
   title: z.string(),
   description: z.string().nullable(),
@@ -111,8 +116,9 @@ export const issueSchema = z.strictObject({
   resolvedAt: timestampOut.nullable().describe('Set on entering resolved, cleared on leaving it'),
   commentCount: commentCountOut,
   parentId: idOf('iss').nullable().describe('Its parent, set by a parent_of (or child_of) relation'),
-  blockedBy: z.number().int().min(0).describe('How many issues block it (blocks / blocked_by relations)'),
-  subIssues: z.number().int().min(0).describe('How many children it has (parent_of / child_of relations)'),
+  blockedBy: int32().min(0).describe('How many issues block it (blocks / blocked_by relations)'),
+  subIssues: int32().min(0).describe('How many children it has (parent_of / child_of relations)'),
   archivedAt: archivedAtOut,
+  external: externalRefSchema.nullable(),
 });
 export const issuePageSchema = pageOf(issueSchema);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { roles } from '../../model.js';
 import { pageQuery } from '../../pipeline/pagination.js';
-import { idOf, pageOf, serviceOwnedFields, timestampOut, withoutReadOnly } from '../shared/schema.js';
+import { idOf, int32, pageOf, serviceOwnedFields, timestampOut, withoutReadOnly } from '../shared/schema.js';
 
 /** An email address as a browser's `<input type="email">` takes it (so `admin@localhost` is one). */
 export const memberEmail = z.email({ pattern: z.regexes.html5Email }).max(254);
@@ -31,7 +31,7 @@ export const memberSchema = z.strictObject({
   role,
   createdAt: timestampOut.describe('When the user joined the workspace'),
   updatedAt: timestampOut,
-  version: z.number().int().min(1).describe('Increases with every change; the ETag is "<version>"'),
+  version: int32().min(1).describe('Increases with every change; the ETag is "<version>"'),
   lastActiveAt: timestampOut
     .nullable()
     .describe(

@@ -103,15 +103,22 @@ export const timestampOut = z.iso.datetime({ precision: 3 }).describe('RFC 3339 
 export const dateOut = z.iso.date();
 
 /** The fields every versioned resource answers with. */
+/**
+ * A whole number as every adapter stores it: PostgreSQL's `integer` holds up to 2^31 - 1, and a
+ * record of an import file with a larger one is refused by the check (file:line), not by the
+ * database at write time.
+ */
+export const int32 = () => z.number().int().max(2_147_483_647);
+
 export const versionedFields = <P extends string>(prefix: P) => ({
   id: idOf(prefix),
   createdAt: timestampOut,
   updatedAt: timestampOut,
-  version: z.number().int().min(1).describe('Increases with every change; the ETag is "<version>"'),
+  version: int32().min(1).describe('Increases with every change; the ETag is "<version>"'),
 });
 
 /** How many comments an issue, outcome or decision has (the service keeps it). */
-export const commentCountOut = z.number().int().min(0).describe('How many comments it has');
+export const commentCountOut = int32().min(0).describe('How many comments it has');
 
 /** When an issue or outcome was archived; null while it is not. */
 export const archivedAtOut = timestampOut

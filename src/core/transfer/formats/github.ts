@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { IssueSeverity } from '../../model.js';
-import { type ForeignIssue, isoDate } from '../foreign.js';
+import { type ForeignIssue, isoDate, pageUrl } from '../foreign.js';
 import type { NumberedLine } from '../import-jsonl.js';
 import type { ImportProblem } from '../import-run.js';
 import { jsonArrayElements } from './json-array.js';
@@ -25,7 +25,20 @@ const githubIssue = z.looseObject({
   updated_at: z.string().nullable().optional(),
   closed_at: z.string().nullable().optional(),
   pull_request: z.unknown().optional(),
+  html_url: z.string().nullable().optional(),
+  repository_url: z.string().nullable().optional(),
 });
+
+/**
+ * `owner/repo#42`, as GitHub itself names an issue across repositories, from the issue's
+ * `repository_url` (or its `html_url`); `#42` when the file says neither.
+ */
+function githubKey(gh: z.infer<typeof githubIssue>): string {
+  const repository =
+    /^https:\/\/api\.github\.com\/repos\/([^/]+\/[^/]+)$/.exec(gh.repository_url ?? '')?.[1] ??
+    /^https:\/\/github\.com\/([^/]+\/[^/]+)\/issues\/\d+$/.exec(gh.html_url ?? '')?.[1];
+  return `${repository ?? ''}#${gh.number}`;
+}
 
 /** A label that says how severe the issue is: `severity: high`, `priority/critical`, `P0`… */
 export function severityOfLabels(labels: readonly string[]): IssueSeverity {
@@ -74,7 +87,8 @@ export async function* githubIssues(
     const labels = gh.labels.map((label) => (typeof label === 'string' ? label : label.name));
     yield {
       line: element.line,
-      externalId: String(gh.id),
+      external: { source: 'github', id: githubKey(gh), ...pageUrl(gh.html_url) },
+      stableId: String(gh.id),
       title: gh.title,
       description: gh.body ?? null,
       // Closed as completed is done; closed as not planned (or a duplicate) is closed without being done.

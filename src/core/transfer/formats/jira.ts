@@ -35,7 +35,7 @@ export function jiraDate(text: string): string | null {
   );
 }
 
-const priorities: Record<string, IssueSeverity> = {
+export const jiraPriorities: Record<string, IssueSeverity> = {
   highest: 'critical',
   blocker: 'critical',
   critical: 'critical',
@@ -66,7 +66,7 @@ const statuses: Record<string, IssueStatus> = {
 const undone = new Set(["won't do", "won't fix", 'duplicate', 'cannot reproduce', 'declined', 'incomplete']);
 
 /** The status from the Status column, else from the Status Category column (To Do, In Progress, Done). */
-function jiraStatus(status: string, category: string, resolution: string): IssueStatus {
+export function jiraStatus(status: string, category: string, resolution: string): IssueStatus {
   const named =
     mapName(status, statuses) ??
     mapName(category, { 'to do': 'open', 'in progress': 'in_progress', done: 'resolved' } as const) ??
@@ -92,13 +92,15 @@ export function jiraIssues(
     if (createdAt === null)
       return cellProblem(file, row, 'Created', `not a date: ${JSON.stringify(row.get('Created'))}`);
     const priority = row.get('Priority');
-    const severity = priority === '' ? 'medium' : mapName(priority, priorities);
+    const severity = priority === '' ? 'medium' : mapName(priority, jiraPriorities);
     if (severity === undefined)
       return cellProblem(file, row, 'Priority', `unknown priority ${JSON.stringify(priority)}`);
     const description = row.get('Description');
     return {
       line: row.line,
-      externalId: id,
+      // The key people know (SHOP-101); Jira's numeric id, which a move keeps, derives the id here.
+      external: { source: 'jira', id: row.get('Issue key').trim() || id },
+      stableId: id,
       title: row.get('Summary'),
       description: description === '' ? null : description,
       status: jiraStatus(row.get('Status'), row.get('Status Category'), row.get('Resolution')),

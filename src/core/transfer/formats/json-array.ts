@@ -1,4 +1,5 @@
 import type { NumberedLine } from '../import-jsonl.js';
+import { acceptedFilesText } from './accepted.js';
 
 /** An element of a top-level JSON array, parsed, with the line it starts on; or why it is not JSON. */
 export type ArrayElement = { line: number; value: unknown } | { line: number; error: string };
@@ -28,7 +29,10 @@ export async function* jsonArrayElements(lines: AsyncIterable<NumberedLine>): As
         if (depth === 1) return yield { line, error: 'expected an array of objects, found a string' };
       } else if (c === '[' || c === '{') {
         if (depth === 0 && c === '{')
-          return yield { line, error: 'expected a JSON array (of issue objects)' };
+          return yield {
+            line,
+            error: `expected a JSON array of GitHub issues, found an object (a Jira search answer is --format jira); ${acceptedFilesText}`,
+          };
         depth++;
         if (depth === 2) {
           text = c;
@@ -47,7 +51,10 @@ export async function* jsonArrayElements(lines: AsyncIterable<NumberedLine>): As
       } else if (depth === 1 && !/[\s,]/.test(c)) {
         return yield { line, error: `expected an object in the array, found ${JSON.stringify(c)}` };
       } else if (depth === 0 && !/\s/.test(c)) {
-        return yield { line, error: `expected a JSON array, found ${JSON.stringify(c)}` };
+        return yield {
+          line,
+          error: `expected a JSON array, found ${JSON.stringify(c)}; ${acceptedFilesText}`,
+        };
       }
     }
     if (depth >= 2) text += '\n';

@@ -1,5 +1,5 @@
 import type { IssueSeverity, IssueStatus } from '../../model.js';
-import { type ForeignIssue, isoDate } from '../foreign.js';
+import { type ForeignIssue, isoDate, pageUrl } from '../foreign.js';
 import type { NumberedLine } from '../import-jsonl.js';
 import type { ImportProblem } from '../import-run.js';
 import { cellProblem, csvIssues, emailIn, mapName } from './csv-format.js';
@@ -57,7 +57,9 @@ export function linearIssues(
     const description = row.get('Description');
     return {
       line: row.line,
-      externalId: id,
+      // Linear's CSV has no link to the issue; a `URL` column, when a file has one, is kept.
+      external: { source: 'linear', id, ...pageUrl(row.get('URL') || null) },
+      stableId: id,
       title: row.get('Title'),
       description: description === '' ? null : description,
       status: linearStatus(row.get('Status'), completed, canceled),

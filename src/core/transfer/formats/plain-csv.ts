@@ -1,6 +1,6 @@
 import { issueSeverities, issueStatuses } from '../../model.js';
 import type { ForeignIssue } from '../foreign.js';
-import { isoDate } from '../foreign.js';
+import { isoDate, pageUrl } from '../foreign.js';
 import type { NumberedLine } from '../import-jsonl.js';
 import type { ImportProblem } from '../import-run.js';
 import { cellProblem, csvIssues, emailIn } from './csv-format.js';
@@ -40,7 +40,8 @@ export function plainCsvIssues(
     const description = row.get('description');
     return {
       line: row.line,
-      externalId: id,
+      external: { source: 'csv', id, ...pageUrl(row.get('url') || null) },
+      stableId: id,
       title: row.get('title'),
       description: description === '' ? null : description,
       status,
