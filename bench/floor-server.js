@@ -18,8 +18,8 @@ import http from 'node:http';
 const [variant, target] = process.argv.slice(2);
 const ready = (server) => console.log(`ready ${server.address().port}`);
 const tokenHash = (req) => createHash('sha256').update(req.headers.authorization.slice(7)).digest('hex');
-// The tracker's tokens name their account: cn_<account id>_<secret>.
-const accountOf = (req) => /^Bearer cn_(acct_[^_]+)_/.exec(req.headers.authorization)?.[1];
+// The tracker's tokens name their account: cn_<account id without acct_>_<secret>.
+const accountOf = (req) => `acct_${/^Bearer cn_([^_]+)_/.exec(req.headers.authorization)?.[1]}`;
 
 function respond(res, status, body) {
   res.writeHead(status, { 'content-type': 'application/json' });
