@@ -276,7 +276,7 @@ export async function sqliteEfficiency({ count = 3, gets = 6000, posts = 3000, c
       }
       return {
         header: [
-          'SQLite file, c=' + connections,
+          `SQLite file, c=${connections}`,
           'floor',
           'tracker',
           'floor CPU/req',
