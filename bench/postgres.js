@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { postgresEfficiency, tableLines } from './efficiency.js';
 
 const serverUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
 if (!serverUrl) {
@@ -142,6 +143,14 @@ async function seed(server, tokens) {
   });
   return { workspaces: targets, issueId: issue.id };
 }
+
+// First, the efficiency against the bare node:http + pg floor (bench/efficiency.js).
+console.error('[bench] efficiency: serve against the bare pg floor');
+const efficiency = await postgresEfficiency(serverUrl, {
+  count: Number(process.env.BENCH_EFFICIENCY_ROUNDS ?? 3),
+});
+console.log(tableLines(efficiency).join('\n'));
+if (process.env.BENCH_ONLY === 'efficiency') process.exit(0);
 
 // A database of the benchmark's own, so that its transaction statistics are the benchmark's alone.
 const database = `ot_bench_${randomBytes(4).toString('hex')}`;

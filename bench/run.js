@@ -1,6 +1,7 @@
 // `npm run bench`: every performance figure of the tracker, printed as one table. CPU time of the
 // server process per request (from /proc) is the steady figure on a shared machine; requests/s
-// and latencies are printed next to it. Environment: BENCH_ROUNDS (default 21), BENCH_REQUESTS
+// and latencies are printed next to it. The first table is the efficiency against the floors
+// (bench/efficiency.js; BENCH_ONLY=efficiency prints it alone). Environment: BENCH_ROUNDS (default 21), BENCH_REQUESTS
 // (GETs per round, default 2,500), BENCH_LARGE (issues in the large database, default 1,000,000,
 // which the export row exports too; set it lower for a quick run),
 // BENCH_DIR (where seeded databases are kept between runs), BENCH_WEBHOOK_EVENTS (default 5,000).
@@ -10,6 +11,7 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { batchVersusSingles } from './batch.js';
+import { sqliteEfficiency, tableLines } from './efficiency.js';
 import { measureExport } from './export.js';
 import {
   compareServers,
@@ -41,6 +43,14 @@ const lines = [];
 const row = (...cells) => lines.push(`| ${cells.join(' | ')} |`);
 const us = (n) => `${n.toFixed(1)} µs`;
 const log = (message) => console.error(`[bench] ${message}`);
+
+// First, the efficiency against the floors (bench/efficiency.js): serve as shipped and lean.
+log('efficiency: serve against the bare floors, SQLite');
+const efficiency = await sqliteEfficiency({ count: Number(process.env.BENCH_EFFICIENCY_ROUNDS ?? 3) });
+if (process.env.BENCH_ONLY === 'efficiency') {
+  console.log(tableLines(efficiency).join('\n'));
+  process.exit(0);
+}
 
 log('seeding 10k issues');
 const smallSeed = join(dir, `seeded-10k-${schema}.db`);
@@ -252,6 +262,8 @@ console.log(
   `\nrounds=${rounds}, ${amount} GETs and ${amount / 2} writes a round; CPU/req: medians of the rounds; ` +
     'ratios: medians of the ratios within each round (servers measured back to back)\n',
 );
+console.log(tableLines(efficiency).join('\n'));
+console.log('');
 console.log(aligned(lines).join('\n'));
 
 /** The tables with each column padded to its widest cell, so they read in a terminal too. */

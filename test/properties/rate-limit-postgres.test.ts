@@ -1,8 +1,16 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PostgresStorage } from '../../src/adapters/postgres/index.js';
+import { postgresStorage } from '../../src/adapters/postgres/index.js';
 import { type RateLimitStore, slidingWindowLimiter } from '../../src/core/pipeline/rate-limit.js';
-import { postgresSkipReason, tempPostgresStorage, testDatabaseUrl } from '../support/postgres.js';
+import {
+  dropSchema,
+  freshSchema,
+  postgresSkipReason,
+  requireDatabaseUrl,
+  tempPostgresStorage,
+  testDatabaseUrl,
+} from '../support/postgres.js';
 
 /**
  * The PostgreSQL store keeps the limiter's promise exactly (rolling-window.test.ts holds the
@@ -68,3 +76,61 @@ if (!testDatabaseUrl) {
     it.skip(`skipped: ${postgresSkipReason}`, () => {});
   });
 }
+
+describe.skipIf(!testDatabaseUrl)('PostgreSQL rate limit allowances (a limit of 128 or more)', () => {
+  let storage: PostgresStorage;
+  beforeAll(async () => {
+    storage = await tempPostgresStorage();
+  });
+  afterAll(async () => {
+    await storage?.close();
+  });
+
+  it('admits exactly the limit in a window to one process, concurrent takes included, and refuses after', async () => {
+    const limit = 1000;
+    let now = 5_000;
+    const limiter = slidingWindowLimiter({ limit, windowMs, store: storage.rateLimits }, { now: () => now });
+    const decisions = await Promise.all(Array.from({ length: 1100 }, () => limiter.take('allowance-key')));
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(limit);
+    const remaining = decisions.filter((d) => d.allowed).map((d) => d.remaining);
+    // Every admitted request saw its own place in the window: each Remaining once.
+    expect(new Set(remaining).size).toBe(limit);
+    expect(Math.min(...remaining)).toBe(0);
+    // A window later, the key's admissions have left it.
+    now += windowMs + 1;
+    expect((await limiter.take('allowance-key')).allowed).toBe(true);
+  });
+
+  it('holds a key shared by two processes to the limit plus an allowance each in any window', async () => {
+    // Two storages on one schema: two processes sharing the key's admissions.
+    const schema = freshSchema();
+    const open = () => postgresStorage({ connectionString: requireDatabaseUrl(), schema, poolMax: 2 });
+    const first = open();
+    await first.ready();
+    const second = open();
+    try {
+      const limit = 640; // allowances of up to 10 (a 64th of the limit)
+      let now = 0;
+      const clock = { now: () => now };
+      const limiters = [first, second].map((s) =>
+        slidingWindowLimiter({ limit, windowMs, store: s.rateLimits }, clock),
+      );
+      const admittedAt: number[] = [];
+      // Three minutes of a request every 50 ms, two of three through the first process.
+      for (let step = 0; step < 3600; step++) {
+        now = step * 50;
+        if ((await limiters[step % 3 === 0 ? 1 : 0]?.take('shared-key'))?.allowed) admittedAt.push(now);
+      }
+      let most = 0;
+      for (const t of admittedAt) {
+        most = Math.max(most, admittedAt.filter((x) => x > t - windowMs && x <= t).length);
+      }
+      expect(most).toBeGreaterThanOrEqual(limit - 2 * 10);
+      expect(most).toBeLessThanOrEqual(limit + 2 * 10);
+    } finally {
+      await first.close();
+      await second.close();
+      await dropSchema(schema);
+    }
+  });
+});

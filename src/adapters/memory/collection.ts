@@ -9,6 +9,7 @@ import {
   type ListQuery,
   meetsFilter,
   meetsLabels,
+  type Tally,
   UniqueViolation,
   VersionMismatch,
 } from '../../core/port/index.js';
@@ -491,6 +492,22 @@ export function memoryCollection<Name extends CollectionName>(
     },
     async count(workspaceId, where) {
       return countOf(workspaceId, where);
+    },
+    async tally(workspaceId, where, by) {
+      const groups = new Map<string, Tally>();
+      for (const row of matching(workspaceId, where)) {
+        const record = row as unknown as Record<string, unknown>;
+        const values = by.map((field) => record[field] ?? null);
+        const key = JSON.stringify(values);
+        const group = groups.get(key);
+        const updatedAt = record.updatedAt as string;
+        if (!group) groups.set(key, { values, count: 1, latestUpdatedAt: updatedAt });
+        else {
+          group.count++;
+          if (updatedAt > group.latestUpdatedAt) group.latestUpdatedAt = updatedAt;
+        }
+      }
+      return [...groups.values()];
     },
     async list(query: ListQuery<Name>) {
       const where = query.where as Where;

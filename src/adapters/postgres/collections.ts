@@ -394,6 +394,27 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
         )) ?? 0
       );
     },
+    async tally(workspaceId, where, by) {
+      // As count: one snapshot (a read transaction), or under the predicate lock.
+      const accountId = await accountOf(conn, workspaceId);
+      await conn.consistent();
+      await lockReferenced(accountId, workspaceId, where as Where);
+      await predicateLock(accountId, workspaceId, true);
+      const conditions = matching(accountId, workspaceId, where);
+      const columns = by.map(columnOf);
+      const rows = await conn.rows<Record<string, unknown>>(
+        `SELECT ${columns.map((c, i) => `${c} AS g${i}, `).join('')}COUNT(*)::int AS n, MAX(updated_at) AS latest ` +
+          `FROM ${table} WHERE ${conditions.sql}${columns.length ? ` GROUP BY ${columns.join(', ')}` : ''}`,
+        conditions.params,
+      );
+      return rows
+        .filter((row) => (row.n as number) > 0)
+        .map((row) => ({
+          values: columns.map((_, i) => row[`g${i}`] ?? null),
+          count: row.n as number,
+          latestUpdatedAt: row.latest as string,
+        }));
+    },
     async list(query: ListQuery<Name>) {
       // A page and its total, of one snapshot (a read transaction), or under the predicate lock.
       const accountId = await accountOf(conn, query.workspaceId);

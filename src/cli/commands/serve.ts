@@ -1,5 +1,4 @@
 import type { Server } from 'node:http';
-import type { Logger } from 'pino';
 import { z } from 'zod';
 import { adminArea } from '../../admin/index.js';
 import { normalizeOrigin } from '../../core/edge/cors.js';
@@ -13,7 +12,7 @@ import type { CliIo, OpenedDatabase } from '../io.js';
 import { withMcpSdk } from '../mcp-sdk.js';
 import { defaultServerLimits } from '../server/limits.js';
 import { listen, originOf, serverKinds } from '../server/listen.js';
-import { logLevels, serveLogger } from '../server/logger.js';
+import { logLevels, type ServeLogger, serveLogger } from '../server/logger.js';
 import { closeGracefully } from '../server/shutdown.js';
 import { tenancyDeps } from '../tenancy.js';
 import { toolsetsFlag, toolsetsOption } from '../toolsets-flag.js';
@@ -252,7 +251,7 @@ export const command = defineCommand({
     const stop = stopSignals();
     let started: Started;
     try {
-      started = await start(input, io, log.logger);
+      started = await start(input, io, log);
     } catch (error) {
       stop.release();
       await log.flush();
@@ -324,7 +323,8 @@ function stopSignals(): { signal: Promise<NodeJS.Signals>; release(): void } {
  * Binds the port, then opens the database, bootstraps a fresh one and starts answering. The port
  * comes first: when it is taken, no database file has been made yet.
  */
-async function start(input: ServeInput, io: CliIo, logger: Logger): Promise<Started> {
+async function start(input: ServeInput, io: CliIo, log: ServeLogger): Promise<Started> {
+  const { logger } = log;
   // Loaded only when asked for, and before the port is bound: the MCP SDK is an optional
   // dependency, and without it --mcp is refused with what to install.
   const mcpModule = input.mcp ? await withMcpSdk('--mcp', () => import('../../mcp/http.js')) : null;
@@ -362,7 +362,7 @@ async function start(input: ServeInput, io: CliIo, logger: Logger): Promise<Star
               input.storageTime === 0 ? false : { msPerWindow: input.storageTime, windowMs: 60_000 },
           }),
       // The log goes to stderr, so stdout holds only the startup: with --json, one JSON object.
-      onRequest: (entry) => logger.info(entry, 'request'),
+      onRequest: log.request,
       onError: (error, requestId) => logger.error({ err: error, requestId }, 'request failed'),
       webhooks: {
         sender: nodeWebhookSender(),

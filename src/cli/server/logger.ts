@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import pino, { type DestinationStream, type Logger } from 'pino';
+import type { RequestLogEntry } from '../../core/index.js';
 import type { CliIo } from '../io.js';
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -7,6 +8,12 @@ export type LogLevel = (typeof logLevels)[number];
 
 export interface ServeLogger {
   logger: Logger;
+  /**
+   * Logs one answered request at info: the line pino would write for
+   * `logger.info(entry, 'request')`, built straight from the entry's five fields (no object
+   * walk, no second serialisation): it is the one line every request writes.
+   */
+  request(entry: RequestLogEntry): void;
   /** Writes out what the asynchronous destination still holds, in order: the last thing it does. */
   flush(): Promise<void>;
 }
@@ -25,11 +32,29 @@ export function serveLogger(io: CliIo, level: LogLevel): ServeLogger {
   };
   if (io.logDestination) {
     const destination = io.logDestination();
-    return { logger: pino(options, destination.stream), flush: destination.flush };
+    const logger = pino(options, destination.stream);
+    return { logger, request: requestLines(logger, destination.stream), flush: destination.flush };
   }
   // Commands run in-process (tests) log through the io's error lines.
   const lines: DestinationStream = { write: (line: string) => io.err(line.trimEnd()) };
-  return { logger: pino(options, lines), flush: async () => {} };
+  const logger = pino(options, lines);
+  return { logger, request: requestLines(logger, lines), flush: async () => {} };
+}
+
+/**
+ * The request line writer: `{"level":"info","time":…,"method":…,"path":…,"status":…,
+ * "durationMs":…,"requestId":…,"msg":"request"}`, as pino formats it with the options above.
+ * The level is read at each call, so a level changed on the logger holds here too.
+ */
+function requestLines(logger: Logger, stream: DestinationStream): (entry: RequestLogEntry) => void {
+  return (entry) => {
+    if (!logger.isLevelEnabled('info')) return;
+    stream.write(
+      `{"level":"info","time":"${new Date().toISOString()}","method":${JSON.stringify(entry.method)},` +
+        `"path":${JSON.stringify(entry.path)},"status":${entry.status},"durationMs":${entry.durationMs},` +
+        `"requestId":${JSON.stringify(entry.requestId)},"msg":"request"}\n`,
+    );
+  };
 }
 
 /** Standard error as the log destination: pretty on a terminal when pino-pretty is installed, else async JSON. */
@@ -38,8 +63,10 @@ export function stderrLogDestination(): { stream: DestinationStream; flush(): Pr
     const pretty = loadPretty();
     if (pretty) return { stream: pretty({ destination: 2, sync: true }), flush: async () => {} };
   }
-  // Asynchronous, written as soon as the event loop is free: a log reader sees lines promptly.
-  const destination = pino.destination({ dest: 2, sync: false });
+  // Asynchronous and batched: lines are written 8 kB at a time (a write per line was a seventh of
+  // a GET's CPU), and at least every 100 ms, so a log reader still sees a quiet server's lines
+  // promptly.
+  const destination = pino.destination({ dest: 2, sync: false, minLength: 8192, periodicFlush: 100 });
   return {
     stream: destination,
     // Not flushSync(): with a write in flight it writes the lines behind that one first, so the

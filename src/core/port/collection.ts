@@ -166,6 +166,13 @@ export interface ListResult<Row> {
   sum?: number;
 }
 
+/** One group of Collection.tally: the `by` fields' values (in order), its rows, their latest update. */
+export interface Tally {
+  values: unknown[];
+  count: number;
+  latestUpdatedAt: string;
+}
+
 /** A row as the API shows it, serialized (see Collection.getJson). */
 export interface StoredJson {
   json: string;
@@ -201,6 +208,12 @@ export interface Collection<Name extends CollectionName, Row = CollectionRows[Na
   deleteWhere(workspaceId: string, where: ListQuery<Name>['where']): Promise<Row[]>;
   /** How many rows of the workspace have fields equal to `where`. */
   count(workspaceId: string, where: ListQuery<Name>['where']): Promise<number>;
+  /**
+   * The rows of the workspace with fields equal to `where`, counted by their values of `by`: a
+   * group for each combination that occurs, with its count and the latest `updatedAt` among its
+   * rows. Read in the database (one grouped statement), not row by row.
+   */
+  tally(workspaceId: string, where: ListQuery<Name>['where'], by: readonly FieldOf<Name>[]): Promise<Tally[]>;
   /** Rows matching the query, newest first (oldest first with `order: 'asc'`), with the count of all matches. */
   list(query: ListQuery<Name>): Promise<ListResult<Row>>;
 }

@@ -17,6 +17,7 @@ import { issueLabels } from './016_issue_labels.js';
 import { accountKeys } from './017_account_keys.js';
 import { accountSequences } from './018_account_sequences.js';
 import { externalRefs } from './019_external_refs.js';
+import { rateLimitAllowances } from './022_rate_limit_allowances.js';
 import { labelsKeptByTheAdapter } from './023_labels_kept_by_the_adapter.js';
 
 /** One schema step, recorded in `schema_migrations` once applied. */
@@ -47,7 +48,8 @@ export const migrations: readonly Migration[] = [
   { version: 17, name: 'account keys', sql: accountKeys },
   { version: 18, name: 'account sequences', sql: accountSequences },
   { version: 19, name: 'external refs', sql: externalRefs },
-  // 20 to 22: taken by changes being made alongside this one.
+  // 20 and 21: taken by changes being made alongside this one.
+  { version: 22, name: 'rate limit allowances', sql: rateLimitAllowances },
   { version: 23, name: 'labels kept by the adapter', sql: labelsKeptByTheAdapter },
 ];
 

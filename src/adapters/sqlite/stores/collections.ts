@@ -327,6 +327,32 @@ async function count(this: CollectionState, workspaceId: string, where: Where): 
   return countMatching(this, workspaceId, where);
 }
 
+async function tally(this: CollectionState, workspaceId: string, where: Where, by: readonly string[]) {
+  const { clauses, params } = matching(this.shape, workspaceId, where);
+  const columns = by.map(columnOf);
+  // The one equality filter's own list index: left to itself, SQLite walks the index ordered by
+  // the grouped column (the workspace's every row) to spare a sort of the few groups.
+  const indexed = indexedFilters(this.shape.table, where);
+  const [only] = indexed;
+  const read =
+    only !== undefined && indexed.length === 1
+      ? `${this.shape.table} INDEXED BY ${this.shape.table}_by_${only.column}`
+      : source(this, workspaceId, where, false);
+  const rows = this.conn.rows<Record<string, unknown>>(
+    `SELECT ${columns.map((c, i) => `${c} AS g${i}`).join(', ')}${columns.length ? ', ' : ''}` +
+      `COUNT(*) AS n, MAX(updated_at) AS latest FROM ${read} ` +
+      `WHERE ${clauses.join(' AND ')}${columns.length ? ` GROUP BY ${columns.join(', ')}` : ''}`,
+    params,
+  );
+  return rows
+    .filter((row) => (row.n as number) > 0)
+    .map((row) => ({
+      values: columns.map((_, i) => row[`g${i}`] ?? null),
+      count: row.n as number,
+      latestUpdatedAt: row.latest as string,
+    }));
+}
+
 async function list(this: CollectionState, query: ListQuery<CollectionName>): Promise<ListResult<Row>> {
   const { conn, shape, name } = this;
   const conditions = matching(shape, query.workspaceId, query.where as Where);
@@ -446,6 +472,7 @@ export function sqliteCollection<Name extends CollectionName>(
     delete: remove,
     deleteWhere,
     count,
+    tally,
     list,
   };
   return collection as CollectionState as unknown as Collection<Name>;

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { decisionStatuses, issueSeverities, issueStatuses } from '../../model.js';
+import {
+  type DecisionStatus,
+  decisionStatuses,
+  type IssueSeverity,
+  type IssueStatus,
+  issueSeverities,
+  issueStatuses,
+} from '../../model.js';
 import type { OperationContext } from '../../pipeline/context.js';
 import type { CollectionName, CollectionRows, ListQuery } from '../../port/index.js';
 import { sha256Hex } from '../../sha256.js';
@@ -91,18 +98,27 @@ export async function outcomeSummary(ctx: OperationContext, id: string): Promise
     if (at > lastActivityAt) lastActivityAt = at;
   };
 
+  const workspaceId = ctx.tenant.workspaceId;
   const issues = { total: 0, byStatus: zeros(issueStatuses), bySeverity: zeros(issueSeverities) };
-  const blockers: OutcomeSummary['openBlockers'] = { total: 0, issues: [] };
   // Archived issues are left out, as lists leave them out by default: the counts are the lists'.
-  for await (const issue of allRows(ctx, 'issues', { outcomeId: id, archivedAt: null })) {
-    issues.total++;
-    issues.byStatus[issue.status]++;
-    issues.bySeverity[issue.severity]++;
-    later(issue.updatedAt);
-    if (issue.status !== 'blocked') continue;
-    blockers.total++;
-    if (blockers.issues.length < namedBlockers)
-      blockers.issues.push({ id: issue.id, key: issue.key, title: issue.title });
+  // Counted by status and severity in the database, not read row by row.
+  const live = { outcomeId: id, archivedAt: null };
+  for (const group of await ctx.tx.collections.issues.tally(workspaceId, live, ['status', 'severity'])) {
+    const [status, severity] = group.values as [IssueStatus, IssueSeverity];
+    issues.total += group.count;
+    issues.byStatus[status] += group.count;
+    issues.bySeverity[severity] += group.count;
+    later(group.latestUpdatedAt);
+  }
+  const blockers: OutcomeSummary['openBlockers'] = { total: issues.byStatus.blocked, issues: [] };
+  if (blockers.total > 0) {
+    // The newest first, as the list of the outcome's blocked issues shows them.
+    const { rows } = await ctx.tx.collections.issues.list({
+      workspaceId,
+      where: { ...live, status: 'blocked' },
+      limit: namedBlockers,
+    });
+    blockers.issues = rows.map((issue) => ({ id: issue.id, key: issue.key, title: issue.title }));
   }
 
   const time = {
@@ -119,10 +135,11 @@ export async function outcomeSummary(ctx: OperationContext, id: string): Promise
   }
 
   const decisions = { total: 0, byStatus: zeros(decisionStatuses) };
-  for await (const decision of allRows(ctx, 'decisions', { outcomeId: id })) {
-    decisions.total++;
-    decisions.byStatus[decision.status]++;
-    later(decision.updatedAt);
+  for (const group of await ctx.tx.collections.decisions.tally(workspaceId, { outcomeId: id }, ['status'])) {
+    const [status] = group.values as [DecisionStatus];
+    decisions.total += group.count;
+    decisions.byStatus[status] += group.count;
+    later(group.latestUpdatedAt);
   }
 
   return {
