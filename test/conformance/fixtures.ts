@@ -76,6 +76,8 @@ export function sampleRow<Name extends CollectionName>(
       blockedBy: 0,
       subIssues: 0,
       archivedAt: null,
+      dueOn: null,
+      estimate: null,
     }),
     outcomes: () => ({
       ...common,

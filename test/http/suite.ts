@@ -258,6 +258,8 @@ export function runHttpSuite(host: Host, adapter?: AdapterUnderTest): void {
           blockedBy: 0,
           subIssues: 0,
           archivedAt: null,
+          dueOn: null,
+          estimate: null,
           createdAt: iso(startTime),
           updatedAt: iso(startTime),
           version: 1,

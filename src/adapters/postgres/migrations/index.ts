@@ -16,6 +16,7 @@ import { sortOrders } from './015_sort_orders.js';
 import { issueLabels } from './016_issue_labels.js';
 import { accountKeys } from './017_account_keys.js';
 import { accountSequences } from './018_account_sequences.js';
+import { dueDatesAndEstimates } from './020_due_dates_and_estimates.js';
 
 /** One schema step, recorded in `schema_migrations` once applied. */
 export interface Migration {
@@ -44,6 +45,7 @@ export const migrations: readonly Migration[] = [
   { version: 16, name: 'issue labels', sql: issueLabels },
   { version: 17, name: 'account keys', sql: accountKeys },
   { version: 18, name: 'account sequences', sql: accountSequences },
+  { version: 20, name: 'due dates and estimates', sql: dueDatesAndEstimates },
 ];
 
 /** The schema version this code knows. */

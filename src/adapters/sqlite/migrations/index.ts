@@ -17,6 +17,7 @@ import { archive } from './016_archive.js';
 import { sortOrders } from './017_sort_orders.js';
 import { issueLabels } from './018_issue_labels.js';
 import { counterWorkspaces } from './019_counter_workspaces.js';
+import { dueDatesAndEstimates } from './021_due_dates_and_estimates.js';
 
 /** One schema step. `version` is what `PRAGMA user_version` holds once it is applied. */
 export interface Migration {
@@ -46,6 +47,7 @@ export const migrations: readonly Migration[] = [
   { version: 17, name: 'sort orders', sql: sortOrders },
   { version: 18, name: 'issue labels', sql: issueLabels },
   { version: 19, name: 'counter workspaces', sql: counterWorkspaces },
+  { version: 21, name: 'due dates and estimates', sql: dueDatesAndEstimates },
 ];
 
 /** The schema version this code knows. */

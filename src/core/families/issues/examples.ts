@@ -17,6 +17,8 @@ const issue = {
   blockedBy: 0,
   subIssues: 0,
   archivedAt: null,
+  dueOn: null,
+  estimate: null,
   createdAt: '2026-11-22T10:16:16.000Z',
   updatedAt: '2026-11-22T10:16:16.000Z',
   version: 1,

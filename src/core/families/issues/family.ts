@@ -44,10 +44,10 @@ export const issuesFamily = defineFamily({
         'archivedAt',
       ],
       search: ['title', 'description'],
-      ranges: [],
+      ranges: ['dueOn', 'estimate'],
       sums: [],
       notNull: ['archivedAt'],
-      sorts: ['updatedAt', 'number', 'severity', 'status', 'title'],
+      sorts: ['updatedAt', 'number', 'severity', 'status', 'title', 'dueOn', 'estimate'],
     },
   },
   transfer: collectionTransfer({

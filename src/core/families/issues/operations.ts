@@ -5,6 +5,7 @@ import type { Page } from '../../pipeline/pagination.js';
 import type { StoredJson } from '../../port/index.js';
 import { insertComment } from '../comments/operations.js';
 import { setArchived } from '../shared/archive.js';
+import { dueRange, estimateRange } from '../shared/due-filters.js';
 import { splitFilters } from '../shared/filters.js';
 import { insertAndAnnounce } from '../shared/lifecycle.js';
 import {
@@ -59,6 +60,8 @@ export async function createIssue(ctx: OperationContext, input: IssueCreate): Pr
     blockedBy: 0,
     subIssues: 0,
     archivedAt: null,
+    dueOn: input.dueOn ?? null,
+    estimate: input.estimate ?? null,
     createdAt: ctx.now,
     updatedAt: ctx.now,
     version: 1,
@@ -105,9 +108,13 @@ export async function getIssueJson(ctx: OperationContext, idOrKey: string): Prom
 }
 
 export async function listIssues(ctx: OperationContext, query: IssueListQuery): Promise<Page<IssueView>> {
-  const { archived, labels, labelsAny, ...rest } = query;
+  const { archived, labels, labelsAny, dueAfter, dueBefore, estimateMin, estimateMax, ...rest } = query;
   const { where, notNull } = archivedFilter(archived);
   const labelMatch = labelMatchOf(labels, labelsAny);
+  const dueOn = dueRange({ dueAfter, dueBefore });
+  const estimate = estimateRange({ estimateMin, estimateMax });
+  const range =
+    dueOn || estimate ? { ...(dueOn ? { dueOn } : {}), ...(estimate ? { estimate } : {}) } : undefined;
   const lists = splitFilters(rest, [
     'projectId',
     'outcomeId',
@@ -119,7 +126,12 @@ export async function listIssues(ctx: OperationContext, query: IssueListQuery): 
   return listPage(
     ctx,
     'issues',
-    { ...lists.params, notNull, ...(labelMatch ? { labels: labelMatch } : {}) },
+    {
+      ...lists.params,
+      notNull,
+      ...(range ? { range } : {}),
+      ...(labelMatch ? { labels: labelMatch } : {}),
+    },
     { ...lists.where, ...where },
     presentIssue,
   );

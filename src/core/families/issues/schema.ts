@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { issueSeverities, issueStatuses } from '../../model.js';
+import { calendarDate } from '../shared/dates.js';
+import { dueFilters, estimateFilters } from '../shared/due-filters.js';
 import { enumList, filterLists, idList } from '../shared/filters.js';
 import {
   archivedAtOut,
   archivedQuery,
   commentCountOut,
+  dateOut,
   idOf,
   listQueryBase,
   nonBlank,
@@ -35,6 +38,15 @@ const readOnly = [
 const title = nonBlank().max(500);
 const description = z.string().max(50_000).nullable();
 const labels = z.array(nonBlank().max(64)).max(50);
+const dueOn = calendarDate.nullable().describe('The day it is due (`YYYY-MM-DD`), or null');
+/** The largest estimate taken: far beyond any real one, and small enough to sort exactly everywhere. */
+export const maxEstimate = 1_000_000;
+const estimate = z
+  .number()
+  .min(0)
+  .max(maxEstimate)
+  .nullable()
+  .describe("How much work it is, in the team's own unit (points, hours): a non-negative number, or null");
 
 export const issueCreateSchema = withoutReadOnly(
   readOnly,
@@ -46,6 +58,8 @@ export const issueCreateSchema = withoutReadOnly(
     outcomeId: idOf('out').nullable().optional(),
     assigneeId: idOf('usr').nullable().optional(),
     labels: labels.optional(),
+    dueOn: dueOn.optional(),
+    estimate: estimate.optional(),
   }),
 );
 export type IssueCreate = z.output<typeof issueCreateSchema>;
@@ -59,6 +73,8 @@ export const issuePatchSchema = withoutReadOnly(
     outcomeId: idOf('out').nullable().optional(),
     assigneeId: idOf('usr').nullable().optional(),
     labels: labels.optional(),
+    dueOn: dueOn.optional(),
+    estimate: estimate.optional(),
   }),
 );
 export type IssuePatch = z.output<typeof issuePatchSchema>;
@@ -73,7 +89,16 @@ export const issueTransitionSchema = withoutReadOnly(
 );
 export type IssueTransition = z.output<typeof issueTransitionSchema>;
 
-export const issueSorts = ['createdAt', 'updatedAt', 'number', 'severity', 'status', 'title'] as const;
+export const issueSorts = [
+  'createdAt',
+  'updatedAt',
+  'number',
+  'severity',
+  'status',
+  'title',
+  'dueOn',
+  'estimate',
+] as const;
 
 export const issueListQuerySchema = z.strictObject({
   ...listQueryBase,
@@ -86,6 +111,8 @@ export const issueListQuerySchema = z.strictObject({
     parentId: idList('iss', 'The children of these issues (their sub-issues; a comma list)'),
   }),
   ...labelFilters,
+  ...dueFilters,
+  ...estimateFilters,
   archived: archivedQuery,
   q: searchText.optional(),
   sort: sortQuery(issueSorts, '-createdAt'),
@@ -114,5 +141,7 @@ export const issueSchema = z.strictObject({
   blockedBy: z.number().int().min(0).describe('How many issues block it (blocks / blocked_by relations)'),
   subIssues: z.number().int().min(0).describe('How many children it has (parent_of / child_of relations)'),
   archivedAt: archivedAtOut,
+  dueOn: dateOut.nullable().describe('The day it is due, or null'),
+  estimate: z.number().min(0).nullable().describe('How much work it is (a non-negative number), or null'),
 });
 export const issuePageSchema = pageOf(issueSchema);

@@ -6,6 +6,7 @@ import { deleteCommentsOn } from '../comments/operations.js';
 import { contextEvents } from '../context/events.js';
 import { presentContext } from '../context/operations.js';
 import { setArchived } from '../shared/archive.js';
+import { dueRange } from '../shared/due-filters.js';
 import { splitFilters } from '../shared/filters.js';
 import { deleteAndAnnounce, insertAndAnnounce } from '../shared/lifecycle.js';
 import { getForWrite, getOr404, listPage, present } from '../shared/operations.js';
@@ -68,13 +69,14 @@ export async function listOutcomes(
   ctx: OperationContext,
   query: OutcomeListQuery,
 ): Promise<Page<OutcomeView>> {
-  const { archived, ...rest } = query;
+  const { archived, dueAfter, dueBefore, ...rest } = query;
   const { where, notNull } = archivedFilter(archived);
   const lists = splitFilters(rest, ['projectId', 'status', 'ownerId']);
+  const dueDate = dueRange({ dueAfter, dueBefore });
   return listPage(
     ctx,
     'outcomes',
-    { ...lists.params, notNull },
+    { ...lists.params, notNull, ...(dueDate ? { range: { dueDate } } : {}) },
     { ...lists.where, ...where },
     presentOutcome,
   );
