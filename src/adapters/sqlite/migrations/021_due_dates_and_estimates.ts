@@ -4,7 +4,8 @@
  * missing estimate above every estimate). Issues and outcomes get `overdue_signalled_for`: the
  * due day the overdue sweep last signalled the row for, claimed in the transaction that records
  * the signal, so a day passes once per row however many sweeps run, and a moved day passes again.
- * The sweep finds its rows through partial indexes of the rows with a due day, in day order.
+ * The sweep finds its rows through partial indexes of the rows with a due day not yet signalled for
+ * it, in day order (a row signalled leaves the index; one closed before its day stays, skipped).
  *
  * Existing issues get `"dueOn":null,"estimate":null` at the end of their JSON text.
  * Frozen once released: the tables are listed here, not derived from the code.
@@ -17,6 +18,6 @@ ALTER TABLE outcomes ADD COLUMN overdue_signalled_for TEXT;
 UPDATE issues SET data = substr(data, 1, length(data) - 1) || ',"dueOn":null,"estimate":null}';
 CREATE INDEX issues_sorted_due_on ON issues (workspace_id, COALESCE(due_on, '~'), id);
 CREATE INDEX issues_sorted_estimate ON issues (workspace_id, COALESCE(estimate, 1000000000), id);
-CREATE INDEX issues_by_due_day ON issues (due_on) WHERE due_on IS NOT NULL;
-CREATE INDEX outcomes_by_due_day ON outcomes (due_date) WHERE due_date IS NOT NULL;
+CREATE INDEX issues_due_unsignalled ON issues (due_on) WHERE due_on IS NOT NULL AND overdue_signalled_for IS NOT due_on;
+CREATE INDEX outcomes_due_unsignalled ON outcomes (due_date) WHERE due_date IS NOT NULL AND overdue_signalled_for IS NOT due_date;
 `;
