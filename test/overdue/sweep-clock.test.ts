@@ -54,12 +54,12 @@ describe.each(storages)('the overdue sweep, driven by the test clock ($name)', (
     const project = await kit.client.projects.create({ name: 'Apollo' });
     const due = { projectId: project.id, dueOn: '2026-01-01' };
     const resolved = await kit.client.issues.create({ ...due, title: 'Resolved' });
-    await kit.client.issues.transition(resolved.id, { to: 'resolved' });
+    await kit.client.issues.transition(resolved, 'resolved');
     const archived = await kit.client.issues.create({ ...due, title: 'Archived' });
     await kit.client.issues.archive(archived);
     await kit.client.issues.create({ projectId: project.id, title: 'Undated' });
     const blocked = await kit.client.issues.create({ ...due, title: 'Blocked' });
-    await kit.client.issues.transition(blocked.id, { to: 'blocked' });
+    await kit.client.issues.transition(blocked, 'blocked');
 
     await kit.clock.advance('2d');
     expect(await overdueSignals(kit)).toEqual([{ type: 'issue.overdue', id: blocked.id }]);

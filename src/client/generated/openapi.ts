@@ -1065,6 +1065,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "outcome.overdue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * outcome.overdue
+         * @description Delivered to subscriptions listing outcome.overdue or *. Verify X-Service-Signature over the raw body before trusting it; de-duplicate on X-Service-Event-Id.
+         */
+        post: operations["outcomeOverdueEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "context.created": {
         parameters: {
             query?: never;
@@ -1239,6 +1259,26 @@ export interface webhooks {
          * @description Delivered to subscriptions listing issue.unarchived or *. Verify X-Service-Signature over the raw body before trusting it; de-duplicate on X-Service-Event-Id.
          */
         post: operations["issueUnarchivedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "issue.overdue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * issue.overdue
+         * @description Delivered to subscriptions listing issue.overdue or *. Verify X-Service-Signature over the raw body before trusting it; de-duplicate on X-Service-Event-Id.
+         */
+        post: operations["issueOverdueEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1816,6 +1856,10 @@ export interface components {
             subIssues: number;
             /** @description When it was archived (left out of lists unless `archived=true|only`); null while it is not */
             archivedAt: components["schemas"]["Timestamp"] | null;
+            /** @description The day it is due, or null */
+            dueOn: components["schemas"]["CalendarDate"] | null;
+            /** @description How much work it is (a non-negative number), or null */
+            estimate: number | null;
         };
         IssuePage: {
             data: components["schemas"]["Issue"][];
@@ -1960,7 +2004,7 @@ export interface components {
             version: number;
             accountId: string;
             url: string;
-            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description: string | null;
             /** @enum {string} */
             status: "active" | "disabled";
@@ -1987,7 +2031,7 @@ export interface components {
             version: number;
             accountId: string;
             url: string;
-            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description: string | null;
             /** @enum {string} */
             status: "active" | "disabled";
@@ -2009,7 +2053,7 @@ export interface components {
             version: number;
             accountId: string;
             url: string;
-            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description: string | null;
             /** @enum {string} */
             status: "active" | "disabled";
@@ -2030,7 +2074,7 @@ export interface components {
             /** Format: uuid */
             eventId: string;
             /** @enum {string} */
-            eventType: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
+            eventType: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
             /**
              * @description pending (waiting for its next attempt), sending (an attempt in flight), delivered or failed
              * @enum {string}
@@ -2060,7 +2104,7 @@ export interface components {
             /** Format: uuid */
             eventId: string;
             /** @enum {string} */
-            eventType: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
+            eventType: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
             /**
              * @description pending (waiting for its next attempt), sending (an attempt in flight), delivered or failed
              * @enum {string}
@@ -2137,7 +2181,7 @@ export interface components {
             /** @description Strictly increasing in commit order */
             sequence: number;
             /** @enum {string} */
-            type: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
+            type: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
             occurredAt: components["schemas"]["Timestamp"];
             accountId: string;
             workspaceId: string;
@@ -2296,6 +2340,19 @@ export interface components {
                 object: components["schemas"]["Outcome"];
             };
         };
+        OutcomeOverdueEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, also sent as X-Service-Event-Id; the same on every retry
+             */
+            id: string;
+            /** @constant */
+            type: "outcome.overdue";
+            occurredAt: components["schemas"]["Timestamp"];
+            data: {
+                object: components["schemas"]["Outcome"];
+            };
+        };
         ContextCreatedEvent: {
             /**
              * Format: uuid
@@ -2427,6 +2484,19 @@ export interface components {
             id: string;
             /** @constant */
             type: "issue.unarchived";
+            occurredAt: components["schemas"]["Timestamp"];
+            data: {
+                object: components["schemas"]["Issue"];
+            };
+        };
+        IssueOverdueEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, also sent as X-Service-Event-Id; the same on every retry
+             */
+            id: string;
+            /** @constant */
+            type: "issue.overdue";
             occurredAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["Issue"];
@@ -2728,6 +2798,10 @@ export interface components {
             outcomeId?: string | null;
             assigneeId?: string | null;
             labels?: string[];
+            /** @description The day it is due (`YYYY-MM-DD`), or null */
+            dueOn?: string | null;
+            /** @description How much work it is, in the team's own unit (points, hours): a non-negative number, or null */
+            estimate?: number | null;
         };
         IssuePatch: {
             title?: string;
@@ -2737,6 +2811,10 @@ export interface components {
             outcomeId?: string | null;
             assigneeId?: string | null;
             labels?: string[];
+            /** @description The day it is due (`YYYY-MM-DD`), or null */
+            dueOn?: string | null;
+            /** @description How much work it is, in the team's own unit (points, hours): a non-negative number, or null */
+            estimate?: number | null;
         };
         IssueTransition: {
             /** @enum {string} */
@@ -2793,7 +2871,7 @@ export interface components {
         WebhookCreate: {
             /** Format: uri */
             url: string;
-            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description?: string | null;
             /**
              * @description How deliveries are signed: `stripe` (X-Service-Signature), `standard` (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature) or `both`
@@ -2804,7 +2882,7 @@ export interface components {
         WebhookPatch: {
             /** Format: uri */
             url?: string;
-            eventTypes?: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes?: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description?: string | null;
             /** @enum {string} */
             status?: "active" | "disabled";
@@ -2820,7 +2898,7 @@ export interface components {
             /** @description …up to and including this sequence (default: the latest); not below `after` */
             until?: number;
             /** @description Only these event types (of those the webhook subscribes to) */
-            types?: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test")[];
+            types?: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test")[];
         };
         Batch: {
             /** @description Up to 100 operations, run in order in one transaction */
@@ -3512,6 +3590,10 @@ export interface operations {
                 ownerId?: string;
                 /** @description None of these (a comma list): leaves out what `ownerId` would match */
                 "-ownerId"?: string;
+                /** @description Due on this day (`YYYY-MM-DD`) or later */
+                dueAfter?: string;
+                /** @description Due before this day (`YYYY-MM-DD`) */
+                dueBefore?: string;
                 /** @description Archived items are left out unless `true` (with the others) or `only` */
                 archived?: "false" | "true" | "only";
                 q?: string;
@@ -4759,11 +4841,19 @@ export interface operations {
                 labels?: string;
                 /** @description Issues carrying at least one of these labels (a comma list) */
                 labelsAny?: string;
+                /** @description Due on this day (`YYYY-MM-DD`) or later */
+                dueAfter?: string;
+                /** @description Due before this day (`YYYY-MM-DD`) */
+                dueBefore?: string;
+                /** @description An estimate of at least this */
+                estimateMin?: number;
+                /** @description An estimate of at most this */
+                estimateMax?: number;
                 /** @description Archived items are left out unless `true` (with the others) or `only` */
                 archived?: "false" | "true" | "only";
                 q?: string;
-                /** @description One of createdAt, updatedAt, number, severity, status, title; a leading `-` sorts descending. Default `-createdAt`. */
-                sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "number" | "-number" | "severity" | "-severity" | "status" | "-status" | "title" | "-title";
+                /** @description One of createdAt, updatedAt, number, severity, status, title, dueOn, estimate; a leading `-` sorts descending. Default `-createdAt`. */
+                sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "number" | "-number" | "severity" | "-severity" | "status" | "-status" | "title" | "-title" | "dueOn" | "-dueOn" | "estimate" | "-estimate";
             };
             header?: never;
             path?: never;
@@ -4805,6 +4895,8 @@ export interface operations {
                      *           "blockedBy": 0,
                      *           "subIssues": 0,
                      *           "archivedAt": null,
+                     *           "dueOn": null,
+                     *           "estimate": null,
                      *           "createdAt": "2026-11-22T10:16:16.000Z",
                      *           "updatedAt": "2026-11-22T10:16:16.000Z",
                      *           "version": 1
@@ -4885,6 +4977,8 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": null,
+                     *       "dueOn": null,
+                     *       "estimate": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:16:16.000Z",
                      *       "version": 1
@@ -4927,6 +5021,8 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": null,
+                     *       "dueOn": null,
+                     *       "estimate": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:16:16.000Z",
                      *       "version": 1
@@ -4996,6 +5092,8 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": null,
+                     *       "dueOn": null,
+                     *       "estimate": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:16:16.000Z",
                      *       "version": 1
@@ -5093,6 +5191,8 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": null,
+                     *       "dueOn": null,
+                     *       "estimate": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:19:19.000Z",
                      *       "version": 2
@@ -5177,6 +5277,8 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": null,
+                     *       "dueOn": null,
+                     *       "estimate": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:20:20.000Z",
                      *       "version": 3
@@ -5247,6 +5349,8 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": "2026-11-22T10:30:30.000Z",
+                     *       "dueOn": null,
+                     *       "estimate": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:30:30.000Z",
                      *       "version": 2
@@ -5318,6 +5422,8 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": null,
+                     *       "dueOn": null,
+                     *       "estimate": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:31:31.000Z",
                      *       "version": 3
@@ -7655,7 +7761,7 @@ export interface operations {
             query?: {
                 after?: number;
                 cursor?: string;
-                types?: string | ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test")[];
+                types?: string | ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test")[];
                 resourceId?: string;
                 limit?: number;
             };
@@ -7812,6 +7918,8 @@ export interface operations {
                      *             "blockedBy": 0,
                      *             "subIssues": 0,
                      *             "archivedAt": null,
+                     *             "dueOn": null,
+                     *             "estimate": null,
                      *             "createdAt": "2026-11-22T10:16:16.000Z",
                      *             "updatedAt": "2026-11-22T10:16:16.000Z",
                      *             "version": 1
@@ -7841,6 +7949,8 @@ export interface operations {
                      *             "blockedBy": 0,
                      *             "subIssues": 0,
                      *             "archivedAt": null,
+                     *             "dueOn": null,
+                     *             "estimate": null,
                      *             "createdAt": "2026-11-22T10:16:16.000Z",
                      *             "updatedAt": "2026-11-22T10:16:16.000Z",
                      *             "version": 2
@@ -8442,6 +8552,64 @@ export interface operations {
             };
         };
     };
+    outcomeOverdueEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`; during a secret rotation a second `v1` signed with the old secret follows. */
+                "X-Service-Signature": string;
+                /** @description The event id: the same on every retry of this event. */
+                "X-Service-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "outcome.overdue",
+                 *       "occurredAt": "2026-11-22T10:05:05.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "out_KA0v3sAwQE6znGhRcycX",
+                 *           "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                 *           "title": "Customers launch in one click",
+                 *           "description": null,
+                 *           "status": "planned",
+                 *           "ownerId": null,
+                 *           "dueDate": null,
+                 *           "shippedAt": null,
+                 *           "commentCount": 0,
+                 *           "archivedAt": null,
+                 *           "createdAt": "2026-11-22T10:05:05.000Z",
+                 *           "updatedAt": "2026-11-22T10:05:05.000Z",
+                 *           "version": 1
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["OutcomeOverdueEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 seconds. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer in 10 s) is retried about 1 m, 5 m, 30 m, 2 h, 6 h, 12 h and 24 h later; 410 disables the subscription. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     contextCreatedEvent: {
         parameters: {
             query?: never;
@@ -8707,6 +8875,8 @@ export interface operations {
                  *           "blockedBy": 0,
                  *           "subIssues": 0,
                  *           "archivedAt": null,
+                 *           "dueOn": null,
+                 *           "estimate": null,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
                  *           "updatedAt": "2026-11-22T10:16:16.000Z",
                  *           "version": 1
@@ -8774,6 +8944,8 @@ export interface operations {
                  *           "blockedBy": 0,
                  *           "subIssues": 0,
                  *           "archivedAt": null,
+                 *           "dueOn": null,
+                 *           "estimate": null,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
                  *           "updatedAt": "2026-11-22T10:19:19.000Z",
                  *           "version": 2
@@ -8845,6 +9017,8 @@ export interface operations {
                  *           "blockedBy": 0,
                  *           "subIssues": 0,
                  *           "archivedAt": null,
+                 *           "dueOn": null,
+                 *           "estimate": null,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
                  *           "updatedAt": "2026-11-22T10:20:20.000Z",
                  *           "version": 3
@@ -8913,6 +9087,8 @@ export interface operations {
                  *           "blockedBy": 0,
                  *           "subIssues": 0,
                  *           "archivedAt": "2026-11-22T10:30:30.000Z",
+                 *           "dueOn": null,
+                 *           "estimate": null,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
                  *           "updatedAt": "2026-11-22T10:30:30.000Z",
                  *           "version": 2
@@ -8978,6 +9154,8 @@ export interface operations {
                  *           "blockedBy": 0,
                  *           "subIssues": 0,
                  *           "archivedAt": null,
+                 *           "dueOn": null,
+                 *           "estimate": null,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
                  *           "updatedAt": "2026-11-22T10:16:16.000Z",
                  *           "version": 1
@@ -8986,6 +9164,73 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["IssueUnarchivedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 seconds. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer in 10 s) is retried about 1 m, 5 m, 30 m, 2 h, 6 h, 12 h and 24 h later; 410 disables the subscription. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    issueOverdueEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`; during a secret rotation a second `v1` signed with the old secret follows. */
+                "X-Service-Signature": string;
+                /** @description The event id: the same on every retry of this event. */
+                "X-Service-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "issue.overdue",
+                 *       "occurredAt": "2026-11-22T10:16:16.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "iss_CuUE3PZrO8ENHJLaEhNH",
+                 *           "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                 *           "number": 1,
+                 *           "key": "APO-1",
+                 *           "title": "Launch button does nothing on Safari",
+                 *           "description": null,
+                 *           "severity": "medium",
+                 *           "status": "open",
+                 *           "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                 *           "assigneeId": null,
+                 *           "labels": [],
+                 *           "resolvedAt": null,
+                 *           "commentCount": 0,
+                 *           "parentId": null,
+                 *           "blockedBy": 0,
+                 *           "subIssues": 0,
+                 *           "archivedAt": null,
+                 *           "dueOn": null,
+                 *           "estimate": null,
+                 *           "createdAt": "2026-11-22T10:16:16.000Z",
+                 *           "updatedAt": "2026-11-22T10:16:16.000Z",
+                 *           "version": 1
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["IssueOverdueEvent"];
             };
         };
         responses: {
