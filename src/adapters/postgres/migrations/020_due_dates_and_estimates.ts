@@ -1,5 +1,6 @@
 /**
- * Issues have a due day (`dueOn`) and an estimate, each a column a list bounds and sorts by
+ * Issues have a due day (`dueOn`) and an estimate, each a column a list bounds and sorts by; how
+ * many issues block one (`blockedBy`) gets a column too, which `blocked=` bounds
  * (indexes on the sort keys as `sortKeySql` writes them: a missing day after every day, a missing
  * estimate above every estimate). Issues and outcomes get `overdue_signalled_for`: the due day the
  * overdue sweep last signalled the row for, claimed by a conditional UPDATE in the transaction
@@ -13,7 +14,8 @@
  */
 export const dueDatesAndEstimates = `
 ALTER TABLE issues ADD COLUMN due_on text COLLATE "C", ADD COLUMN estimate double precision,
-  ADD COLUMN overdue_signalled_for text COLLATE "C";
+  ADD COLUMN overdue_signalled_for text COLLATE "C", ADD COLUMN blocked_by integer;
+UPDATE issues SET blocked_by = COALESCE(substring(data from '"blockedBy":([0-9]+)')::integer, 0);
 ALTER TABLE outcomes ADD COLUMN overdue_signalled_for text COLLATE "C";
 UPDATE issues SET data = left(data, -1) || ',"dueOn":null,"estimate":null}';
 CREATE INDEX issues_sorted_due_on ON issues (workspace_id, COALESCE(due_on, '~'), id);

@@ -1,6 +1,6 @@
 /**
  * Migration 21: issues have a due day (`dueOn`) and an estimate, each a column a list bounds and
- * sorts by (indexes on the sort keys as `sortKeySql` writes them: a missing day after every day, a
+ * sorts by; how many issues block one (`blockedBy`) gets a column too, which `blocked=` bounds (indexes on the sort keys as `sortKeySql` writes them: a missing day after every day, a
  * missing estimate above every estimate). Issues and outcomes get `overdue_signalled_for`: the
  * due day the overdue sweep last signalled the row for, claimed in the transaction that records
  * the signal, so a day passes once per row however many sweeps run, and a moved day passes again.
@@ -14,6 +14,8 @@ export const dueDatesAndEstimates = `
 ALTER TABLE issues ADD COLUMN due_on TEXT;
 ALTER TABLE issues ADD COLUMN estimate REAL;
 ALTER TABLE issues ADD COLUMN overdue_signalled_for TEXT;
+ALTER TABLE issues ADD COLUMN blocked_by INTEGER;
+UPDATE issues SET blocked_by = json_extract(data, '$.blockedBy');
 ALTER TABLE outcomes ADD COLUMN overdue_signalled_for TEXT;
 UPDATE issues SET data = substr(data, 1, length(data) - 1) || ',"dueOn":null,"estimate":null}';
 CREATE INDEX issues_sorted_due_on ON issues (workspace_id, COALESCE(due_on, '~'), id);

@@ -44,7 +44,7 @@ export const issuesFamily = defineFamily({
         'archivedAt',
       ],
       search: ['title', 'description'],
-      ranges: ['dueOn', 'estimate'],
+      ranges: ['dueOn', 'estimate', 'blockedBy'],
       sums: [],
       notNull: ['archivedAt'],
       sorts: ['updatedAt', 'number', 'severity', 'status', 'title', 'dueOn', 'estimate'],

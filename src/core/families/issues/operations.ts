@@ -16,6 +16,7 @@ import {
   present,
   saveNextVersion,
 } from '../shared/operations.js';
+import { withQuery } from '../shared/query.js';
 import { outcomeOfProject, referenced, referencedMember } from '../shared/references.js';
 import { archivedFilter } from '../shared/schema.js';
 import { applyChanges } from '../shared/update.js';
@@ -107,14 +108,29 @@ export async function getIssueJson(ctx: OperationContext, idOrKey: string): Prom
   return getStoredOr404(ctx, 'issues', idOrKey, 'issue');
 }
 
-export async function listIssues(ctx: OperationContext, query: IssueListQuery): Promise<Page<IssueView>> {
-  const { archived, labels, labelsAny, dueAfter, dueBefore, estimateMin, estimateMax, ...rest } = query;
+export async function listIssues(ctx: OperationContext, params: IssueListQuery): Promise<Page<IssueView>> {
+  const query = await withQuery(ctx, 'issues', params);
+  const {
+    archived,
+    labels,
+    labelsAny,
+    labelsNone,
+    dueAfter,
+    dueBefore,
+    estimateMin,
+    estimateMax,
+    blocked,
+    ...rest
+  } = query;
   const { where, notNull } = archivedFilter(archived);
-  const labelMatch = labelMatchOf(labels, labelsAny);
+  const labelMatch = labelMatchOf(labels, labelsAny, labelsNone);
   const dueOn = dueRange({ dueAfter, dueBefore });
   const estimate = estimateRange({ estimateMin, estimateMax });
-  const range =
-    dueOn || estimate ? { ...(dueOn ? { dueOn } : {}), ...(estimate ? { estimate } : {}) } : undefined;
+  const range = {
+    ...(dueOn ? { dueOn } : {}),
+    ...(estimate ? { estimate } : {}),
+    ...(blocked ? { blockedBy: blocked === 'true' ? { gte: 1 } : { lte: 0 } } : {}),
+  };
   const lists = splitFilters(rest, [
     'projectId',
     'outcomeId',
@@ -129,7 +145,7 @@ export async function listIssues(ctx: OperationContext, query: IssueListQuery): 
     {
       ...lists.params,
       notNull,
-      ...(range ? { range } : {}),
+      ...(Object.keys(range).length > 0 ? { range } : {}),
       ...(labelMatch ? { labels: labelMatch } : {}),
     },
     { ...lists.where, ...where },

@@ -3,6 +3,7 @@ import { issueSeverities, issueStatuses } from '../../model.js';
 import { calendarDate } from '../shared/dates.js';
 import { dueFilters, estimateFilters } from '../shared/due-filters.js';
 import { enumList, filterLists, idList } from '../shared/filters.js';
+import { queryParameter } from '../shared/query.js';
 import {
   archivedAtOut,
   archivedQuery,
@@ -113,9 +114,14 @@ export const issueListQuerySchema = z.strictObject({
   ...labelFilters,
   ...dueFilters,
   ...estimateFilters,
+  blocked: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe('`true`: issues blocked by at least one issue (`blockedBy` > 0); `false`: by none'),
   archived: archivedQuery,
   q: searchText.optional(),
   sort: sortQuery(issueSorts, '-createdAt'),
+  query: queryParameter,
 });
 export type IssueListQuery = z.output<typeof issueListQuerySchema>;
 

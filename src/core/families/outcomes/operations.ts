@@ -10,6 +10,7 @@ import { dueRange } from '../shared/due-filters.js';
 import { splitFilters } from '../shared/filters.js';
 import { deleteAndAnnounce, insertAndAnnounce } from '../shared/lifecycle.js';
 import { getForWrite, getOr404, listPage, present } from '../shared/operations.js';
+import { withQuery } from '../shared/query.js';
 import { referenced, referencedMember } from '../shared/references.js';
 import { archivedFilter } from '../shared/schema.js';
 import { applyChanges } from '../shared/update.js';
@@ -67,9 +68,9 @@ export async function getOutcome(ctx: OperationContext, id: string): Promise<Out
 
 export async function listOutcomes(
   ctx: OperationContext,
-  query: OutcomeListQuery,
+  params: OutcomeListQuery,
 ): Promise<Page<OutcomeView>> {
-  const { archived, dueAfter, dueBefore, ...rest } = query;
+  const { archived, dueAfter, dueBefore, ...rest } = await withQuery(ctx, 'outcomes', params);
   const { where, notNull } = archivedFilter(archived);
   const lists = splitFilters(rest, ['projectId', 'status', 'ownerId']);
   const dueDate = dueRange({ dueAfter, dueBefore });

@@ -3,6 +3,7 @@ import { outcomeStatuses } from '../../model.js';
 import { calendarDate } from '../shared/dates.js';
 import { dueFilters } from '../shared/due-filters.js';
 import { enumList, filterLists, idList } from '../shared/filters.js';
+import { queryParameter } from '../shared/query.js';
 import {
   archivedAtOut,
   archivedQuery,
@@ -60,6 +61,7 @@ export const outcomeListQuerySchema = z.strictObject({
   archived: archivedQuery,
   q: searchText.optional(),
   sort: sortQuery(outcomeSorts, '-createdAt'),
+  query: queryParameter,
 });
 export type OutcomeListQuery = z.output<typeof outcomeListQuerySchema>;
 
