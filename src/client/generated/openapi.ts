@@ -1617,6 +1617,10 @@ export interface components {
                 /** @description Dot-separated path inside that location, e.g. `labels.0`; empty for all of it */
                 path: string;
                 message: string;
+                /** @description `query` only: the term of the query language that is wrong, as written */
+                term?: string;
+                /** @description `query` only: where that term begins in the query (from 0) */
+                offset?: number;
             }[];
             /**
              * @description invalid_transition: the current status
@@ -3599,6 +3603,8 @@ export interface operations {
                 q?: string;
                 /** @description One of dueDate, createdAt, updatedAt, title; a leading `-` sorts descending. Default `-createdAt`. */
                 sort?: "dueDate" | "-dueDate" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "title" | "-title";
+                /** @description The query language (`status:open,blocked label:bug -label:wontfix "checkout fails"`; see the API guide): its terms and the other parameters are all ANDed */
+                query?: string;
             };
             header?: never;
             path?: never;
@@ -4492,6 +4498,8 @@ export interface operations {
                 "-status"?: string;
                 /** @description One of createdAt, updatedAt; a leading `-` sorts descending. Default `-createdAt`. */
                 sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
+                /** @description The query language (`status:open,blocked label:bug -label:wontfix "checkout fails"`; see the API guide): its terms and the other parameters are all ANDed */
+                query?: string;
             };
             header?: never;
             path?: never;
@@ -4841,6 +4849,8 @@ export interface operations {
                 labels?: string;
                 /** @description Issues carrying at least one of these labels (a comma list) */
                 labelsAny?: string;
+                /** @description Issues carrying none of these labels (a comma list) */
+                labelsNone?: string;
                 /** @description Due on this day (`YYYY-MM-DD`) or later */
                 dueAfter?: string;
                 /** @description Due before this day (`YYYY-MM-DD`) */
@@ -4849,11 +4859,15 @@ export interface operations {
                 estimateMin?: number;
                 /** @description An estimate of at most this */
                 estimateMax?: number;
+                /** @description `true`: issues blocked by at least one issue (`blockedBy` > 0); `false`: by none */
+                blocked?: "true" | "false";
                 /** @description Archived items are left out unless `true` (with the others) or `only` */
                 archived?: "false" | "true" | "only";
                 q?: string;
                 /** @description One of createdAt, updatedAt, number, severity, status, title, dueOn, estimate; a leading `-` sorts descending. Default `-createdAt`. */
                 sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "number" | "-number" | "severity" | "-severity" | "status" | "-status" | "title" | "-title" | "dueOn" | "-dueOn" | "estimate" | "-estimate";
+                /** @description The query language (`status:open,blocked label:bug -label:wontfix "checkout fails"`; see the API guide): its terms and the other parameters are all ANDed */
+                query?: string;
             };
             header?: never;
             path?: never;
