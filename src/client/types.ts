@@ -68,6 +68,8 @@ export type WebhookEvent =
   | Schemas['IssueCreatedEvent']
   | Schemas['IssueUpdatedEvent']
   | Schemas['IssueStatusChangedEvent']
+  | Schemas['IssueOverdueEvent']
+  | Schemas['OutcomeOverdueEvent']
   | Schemas['IssueRelationCreatedEvent']
   | Schemas['IssueRelationDeletedEvent']
   | Schemas['TimeEntryCreatedEvent']

@@ -89,6 +89,10 @@ export interface ValidationIssue {
   /** Dot-separated path inside that location, e.g. `labels.0`; empty for the whole value. */
   path: string;
   message: string;
+  /** A term of a `query` (the query language) that is wrong, as written. */
+  term?: string;
+  /** Where that term begins in the query, counted in UTF-16 code units from 0. */
+  offset?: number;
 }
 
 export class ApiError extends Error {

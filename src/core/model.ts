@@ -118,7 +118,14 @@ export interface Issue extends VersionedRecord {
   archivedAt: string | null;
   /** Where it was imported from, or null for an issue made here. */
   external: ExternalRef | null;
+  /** The day it is due, YYYY-MM-DD, or null. */
+  dueOn: string | null;
+  /** How much work it is, in the team's own unit (points, hours): a non-negative number, or null. */
+  estimate: number | null;
 }
+
+/** Issue statuses in which an issue is still open: one whose due day passes in one is overdue. */
+export const openIssueStatuses = ['open', 'in_progress', 'blocked'] as const satisfies readonly IssueStatus[];
 
 /** What a relation says, as asked for from either end. */
 export const relationTypes = [
@@ -181,6 +188,9 @@ export interface IdempotencyRecord {
 
 export const outcomeStatuses = ['planned', 'in_progress', 'shipped', 'abandoned'] as const;
 export type OutcomeStatus = (typeof outcomeStatuses)[number];
+
+/** Outcome statuses in which an outcome is still open: one whose due date passes in one is overdue. */
+export const openOutcomeStatuses = ['planned', 'in_progress'] as const satisfies readonly OutcomeStatus[];
 
 export interface Outcome extends VersionedRecord {
   projectId: string;

@@ -3,16 +3,27 @@ import type { CollectionName, SortKey } from './port/index.js';
 
 export type { SortKey };
 
+/** What a missing estimate sorts as: above any estimate taken (at most a million). */
+const missingEstimate = 1_000_000_000;
+
 interface SortKeyRule {
   /** An enum sorted by its place in this list (severity: low < critical), not alphabetically. */
   ranks?: readonly string[];
-  /** A nullable field: null sorts as this value (after every date: `~` follows the digits). */
-  nullsAs?: string;
+  /**
+   * A nullable field: null sorts as this value (after every date: `~` follows the digits; after
+   * every estimate: a number above the largest taken).
+   */
+  nullsAs?: string | number;
 }
 
 /** Sort fields whose key is not the stored value itself. */
 const rules: Partial<Record<CollectionName, Record<string, SortKeyRule>>> = {
-  issues: { severity: { ranks: issueSeverities }, status: { ranks: issueStatuses } },
+  issues: {
+    severity: { ranks: issueSeverities },
+    status: { ranks: issueStatuses },
+    dueOn: { nullsAs: '~' },
+    estimate: { nullsAs: missingEstimate },
+  },
   outcomes: { dueDate: { nullsAs: '~' } },
 };
 
@@ -41,6 +52,7 @@ export const sortKeyCanChange = (name: CollectionName, field: string): boolean =
 /** Whether a key read back from a cursor has the type `field`'s keys have. */
 export function isSortKeyOf(name: CollectionName, field: string, key: unknown): key is SortKey {
   if (rules[name]?.[field]?.ranks || field === 'number' || field === 'minutes') return Number.isInteger(key);
+  if (name === 'issues' && field === 'estimate') return typeof key === 'number' && Number.isFinite(key);
   return typeof key === 'string';
 }
 
@@ -55,6 +67,7 @@ export function sortKeySql(name: CollectionName, field: string, column: string):
     const cases = rule.ranks.map((value, rank) => `WHEN '${value}' THEN ${rank}`).join(' ');
     return `(CASE ${column} ${cases} END)`;
   }
+  if (typeof rule?.nullsAs === 'number') return `COALESCE(${column}, ${rule.nullsAs})`;
   if (rule?.nullsAs !== undefined) return `COALESCE(${column}, '${rule.nullsAs}')`;
   return column;
 }

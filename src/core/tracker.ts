@@ -5,6 +5,7 @@ import { restoreParsedBody } from './edge/parsed-body.js';
 import { ApiError } from './errors.js';
 import { mountExtensions, type TrackerExtension } from './extension.js';
 import { answerMcp, type McpEndpoint, type McpEndpointFactory, mcpPath } from './mcp-endpoint.js';
+import { sweepOverdue } from './overdue-sweep.js';
 import { authenticate } from './pipeline/auth.js';
 import {
   type OperationContext,
@@ -164,6 +165,12 @@ export interface Tracker {
   webhooks: Dispatcher;
   /** Forgets idempotency keys older than 24 h and signals past their retention; `serve` calls it hourly. */
   purgeExpired(): Promise<{ idempotencyKeys: number; signals: number }>;
+  /**
+   * Signals `issue.overdue` / `outcome.overdue` for each open item whose due day has passed, once
+   * per item and due day however many processes sweep; `serve` calls it every minute, the test
+   * clock whenever it moves. Returns how many signals this call recorded.
+   */
+  sweepOverdue(): Promise<number>;
   storage: Storage;
   clock: Clock;
   ids: Ids;
@@ -335,6 +342,16 @@ export function createTracker(options: TrackerOptions): Tracker {
         signals: await tx.signals.purge(isoTime(now - signalsKeptMs(options.signalRetentionMs))),
       }));
     },
+    sweepOverdue: () =>
+      sweepOverdue(
+        {
+          storage: options.storage,
+          ids,
+          services: runtime.services,
+          committed: (accountId) => runtime.changes.notify(accountId),
+        },
+        clock.now(),
+      ),
     storage: options.storage,
     clock,
     ids,

@@ -42,8 +42,9 @@ export interface TestClock extends Clock {
   now(): number;
   /**
    * Moves the time forward by `duration` (ms, or text such as `'25h'`), running on the way, each at
-   * its own time, what would have run: due webhook deliveries and their retries; then the purge of
-   * expired idempotency keys and signals. Resolves once all of it is recorded.
+   * its own time, what would have run: due webhook deliveries and their retries; then the overdue
+   * sweep (`issue.overdue` / `outcome.overdue` for due days passed) and the purge of expired
+   * idempotency keys and signals. Resolves once all of it is recorded.
    */
   advance(duration: number | string): Promise<void>;
   /**

@@ -201,6 +201,8 @@ export async function createTestTracker(options: TestTrackerOptions = {}): Promi
       await deliveries.drain();
     }
     time.set(target);
+    // Due days passed on the way are signalled now, and their deliveries sent with the others.
+    await tracker.sweepOverdue();
     await deliveries.drain();
     await tracker.purgeExpired();
   }

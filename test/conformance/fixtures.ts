@@ -77,6 +77,8 @@ export function sampleRow<Name extends CollectionName>(
       subIssues: 0,
       archivedAt: null,
       external: null,
+      dueOn: null,
+      estimate: null,
     }),
     outcomes: () => ({
       ...common,

@@ -22,6 +22,8 @@ const values: Record<string, fc.Arbitrary<unknown>> = {
   status: fc.constantFrom(...issueStatuses),
   title: fc.constantFrom('apple', 'Apple', 'Zebra', 'é', 'b'),
   dueDate: fc.constantFrom(null, '2026-01-01', '2026-12-31'),
+  dueOn: fc.constantFrom(null, '2026-01-01', '2026-12-31'),
+  estimate: fc.constantFrom(null, 0, 0.5, 3, 1_000_000),
   date: fc.constantFrom('2026-11-01', '2026-11-02', '2026-11-03'),
   minutes: fc.integer({ min: 1, max: 3 }),
 };

@@ -259,6 +259,8 @@ export function runHttpSuite(host: Host, adapter?: AdapterUnderTest): void {
           subIssues: 0,
           archivedAt: null,
           external: null,
+          dueOn: null,
+          estimate: null,
           createdAt: iso(startTime),
           updatedAt: iso(startTime),
           version: 1,

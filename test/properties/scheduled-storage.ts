@@ -33,6 +33,7 @@ export function scheduledStorage(inner: Storage): {
       tokens: wrapStore('tokens', tx.tokens),
       collections,
       labels: wrapStore('labels', tx.labels),
+      overdue: wrapStore('overdue', tx.overdue),
       signals: wrapStore('signals', tx.signals),
       idempotency: wrapStore('idempotency', tx.idempotency),
       counters: wrapStore('counters', tx.counters),

@@ -136,7 +136,8 @@ export class IndexedRows<Name extends CollectionName> {
     order: 'asc' | 'desc',
     after?: { createdAt: string; id: string },
   ): { walk: Iterable<Position>; size: number } | null {
-    if (!match) return null;
+    // Labels left out only (`none`) narrow nothing: the other indexes are walked, and each row tested.
+    if (!match || (match.all === undefined && match.any === undefined)) return null;
     const labels = this.labelIndex(workspaceId);
     let narrowest: SortedPositions | null = null;
     for (const label of match.all ?? []) {
@@ -430,7 +431,14 @@ export function memoryCollection<Name extends CollectionName>(
     const filtered = Object.values(where ?? {}).some((value) => value !== undefined);
     // One label asked, and nothing else: the size of its rows.
     const [only] = labels?.all ?? [];
-    if (labels && !filtered && labels.any === undefined && labels.all?.length === 1 && only !== undefined)
+    if (
+      labels &&
+      !filtered &&
+      labels.any === undefined &&
+      labels.none === undefined &&
+      labels.all?.length === 1 &&
+      only !== undefined
+    )
       return store.labelIndex(workspaceId).rowsOf(only).size;
     if (exact && !labels) return positions.size;
     // One any-of list, and nothing else: the sum of its values' rows.

@@ -25,6 +25,7 @@ import { serialQueue } from '../shared/serial-queue.js';
 import { IndexedRows, memoryCollection, type UniqueRule } from './collection.js';
 import { DeliveryRows } from './delivery-rows.js';
 import { memoryMembers, memoryUserTokens } from './members.js';
+import { memoryOverdue } from './overdue.js';
 import { clone, deleteWithUndo, type RecordUndo, setWithUndo, type Undo } from './undo.js';
 import { memoryDeliveries, memoryWebhooks, type WebhookState } from './webhooks.js';
 
@@ -46,6 +47,8 @@ interface State extends WebhookState {
   /** Counter name → its workspace and value. */
   counters: Map<string, { workspaceId: string; value: number }>;
   sequence: number;
+  /** The due day each issue and outcome was last signalled overdue for, by `<collection>:<id>`. */
+  overdueSignalled: Map<string, string>;
 }
 
 /** The keys a collection holds unique within a workspace, besides its id (the SQL adapters' unique indexes). */
@@ -78,6 +81,7 @@ export function memoryStorage(): Storage {
     idempotency: new Map(),
     counters: new Map(),
     sequence: 0,
+    overdueSignalled: new Map(),
     webhooks: new Map(),
     deliveries: new DeliveryRows(),
     attempts: new Map(),
@@ -138,6 +142,14 @@ function memoryTx(state: State, startedMs: number, record: RecordUndo): StorageT
         return state.collections.issues.labelIndex(workspaceId).list(after, limit);
       },
     },
+    overdue: memoryOverdue(
+      {
+        collections: state.collections,
+        overdueSignalled: state.overdueSignalled,
+        accountOf: (workspaceId) => state.workspaces.get(workspaceId)?.accountId,
+      },
+      record,
+    ),
     webhooks: memoryWebhooks(state, record),
     sessions: {
       async insert(session) {

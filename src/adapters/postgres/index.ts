@@ -15,6 +15,7 @@ import {
   notifyParams,
   notifySql,
 } from './notifications.js';
+import { postgresOverdue } from './overdue.js';
 import { postgresRateLimitStore } from './rate-limit-store.js';
 import { postgresCounters, postgresIdempotency } from './records.js';
 import { postgresSessions } from './sessions.js';
@@ -95,6 +96,7 @@ function postgresTx(conn: Conn, observer: TxObserver): StorageTx {
     tokens: postgresTokens(conn),
     collections: eachCollection((name) => postgresCollection(name, conn)) as StorageTx['collections'],
     labels: postgresLabels(conn),
+    overdue: postgresOverdue(conn),
     signals: postgresSignals(conn, observer.appended),
     idempotency: postgresIdempotency(conn),
     counters: postgresCounters(conn),

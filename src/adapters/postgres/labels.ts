@@ -97,6 +97,9 @@ export function addLabels(account: string, workspace: string, match: LabelMatch,
     `AND issue_labels.account_id = issues.account_id AND issue_labels.workspace_id = ${workspace} ` +
     `AND label ${labels} AND issue_pk = issues.pk)`;
   for (const label of match.all ?? []) into.add((p) => carries(`= ${p}`), label);
+  if (match.none !== undefined && match.none.length > 0) {
+    into.add((p) => `NOT ${carries(`= ANY(${p}::text[])`)}`, match.none);
+  }
   if (match.any === undefined) return;
   if (match.any.length === 0) into.clauses.push('FALSE');
   else into.add((p) => carries(`= ANY(${p}::text[])`), match.any);

@@ -12,6 +12,7 @@ import { migrate } from './migrate.js';
 import { sqliteCollection } from './stores/collections.js';
 import { sqliteDump } from './stores/dump.js';
 import { sqliteLabels } from './stores/labels.js';
+import { sqliteOverdue } from './stores/overdue.js';
 import { sqliteCounters, sqliteIdempotency } from './stores/records.js';
 import { searchIndexWriter } from './stores/search-index.js';
 import { sqliteSessions } from './stores/sessions.js';
@@ -58,6 +59,7 @@ function sqliteTx(conn: Conn, writePendingSearch: () => void): StorageTx {
       sqliteCollection(name, conn, writePendingSearch),
     ) as StorageTx['collections'],
     labels: sqliteLabels(conn),
+    overdue: sqliteOverdue(conn),
     signals: sqliteSignals(conn),
     idempotency: sqliteIdempotency(conn),
     counters: sqliteCounters(conn),

@@ -21,6 +21,8 @@ import { toolsetsFlag, toolsetsOption } from '../toolsets-flag.js';
 export const firstWorkspace = { slug: 'default', adminEmail: 'admin@localhost' } as const;
 
 const purgeEveryMs = 60 * 60 * 1000;
+/** How often the overdue sweep looks for due days passed: a signal comes within a minute of midnight UTC. */
+const sweepEveryMs = 60 * 1000;
 
 /** A whole number written in digits: `--port ''` or `--rate-limit ' '` must not read as 0. */
 const digits = (message: string) =>
@@ -280,6 +282,23 @@ export const command = defineCommand({
     };
     purge();
     const purgeTimer = setInterval(purge, purgeEveryMs).unref();
+    // One sweep at a time: a slow one is not overtaken by the next (each would find the same rows).
+    let sweeping: Promise<void> | null = null;
+    const sweep = () => {
+      sweeping ??= tracker
+        .sweepOverdue()
+        .then(
+          (signalled) => {
+            if (signalled > 0) log.logger.info({ signalled }, 'signalled overdue items');
+          },
+          (error: unknown) => log.logger.error({ err: error }, 'overdue sweep failed'),
+        )
+        .finally(() => {
+          sweeping = null;
+        });
+    };
+    sweep();
+    const sweepTimer = setInterval(sweep, sweepEveryMs).unref();
 
     const signal = await stop.signal;
     // A second signal while draining cuts the connections left instead of waiting out the grace period.
@@ -287,10 +306,12 @@ export const command = defineCommand({
     process.on('SIGTERM', hurry).on('SIGINT', hurry);
     log.logger.info({ signal, graceMs: input.shutdownGrace }, 'shutting down');
     clearInterval(purgeTimer);
+    clearInterval(sweepTimer);
     // Event streams never end by themselves: end them now, so only real requests use the grace.
     tracker.endStreams();
     await closeGracefully(server, input.shutdownGrace);
     await purging;
+    await sweeping;
     await tracker.close();
     log.logger.info('stopped');
     await log.flush();

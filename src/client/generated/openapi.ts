@@ -268,13 +268,13 @@ export interface paths {
         };
         /**
          * List issues
-         * @description One page of the workspace's issues, narrowed by project, outcome, status, severity, assignee or labels (`labels`: every one of them; `labelsAny`: any), by where an imported issue came from (`externalId=SHOP-101`, `externalSource=jira`), or searched with `q`. Follow `nextCursor` (null on the last page) for the next page; `total` counts every match.
+         * @description One page of the workspace's issues, narrowed by project, outcome, status, severity, assignee or labels (`labels`: every one of them; `labelsAny`: any), or searched with `q`. Follow `nextCursor` (null on the last page) for the next page; `total` counts every match.
          */
         get: operations["listIssues"];
         put?: never;
         /**
          * Create an issue
-         * @description Creates an open issue numbered in its project (its key, APO-1, is the project's key and that number) and answers it with its ETag and Location. An import says where the issue came from with `external` (`{ source, id, url? }`): a workspace holds one issue a source and id, and a second is refused (400). Needs an Idempotency-Key: the same key with the same body within 24 hours answers the stored result again (200, Idempotent-Replayed: true).
+         * @description Creates an open issue numbered in its project (its key, APO-1, is the project's key and that number) and answers it with its ETag and Location. Needs an Idempotency-Key: the same key with the same body within 24 hours answers the stored result again (200, Idempotent-Replayed: true).
          */
         post: operations["createIssue"];
         delete?: never;
@@ -1065,6 +1065,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "outcome.overdue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * outcome.overdue
+         * @description Delivered to subscriptions listing outcome.overdue or *. Verify X-Service-Signature over the raw body before trusting it; de-duplicate on X-Service-Event-Id.
+         */
+        post: operations["outcomeOverdueEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "context.created": {
         parameters: {
             query?: never;
@@ -1239,6 +1259,26 @@ export interface webhooks {
          * @description Delivered to subscriptions listing issue.unarchived or *. Verify X-Service-Signature over the raw body before trusting it; de-duplicate on X-Service-Event-Id.
          */
         post: operations["issueUnarchivedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "issue.overdue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * issue.overdue
+         * @description Delivered to subscriptions listing issue.overdue or *. Verify X-Service-Signature over the raw body before trusting it; de-duplicate on X-Service-Event-Id.
+         */
+        post: operations["issueOverdueEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1577,6 +1617,10 @@ export interface components {
                 /** @description Dot-separated path inside that location, e.g. `labels.0`; empty for all of it */
                 path: string;
                 message: string;
+                /** @description `query` only: the term of the query language that is wrong, as written */
+                term?: string;
+                /** @description `query` only: where that term begins in the query (from 0) */
+                offset?: number;
             }[];
             /**
              * @description invalid_transition: the current status
@@ -1816,17 +1860,10 @@ export interface components {
             subIssues: number;
             /** @description When it was archived (left out of lists unless `archived=true|only`); null while it is not */
             archivedAt: components["schemas"]["Timestamp"] | null;
-            external: {
-                /** @description The tracker it came from: `github`, `jira`, `linear`, `csv`, … */
-                source: string;
-                /** @description Its id there as people know it: `octo-org/apollo#42`, `SHOP-101`, `ENG-12` */
-                id: string;
-                /**
-                 * Format: uri
-                 * @description Its page in that tracker, when known
-                 */
-                url?: string;
-            } | null;
+            /** @description The day it is due, or null */
+            dueOn: components["schemas"]["CalendarDate"] | null;
+            /** @description How much work it is (a non-negative number), or null */
+            estimate: number | null;
         };
         IssuePage: {
             data: components["schemas"]["Issue"][];
@@ -1971,7 +2008,7 @@ export interface components {
             version: number;
             accountId: string;
             url: string;
-            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description: string | null;
             /** @enum {string} */
             status: "active" | "disabled";
@@ -1998,7 +2035,7 @@ export interface components {
             version: number;
             accountId: string;
             url: string;
-            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description: string | null;
             /** @enum {string} */
             status: "active" | "disabled";
@@ -2020,7 +2057,7 @@ export interface components {
             version: number;
             accountId: string;
             url: string;
-            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description: string | null;
             /** @enum {string} */
             status: "active" | "disabled";
@@ -2041,7 +2078,7 @@ export interface components {
             /** Format: uuid */
             eventId: string;
             /** @enum {string} */
-            eventType: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
+            eventType: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
             /**
              * @description pending (waiting for its next attempt), sending (an attempt in flight), delivered or failed
              * @enum {string}
@@ -2071,7 +2108,7 @@ export interface components {
             /** Format: uuid */
             eventId: string;
             /** @enum {string} */
-            eventType: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
+            eventType: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
             /**
              * @description pending (waiting for its next attempt), sending (an attempt in flight), delivered or failed
              * @enum {string}
@@ -2148,7 +2185,7 @@ export interface components {
             /** @description Strictly increasing in commit order */
             sequence: number;
             /** @enum {string} */
-            type: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
+            type: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
             occurredAt: components["schemas"]["Timestamp"];
             accountId: string;
             workspaceId: string;
@@ -2307,6 +2344,19 @@ export interface components {
                 object: components["schemas"]["Outcome"];
             };
         };
+        OutcomeOverdueEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, also sent as X-Service-Event-Id; the same on every retry
+             */
+            id: string;
+            /** @constant */
+            type: "outcome.overdue";
+            occurredAt: components["schemas"]["Timestamp"];
+            data: {
+                object: components["schemas"]["Outcome"];
+            };
+        };
         ContextCreatedEvent: {
             /**
              * Format: uuid
@@ -2438,6 +2488,19 @@ export interface components {
             id: string;
             /** @constant */
             type: "issue.unarchived";
+            occurredAt: components["schemas"]["Timestamp"];
+            data: {
+                object: components["schemas"]["Issue"];
+            };
+        };
+        IssueOverdueEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, also sent as X-Service-Event-Id; the same on every retry
+             */
+            id: string;
+            /** @constant */
+            type: "issue.overdue";
             occurredAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["Issue"];
@@ -2739,17 +2802,10 @@ export interface components {
             outcomeId?: string | null;
             assigneeId?: string | null;
             labels?: string[];
-            external?: {
-                /** @description The tracker it came from: `github`, `jira`, `linear`, `csv`, … */
-                source: string;
-                /** @description Its id there as people know it: `octo-org/apollo#42`, `SHOP-101`, `ENG-12` */
-                id: string;
-                /**
-                 * Format: uri
-                 * @description Its page in that tracker, when known
-                 */
-                url?: string;
-            } | null;
+            /** @description The day it is due (`YYYY-MM-DD`), or null */
+            dueOn?: string | null;
+            /** @description How much work it is, in the team's own unit (points, hours): a non-negative number, or null */
+            estimate?: number | null;
         };
         IssuePatch: {
             title?: string;
@@ -2759,6 +2815,10 @@ export interface components {
             outcomeId?: string | null;
             assigneeId?: string | null;
             labels?: string[];
+            /** @description The day it is due (`YYYY-MM-DD`), or null */
+            dueOn?: string | null;
+            /** @description How much work it is, in the team's own unit (points, hours): a non-negative number, or null */
+            estimate?: number | null;
         };
         IssueTransition: {
             /** @enum {string} */
@@ -2815,7 +2875,7 @@ export interface components {
         WebhookCreate: {
             /** Format: uri */
             url: string;
-            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description?: string | null;
             /**
              * @description How deliveries are signed: `stripe` (X-Service-Signature), `standard` (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature) or `both`
@@ -2826,7 +2886,7 @@ export interface components {
         WebhookPatch: {
             /** Format: uri */
             url?: string;
-            eventTypes?: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes?: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description?: string | null;
             /** @enum {string} */
             status?: "active" | "disabled";
@@ -2842,7 +2902,7 @@ export interface components {
             /** @description …up to and including this sequence (default: the latest); not below `after` */
             until?: number;
             /** @description Only these event types (of those the webhook subscribes to) */
-            types?: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test")[];
+            types?: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test")[];
         };
         Batch: {
             /** @description Up to 100 operations, run in order in one transaction */
@@ -3534,11 +3594,17 @@ export interface operations {
                 ownerId?: string;
                 /** @description None of these (a comma list): leaves out what `ownerId` would match */
                 "-ownerId"?: string;
+                /** @description Due on this day (`YYYY-MM-DD`) or later */
+                dueAfter?: string;
+                /** @description Due before this day (`YYYY-MM-DD`) */
+                dueBefore?: string;
                 /** @description Archived items are left out unless `true` (with the others) or `only` */
                 archived?: "false" | "true" | "only";
                 q?: string;
                 /** @description One of dueDate, createdAt, updatedAt, title; a leading `-` sorts descending. Default `-createdAt`. */
                 sort?: "dueDate" | "-dueDate" | "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "title" | "-title";
+                /** @description The query language (`status:open,blocked label:bug -label:wontfix "checkout fails"`; see the API guide): its terms and the other parameters are all ANDed */
+                query?: string;
             };
             header?: never;
             path?: never;
@@ -4432,6 +4498,8 @@ export interface operations {
                 "-status"?: string;
                 /** @description One of createdAt, updatedAt; a leading `-` sorts descending. Default `-createdAt`. */
                 sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
+                /** @description The query language (`status:open,blocked label:bug -label:wontfix "checkout fails"`; see the API guide): its terms and the other parameters are all ANDed */
+                query?: string;
             };
             header?: never;
             path?: never;
@@ -4781,15 +4849,25 @@ export interface operations {
                 labels?: string;
                 /** @description Issues carrying at least one of these labels (a comma list) */
                 labelsAny?: string;
-                /** @description Only the record imported with this external id (`SHOP-101`): at most one per source */
-                externalId?: string;
-                /** @description Only records imported from this tracker */
-                externalSource?: string;
+                /** @description Issues carrying none of these labels (a comma list) */
+                labelsNone?: string;
+                /** @description Due on this day (`YYYY-MM-DD`) or later */
+                dueAfter?: string;
+                /** @description Due before this day (`YYYY-MM-DD`) */
+                dueBefore?: string;
+                /** @description An estimate of at least this */
+                estimateMin?: number;
+                /** @description An estimate of at most this */
+                estimateMax?: number;
+                /** @description `true`: issues blocked by at least one issue (`blockedBy` > 0); `false`: by none */
+                blocked?: "true" | "false";
                 /** @description Archived items are left out unless `true` (with the others) or `only` */
                 archived?: "false" | "true" | "only";
                 q?: string;
-                /** @description One of createdAt, updatedAt, number, severity, status, title; a leading `-` sorts descending. Default `-createdAt`. */
-                sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "number" | "-number" | "severity" | "-severity" | "status" | "-status" | "title" | "-title";
+                /** @description One of createdAt, updatedAt, number, severity, status, title, dueOn, estimate; a leading `-` sorts descending. Default `-createdAt`. */
+                sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "number" | "-number" | "severity" | "-severity" | "status" | "-status" | "title" | "-title" | "dueOn" | "-dueOn" | "estimate" | "-estimate";
+                /** @description The query language (`status:open,blocked label:bug -label:wontfix "checkout fails"`; see the API guide): its terms and the other parameters are all ANDed */
+                query?: string;
             };
             header?: never;
             path?: never;
@@ -4831,7 +4909,8 @@ export interface operations {
                      *           "blockedBy": 0,
                      *           "subIssues": 0,
                      *           "archivedAt": null,
-                     *           "external": null,
+                     *           "dueOn": null,
+                     *           "estimate": null,
                      *           "createdAt": "2026-11-22T10:16:16.000Z",
                      *           "updatedAt": "2026-11-22T10:16:16.000Z",
                      *           "version": 1
@@ -4912,7 +4991,8 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": null,
-                     *       "external": null,
+                     *       "dueOn": null,
+                     *       "estimate": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:16:16.000Z",
                      *       "version": 1
@@ -4955,7 +5035,8 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": null,
-                     *       "external": null,
+                     *       "dueOn": null,
+                     *       "estimate": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:16:16.000Z",
                      *       "version": 1
@@ -5025,7 +5106,8 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": null,
-                     *       "external": null,
+                     *       "dueOn": null,
+                     *       "estimate": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:16:16.000Z",
                      *       "version": 1
@@ -5123,7 +5205,8 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": null,
-                     *       "external": null,
+                     *       "dueOn": null,
+                     *       "estimate": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:19:19.000Z",
                      *       "version": 2
@@ -5208,7 +5291,8 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": null,
-                     *       "external": null,
+                     *       "dueOn": null,
+                     *       "estimate": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:20:20.000Z",
                      *       "version": 3
@@ -5279,7 +5363,8 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": "2026-11-22T10:30:30.000Z",
-                     *       "external": null,
+                     *       "dueOn": null,
+                     *       "estimate": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:30:30.000Z",
                      *       "version": 2
@@ -5351,7 +5436,8 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": null,
-                     *       "external": null,
+                     *       "dueOn": null,
+                     *       "estimate": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:31:31.000Z",
                      *       "version": 3
@@ -7689,7 +7775,7 @@ export interface operations {
             query?: {
                 after?: number;
                 cursor?: string;
-                types?: string | ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test")[];
+                types?: string | ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test")[];
                 resourceId?: string;
                 limit?: number;
             };
@@ -7846,7 +7932,8 @@ export interface operations {
                      *             "blockedBy": 0,
                      *             "subIssues": 0,
                      *             "archivedAt": null,
-                     *             "external": null,
+                     *             "dueOn": null,
+                     *             "estimate": null,
                      *             "createdAt": "2026-11-22T10:16:16.000Z",
                      *             "updatedAt": "2026-11-22T10:16:16.000Z",
                      *             "version": 1
@@ -7876,7 +7963,8 @@ export interface operations {
                      *             "blockedBy": 0,
                      *             "subIssues": 0,
                      *             "archivedAt": null,
-                     *             "external": null,
+                     *             "dueOn": null,
+                     *             "estimate": null,
                      *             "createdAt": "2026-11-22T10:16:16.000Z",
                      *             "updatedAt": "2026-11-22T10:16:16.000Z",
                      *             "version": 2
@@ -8478,6 +8566,64 @@ export interface operations {
             };
         };
     };
+    outcomeOverdueEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`; during a secret rotation a second `v1` signed with the old secret follows. */
+                "X-Service-Signature": string;
+                /** @description The event id: the same on every retry of this event. */
+                "X-Service-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "outcome.overdue",
+                 *       "occurredAt": "2026-11-22T10:05:05.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "out_KA0v3sAwQE6znGhRcycX",
+                 *           "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                 *           "title": "Customers launch in one click",
+                 *           "description": null,
+                 *           "status": "planned",
+                 *           "ownerId": null,
+                 *           "dueDate": null,
+                 *           "shippedAt": null,
+                 *           "commentCount": 0,
+                 *           "archivedAt": null,
+                 *           "createdAt": "2026-11-22T10:05:05.000Z",
+                 *           "updatedAt": "2026-11-22T10:05:05.000Z",
+                 *           "version": 1
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["OutcomeOverdueEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 seconds. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer in 10 s) is retried about 1 m, 5 m, 30 m, 2 h, 6 h, 12 h and 24 h later; 410 disables the subscription. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     contextCreatedEvent: {
         parameters: {
             query?: never;
@@ -8743,7 +8889,8 @@ export interface operations {
                  *           "blockedBy": 0,
                  *           "subIssues": 0,
                  *           "archivedAt": null,
-                 *           "external": null,
+                 *           "dueOn": null,
+                 *           "estimate": null,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
                  *           "updatedAt": "2026-11-22T10:16:16.000Z",
                  *           "version": 1
@@ -8811,7 +8958,8 @@ export interface operations {
                  *           "blockedBy": 0,
                  *           "subIssues": 0,
                  *           "archivedAt": null,
-                 *           "external": null,
+                 *           "dueOn": null,
+                 *           "estimate": null,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
                  *           "updatedAt": "2026-11-22T10:19:19.000Z",
                  *           "version": 2
@@ -8883,7 +9031,8 @@ export interface operations {
                  *           "blockedBy": 0,
                  *           "subIssues": 0,
                  *           "archivedAt": null,
-                 *           "external": null,
+                 *           "dueOn": null,
+                 *           "estimate": null,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
                  *           "updatedAt": "2026-11-22T10:20:20.000Z",
                  *           "version": 3
@@ -8952,7 +9101,8 @@ export interface operations {
                  *           "blockedBy": 0,
                  *           "subIssues": 0,
                  *           "archivedAt": "2026-11-22T10:30:30.000Z",
-                 *           "external": null,
+                 *           "dueOn": null,
+                 *           "estimate": null,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
                  *           "updatedAt": "2026-11-22T10:30:30.000Z",
                  *           "version": 2
@@ -9018,7 +9168,8 @@ export interface operations {
                  *           "blockedBy": 0,
                  *           "subIssues": 0,
                  *           "archivedAt": null,
-                 *           "external": null,
+                 *           "dueOn": null,
+                 *           "estimate": null,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
                  *           "updatedAt": "2026-11-22T10:16:16.000Z",
                  *           "version": 1
@@ -9027,6 +9178,73 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["IssueUnarchivedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 seconds. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer in 10 s) is retried about 1 m, 5 m, 30 m, 2 h, 6 h, 12 h and 24 h later; 410 disables the subscription. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    issueOverdueEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`; during a secret rotation a second `v1` signed with the old secret follows. */
+                "X-Service-Signature": string;
+                /** @description The event id: the same on every retry of this event. */
+                "X-Service-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "issue.overdue",
+                 *       "occurredAt": "2026-11-22T10:16:16.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "iss_CuUE3PZrO8ENHJLaEhNH",
+                 *           "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                 *           "number": 1,
+                 *           "key": "APO-1",
+                 *           "title": "Launch button does nothing on Safari",
+                 *           "description": null,
+                 *           "severity": "medium",
+                 *           "status": "open",
+                 *           "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                 *           "assigneeId": null,
+                 *           "labels": [],
+                 *           "resolvedAt": null,
+                 *           "commentCount": 0,
+                 *           "parentId": null,
+                 *           "blockedBy": 0,
+                 *           "subIssues": 0,
+                 *           "archivedAt": null,
+                 *           "dueOn": null,
+                 *           "estimate": null,
+                 *           "createdAt": "2026-11-22T10:16:16.000Z",
+                 *           "updatedAt": "2026-11-22T10:16:16.000Z",
+                 *           "version": 1
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["IssueOverdueEvent"];
             };
         };
         responses: {

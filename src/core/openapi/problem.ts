@@ -7,6 +7,16 @@ const validationIssueSchema = z.strictObject({
   in: z.enum(['body', 'query', 'header', 'path']),
   path: z.string().describe('Dot-separated path inside that location, e.g. `labels.0`; empty for all of it'),
   message: z.string(),
+  term: z
+    .string()
+    .optional()
+    .describe('`query` only: the term of the query language that is wrong, as written'),
+  offset: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('`query` only: where that term begins in the query (from 0)'),
 });
 
 /**

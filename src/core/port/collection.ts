@@ -99,18 +99,20 @@ export function meetsFilter(value: unknown, filter: FilterMatch): boolean {
 }
 
 /**
- * Labels an issue list asks for: every one of `all` and at least one of `any` (an empty `any`
- * matches nothing). Adapters read them from an index of (workspace, label, issue).
+ * Labels an issue list asks for: every one of `all`, at least one of `any` (an empty `any`
+ * matches nothing) and none of `none`. Adapters read them from an index of (workspace, label, issue).
  */
 export interface LabelMatch {
   all?: readonly string[];
   any?: readonly string[];
+  none?: readonly string[];
 }
 
 /** Whether a row's labels meet a label filter (the memory adapter's and the models' reading). */
 export function meetsLabels(labels: readonly string[], match: LabelMatch): boolean {
   if (match.all && !match.all.every((label) => labels.includes(label))) return false;
   if (match.any && !match.any.some((label) => labels.includes(label))) return false;
+  if (match.none?.some((label) => labels.includes(label))) return false;
   return true;
 }
 

@@ -9,6 +9,7 @@ export * from './dump-store.js';
 export * from './errors.js';
 export * from './idempotency-store.js';
 export * from './label-store.js';
+export * from './overdue-store.js';
 export * from './rate-limit-store.js';
 export * from './session-store.js';
 export * from './signal-store.js';

@@ -4,6 +4,7 @@ import type { DeliveryStore } from './delivery-store.js';
 import type { DumpStore } from './dump-store.js';
 import type { IdempotencyStore } from './idempotency-store.js';
 import type { LabelStore } from './label-store.js';
+import type { OverdueStore } from './overdue-store.js';
 import type { RateLimitStore } from './rate-limit-store.js';
 import type { SessionStore } from './session-store.js';
 import type { SignalStore } from './signal-store.js';
@@ -109,6 +110,7 @@ export interface StorageTx {
   tokens: TokenStore;
   collections: { [Name in CollectionName]: Collection<Name> };
   labels: LabelStore;
+  overdue: OverdueStore;
   signals: SignalStore;
   idempotency: IdempotencyStore;
   counters: CounterStore;

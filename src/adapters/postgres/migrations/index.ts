@@ -19,6 +19,7 @@ import { accountSequences } from './018_account_sequences.js';
 import { externalRefs } from './019_external_refs.js';
 import { rateLimitAllowances } from './022_rate_limit_allowances.js';
 import { labelsKeptByTheAdapter } from './023_labels_kept_by_the_adapter.js';
+import { dueDatesAndEstimates } from './020_due_dates_and_estimates.js';
 
 /** One schema step, recorded in `schema_migrations` once applied. */
 export interface Migration {
@@ -48,7 +49,8 @@ export const migrations: readonly Migration[] = [
   { version: 17, name: 'account keys', sql: accountKeys },
   { version: 18, name: 'account sequences', sql: accountSequences },
   { version: 19, name: 'external refs', sql: externalRefs },
-  // 20 and 21: taken by changes being made alongside this one.
+  { version: 20, name: 'due dates and estimates', sql: dueDatesAndEstimates },
+  // 21: taken by a change being made alongside this one.
   { version: 22, name: 'rate limit allowances', sql: rateLimitAllowances },
   { version: 23, name: 'labels kept by the adapter', sql: labelsKeptByTheAdapter },
 ];

@@ -18,6 +18,7 @@ import { sortOrders } from './017_sort_orders.js';
 import { issueLabels } from './018_issue_labels.js';
 import { counterWorkspaces } from './019_counter_workspaces.js';
 import { externalRefs } from './020_external_refs.js';
+import { dueDatesAndEstimates } from './021_due_dates_and_estimates.js';
 
 /** One schema step. `version` is what `PRAGMA user_version` holds once it is applied. */
 export interface Migration {
@@ -48,6 +49,7 @@ export const migrations: readonly Migration[] = [
   { version: 18, name: 'issue labels', sql: issueLabels },
   { version: 19, name: 'counter workspaces', sql: counterWorkspaces },
   { version: 20, name: 'external refs', sql: externalRefs },
+  { version: 21, name: 'due dates and estimates', sql: dueDatesAndEstimates },
 ];
 
 /** The schema version this code knows. */

@@ -71,6 +71,10 @@ export function addLabels(
       into.params.push(workspaceId, ...any);
     }
   }
+  if (match.none !== undefined && match.none.length > 0) {
+    into.clauses.push(`NOT ${carriesAny(match.none.length)}`);
+    into.params.push(workspaceId, ...match.none);
+  }
   return { driven };
 }
 
@@ -87,7 +91,8 @@ export function oneLabelTotal(
 ): number | null {
   const entries = Object.entries(where).filter(([, value]) => value !== undefined);
   const [label, extra] = match.all ?? [];
-  if (label === undefined || extra !== undefined || match.any !== undefined) return null;
+  if (label === undefined || extra !== undefined || match.any !== undefined || match.none !== undefined)
+    return null;
   if (entries.some(([field, value]) => field !== 'archivedAt' || value !== null)) return null;
   const count = labelCount(conn, workspaceId, label);
   if (entries.length === 0) return count;

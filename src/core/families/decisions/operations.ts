@@ -5,6 +5,7 @@ import type { Page } from '../../pipeline/pagination.js';
 import { splitFilters } from '../shared/filters.js';
 import { insertAndAnnounce } from '../shared/lifecycle.js';
 import { getForWrite, getOr404, listPage, present } from '../shared/operations.js';
+import { withQuery } from '../shared/query.js';
 import { outcomeOfProject, referenced } from '../shared/references.js';
 import { applyChanges } from '../shared/update.js';
 import { decisionEvents } from './events.js';
@@ -90,7 +91,11 @@ export async function listDecisions(
   ctx: OperationContext,
   query: DecisionListQuery,
 ): Promise<Page<DecisionView>> {
-  const { where, params } = splitFilters(query, ['projectId', 'outcomeId', 'status']);
+  const { where, params } = splitFilters(await withQuery(ctx, 'decisions', query), [
+    'projectId',
+    'outcomeId',
+    'status',
+  ]);
   return listPage(ctx, 'decisions', params, where, presentDecision);
 }
 

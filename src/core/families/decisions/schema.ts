@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { decisionStatuses } from '../../model.js';
 import { enumList, filterLists, idList } from '../shared/filters.js';
+import { queryParameter } from '../shared/query.js';
 import {
   commentCountOut,
   idOf,
@@ -61,6 +62,7 @@ export const decisionListQuerySchema = z.strictObject({
   ...listQueryBase,
   ...filterLists({ projectId: idList('prj'), outcomeId: idList('out'), status: enumList(decisionStatuses) }),
   sort: sortQuery(['createdAt', 'updatedAt'], '-createdAt'),
+  query: queryParameter,
 });
 export type DecisionListQuery = z.output<typeof decisionListQuerySchema>;
 

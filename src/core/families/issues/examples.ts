@@ -18,6 +18,8 @@ const issue = {
   subIssues: 0,
   archivedAt: null,
   external: null,
+  dueOn: null,
+  estimate: null,
   createdAt: '2026-11-22T10:16:16.000Z',
   updatedAt: '2026-11-22T10:16:16.000Z',
   version: 1,

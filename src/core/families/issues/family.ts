@@ -46,10 +46,10 @@ export const issuesFamily = defineFamily({
         'external.source',
       ],
       search: ['title', 'description'],
-      ranges: [],
+      ranges: ['dueOn', 'estimate', 'blockedBy'],
       sums: [],
       notNull: ['archivedAt'],
-      sorts: ['updatedAt', 'number', 'severity', 'status', 'title'],
+      sorts: ['updatedAt', 'number', 'severity', 'status', 'title', 'dueOn', 'estimate'],
     },
   },
   transfer: collectionTransfer({

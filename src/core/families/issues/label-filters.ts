@@ -23,10 +23,15 @@ const labelList = (describe: string) =>
 export const labelFilters = {
   labels: labelList('Issues carrying every one of these labels (a comma list)').optional(),
   labelsAny: labelList('Issues carrying at least one of these labels (a comma list)').optional(),
+  labelsNone: labelList('Issues carrying none of these labels (a comma list)').optional(),
 };
 
-/** The storage's label filter for the parsed `labels` and `labelsAny`, or undefined for none. */
-export function labelMatchOf(all: string[] | undefined, any: string[] | undefined): LabelMatch | undefined {
-  if (all === undefined && any === undefined) return undefined;
-  return { ...(all ? { all } : {}), ...(any ? { any } : {}) };
+/** The storage's label filter for the parsed `labels`, `labelsAny` and `labelsNone`, or undefined for none. */
+export function labelMatchOf(
+  all: string[] | undefined,
+  any: string[] | undefined,
+  none?: string[] | undefined,
+): LabelMatch | undefined {
+  if (all === undefined && any === undefined && none === undefined) return undefined;
+  return { ...(all ? { all } : {}), ...(any ? { any } : {}), ...(none ? { none } : {}) };
 }

@@ -6,6 +6,7 @@ import type { StoredJson } from '../../port/index.js';
 import { UniqueViolation } from '../../port/index.js';
 import { insertComment } from '../comments/operations.js';
 import { setArchived } from '../shared/archive.js';
+import { dueRange, estimateRange } from '../shared/due-filters.js';
 import { splitFilters } from '../shared/filters.js';
 import { insertAndAnnounce } from '../shared/lifecycle.js';
 import {
@@ -16,6 +17,7 @@ import {
   present,
   saveNextVersion,
 } from '../shared/operations.js';
+import { withQuery } from '../shared/query.js';
 import { outcomeOfProject, referenced, referencedMember } from '../shared/references.js';
 import { archivedFilter } from '../shared/schema.js';
 import { applyChanges } from '../shared/update.js';
@@ -61,6 +63,8 @@ export async function createIssue(ctx: OperationContext, input: IssueCreate): Pr
     subIssues: 0,
     archivedAt: null,
     external: input.external ?? null,
+    dueOn: input.dueOn ?? null,
+    estimate: input.estimate ?? null,
     createdAt: ctx.now,
     updatedAt: ctx.now,
     version: 1,
@@ -133,10 +137,31 @@ export async function getIssueJson(ctx: OperationContext, idOrKey: string): Prom
   return getStoredOr404(ctx, 'issues', idOrKey, 'issue');
 }
 
-export async function listIssues(ctx: OperationContext, query: IssueListQuery): Promise<Page<IssueView>> {
-  const { archived, labels, labelsAny, externalId, externalSource, ...rest } = query;
+export async function listIssues(ctx: OperationContext, params: IssueListQuery): Promise<Page<IssueView>> {
+  const query = await withQuery(ctx, 'issues', params);
+  const {
+    archived,
+    labels,
+    labelsAny,
+    labelsNone,
+    dueAfter,
+    dueBefore,
+    estimateMin,
+    estimateMax,
+    blocked,
+    externalId,
+    externalSource,
+    ...rest
+  } = query;
   const { where, notNull } = archivedFilter(archived);
-  const labelMatch = labelMatchOf(labels, labelsAny);
+  const labelMatch = labelMatchOf(labels, labelsAny, labelsNone);
+  const dueOn = dueRange({ dueAfter, dueBefore });
+  const estimate = estimateRange({ estimateMin, estimateMax });
+  const range = {
+    ...(dueOn ? { dueOn } : {}),
+    ...(estimate ? { estimate } : {}),
+    ...(blocked ? { blockedBy: blocked === 'true' ? { gte: 1 } : { lte: 0 } } : {}),
+  };
   const lists = splitFilters(rest, [
     'projectId',
     'outcomeId',
@@ -148,7 +173,12 @@ export async function listIssues(ctx: OperationContext, query: IssueListQuery): 
   return listPage(
     ctx,
     'issues',
-    { ...lists.params, notNull, ...(labelMatch ? { labels: labelMatch } : {}) },
+    {
+      ...lists.params,
+      notNull,
+      ...(Object.keys(range).length > 0 ? { range } : {}),
+      ...(labelMatch ? { labels: labelMatch } : {}),
+    },
     {
       ...lists.where,
       ...where,

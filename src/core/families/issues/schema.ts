@@ -1,11 +1,15 @@
 import { z } from 'zod';
 import { issueSeverities, issueStatuses } from '../../model.js';
 import { externalQuery, externalRefSchema } from '../shared/external.js';
+import { calendarDate } from '../shared/dates.js';
+import { dueFilters, estimateFilters } from '../shared/due-filters.js';
 import { enumList, filterLists, idList } from '../shared/filters.js';
+import { queryParameter } from '../shared/query.js';
 import {
   archivedAtOut,
   archivedQuery,
   commentCountOut,
+  dateOut,
   idOf,
   int32,
   listQueryBase,
@@ -37,6 +41,15 @@ const readOnly = [
 const title = nonBlank().max(500);
 const description = z.string().max(50_000).nullable();
 const labels = z.array(nonBlank().max(64)).max(50);
+const dueOn = calendarDate.nullable().describe('The day it is due (`YYYY-MM-DD`), or null');
+/** The largest estimate taken: far beyond any real one, and small enough to sort exactly everywhere. */
+export const maxEstimate = 1_000_000;
+const estimate = z
+  .number()
+  .min(0)
+  .max(maxEstimate)
+  .nullable()
+  .describe("How much work it is, in the team's own unit (points, hours): a non-negative number, or null");
 
 export const issueCreateSchema = withoutReadOnly(
   readOnly,
@@ -49,6 +62,8 @@ export const issueCreateSchema = withoutReadOnly(
     assigneeId: idOf('usr').nullable().optional(),
     labels: labels.optional(),
     external: externalRefSchema.nullable().optional(),
+    dueOn: dueOn.optional(),
+    estimate: estimate.optional(),
   }),
 );
 export type IssueCreate = z.output<typeof issueCreateSchema>;
@@ -63,6 +78,8 @@ export const issuePatchSchema = withoutReadOnly(
     outcomeId: idOf('out').nullable().optional(),
     assigneeId: idOf('usr').nullable().optional(),
     labels: labels.optional(),
+    dueOn: dueOn.optional(),
+    estimate: estimate.optional(),
   }),
 );
 export type IssuePatch = z.output<typeof issuePatchSchema>;
@@ -77,7 +94,16 @@ export const issueTransitionSchema = withoutReadOnly(
 );
 export type IssueTransition = z.output<typeof issueTransitionSchema>;
 
-export const issueSorts = ['createdAt', 'updatedAt', 'number', 'severity', 'status', 'title'] as const;
+export const issueSorts = [
+  'createdAt',
+  'updatedAt',
+  'number',
+  'severity',
+  'status',
+  'title',
+  'dueOn',
+  'estimate',
+] as const;
 
 export const issueListQuerySchema = z.strictObject({
   ...listQueryBase,
@@ -91,9 +117,16 @@ export const issueListQuerySchema = z.strictObject({
   }),
   ...labelFilters,
   ...externalQuery,
+  ...dueFilters,
+  ...estimateFilters,
+  blocked: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe('`true`: issues blocked by at least one issue (`blockedBy` > 0); `false`: by none'),
   archived: archivedQuery,
   q: searchText.optional(),
   sort: sortQuery(issueSorts, '-createdAt'),
+  query: queryParameter,
 });
 export type IssueListQuery = z.output<typeof issueListQuerySchema>;
 
@@ -120,5 +153,7 @@ export const issueSchema = z.strictObject({
   subIssues: int32().min(0).describe('How many children it has (parent_of / child_of relations)'),
   archivedAt: archivedAtOut,
   external: externalRefSchema.nullable(),
+  dueOn: dateOut.nullable().describe('The day it is due, or null'),
+  estimate: z.number().min(0).nullable().describe('How much work it is (a non-negative number), or null'),
 });
 export const issuePageSchema = pageOf(issueSchema);

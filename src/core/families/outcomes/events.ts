@@ -7,4 +7,6 @@ export const outcomeEvents = {
   shipped: 'outcome.shipped',
   archived: 'outcome.archived',
   unarchived: 'outcome.unarchived',
+  /** Once per due date: the day `dueDate` names has passed and the outcome is still open (the overdue sweep). */
+  overdue: 'outcome.overdue',
 } as const;

@@ -28,7 +28,7 @@ export const outcomesFamily = defineFamily({
     definition: {
       filters: ['projectId', 'status', 'ownerId', 'archivedAt'],
       search: ['title', 'description'],
-      ranges: [],
+      ranges: ['dueDate'],
       sums: [],
       notNull: ['archivedAt'],
       sorts: ['dueDate', 'updatedAt', 'title'],

@@ -6,9 +6,11 @@ import { deleteCommentsOn } from '../comments/operations.js';
 import { contextEvents } from '../context/events.js';
 import { presentContext } from '../context/operations.js';
 import { setArchived } from '../shared/archive.js';
+import { dueRange } from '../shared/due-filters.js';
 import { splitFilters } from '../shared/filters.js';
 import { deleteAndAnnounce, insertAndAnnounce } from '../shared/lifecycle.js';
 import { getForWrite, getOr404, listPage, present } from '../shared/operations.js';
+import { withQuery } from '../shared/query.js';
 import { referenced, referencedMember } from '../shared/references.js';
 import { archivedFilter } from '../shared/schema.js';
 import { applyChanges } from '../shared/update.js';
@@ -66,15 +68,16 @@ export async function getOutcome(ctx: OperationContext, id: string): Promise<Out
 
 export async function listOutcomes(
   ctx: OperationContext,
-  query: OutcomeListQuery,
+  params: OutcomeListQuery,
 ): Promise<Page<OutcomeView>> {
-  const { archived, ...rest } = query;
+  const { archived, dueAfter, dueBefore, ...rest } = await withQuery(ctx, 'outcomes', params);
   const { where, notNull } = archivedFilter(archived);
   const lists = splitFilters(rest, ['projectId', 'status', 'ownerId']);
+  const dueDate = dueRange({ dueAfter, dueBefore });
   return listPage(
     ctx,
     'outcomes',
-    { ...lists.params, notNull },
+    { ...lists.params, notNull, ...(dueDate ? { range: { dueDate } } : {}) },
     { ...lists.where, ...where },
     presentOutcome,
   );

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { outcomeStatuses } from '../../model.js';
 import { calendarDate } from '../shared/dates.js';
+import { dueFilters } from '../shared/due-filters.js';
 import { enumList, filterLists, idList } from '../shared/filters.js';
+import { queryParameter } from '../shared/query.js';
 import {
   archivedAtOut,
   archivedQuery,
@@ -55,9 +57,11 @@ export const outcomeSorts = ['dueDate', 'createdAt', 'updatedAt', 'title'] as co
 export const outcomeListQuerySchema = z.strictObject({
   ...listQueryBase,
   ...filterLists({ projectId: idList('prj'), status: enumList(outcomeStatuses), ownerId: idList('usr') }),
+  ...dueFilters,
   archived: archivedQuery,
   q: searchText.optional(),
   sort: sortQuery(outcomeSorts, '-createdAt'),
+  query: queryParameter,
 });
 export type OutcomeListQuery = z.output<typeof outcomeListQuerySchema>;
 
