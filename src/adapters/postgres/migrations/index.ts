@@ -17,6 +17,7 @@ import { issueLabels } from './016_issue_labels.js';
 import { accountKeys } from './017_account_keys.js';
 import { accountSequences } from './018_account_sequences.js';
 import { dueDatesAndEstimates } from './020_due_dates_and_estimates.js';
+import { watchers } from './021_watchers.js';
 
 /** One schema step, recorded in `schema_migrations` once applied. */
 export interface Migration {
@@ -46,6 +47,7 @@ export const migrations: readonly Migration[] = [
   { version: 17, name: 'account keys', sql: accountKeys },
   { version: 18, name: 'account sequences', sql: accountSequences },
   { version: 20, name: 'due dates and estimates', sql: dueDatesAndEstimates },
+  { version: 21, name: 'watchers', sql: watchers },
 ];
 
 /** The schema version this code knows. */

@@ -18,6 +18,7 @@ import { sortOrders } from './017_sort_orders.js';
 import { issueLabels } from './018_issue_labels.js';
 import { counterWorkspaces } from './019_counter_workspaces.js';
 import { dueDatesAndEstimates } from './021_due_dates_and_estimates.js';
+import { watchers } from './022_watchers.js';
 
 /** One schema step. `version` is what `PRAGMA user_version` holds once it is applied. */
 export interface Migration {
@@ -48,6 +49,7 @@ export const migrations: readonly Migration[] = [
   { version: 18, name: 'issue labels', sql: issueLabels },
   { version: 19, name: 'counter workspaces', sql: counterWorkspaces },
   { version: 21, name: 'due dates and estimates', sql: dueDatesAndEstimates },
+  { version: 22, name: 'watchers', sql: watchers },
 ];
 
 /** The schema version this code knows. */
