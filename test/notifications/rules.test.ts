@@ -198,6 +198,23 @@ const steps: Step[] = [
     },
   },
   {
+    does: 'announces that the issue is overdue (the service: every watcher is told)',
+    by: 'operator',
+    run: async (w) => {
+      // What the due-date sweep announces when the issue's due day passes while it is open.
+      const { issues } = await import('../../src/core/index.js');
+      await w.f.tracker.run({ workspaceSlug: w.f.main.slug }, async (ctx) => {
+        const issue = await issues.get(ctx, w.issueId);
+        await ctx.emit({
+          type: 'issue.overdue',
+          resource: { type: 'issue', id: issue.id },
+          data: { object: issue },
+        });
+      });
+    },
+    told: { alice: 'overdue', bob: 'overdue', carol: 'overdue', dave: 'overdue', frank: 'overdue' },
+  },
+  {
     does: "changes things in another account and in alice's other workspace",
     by: 'alice',
     run: async (w) => {
