@@ -144,6 +144,15 @@ td.url { overflow-wrap: anywhere; }
   /* The chart shrinks to the screen with its text: larger units keep the hour labels readable (12 px at 390 px). */
   .chart text { font-size: 16px; }
   .chart-pair { grid-template-columns: minmax(0, 1fr); }
+  /* A chart's table has two or three short columns: it stays a table, not a card a row. */
+  table.chart-data { display: table; }
+  .chart-data caption { display: table-caption; }
+  .chart-data thead { position: static; width: auto; height: auto; overflow: visible; clip: auto;
+    display: table-header-group; }
+  .chart-data tbody { display: table-row-group; }
+  .chart-data tr { display: table-row; border: 0; border-radius: 0; margin: 0; padding: 0; }
+  .chart-data td { display: table-cell; width: auto; border-bottom: 1px solid var(--line); padding: .2rem .5rem; }
+  .chart-data td::before { content: none; }
   nav.sections { padding: 0 .5rem; }
   nav.sections ul { gap: 0; }
   nav.sections a { padding: .5rem .4rem; font-size: .95rem; }

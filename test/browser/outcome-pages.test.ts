@@ -85,7 +85,7 @@ describe.skipIf(!hasChromium)('outcome pages in headless Chromium', () => {
       });
     }
     await api('POST', `/issues/${ids[9]}/transition`, { to: 'blocked' });
-    await api('POST', '/relations', { type: 'blocks', sourceId: ids[8], targetId: ids[9] });
+    await api('POST', `/issues/${ids[8]}/relations`, { type: 'blocks', issueId: ids[9] });
     await api('POST', '/decisions', {
       projectId: server.ws.projectId,
       outcomeId,
@@ -154,10 +154,10 @@ describe.skipIf(!hasChromium)('outcome pages in headless Chromium', () => {
     );
     // The list shows the outcome's progress: resolved of all its issues.
     await page.goto(`${server.url}/acme/outcomes`);
-    const progress = await page.$eval('table.outcomes tbody tr progress', (p) => [
-      (p as HTMLProgressElement).value,
-      (p as HTMLProgressElement).max,
-    ]);
+    const progress = await page
+      .locator('table.outcomes tbody tr', { hasText: 'Launch the self-serve checkout' })
+      .locator('progress')
+      .evaluate((p) => [(p as HTMLProgressElement).value, (p as HTMLProgressElement).max]);
     expect(progress).toEqual([summary.issues.byStatus.resolved, summary.issues.total]);
     expect(await page.textContent('table.outcomes')).toContain('2026-12-31');
   });

@@ -95,7 +95,8 @@ export function countBars(
 ): Html {
   const row = 26;
   const top = 6;
-  const labelW = 92;
+  // Room for "in progress" at the phone's larger labels (see the stylesheet).
+  const labelW = 116;
   const numberW = 40;
   const height = top * 2 + row * counts.length;
   const max = Math.max(1, ...counts.map(([, n]) => n));

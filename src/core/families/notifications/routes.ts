@@ -75,9 +75,8 @@ function watcherRoutes(type: WatchedType): Route[] {
   ];
 }
 
+/** The feed first: its path names the family's section (tag) in the API reference. */
 export const notificationRoutes = [
-  ...watcherRoutes('issue'),
-  ...watcherRoutes('outcome'),
   defineRoute({
     method: 'GET',
     path: '/notifications',
@@ -115,4 +114,6 @@ export const notificationRoutes = [
     response: readMarkerSchema,
     handle: async (ctx, { body }) => ok(await markRead(ctx, body)),
   }),
+  ...watcherRoutes('issue'),
+  ...watcherRoutes('outcome'),
 ];

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defaultPageSize, maxPageSize, optionalCursor, queryInteger } from '../../pipeline/pagination.js';
 import { watchedTypes, watchReasons } from '../../port/index.js';
 import { notificationKinds } from '../../watching/rules.js';
-import { idOf, pageOf, timestampOut } from '../shared/schema.js';
+import { idOf, pageOf, serviceOwnedFields, timestampOut, withoutReadOnly } from '../shared/schema.js';
 
 /** A member watching an issue or outcome. */
 export const watcherSchema = z.strictObject({
@@ -69,11 +69,14 @@ export const notificationSchema = z.strictObject({
 export const notificationPageSchema = pageOf(notificationSchema);
 export type NotificationView = z.output<typeof notificationSchema>;
 
-export const markReadSchema = z.strictObject({
-  upTo: z
-    .union([z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), z.uuid()])
-    .describe("A notification's `sequence`, or its `id`: it and every older notification count as read"),
-});
+export const markReadSchema = withoutReadOnly(
+  serviceOwnedFields,
+  z.strictObject({
+    upTo: z
+      .union([z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), z.uuid()])
+      .describe("A notification's `sequence`, or its `id`: it and every older notification count as read"),
+  }),
+);
 export type MarkRead = z.output<typeof markReadSchema>;
 
 export const readMarkerSchema = z.strictObject({
