@@ -157,7 +157,7 @@ describe.skipIf(!hasChromium)('outcome pages in headless Chromium', () => {
     const progress = await page
       .locator('table.outcomes tbody tr', { hasText: 'Launch the self-serve checkout' })
       .locator('progress')
-      .evaluate((p) => [(p as HTMLProgressElement).value, (p as HTMLProgressElement).max]);
+      .evaluate((p) => [Number(p.getAttribute('value')), Number(p.getAttribute('max'))]);
     expect(progress).toEqual([summary.issues.byStatus.resolved, summary.issues.total]);
     expect(await page.textContent('table.outcomes')).toContain('2026-12-31');
   });
