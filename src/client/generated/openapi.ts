@@ -611,6 +611,134 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List or stream the token's user's notifications
+         * @description Changes by others to the issues and outcomes the token's user watches, newest first: comments on them (`commented`), transitions (`transitioned`), assignments and new owners (`assigned`) and due dates passing (`overdue`); never the user's own changes, nothing from before they began watching, nothing of another workspace. With `unread=true`, only those after the read marker (`POST /notifications/read`). With `Accept: text/event-stream` the answer is a server-sent event stream of new notifications, oldest first (after the read marker with `unread=true`), resumed with Last-Event-ID; it ends when the token is revoked or its user removed. Notifications are made of signals, and are kept as long as they are.
+         */
+        get: operations["listNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark notifications read
+         * @description Raises the token's user's read marker to `upTo`, a notification's `sequence` or `id`: it and every older notification count as read, and `unread=true` leaves them out. The marker never goes back (a lower `upTo` changes nothing) nor past the newest event. Answers the marker and how many notifications are after it.
+         */
+        post: operations["markNotificationsRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/issues/{id}/watchers/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Watch an issue
+         * @description The token's user watches the issue from now on: their notifications tell them of changes others make to it. Any member may watch, viewers and read-scoped tokens included (a watch is the caller's own subscription, not a change of the issue). Watching it again keeps the first watch.
+         */
+        put: operations["watchIssue"];
+        post?: never;
+        /**
+         * Stop watching an issue
+         * @description The token's user no longer watches the issue, and the notifications it gave them leave their feed. Answers 204 whether or not they watched it. A later comment, assignment or mention makes them a watcher again.
+         */
+        delete: operations["unwatchIssue"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/issues/{id}/watchers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the watchers of an issue
+         * @description The members watching the issue, in the order they began, with why: they asked to (`manual`), created it, were assigned it, commented on it, or were mentioned (`@email`) in a comment on it.
+         */
+        get: operations["listIssueWatchers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/outcomes/{id}/watchers/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Watch an outcome
+         * @description The token's user watches the outcome from now on: their notifications tell them of changes others make to it. Any member may watch, viewers and read-scoped tokens included (a watch is the caller's own subscription, not a change of the outcome). Watching it again keeps the first watch.
+         */
+        put: operations["watchOutcome"];
+        post?: never;
+        /**
+         * Stop watching an outcome
+         * @description The token's user no longer watches the outcome, and the notifications it gave them leave their feed. Answers 204 whether or not they watched it. A later comment, assignment or mention makes them a watcher again.
+         */
+        delete: operations["unwatchOutcome"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/outcomes/{id}/watchers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the watchers of an outcome
+         * @description The members watching the outcome, in the order they began, with why: they asked to (`manual`), created it, were assigned it (its owner), commented on it, or were mentioned (`@email`) in a comment on it.
+         */
+        get: operations["listOutcomeWatchers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/webhooks": {
         parameters: {
             query?: never;
@@ -1065,6 +1193,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "outcome.overdue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * outcome.overdue
+         * @description Delivered to subscriptions listing outcome.overdue or *. Verify X-Service-Signature over the raw body before trusting it; de-duplicate on X-Service-Event-Id.
+         */
+        post: operations["outcomeOverdueEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "context.created": {
         parameters: {
             query?: never;
@@ -1239,6 +1387,26 @@ export interface webhooks {
          * @description Delivered to subscriptions listing issue.unarchived or *. Verify X-Service-Signature over the raw body before trusting it; de-duplicate on X-Service-Event-Id.
          */
         post: operations["issueUnarchivedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "issue.overdue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * issue.overdue
+         * @description Delivered to subscriptions listing issue.overdue or *. Verify X-Service-Signature over the raw body before trusting it; de-duplicate on X-Service-Event-Id.
+         */
+        post: operations["issueOverdueEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1816,6 +1984,10 @@ export interface components {
             subIssues: number;
             /** @description When it was archived (left out of lists unless `archived=true|only`); null while it is not */
             archivedAt: components["schemas"]["Timestamp"] | null;
+            /** @description The day it is due, or null */
+            dueOn: components["schemas"]["CalendarDate"] | null;
+            /** @description How much work it is (a non-negative number), or null */
+            estimate: number | null;
         };
         IssuePage: {
             data: components["schemas"]["Issue"][];
@@ -1952,6 +2124,76 @@ export interface components {
             /** @description Until when the link works (7 days); it works once */
             expiresAt: components["schemas"]["Timestamp"];
         };
+        Watcher: {
+            userId: string;
+            /**
+             * @description `manual`: they asked to; `creator`, `assignee` (or owner), `commenter`, `mentioned` (`@email` in a comment): what made them watch
+             * @enum {string}
+             */
+            reason: "manual" | "creator" | "assignee" | "commenter" | "mentioned";
+            /** @description When the watch began: the watcher is told of changes from then on */
+            since: components["schemas"]["Timestamp"];
+        };
+        WatcherPage: {
+            data: components["schemas"]["Watcher"][];
+            /** @description Pass as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+            /** @description Items matching the filters, over all pages */
+            total: number;
+        };
+        Notification: {
+            /**
+             * Format: uuid
+             * @description The id of the signal event the notification is made of
+             */
+            id: string;
+            /** @description The signal's sequence: pass it as `upTo` to mark this and older read */
+            sequence: number;
+            /** @description The signal event type, e.g. `comment.created`, `issue.status_changed` */
+            type: string;
+            /**
+             * @description What happened to the watched item
+             * @enum {string}
+             */
+            kind: "commented" | "transitioned" | "assigned" | "overdue";
+            occurredAt: components["schemas"]["Timestamp"];
+            actor: {
+                /** @description null for the operator (CLI) or the service (a due date passing) */
+                userId: string | null;
+            };
+            item: {
+                /** @enum {string} */
+                type: "issue" | "outcome";
+                id: string;
+                /** @description An issue's key (`APO-12`); null for an outcome */
+                key: string | null;
+                /** @description Its title now; null if it is gone */
+                title: string | null;
+            };
+            /** @description For `transitioned` and `assigned`: the field (`status`, `assigneeId`, `ownerId`), its old and new value */
+            change: {
+                field: string;
+                from: unknown;
+                to: unknown;
+            } | null;
+            /** @description For `commented`: the comment */
+            commentId: string | null;
+            /** @description Whether its sequence is at or below the caller's read marker */
+            read: boolean;
+        };
+        NotificationPage: {
+            data: components["schemas"]["Notification"][];
+            /** @description Pass as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+            /** @description Items matching the filters, over all pages */
+            total: number;
+        };
+        ReadMarker: {
+            /** @description The sequence up to which the caller has read */
+            readUpTo: number;
+            /** @description Notifications after it */
+            unread: number;
+        };
         Webhook: {
             id: string;
             createdAt: components["schemas"]["Timestamp"];
@@ -1960,7 +2202,7 @@ export interface components {
             version: number;
             accountId: string;
             url: string;
-            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description: string | null;
             /** @enum {string} */
             status: "active" | "disabled";
@@ -1987,7 +2229,7 @@ export interface components {
             version: number;
             accountId: string;
             url: string;
-            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description: string | null;
             /** @enum {string} */
             status: "active" | "disabled";
@@ -2009,7 +2251,7 @@ export interface components {
             version: number;
             accountId: string;
             url: string;
-            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description: string | null;
             /** @enum {string} */
             status: "active" | "disabled";
@@ -2030,7 +2272,7 @@ export interface components {
             /** Format: uuid */
             eventId: string;
             /** @enum {string} */
-            eventType: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
+            eventType: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
             /**
              * @description pending (waiting for its next attempt), sending (an attempt in flight), delivered or failed
              * @enum {string}
@@ -2060,7 +2302,7 @@ export interface components {
             /** Format: uuid */
             eventId: string;
             /** @enum {string} */
-            eventType: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
+            eventType: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
             /**
              * @description pending (waiting for its next attempt), sending (an attempt in flight), delivered or failed
              * @enum {string}
@@ -2137,7 +2379,7 @@ export interface components {
             /** @description Strictly increasing in commit order */
             sequence: number;
             /** @enum {string} */
-            type: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
+            type: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
             occurredAt: components["schemas"]["Timestamp"];
             accountId: string;
             workspaceId: string;
@@ -2296,6 +2538,19 @@ export interface components {
                 object: components["schemas"]["Outcome"];
             };
         };
+        OutcomeOverdueEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, also sent as X-Service-Event-Id; the same on every retry
+             */
+            id: string;
+            /** @constant */
+            type: "outcome.overdue";
+            occurredAt: components["schemas"]["Timestamp"];
+            data: {
+                object: components["schemas"]["Outcome"];
+            };
+        };
         ContextCreatedEvent: {
             /**
              * Format: uuid
@@ -2427,6 +2682,19 @@ export interface components {
             id: string;
             /** @constant */
             type: "issue.unarchived";
+            occurredAt: components["schemas"]["Timestamp"];
+            data: {
+                object: components["schemas"]["Issue"];
+            };
+        };
+        IssueOverdueEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, also sent as X-Service-Event-Id; the same on every retry
+             */
+            id: string;
+            /** @constant */
+            type: "issue.overdue";
             occurredAt: components["schemas"]["Timestamp"];
             data: {
                 object: components["schemas"]["Issue"];
@@ -2728,6 +2996,10 @@ export interface components {
             outcomeId?: string | null;
             assigneeId?: string | null;
             labels?: string[];
+            /** @description The day it is due (`YYYY-MM-DD`), or null */
+            dueOn?: string | null;
+            /** @description How much work it is, in the team's own unit (points, hours): a non-negative number, or null */
+            estimate?: number | null;
         };
         IssuePatch: {
             title?: string;
@@ -2737,6 +3009,10 @@ export interface components {
             outcomeId?: string | null;
             assigneeId?: string | null;
             labels?: string[];
+            /** @description The day it is due (`YYYY-MM-DD`), or null */
+            dueOn?: string | null;
+            /** @description How much work it is, in the team's own unit (points, hours): a non-negative number, or null */
+            estimate?: number | null;
         };
         IssueTransition: {
             /** @enum {string} */
@@ -2790,10 +3066,14 @@ export interface components {
             /** @enum {string} */
             role?: "admin" | "member" | "viewer";
         };
+        MarkNotificationsRead: {
+            /** @description A notification's `sequence`, or its `id`: it and every older notification count as read */
+            upTo: number | string;
+        };
         WebhookCreate: {
             /** Format: uri */
             url: string;
-            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description?: string | null;
             /**
              * @description How deliveries are signed: `stripe` (X-Service-Signature), `standard` (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature) or `both`
@@ -2804,7 +3084,7 @@ export interface components {
         WebhookPatch: {
             /** Format: uri */
             url?: string;
-            eventTypes?: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes?: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description?: string | null;
             /** @enum {string} */
             status?: "active" | "disabled";
@@ -2820,7 +3100,7 @@ export interface components {
             /** @description …up to and including this sequence (default: the latest); not below `after` */
             until?: number;
             /** @description Only these event types (of those the webhook subscribes to) */
-            types?: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test")[];
+            types?: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test")[];
         };
         Batch: {
             /** @description Up to 100 operations, run in order in one transaction */
@@ -3512,6 +3792,10 @@ export interface operations {
                 ownerId?: string;
                 /** @description None of these (a comma list): leaves out what `ownerId` would match */
                 "-ownerId"?: string;
+                /** @description Due on this day (`YYYY-MM-DD`) or later */
+                dueAfter?: string;
+                /** @description Due before this day (`YYYY-MM-DD`) */
+                dueBefore?: string;
                 /** @description Archived items are left out unless `true` (with the others) or `only` */
                 archived?: "false" | "true" | "only";
                 q?: string;
@@ -4759,11 +5043,19 @@ export interface operations {
                 labels?: string;
                 /** @description Issues carrying at least one of these labels (a comma list) */
                 labelsAny?: string;
+                /** @description Due on this day (`YYYY-MM-DD`) or later */
+                dueAfter?: string;
+                /** @description Due before this day (`YYYY-MM-DD`) */
+                dueBefore?: string;
+                /** @description An estimate of at least this */
+                estimateMin?: number;
+                /** @description An estimate of at most this */
+                estimateMax?: number;
                 /** @description Archived items are left out unless `true` (with the others) or `only` */
                 archived?: "false" | "true" | "only";
                 q?: string;
-                /** @description One of createdAt, updatedAt, number, severity, status, title; a leading `-` sorts descending. Default `-createdAt`. */
-                sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "number" | "-number" | "severity" | "-severity" | "status" | "-status" | "title" | "-title";
+                /** @description One of createdAt, updatedAt, number, severity, status, title, dueOn, estimate; a leading `-` sorts descending. Default `-createdAt`. */
+                sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "number" | "-number" | "severity" | "-severity" | "status" | "-status" | "title" | "-title" | "dueOn" | "-dueOn" | "estimate" | "-estimate";
             };
             header?: never;
             path?: never;
@@ -4805,6 +5097,8 @@ export interface operations {
                      *           "blockedBy": 0,
                      *           "subIssues": 0,
                      *           "archivedAt": null,
+                     *           "dueOn": null,
+                     *           "estimate": null,
                      *           "createdAt": "2026-11-22T10:16:16.000Z",
                      *           "updatedAt": "2026-11-22T10:16:16.000Z",
                      *           "version": 1
@@ -4885,6 +5179,8 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": null,
+                     *       "dueOn": null,
+                     *       "estimate": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:16:16.000Z",
                      *       "version": 1
@@ -4927,6 +5223,8 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": null,
+                     *       "dueOn": null,
+                     *       "estimate": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:16:16.000Z",
                      *       "version": 1
@@ -4996,6 +5294,8 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": null,
+                     *       "dueOn": null,
+                     *       "estimate": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:16:16.000Z",
                      *       "version": 1
@@ -5093,6 +5393,8 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": null,
+                     *       "dueOn": null,
+                     *       "estimate": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:19:19.000Z",
                      *       "version": 2
@@ -5177,6 +5479,8 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": null,
+                     *       "dueOn": null,
+                     *       "estimate": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:20:20.000Z",
                      *       "version": 3
@@ -5247,6 +5551,8 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": "2026-11-22T10:30:30.000Z",
+                     *       "dueOn": null,
+                     *       "estimate": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:30:30.000Z",
                      *       "version": 2
@@ -5318,6 +5624,8 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": null,
+                     *       "dueOn": null,
+                     *       "estimate": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
                      *       "updatedAt": "2026-11-22T10:31:31.000Z",
                      *       "version": 3
@@ -6809,6 +7117,448 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listNotifications: {
+        parameters: {
+            query?: {
+                unread?: "true" | "false";
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "6f2c1d8e-4b7a-4c1e-9a55-3f0b2d9e7c41",
+                     *           "sequence": 42,
+                     *           "type": "comment.created",
+                     *           "kind": "commented",
+                     *           "occurredAt": "2026-11-22T10:41:41.000Z",
+                     *           "actor": {
+                     *             "userId": "usr_Q2w8Rt5yUi9oPa3sDf6G"
+                     *           },
+                     *           "item": {
+                     *             "type": "issue",
+                     *             "id": "iss_CuUE3PZrO8ENHJLaEhNH",
+                     *             "key": "APO-1",
+                     *             "title": "Checkout button does nothing"
+                     *           },
+                     *           "change": null,
+                     *           "commentId": "cmt_ZpL0s3kQv8aRuT2mYw4N",
+                     *           "read": false
+                     *         },
+                     *         {
+                     *           "id": "0b7e6a2f-93c4-4d58-8e21-6a4f0c3b9d17",
+                     *           "sequence": 40,
+                     *           "type": "issue.status_changed",
+                     *           "kind": "transitioned",
+                     *           "occurredAt": "2026-11-22T10:40:50.000Z",
+                     *           "actor": {
+                     *             "userId": "usr_Q2w8Rt5yUi9oPa3sDf6G"
+                     *           },
+                     *           "item": {
+                     *             "type": "issue",
+                     *             "id": "iss_CuUE3PZrO8ENHJLaEhNH",
+                     *             "key": "APO-1",
+                     *             "title": "Checkout button does nothing"
+                     *           },
+                     *           "change": {
+                     *             "field": "status",
+                     *             "from": "open",
+                     *             "to": "in_progress"
+                     *           },
+                     *           "commentId": null,
+                     *           "read": false
+                     *         }
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "total": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NotificationPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    markNotificationsRead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional here; when given, a repeat of the same request replays the first answer. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+                /** @description When given, the change happens only at this version (409 version_conflict otherwise). */
+                "If-Match"?: components["parameters"]["IfMatchOptional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "upTo": 42
+                 *     }
+                 */
+                "application/json": components["schemas"]["MarkNotificationsRead"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "readUpTo": 42,
+                     *       "unread": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReadMarker"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    watchIssue: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional here; when given, a repeat of the same request replays the first answer. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+                /** @description When given, the change happens only at this version (409 version_conflict otherwise). */
+                "If-Match"?: components["parameters"]["IfMatchOptional"];
+            };
+            path: {
+                /** @description The issue's id or its key (APO-12) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "userId": "usr_FVGq5J0otcivYAMuLNGs",
+                     *       "reason": "manual",
+                     *       "since": "2026-11-22T10:40:40.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Watcher"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unwatchIssue: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description When given, the change happens only at this version (409 version_conflict otherwise). */
+                "If-Match"?: components["parameters"]["IfMatchOptional"];
+            };
+            path: {
+                /** @description The issue's id or its key (APO-12) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listIssueWatchers: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The issue's id or its key (APO-12) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "userId": "usr_FVGq5J0otcivYAMuLNGs",
+                     *           "reason": "manual",
+                     *           "since": "2026-11-22T10:40:40.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "total": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WatcherPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    watchOutcome: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional here; when given, a repeat of the same request replays the first answer. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+                /** @description When given, the change happens only at this version (409 version_conflict otherwise). */
+                "If-Match"?: components["parameters"]["IfMatchOptional"];
+            };
+            path: {
+                /** @description The resource id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "userId": "usr_FVGq5J0otcivYAMuLNGs",
+                     *       "reason": "manual",
+                     *       "since": "2026-11-22T10:40:40.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Watcher"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unwatchOutcome: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description When given, the change happens only at this version (409 version_conflict otherwise). */
+                "If-Match"?: components["parameters"]["IfMatchOptional"];
+            };
+            path: {
+                /** @description The resource id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOutcomeWatchers: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The resource id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "userId": "usr_FVGq5J0otcivYAMuLNGs",
+                     *           "reason": "manual",
+                     *           "since": "2026-11-22T10:40:40.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "total": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WatcherPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: {
@@ -7655,7 +8405,7 @@ export interface operations {
             query?: {
                 after?: number;
                 cursor?: string;
-                types?: string | ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test")[];
+                types?: string | ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test")[];
                 resourceId?: string;
                 limit?: number;
             };
@@ -7812,6 +8562,8 @@ export interface operations {
                      *             "blockedBy": 0,
                      *             "subIssues": 0,
                      *             "archivedAt": null,
+                     *             "dueOn": null,
+                     *             "estimate": null,
                      *             "createdAt": "2026-11-22T10:16:16.000Z",
                      *             "updatedAt": "2026-11-22T10:16:16.000Z",
                      *             "version": 1
@@ -7841,6 +8593,8 @@ export interface operations {
                      *             "blockedBy": 0,
                      *             "subIssues": 0,
                      *             "archivedAt": null,
+                     *             "dueOn": null,
+                     *             "estimate": null,
                      *             "createdAt": "2026-11-22T10:16:16.000Z",
                      *             "updatedAt": "2026-11-22T10:16:16.000Z",
                      *             "version": 2
@@ -8442,6 +9196,64 @@ export interface operations {
             };
         };
     };
+    outcomeOverdueEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`; during a secret rotation a second `v1` signed with the old secret follows. */
+                "X-Service-Signature": string;
+                /** @description The event id: the same on every retry of this event. */
+                "X-Service-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "outcome.overdue",
+                 *       "occurredAt": "2026-11-22T10:05:05.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "out_KA0v3sAwQE6znGhRcycX",
+                 *           "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                 *           "title": "Customers launch in one click",
+                 *           "description": null,
+                 *           "status": "planned",
+                 *           "ownerId": null,
+                 *           "dueDate": null,
+                 *           "shippedAt": null,
+                 *           "commentCount": 0,
+                 *           "archivedAt": null,
+                 *           "createdAt": "2026-11-22T10:05:05.000Z",
+                 *           "updatedAt": "2026-11-22T10:05:05.000Z",
+                 *           "version": 1
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["OutcomeOverdueEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 seconds. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer in 10 s) is retried about 1 m, 5 m, 30 m, 2 h, 6 h, 12 h and 24 h later; 410 disables the subscription. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     contextCreatedEvent: {
         parameters: {
             query?: never;
@@ -8707,6 +9519,8 @@ export interface operations {
                  *           "blockedBy": 0,
                  *           "subIssues": 0,
                  *           "archivedAt": null,
+                 *           "dueOn": null,
+                 *           "estimate": null,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
                  *           "updatedAt": "2026-11-22T10:16:16.000Z",
                  *           "version": 1
@@ -8774,6 +9588,8 @@ export interface operations {
                  *           "blockedBy": 0,
                  *           "subIssues": 0,
                  *           "archivedAt": null,
+                 *           "dueOn": null,
+                 *           "estimate": null,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
                  *           "updatedAt": "2026-11-22T10:19:19.000Z",
                  *           "version": 2
@@ -8845,6 +9661,8 @@ export interface operations {
                  *           "blockedBy": 0,
                  *           "subIssues": 0,
                  *           "archivedAt": null,
+                 *           "dueOn": null,
+                 *           "estimate": null,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
                  *           "updatedAt": "2026-11-22T10:20:20.000Z",
                  *           "version": 3
@@ -8913,6 +9731,8 @@ export interface operations {
                  *           "blockedBy": 0,
                  *           "subIssues": 0,
                  *           "archivedAt": "2026-11-22T10:30:30.000Z",
+                 *           "dueOn": null,
+                 *           "estimate": null,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
                  *           "updatedAt": "2026-11-22T10:30:30.000Z",
                  *           "version": 2
@@ -8978,6 +9798,8 @@ export interface operations {
                  *           "blockedBy": 0,
                  *           "subIssues": 0,
                  *           "archivedAt": null,
+                 *           "dueOn": null,
+                 *           "estimate": null,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
                  *           "updatedAt": "2026-11-22T10:16:16.000Z",
                  *           "version": 1
@@ -8986,6 +9808,73 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["IssueUnarchivedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 seconds. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer in 10 s) is retried about 1 m, 5 m, 30 m, 2 h, 6 h, 12 h and 24 h later; 410 disables the subscription. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    issueOverdueEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`; during a secret rotation a second `v1` signed with the old secret follows. */
+                "X-Service-Signature": string;
+                /** @description The event id: the same on every retry of this event. */
+                "X-Service-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "issue.overdue",
+                 *       "occurredAt": "2026-11-22T10:16:16.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "iss_CuUE3PZrO8ENHJLaEhNH",
+                 *           "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                 *           "number": 1,
+                 *           "key": "APO-1",
+                 *           "title": "Launch button does nothing on Safari",
+                 *           "description": null,
+                 *           "severity": "medium",
+                 *           "status": "open",
+                 *           "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                 *           "assigneeId": null,
+                 *           "labels": [],
+                 *           "resolvedAt": null,
+                 *           "commentCount": 0,
+                 *           "parentId": null,
+                 *           "blockedBy": 0,
+                 *           "subIssues": 0,
+                 *           "archivedAt": null,
+                 *           "dueOn": null,
+                 *           "estimate": null,
+                 *           "createdAt": "2026-11-22T10:16:16.000Z",
+                 *           "updatedAt": "2026-11-22T10:16:16.000Z",
+                 *           "version": 1
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["IssueOverdueEvent"];
             };
         };
         responses: {
