@@ -73,7 +73,7 @@ export function memoryWatches(
     return out.sort((a, b) => a.sequence - b.sequence);
   };
 
-  return {
+  const store: WatchStore = {
     async add(accountId, watch) {
       const subjectKey = key(accountId, watch.workspaceId, watch.subjectId);
       const users = state.watchers.get(subjectKey);
@@ -89,6 +89,9 @@ export function memoryWatches(
         record,
       );
       return true;
+    },
+    async start(accountId, watch) {
+      await store.add(accountId, watch);
     },
     async get(accountId, workspaceId, subjectId, userId) {
       return clone(watchersOf(accountId, workspaceId, subjectId)?.get(userId) ?? null);
@@ -155,4 +158,5 @@ export function memoryWatches(
       return removed;
     },
   };
+  return store;
 }

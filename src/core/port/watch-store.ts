@@ -57,6 +57,12 @@ export interface WatchStore {
    * one (subject, user), exactly one adds.
    */
   add(accountId: string, watch: Watch): Promise<boolean>;
+  /**
+   * `add` for a watch the change being made implies (a creator, an assignee, a commenter): the
+   * same effect, without saying whether it was new, and nothing in the transaction reads it after,
+   * so an adapter with round trips to save may send it with the commit.
+   */
+  start(accountId: string, watch: Watch): Promise<void>;
   /** The user's watch of the subject, or null. */
   get(accountId: string, workspaceId: string, subjectId: string, userId: string): Promise<Watch | null>;
   /** Ends the user's watch of the subject; returns whether there was one. */
@@ -76,7 +82,10 @@ export interface WatchStore {
   removeUser(accountId: string, workspaceId: string, userId: string): Promise<number>;
   /** Ends every watch of the subject (an outcome deleted). */
   removeSubject(accountId: string, workspaceId: string, subjectId: string): Promise<number>;
-  /** Files a signal under its subject (see SubjectEvent); written in the signal's transaction. */
+  /**
+   * Files a signal under its subject (see SubjectEvent), in the signal's transaction; nothing in
+   * the transaction reads it after, so an adapter may send it with the commit.
+   */
   file(event: SubjectEvent): Promise<void>;
   /**
    * The user's feed: signals filed under a subject the user watched when they occurred, whose

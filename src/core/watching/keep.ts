@@ -19,7 +19,7 @@ export async function keepWatches(tx: StorageTx, event: SignalEvent): Promise<vo
       // Only a member watches: a user assigned who is not one (any longer) is told nothing.
       if (!(await tx.tenancy.getMembership(workspaceId, watcher.userId))) continue;
     }
-    await tx.watches.add(accountId, {
+    await tx.watches.start(accountId, {
       workspaceId,
       subjectType: watcher.subject.type,
       subjectId: watcher.subject.id,
@@ -55,7 +55,7 @@ async function watchMentioned(tx: StorageTx, event: SignalEvent): Promise<void> 
   for (const email of mentionedEmails(comment.body)) {
     const user = await tx.tenancy.getUserByEmail(email);
     if (!user || !(await tx.tenancy.getMembership(event.workspaceId, user.id))) continue;
-    await tx.watches.add(event.accountId, {
+    await tx.watches.start(event.accountId, {
       workspaceId: event.workspaceId,
       subjectType: subject.type,
       subjectId: subject.id,

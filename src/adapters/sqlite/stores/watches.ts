@@ -60,6 +60,13 @@ const sqliteWatchesMethods: WatchStore & ThisType<TransactionBound> = {
       ) > 0
     );
   },
+  async start(accountId, w) {
+    const { conn } = this;
+    conn.run(
+      `INSERT INTO watchers (account_id, ${watchColumns}) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+      [accountId, w.workspaceId, w.subjectId, w.userId, w.subjectType, w.reason, w.since],
+    );
+  },
   async get(accountId, workspaceId, subjectId, userId) {
     const { conn } = this;
     const row = conn.row<WatchRow>(
@@ -168,6 +175,7 @@ export function sqliteWatches(conn: Conn): WatchStore {
   const store = {
     conn,
     add: m.add,
+    start: m.start,
     get: m.get,
     remove: m.remove,
     list: m.list,
