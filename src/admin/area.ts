@@ -19,6 +19,7 @@ import {
   removeMemberForm,
   showMembers,
 } from './member-pages.js';
+import { showOutcome, showOutcomes } from './outcome-pages.js';
 import type { AdminContext, AdminRequest } from './request.js';
 import { showSignIn, submitSignIn, submitSignOut } from './sign-in.js';
 import { type SignInThrottle, signInThrottle } from './throttle.js';
@@ -101,6 +102,17 @@ const adminRoutes: AdminRoute[] = [
     },
   },
   ...webhookAdminRoutes(slug),
+  // The outcome pages: every signed-in member's, viewers included (not only admins' settings).
+  {
+    pattern: new RegExp(`^/${slug}/outcomes$`),
+    methods: { GET: (ctx, [s = '']) => showOutcomes(ctx, s) },
+    readOnly: ['GET'],
+  },
+  {
+    pattern: new RegExp(`^/${slug}/outcomes/(out_[A-Za-z0-9]{1,64})$`),
+    methods: { GET: (ctx, [s = '', id = '']) => showOutcome(ctx, s, id) },
+    readOnly: ['GET'],
+  },
 ];
 
 const formType = 'application/x-www-form-urlencoded';
@@ -135,6 +147,7 @@ function adminRequest(req: ParsedRequest, method: string): AdminRequest {
     cookies: parseCookies(req.headers.cookie),
     clientAddress: req.clientAddress,
     secure: cameOverHttps(req),
+    ...(req.headers['if-none-match'] !== undefined ? { ifNoneMatch: req.headers['if-none-match'] } : {}),
   };
 }
 

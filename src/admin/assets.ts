@@ -98,11 +98,27 @@ pre { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .8
 .chart .bad { fill: var(--danger); }
 .chart .axis { stroke: var(--line); }
 .chart text { fill: var(--muted); font-size: 12px; }
+.chart .bar { fill: var(--accent); }
+.chart .grid { stroke: var(--line); stroke-dasharray: 2 3; }
+.chart polyline { fill: none; stroke-width: 2.5; }
+.chart polyline.created { stroke: var(--accent); }
+.chart polyline.resolved { stroke: var(--ok); }
+/* A chart and the table of its numbers side by side; stacked on a phone (below). */
+.chart-pair { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 1rem 1.5rem;
+  align-items: start; margin: .5rem 0 1.5rem; }
+.chart-pair .chart { margin: 0; }
+.chart-data caption { text-align: left; font-size: .9rem; color: var(--muted); padding-bottom: .25rem; }
+.chart-data th, .chart-data td { padding: .2rem .5rem; }
+.progress { display: flex; flex-wrap: wrap; gap: .25rem .5rem; align-items: center; }
+.progress progress { width: 8rem; height: .9rem; accent-color: var(--ok); }
+.crumbs { margin: 0 0 1rem; }
 .legend { display: flex; gap: 1rem; font-size: .9rem; }
 .legend .swatch { display: inline-block; width: .8rem; height: .8rem; border-radius: 2px; vertical-align: middle;
   margin-right: .25rem; }
 .swatch.ok { background: var(--ok); }
 .swatch.bad { background: var(--danger); }
+.swatch.created { background: var(--accent); }
+.swatch.resolved { background: var(--ok); }
 table { width: 100%; border-collapse: collapse; }
 th, td { text-align: left; padding: .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 td form { margin: 0; }
@@ -127,6 +143,16 @@ td.url { overflow-wrap: anywhere; }
   dl.details dd { margin-bottom: .5rem; }
   /* The chart shrinks to the screen with its text: larger units keep the hour labels readable (12 px at 390 px). */
   .chart text { font-size: 16px; }
+  .chart-pair { grid-template-columns: minmax(0, 1fr); }
+  /* A chart's table has two or three short columns: it stays a table, not a card a row. */
+  table.chart-data { display: table; }
+  .chart-data caption { display: table-caption; }
+  .chart-data thead { position: static; width: auto; height: auto; overflow: visible; clip: auto;
+    display: table-header-group; }
+  .chart-data tbody { display: table-row-group; }
+  .chart-data tr { display: table-row; border: 0; border-radius: 0; margin: 0; padding: 0; }
+  .chart-data td { display: table-cell; width: auto; border-bottom: 1px solid var(--line); padding: .2rem .5rem; }
+  .chart-data td::before { content: none; }
   nav.sections { padding: 0 .5rem; }
   nav.sections ul { gap: 0; }
   nav.sections a { padding: .5rem .4rem; font-size: .95rem; }

@@ -16,7 +16,7 @@ bearer token; people manage tokens, members and webhooks in the settings.</p>
   <li><a href="/docs">API reference</a>: every endpoint, tried from the browser</li>
   <li><a href="/docs/guide">API guide</a>: authentication, errors, pagination, webhooks, signals</li>
   <li><a href="/api/v1/openapi.json">OpenAPI document</a> (JSON)</li>
-  <li><a href="/sign-in">Sign in</a> to a workspace's settings: API tokens, members, webhooks</li>
+  <li><a href="/sign-in">Sign in</a> to a workspace's outcomes (progress and charts) and settings: API tokens, members, webhooks</li>
   <li><a href="/healthz">Health</a> and <a href="/readyz">readiness</a> probes</li>
 </ul>`,
   });

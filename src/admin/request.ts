@@ -14,6 +14,8 @@ export interface AdminRequest {
   clientAddress: string;
   /** Whether the browser reached us over https (cookies then get `Secure`). */
   secure: boolean;
+  /** The If-None-Match header, for the pages that answer 304. */
+  ifNoneMatch?: string;
 }
 
 /** What an admin handler runs with: one storage transaction, the request time and the request. */

@@ -54,7 +54,13 @@ export async function showSignIn(ctx: AdminContext): Promise<Reply> {
     if (next) return redirect(next);
     const home = await firstAdminWorkspace(ctx, active.user.id);
     if (home) return redirect(`/${home.slug}/admin`);
-    return signedInPage({ email: active.user.email, csrfToken: active.session.csrfToken });
+    const memberships = await ctx.tx.tenancy.listUserMemberships(active.user.id);
+    const workspaces = [];
+    for (const membership of memberships.slice(0, 20)) {
+      const workspace = await ctx.tx.tenancy.getWorkspace(membership.workspaceId);
+      if (workspace) workspaces.push(workspace);
+    }
+    return signedInPage({ email: active.user.email, csrfToken: active.session.csrfToken }, workspaces);
   }
   return signInForm(ctx);
 }

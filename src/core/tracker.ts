@@ -337,10 +337,13 @@ export function createTracker(options: TrackerOptions): Tracker {
     webhooks,
     purgeExpired() {
       const now = clock.now();
-      return options.storage.transaction(async (tx) => ({
-        idempotencyKeys: await tx.idempotency.purge(isoTime(now - idempotencyRetentionMs)),
-        signals: await tx.signals.purge(isoTime(now - signalsKeptMs(options.signalRetentionMs))),
-      }));
+      return options.storage.transaction(async (tx) => {
+        const idempotencyKeys = await tx.idempotency.purge(isoTime(now - idempotencyRetentionMs));
+        const signalsBefore = isoTime(now - signalsKeptMs(options.signalRetentionMs));
+        // The notifications filed under watched items go with the signals they are.
+        await tx.watches.purge(signalsBefore);
+        return { idempotencyKeys, signals: await tx.signals.purge(signalsBefore) };
+      });
     },
     sweepOverdue: () =>
       sweepOverdue(

@@ -134,6 +134,9 @@ describe('the examples of the API reference', () => {
       ...['listTimeEntries', 'createTimeEntry', 'getTimeEntry', 'updateTimeEntry', 'deleteTimeEntry'],
       ...['listComments', 'createComment', 'getComment', 'updateComment', 'deleteComment'],
       ...['listMembers', 'createMember', 'getMember', 'updateMember', 'deleteMember', 'inviteMember'],
+      ...['listNotifications', 'markNotificationsRead'],
+      ...['watchIssue', 'unwatchIssue', 'listIssueWatchers', 'watchOutcome', 'unwatchOutcome'],
+      ...['listOutcomeWatchers'],
       ...['listWebhooks', 'createWebhook', 'getWebhook', 'updateWebhook', 'deleteWebhook'],
       ...[
         'rotateWebhookSecret',

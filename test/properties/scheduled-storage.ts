@@ -40,6 +40,7 @@ export function scheduledStorage(inner: Storage): {
       webhooks: wrapStore('webhooks', tx.webhooks),
       deliveries: wrapStore('deliveries', tx.deliveries),
       sessions: wrapStore('sessions', tx.sessions),
+      watches: wrapStore('watches', tx.watches),
       dump: wrapStore('dump', tx.dump),
       busyMs: () => tx.busyMs(),
     };

@@ -27,10 +27,12 @@ import { DeliveryRows } from './delivery-rows.js';
 import { memoryMembers, memoryUserTokens } from './members.js';
 import { memoryOverdue } from './overdue.js';
 import { clone, deleteWithUndo, type RecordUndo, setWithUndo, type Undo } from './undo.js';
+import { emptyWatchState, memoryWatches, type WatchState } from './watches.js';
 import { memoryDeliveries, memoryWebhooks, type WebhookState } from './webhooks.js';
 
 /** The whole state of a memory store: plain maps, cloned on the way in and out. */
 interface State extends WebhookState {
+  watches: WatchState;
   sessions: Map<string, AdminSession>;
   /** A session's one message for its next page, by session id hash. */
   flashes: Map<string, string>;
@@ -88,6 +90,7 @@ export function memoryStorage(): Storage {
     attemptHours: new Map(),
     sessions: new Map(),
     flashes: new Map(),
+    watches: emptyWatchState(),
   };
   const serialize = serialQueue();
   let closed = false;
@@ -405,8 +408,27 @@ function memoryTx(state: State, startedMs: number, record: RecordUndo): StorageT
         setWithUndo(state.counters, name, { workspaceId, value }, record);
       },
     },
+    watches: memoryWatches(state.watches, record, (accountId, sequence) => {
+      const found = signalAt(state.signals, sequence);
+      return found?.accountId === accountId ? clone(found) : undefined;
+    }),
     dump: memoryDump(state),
   };
+}
+
+/** The signal of this sequence in the log (kept in sequence order), by binary search. */
+function signalAt(signals: readonly SignalEvent[], sequence: number): SignalEvent | undefined {
+  let low = 0;
+  let high = signals.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const found = signals[middle];
+    if (!found) return undefined;
+    if (found.sequence === sequence) return found;
+    if (found.sequence < sequence) low = middle + 1;
+    else high = middle - 1;
+  }
+  return undefined;
 }
 
 /** Each dumped table's rows, in insertion order (a Map's order; the signal log's). */

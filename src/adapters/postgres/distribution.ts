@@ -65,6 +65,9 @@ export const tableKinds: Readonly<Record<string, TableKind>> = Object.freeze({
   deliveries: tenant,
   delivery_attempts: tenant,
   storage_time_shares: tenant,
+  watchers: tenant,
+  watched_events: tenant, // notifying signals filed under their issue or outcome (migration 21)
+  notification_reads: tenant,
 
   // Reference tables: copied to every node, read without routing.
   users: reference, // a user may belong to workspaces of several accounts

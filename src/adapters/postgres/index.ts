@@ -24,6 +24,7 @@ import { quoteIdent } from './sql.js';
 import { postgresStorageTimeStore } from './storage-time-store.js';
 import { postgresTenancy, postgresTokens } from './tenancy.js';
 import { type TxObserver, transactionRunner } from './transaction.js';
+import { postgresWatches } from './watches.js';
 import { postgresDeliveries, postgresWebhooks } from './webhooks.js';
 
 export { SchemaTooNew } from './migrate.js';
@@ -103,6 +104,7 @@ function postgresTx(conn: Conn, observer: TxObserver): StorageTx {
     webhooks: postgresWebhooks(conn),
     deliveries: postgresDeliveries(conn, observer.queued),
     sessions: postgresSessions(conn),
+    watches: postgresWatches(conn),
     dump: postgresDump(conn),
     busyMs: () => conn.busyMs(),
   };

@@ -18,6 +18,7 @@ import { searchIndexWriter } from './stores/search-index.js';
 import { sqliteSessions } from './stores/sessions.js';
 import { sqliteSignals } from './stores/signals.js';
 import { sqliteTenancy, sqliteTokens } from './stores/tenancy.js';
+import { sqliteWatches } from './stores/watches.js';
 import { sqliteDeliveries, sqliteWebhooks } from './stores/webhooks.js';
 
 export { SchemaTooNew } from '../shared/schema-too-new.js';
@@ -66,6 +67,7 @@ function sqliteTx(conn: Conn, writePendingSearch: () => void): StorageTx {
     webhooks: sqliteWebhooks(conn),
     deliveries: sqliteDeliveries(conn),
     sessions: sqliteSessions(conn),
+    watches: sqliteWatches(conn),
     dump: sqliteDump(conn),
     busyMs: () => conn.busyMs(),
   };

@@ -2,6 +2,7 @@ import type { Workspace } from '../../core/model.js';
 import type { Reply } from '../../core/pipeline/reply.js';
 import { html } from '../html.js';
 import { pageReply, type SignedIn, sectionPath } from '../layout.js';
+import { outcomesPath } from './outcomes.js';
 
 export interface HomeView {
   workspace: Workspace;
@@ -17,6 +18,10 @@ export function homePage(view: HomeView): Reply {
   const body = html`
 <p>Manage who can use the <strong>${workspace.slug}</strong> workspace and how other systems connect to it.</p>
 <ul class="cards">
+  <li>
+    <h2><a href="${outcomesPath(workspace)}">Outcomes</a></h2>
+    <p>Each outcome's progress, burn-up, time logged, blockers and latest decisions, for every member.</p>
+  </li>
   <li>
     <h2><a href="${sectionPath(workspace, 'tokens')}">API tokens</a></h2>
     <p>${plural(counts.liveTokens, 'active token')}. Create tokens for scripts and integrations, set them to

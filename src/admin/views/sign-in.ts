@@ -1,6 +1,8 @@
+import type { Workspace } from '../../core/model.js';
 import type { Reply } from '../../core/pipeline/reply.js';
 import { html } from '../html.js';
 import { pageReply, type SignedIn } from '../layout.js';
+import { outcomesPath } from './outcomes.js';
 
 export interface SignInView {
   /** The double-submit CSRF value, also in the sign-in cookie. */
@@ -36,11 +38,19 @@ ${view.error ? html`<p class="alert" role="alert" id="sign-in-error">${view.erro
   });
 }
 
-/** What /sign-in shows to someone already signed in. */
-export function signedInPage(signedIn: SignedIn): Reply {
+/** What /sign-in shows to someone already signed in who administers no workspace: their outcomes. */
+export function signedInPage(signedIn: SignedIn, workspaces: readonly Pick<Workspace, 'slug'>[] = []): Reply {
   const body = html`
 <p>You are signed in as <strong>${signedIn.email}</strong>.</p>
-<p>You are not an admin of any workspace, so there are no settings for you here. A workspace's settings
+${
+  workspaces.length > 0
+    ? html`<ul class="links">${workspaces.map(
+        (w) =>
+          html`<li><a href="${outcomesPath(w)}">Outcomes of ${w.slug}</a>: progress, burn-up, time, blockers</li>`,
+      )}</ul>`
+    : html`<p>You are not a member of any workspace yet.</p>`
+}
+<p class="muted">You are not an admin of any workspace, so there are no settings for you here. A workspace's settings
 are at <code>/&lt;workspace&gt;/admin</code>.</p>`;
   return pageReply({ title: 'Signed in', body, signedIn });
 }

@@ -9,7 +9,7 @@ export interface CorsOptions {
 }
 
 /** Methods the API answers. */
-export const corsAllowedMethods = ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+export const corsAllowedMethods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 
 /** Request headers a browser may send beyond the CORS-safelisted ones. */
 export const corsAllowedHeaders = [

@@ -5,6 +5,7 @@ import { decisionsFamily } from './decisions/family.js';
 import { issuesFamily } from './issues/family.js';
 import { labelsFamily } from './labels/family.js';
 import { membersFamily } from './members/family.js';
+import { notificationsFamily } from './notifications/family.js';
 import { outcomesFamily } from './outcomes/family.js';
 import { projectsFamily } from './projects/family.js';
 import { relationsFamily } from './relations/family.js';
@@ -29,6 +30,7 @@ export const families = [
   timeEntriesFamily,
   commentsFamily,
   membersFamily,
+  notificationsFamily,
   webhooksFamily,
   signalsFamily,
   batchFamily,

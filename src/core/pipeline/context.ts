@@ -1,6 +1,7 @@
 import type { Actor, SignalEvent } from '../model.js';
 import type { StorageTx } from '../port/index.js';
 import type { Ids } from '../runtime.js';
+import { keepWatches } from '../watching/keep.js';
 import { announce } from '../webhooks/announce.js';
 import type { WebhookSender } from '../webhooks/sender.js';
 import type { Principal } from './auth.js';
@@ -68,7 +69,7 @@ export interface OperationContext {
   /** The request's If-Match, when it sent one. */
   precondition: Precondition | null;
   services: Services;
-  /** Writes a signal, and the webhook deliveries it causes, in the current transaction. */
+  /** Writes a signal, the webhook deliveries it causes and the watches it starts or files (watching/keep.ts), in the current transaction. */
   emit(signal: SignalInput): Promise<SignalEvent>;
   /**
    * Runs another route's operation in this transaction, as its request alone would be run: given
@@ -92,8 +93,8 @@ export function operationContext(
     tenant,
     precondition,
     services,
-    emit(signal) {
-      return announce(
+    async emit(signal) {
+      const event = await announce(
         tx,
         ids,
         {
@@ -108,6 +109,8 @@ export function operationContext(
         signal.objectJson === undefined ? undefined : { data: `{"object":${signal.objectJson}}` },
         services.webhooks.deliveriesQueued,
       );
+      await keepWatches(tx, event);
+      return event;
     },
   };
 }

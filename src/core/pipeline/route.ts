@@ -4,7 +4,7 @@ import type { Access } from './auth.js';
 import type { OperationContext, Services } from './context.js';
 import type { Reply } from './reply.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * What the pipeline does around a handler:

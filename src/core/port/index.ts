@@ -17,4 +17,5 @@ export * from './storage.js';
 export * from './storage-time-store.js';
 export * from './tenancy-store.js';
 export * from './token-store.js';
+export * from './watch-store.js';
 export * from './webhook-store.js';

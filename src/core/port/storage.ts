@@ -11,6 +11,7 @@ import type { SignalStore } from './signal-store.js';
 import type { StorageTimeStore } from './storage-time-store.js';
 import type { TenancyStore } from './tenancy-store.js';
 import type { TokenStore } from './token-store.js';
+import type { WatchStore } from './watch-store.js';
 import type { WebhookStore } from './webhook-store.js';
 
 /**
@@ -117,6 +118,7 @@ export interface StorageTx {
   webhooks: WebhookStore;
   deliveries: DeliveryStore;
   sessions: SessionStore;
+  watches: WatchStore;
   dump: DumpStore;
   /**
    * Milliseconds of the storage's time this run of the transaction has taken so far: what its

@@ -20,6 +20,7 @@ import { externalRefs } from './019_external_refs.js';
 import { rateLimitAllowances } from './022_rate_limit_allowances.js';
 import { labelsKeptByTheAdapter } from './023_labels_kept_by_the_adapter.js';
 import { dueDatesAndEstimates } from './020_due_dates_and_estimates.js';
+import { watchers } from './021_watchers.js';
 
 /** One schema step, recorded in `schema_migrations` once applied. */
 export interface Migration {
@@ -50,7 +51,7 @@ export const migrations: readonly Migration[] = [
   { version: 18, name: 'account sequences', sql: accountSequences },
   { version: 19, name: 'external refs', sql: externalRefs },
   { version: 20, name: 'due dates and estimates', sql: dueDatesAndEstimates },
-  // 21: taken by a change being made alongside this one.
+  { version: 21, name: 'watchers', sql: watchers },
   { version: 22, name: 'rate limit allowances', sql: rateLimitAllowances },
   { version: 23, name: 'labels kept by the adapter', sql: labelsKeptByTheAdapter },
 ];

@@ -19,6 +19,7 @@ import { issueLabels } from './018_issue_labels.js';
 import { counterWorkspaces } from './019_counter_workspaces.js';
 import { externalRefs } from './020_external_refs.js';
 import { dueDatesAndEstimates } from './021_due_dates_and_estimates.js';
+import { watchers } from './022_watchers.js';
 
 /** One schema step. `version` is what `PRAGMA user_version` holds once it is applied. */
 export interface Migration {
@@ -50,6 +51,7 @@ export const migrations: readonly Migration[] = [
   { version: 19, name: 'counter workspaces', sql: counterWorkspaces },
   { version: 20, name: 'external refs', sql: externalRefs },
   { version: 21, name: 'due dates and estimates', sql: dueDatesAndEstimates },
+  { version: 22, name: 'watchers', sql: watchers },
 ];
 
 /** The schema version this code knows. */

@@ -65,7 +65,7 @@ const zeros = <T extends string>(keys: readonly T[]) =>
   Object.fromEntries(keys.map((k) => [k, 0])) as Record<T, number>;
 
 /** Every row of a collection of the workspace whose fields equal `where`, page by page (newest first). */
-async function* allRows<Name extends CollectionName>(
+export async function* allRows<Name extends CollectionName>(
   ctx: OperationContext,
   name: Name,
   where: ListQuery<Name>['where'],

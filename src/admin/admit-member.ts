@@ -1,0 +1,49 @@
+import type { Role, Workspace } from '../core/model.js';
+import { type OperationContext, operationContext } from '../core/pipeline/context.js';
+import type { Reply } from '../core/pipeline/reply.js';
+import { isoTime } from '../core/runtime.js';
+import { messagePage, redirect, type SignedIn } from './layout.js';
+import { signInUrl } from './next-path.js';
+import type { AdminContext } from './request.js';
+import { currentSession } from './sessions.js';
+
+/** A signed-in member of the workspace a page belongs to, of any role. */
+export interface Member {
+  workspace: Workspace;
+  userId: string;
+  role: Role;
+  signedIn: SignedIn;
+}
+
+/**
+ * Who may see a workspace's outcome pages: any signed-in member, viewers included. Signed-out
+ * visitors go to sign-in and come back; a user who is not a member, like an unknown workspace,
+ * gets a 404 (the pages say nothing of a workspace to those outside it).
+ */
+export async function admitMember(ctx: AdminContext, slug: string): Promise<Member | Reply> {
+  const active = await currentSession(ctx.tx, ctx.req.cookies, ctx.nowMs);
+  if (!active) return redirect(signInUrl(ctx.req.path));
+  const signedIn = { email: active.user.email, csrfToken: active.session.csrfToken };
+  const workspace = await ctx.tx.tenancy.getWorkspaceBySlug(slug);
+  const membership = workspace ? await ctx.tx.tenancy.getMembership(workspace.id, active.user.id) : null;
+  if (!workspace || !membership) {
+    return messagePage(404, 'Page not found', `You are not a member of a workspace "${slug}".`, { signedIn });
+  }
+  return { workspace, userId: active.user.id, role: membership.role, signedIn };
+}
+
+export const isMemberReply = (value: Member | Reply): value is Reply => 'status' in value;
+
+/** The core's operations as the member, read-only here: the page's transaction, no token. */
+export const memberOperations = (ctx: AdminContext, member: Member): OperationContext =>
+  operationContext(
+    ctx.tx,
+    isoTime(ctx.nowMs),
+    ctx.ids,
+    {
+      accountId: member.workspace.accountId,
+      workspaceId: member.workspace.id,
+      actor: { userId: member.userId, tokenId: null },
+    },
+    null,
+  );
