@@ -6,10 +6,12 @@ import { defineConfig } from 'vitest/config';
 const measuresLatency = ['test/**/*fairness*.test.ts'];
 
 // The PostgreSQL suites run a second time against a distributed database when TEST_CITUS_URL names
-// a Citus coordinator (`.ci/run` starts a cluster): every schema a test makes is distributed by
-// account when it is created, with 4 shards a table to keep that quick, and any statement that
-// reaches more than one shard fails (only those marked `/* all accounts: … */` may).
-const citusUrl = process.env.TEST_CITUS_URL || undefined;
+// a Citus coordinator and TEST_CITUS_SUITES=1: every schema a test makes is distributed by account
+// when it is created, with 4 shards a table to keep that quick, and any statement that reaches more
+// than one shard fails (only those marked `/* all accounts: … */` may). Not yet in `.ci/run`: the
+// conformance suite passes 220 of its 262 tests there (docs/scaling.md says which fail and why).
+// The Citus tests of test/citus/ run in the main project whenever TEST_CITUS_URL is set.
+const citusUrl = process.env.TEST_CITUS_SUITES === '1' ? process.env.TEST_CITUS_URL || undefined : undefined;
 const onCitus = [
   'test/conformance/postgres.test.ts',
   'test/http/families/node.test.ts',

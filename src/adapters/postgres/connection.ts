@@ -184,6 +184,15 @@ const readsOnly = (sql: string): boolean =>
   sql.startsWith('SELECT ') &&
   !/\b(INSERT|UPDATE|DELETE|FOR|nextval|setval|pg_advisory\w*|pg_try_advisory\w*)\b/.test(sql);
 
+/**
+ * A statement marked as spanning accounts (`/* all accounts: why *\/`): maintenance, the operator's
+ * and a copy's reads. On a Citus cluster checked for single-shard requests
+ * (`citus.multi_task_query_log_level = 'error'`, as the tests run), such a statement runs in a
+ * transaction that lets it reach every shard; elsewhere the setting is a name without effect.
+ */
+const spansAccounts = (sql: string): boolean => sql.startsWith('/* all accounts');
+const spanningAllowed = "SET LOCAL citus.multi_task_query_log_level TO 'off'";
+
 /** The last result of a (possibly multi-statement) simple query. */
 const lastOf = (result: QueryResult | QueryResult[]): QueryResult =>
   Array.isArray(result) ? (result[result.length - 1] as QueryResult) : result;
@@ -261,9 +270,12 @@ export function transactionConn(
    */
   async function pipelined(statements: readonly Statement[]): Promise<QueryResult[]> {
     const writesAny = statements.some((s) => !readsOnly(textOf(s.sql)));
-    const begin = begun || !writesAny ? null : writing ? 'BEGIN' : 'BEGIN ISOLATION LEVEL REPEATABLE READ';
+    const spans = statements.some((s) => spansAccounts(textOf(s.sql)));
+    const begin =
+      begun || !(writesAny || spans) ? null : writing ? 'BEGIN' : 'BEGIN ISOLATION LEVEL REPEATABLE READ';
     if (begin !== null) begun = true;
     const ahead = preamble(begin);
+    if (spans) ahead.push(spanningAllowed);
     const stream = (client as unknown as { connection?: { stream?: Partial<Corkable> } }).connection?.stream;
     const started = performance.now();
     const sent: Promise<QueryResult>[] = [];
@@ -325,11 +337,18 @@ export function transactionConn(
     // text, parsed and planned anew each time). A read transaction's write (a token touch)
     // begins a transaction, so that it is undone when the work fails after it, as every write
     // of a transaction is.
+    const spans = spansAccounts(textOf(sql));
     const begin =
-      begun || readsOnly(textOf(sql)) ? null : writing ? 'BEGIN' : 'BEGIN ISOLATION LEVEL REPEATABLE READ';
+      begun || (readsOnly(textOf(sql)) && !spans)
+        ? null
+        : writing
+          ? 'BEGIN'
+          : 'BEGIN ISOLATION LEVEL REPEATABLE READ';
     // Begun as soon as it is sent: a failure after BEGIN still needs the ROLLBACK.
     if (begin !== null) begun = true;
-    return send({ sql, params, rowMode, ahead: preamble(begin) });
+    const ahead = preamble(begin);
+    if (spans) ahead.push(spanningAllowed);
+    return send({ sql, params, rowMode, ahead });
   }
 
   const pipelines = (client as { pipeline?: boolean }).pipeline === true;

@@ -156,7 +156,10 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
   let reruns = 0;
   const runner = transactionRunner({
     pool,
-    searchPathSql: `SET search_path TO ${quoteIdent(schema)}`,
+    // With the search_path, once per connection: on a Citus cluster, statements that span shards
+    // use one connection per node, so that a transaction may read a distributed table and then
+    // write a reference one (Citus refuses that after a parallel read); a name without effect elsewhere.
+    searchPathSql: `SET search_path TO ${quoteIdent(schema)}; SET citus.multi_shard_modify_mode TO 'sequential'`,
     // Workspace → account, for every transaction of this storage (a workspace never moves).
     routes: new AccountRoutes(),
     maxAttempts: Math.max(1, options.maxAttempts ?? 20),

@@ -2,7 +2,7 @@ import type { SignalEvent } from '../../core/model.js';
 import { type SignalQuery, type SignalStore, UniqueViolation } from '../../core/port/index.js';
 import { withFields } from '../../core/with-fields.js';
 import { eventText } from '../shared/event-text.js';
-import { type Conn, type Prepared, prepared } from './connection.js';
+import { type Conn, prepared } from './connection.js';
 import { purgeLockTaken } from './purge-lock.js';
 import { Conditions } from './sql.js';
 import { lockShared } from './tenant-locks.js';

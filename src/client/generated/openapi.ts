@@ -268,13 +268,13 @@ export interface paths {
         };
         /**
          * List issues
-         * @description One page of the workspace's issues, narrowed by project, outcome, status, severity, assignee or labels (`labels`: every one of them; `labelsAny`: any), or searched with `q`. Follow `nextCursor` (null on the last page) for the next page; `total` counts every match.
+         * @description One page of the workspace's issues, narrowed by project, outcome, status, severity, assignee or labels (`labels`: every one of them; `labelsAny`: any), by where an imported issue came from (`externalId=SHOP-101`, `externalSource=jira`), or searched with `q`. Follow `nextCursor` (null on the last page) for the next page; `total` counts every match.
          */
         get: operations["listIssues"];
         put?: never;
         /**
          * Create an issue
-         * @description Creates an open issue numbered in its project (its key, APO-1, is the project's key and that number) and answers it with its ETag and Location. Needs an Idempotency-Key: the same key with the same body within 24 hours answers the stored result again (200, Idempotent-Replayed: true).
+         * @description Creates an open issue numbered in its project (its key, APO-1, is the project's key and that number) and answers it with its ETag and Location. An import says where the issue came from with `external` (`{ source, id, url? }`): a workspace holds one issue a source and id, and a second is refused (400). Needs an Idempotency-Key: the same key with the same body within 24 hours answers the stored result again (200, Idempotent-Replayed: true).
          */
         post: operations["createIssue"];
         delete?: never;
@@ -605,6 +605,134 @@ export interface paths {
          * @description Adds a user by email (making the user when there is none; a member already keeps their role) and answers a one-time link, `inviteUrl`, with which they set a password: it works once, for 7 days, like the link the members page shows. No email is sent: pass the link on. A user who already has a password is answered 409 has_password (they sign in with it). Needs an Idempotency-Key: the same key with the same body within 24 hours answers the stored result again (200, Idempotent-Replayed: true) with `inviteUrl: null`; a new key makes a new link. Workspace admins only.
          */
         post: operations["inviteMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List or stream the token's user's notifications
+         * @description Changes by others to the issues and outcomes the token's user watches, newest first: comments on them (`commented`), transitions (`transitioned`), assignments and new owners (`assigned`) and due dates passing (`overdue`); never the user's own changes, nothing from before they began watching, nothing of another workspace. With `unread=true`, only those after the read marker (`POST /notifications/read`). With `Accept: text/event-stream` the answer is a server-sent event stream of new notifications, oldest first (after the read marker with `unread=true`), resumed with Last-Event-ID; it ends when the token is revoked or its user removed. Notifications are made of signals, and are kept as long as they are.
+         */
+        get: operations["listNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark notifications read
+         * @description Raises the token's user's read marker to `upTo`, a notification's `sequence` or `id`: it and every older notification count as read, and `unread=true` leaves them out. The marker never goes back (a lower `upTo` changes nothing) nor past the newest event. Answers the marker and how many notifications are after it.
+         */
+        post: operations["markNotificationsRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/issues/{id}/watchers/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Watch an issue
+         * @description The token's user watches the issue from now on: their notifications tell them of changes others make to it. Any member may watch, viewers and read-scoped tokens included (a watch is the caller's own subscription, not a change of the issue). Watching it again keeps the first watch.
+         */
+        put: operations["watchIssue"];
+        post?: never;
+        /**
+         * Stop watching an issue
+         * @description The token's user no longer watches the issue, and the notifications it gave them leave their feed. Answers 204 whether or not they watched it. A later comment, assignment or mention makes them a watcher again.
+         */
+        delete: operations["unwatchIssue"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/issues/{id}/watchers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the watchers of an issue
+         * @description The members watching the issue, in the order they began, with why: they asked to (`manual`), created it, were assigned it, commented on it, or were mentioned (`@email`) in a comment on it.
+         */
+        get: operations["listIssueWatchers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/outcomes/{id}/watchers/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Watch an outcome
+         * @description The token's user watches the outcome from now on: their notifications tell them of changes others make to it. Any member may watch, viewers and read-scoped tokens included (a watch is the caller's own subscription, not a change of the outcome). Watching it again keeps the first watch.
+         */
+        put: operations["watchOutcome"];
+        post?: never;
+        /**
+         * Stop watching an outcome
+         * @description The token's user no longer watches the outcome, and the notifications it gave them leave their feed. Answers 204 whether or not they watched it. A later comment, assignment or mention makes them a watcher again.
+         */
+        delete: operations["unwatchOutcome"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/outcomes/{id}/watchers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the watchers of an outcome
+         * @description The members watching the outcome, in the order they began, with why: they asked to (`manual`), created it, were assigned it (its owner), commented on it, or were mentioned (`@email`) in a comment on it.
+         */
+        get: operations["listOutcomeWatchers"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1860,6 +1988,17 @@ export interface components {
             subIssues: number;
             /** @description When it was archived (left out of lists unless `archived=true|only`); null while it is not */
             archivedAt: components["schemas"]["Timestamp"] | null;
+            external: {
+                /** @description The tracker it came from: `github`, `jira`, `linear`, `csv`, … */
+                source: string;
+                /** @description Its id there as people know it: `octo-org/apollo#42`, `SHOP-101`, `ENG-12` */
+                id: string;
+                /**
+                 * Format: uri
+                 * @description Its page in that tracker, when known
+                 */
+                url?: string;
+            } | null;
             /** @description The day it is due, or null */
             dueOn: components["schemas"]["CalendarDate"] | null;
             /** @description How much work it is (a non-negative number), or null */
@@ -1999,6 +2138,76 @@ export interface components {
             inviteUrl: string | null;
             /** @description Until when the link works (7 days); it works once */
             expiresAt: components["schemas"]["Timestamp"];
+        };
+        Watcher: {
+            userId: string;
+            /**
+             * @description `manual`: they asked to; `creator`, `assignee` (or owner), `commenter`, `mentioned` (`@email` in a comment): what made them watch
+             * @enum {string}
+             */
+            reason: "manual" | "creator" | "assignee" | "commenter" | "mentioned";
+            /** @description When the watch began: the watcher is told of changes from then on */
+            since: components["schemas"]["Timestamp"];
+        };
+        WatcherPage: {
+            data: components["schemas"]["Watcher"][];
+            /** @description Pass as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+            /** @description Items matching the filters, over all pages */
+            total: number;
+        };
+        Notification: {
+            /**
+             * Format: uuid
+             * @description The id of the signal event the notification is made of
+             */
+            id: string;
+            /** @description The signal's sequence: pass it as `upTo` to mark this and older read */
+            sequence: number;
+            /** @description The signal event type, e.g. `comment.created`, `issue.status_changed` */
+            type: string;
+            /**
+             * @description What happened to the watched item
+             * @enum {string}
+             */
+            kind: "commented" | "transitioned" | "assigned" | "overdue";
+            occurredAt: components["schemas"]["Timestamp"];
+            actor: {
+                /** @description null for the operator (CLI) or the service (a due date passing) */
+                userId: string | null;
+            };
+            item: {
+                /** @enum {string} */
+                type: "issue" | "outcome";
+                id: string;
+                /** @description An issue's key (`APO-12`); null for an outcome */
+                key: string | null;
+                /** @description Its title now; null if it is gone */
+                title: string | null;
+            };
+            /** @description For `transitioned` and `assigned`: the field (`status`, `assigneeId`, `ownerId`), its old and new value */
+            change: {
+                field: string;
+                from: unknown;
+                to: unknown;
+            } | null;
+            /** @description For `commented`: the comment */
+            commentId: string | null;
+            /** @description Whether its sequence is at or below the caller's read marker */
+            read: boolean;
+        };
+        NotificationPage: {
+            data: components["schemas"]["Notification"][];
+            /** @description Pass as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+            /** @description Items matching the filters, over all pages */
+            total: number;
+        };
+        ReadMarker: {
+            /** @description The sequence up to which the caller has read */
+            readUpTo: number;
+            /** @description Notifications after it */
+            unread: number;
         };
         Webhook: {
             id: string;
@@ -2802,6 +3011,17 @@ export interface components {
             outcomeId?: string | null;
             assigneeId?: string | null;
             labels?: string[];
+            external?: {
+                /** @description The tracker it came from: `github`, `jira`, `linear`, `csv`, … */
+                source: string;
+                /** @description Its id there as people know it: `octo-org/apollo#42`, `SHOP-101`, `ENG-12` */
+                id: string;
+                /**
+                 * Format: uri
+                 * @description Its page in that tracker, when known
+                 */
+                url?: string;
+            } | null;
             /** @description The day it is due (`YYYY-MM-DD`), or null */
             dueOn?: string | null;
             /** @description How much work it is, in the team's own unit (points, hours): a non-negative number, or null */
@@ -2871,6 +3091,10 @@ export interface components {
         MemberPatch: {
             /** @enum {string} */
             role?: "admin" | "member" | "viewer";
+        };
+        MarkNotificationsRead: {
+            /** @description A notification's `sequence`, or its `id`: it and every older notification count as read */
+            upTo: number | string;
         };
         WebhookCreate: {
             /** Format: uri */
@@ -3285,6 +3509,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
                 cursor?: string;
                 createdAfter?: string;
                 createdBefore?: string;
@@ -3577,6 +3802,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
                 cursor?: string;
                 createdAfter?: string;
                 createdBefore?: string;
@@ -4196,6 +4422,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
                 cursor?: string;
                 createdAfter?: string;
                 createdBefore?: string;
@@ -4479,6 +4706,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
                 cursor?: string;
                 createdAfter?: string;
                 createdBefore?: string;
@@ -4816,6 +5044,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
                 cursor?: string;
                 createdAfter?: string;
                 createdBefore?: string;
@@ -4851,6 +5080,10 @@ export interface operations {
                 labelsAny?: string;
                 /** @description Issues carrying none of these labels (a comma list) */
                 labelsNone?: string;
+                /** @description Only the record imported with this external id (`SHOP-101`): at most one per source */
+                externalId?: string;
+                /** @description Only records imported from this tracker */
+                externalSource?: string;
                 /** @description Due on this day (`YYYY-MM-DD`) or later */
                 dueAfter?: string;
                 /** @description Due before this day (`YYYY-MM-DD`) */
@@ -4909,6 +5142,7 @@ export interface operations {
                      *           "blockedBy": 0,
                      *           "subIssues": 0,
                      *           "archivedAt": null,
+                     *           "external": null,
                      *           "dueOn": null,
                      *           "estimate": null,
                      *           "createdAt": "2026-11-22T10:16:16.000Z",
@@ -4991,6 +5225,7 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": null,
+                     *       "external": null,
                      *       "dueOn": null,
                      *       "estimate": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
@@ -5035,6 +5270,7 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": null,
+                     *       "external": null,
                      *       "dueOn": null,
                      *       "estimate": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
@@ -5106,6 +5342,7 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": null,
+                     *       "external": null,
                      *       "dueOn": null,
                      *       "estimate": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
@@ -5205,6 +5442,7 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": null,
+                     *       "external": null,
                      *       "dueOn": null,
                      *       "estimate": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
@@ -5291,6 +5529,7 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": null,
+                     *       "external": null,
                      *       "dueOn": null,
                      *       "estimate": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
@@ -5363,6 +5602,7 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": "2026-11-22T10:30:30.000Z",
+                     *       "external": null,
                      *       "dueOn": null,
                      *       "estimate": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
@@ -5436,6 +5676,7 @@ export interface operations {
                      *       "blockedBy": 0,
                      *       "subIssues": 0,
                      *       "archivedAt": null,
+                     *       "external": null,
                      *       "dueOn": null,
                      *       "estimate": null,
                      *       "createdAt": "2026-11-22T10:16:16.000Z",
@@ -5464,6 +5705,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
                 cursor?: string;
             };
             header?: never;
@@ -5731,6 +5973,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
                 cursor?: string;
             };
             header?: never;
@@ -5780,6 +6023,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
                 cursor?: string;
                 createdAfter?: string;
                 createdBefore?: string;
@@ -6145,6 +6389,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
                 cursor?: string;
                 createdAfter?: string;
                 createdBefore?: string;
@@ -6508,6 +6753,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
                 cursor?: string;
                 role?: "admin" | "member" | "viewer";
             };
@@ -6929,10 +7175,456 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listNotifications: {
+        parameters: {
+            query?: {
+                unread?: "true" | "false";
+                limit?: number;
+                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "6f2c1d8e-4b7a-4c1e-9a55-3f0b2d9e7c41",
+                     *           "sequence": 42,
+                     *           "type": "comment.created",
+                     *           "kind": "commented",
+                     *           "occurredAt": "2026-11-22T10:41:41.000Z",
+                     *           "actor": {
+                     *             "userId": "usr_Q2w8Rt5yUi9oPa3sDf6G"
+                     *           },
+                     *           "item": {
+                     *             "type": "issue",
+                     *             "id": "iss_CuUE3PZrO8ENHJLaEhNH",
+                     *             "key": "APO-1",
+                     *             "title": "Checkout button does nothing"
+                     *           },
+                     *           "change": null,
+                     *           "commentId": "cmt_ZpL0s3kQv8aRuT2mYw4N",
+                     *           "read": false
+                     *         },
+                     *         {
+                     *           "id": "0b7e6a2f-93c4-4d58-8e21-6a4f0c3b9d17",
+                     *           "sequence": 40,
+                     *           "type": "issue.status_changed",
+                     *           "kind": "transitioned",
+                     *           "occurredAt": "2026-11-22T10:40:50.000Z",
+                     *           "actor": {
+                     *             "userId": "usr_Q2w8Rt5yUi9oPa3sDf6G"
+                     *           },
+                     *           "item": {
+                     *             "type": "issue",
+                     *             "id": "iss_CuUE3PZrO8ENHJLaEhNH",
+                     *             "key": "APO-1",
+                     *             "title": "Checkout button does nothing"
+                     *           },
+                     *           "change": {
+                     *             "field": "status",
+                     *             "from": "open",
+                     *             "to": "in_progress"
+                     *           },
+                     *           "commentId": null,
+                     *           "read": false
+                     *         }
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "total": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NotificationPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    markNotificationsRead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional here; when given, a repeat of the same request replays the first answer. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+                /** @description When given, the change happens only at this version (409 version_conflict otherwise). */
+                "If-Match"?: components["parameters"]["IfMatchOptional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "upTo": 42
+                 *     }
+                 */
+                "application/json": components["schemas"]["MarkNotificationsRead"];
+            };
+        };
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "readUpTo": 42,
+                     *       "unread": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReadMarker"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    watchIssue: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional here; when given, a repeat of the same request replays the first answer. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+                /** @description When given, the change happens only at this version (409 version_conflict otherwise). */
+                "If-Match"?: components["parameters"]["IfMatchOptional"];
+            };
+            path: {
+                /** @description The issue's id or its key (APO-12) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "userId": "usr_FVGq5J0otcivYAMuLNGs",
+                     *       "reason": "manual",
+                     *       "since": "2026-11-22T10:40:40.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Watcher"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unwatchIssue: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description When given, the change happens only at this version (409 version_conflict otherwise). */
+                "If-Match"?: components["parameters"]["IfMatchOptional"];
+            };
+            path: {
+                /** @description The issue's id or its key (APO-12) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listIssueWatchers: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The issue's id or its key (APO-12) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "userId": "usr_FVGq5J0otcivYAMuLNGs",
+                     *           "reason": "manual",
+                     *           "since": "2026-11-22T10:40:40.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "total": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WatcherPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    watchOutcome: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional here; when given, a repeat of the same request replays the first answer. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+                /** @description When given, the change happens only at this version (409 version_conflict otherwise). */
+                "If-Match"?: components["parameters"]["IfMatchOptional"];
+            };
+            path: {
+                /** @description The resource id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "userId": "usr_FVGq5J0otcivYAMuLNGs",
+                     *       "reason": "manual",
+                     *       "since": "2026-11-22T10:40:40.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Watcher"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unwatchOutcome: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description When given, the change happens only at this version (409 version_conflict otherwise). */
+                "If-Match"?: components["parameters"]["IfMatchOptional"];
+            };
+            path: {
+                /** @description The resource id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOutcomeWatchers: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The resource id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "userId": "usr_FVGq5J0otcivYAMuLNGs",
+                     *           "reason": "manual",
+                     *           "since": "2026-11-22T10:40:40.000Z"
+                     *         }
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "total": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WatcherPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
                 cursor?: string;
                 status?: "active" | "disabled";
             };
@@ -7492,6 +8184,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
                 cursor?: string;
             };
             header?: never;
@@ -7774,6 +8467,7 @@ export interface operations {
         parameters: {
             query?: {
                 after?: number;
+                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
                 cursor?: string;
                 types?: string | ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test")[];
                 resourceId?: string;
@@ -7932,6 +8626,7 @@ export interface operations {
                      *             "blockedBy": 0,
                      *             "subIssues": 0,
                      *             "archivedAt": null,
+                     *             "external": null,
                      *             "dueOn": null,
                      *             "estimate": null,
                      *             "createdAt": "2026-11-22T10:16:16.000Z",
@@ -7963,6 +8658,7 @@ export interface operations {
                      *             "blockedBy": 0,
                      *             "subIssues": 0,
                      *             "archivedAt": null,
+                     *             "external": null,
                      *             "dueOn": null,
                      *             "estimate": null,
                      *             "createdAt": "2026-11-22T10:16:16.000Z",
@@ -8889,6 +9585,7 @@ export interface operations {
                  *           "blockedBy": 0,
                  *           "subIssues": 0,
                  *           "archivedAt": null,
+                 *           "external": null,
                  *           "dueOn": null,
                  *           "estimate": null,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
@@ -8958,6 +9655,7 @@ export interface operations {
                  *           "blockedBy": 0,
                  *           "subIssues": 0,
                  *           "archivedAt": null,
+                 *           "external": null,
                  *           "dueOn": null,
                  *           "estimate": null,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
@@ -9031,6 +9729,7 @@ export interface operations {
                  *           "blockedBy": 0,
                  *           "subIssues": 0,
                  *           "archivedAt": null,
+                 *           "external": null,
                  *           "dueOn": null,
                  *           "estimate": null,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
@@ -9101,6 +9800,7 @@ export interface operations {
                  *           "blockedBy": 0,
                  *           "subIssues": 0,
                  *           "archivedAt": "2026-11-22T10:30:30.000Z",
+                 *           "external": null,
                  *           "dueOn": null,
                  *           "estimate": null,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
@@ -9168,6 +9868,7 @@ export interface operations {
                  *           "blockedBy": 0,
                  *           "subIssues": 0,
                  *           "archivedAt": null,
+                 *           "external": null,
                  *           "dueOn": null,
                  *           "estimate": null,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",
@@ -9235,6 +9936,7 @@ export interface operations {
                  *           "blockedBy": 0,
                  *           "subIssues": 0,
                  *           "archivedAt": null,
+                 *           "external": null,
                  *           "dueOn": null,
                  *           "estimate": null,
                  *           "createdAt": "2026-11-22T10:16:16.000Z",

@@ -17,10 +17,10 @@ import { issueLabels } from './016_issue_labels.js';
 import { accountKeys } from './017_account_keys.js';
 import { accountSequences } from './018_account_sequences.js';
 import { externalRefs } from './019_external_refs.js';
-import { rateLimitAllowances } from './022_rate_limit_allowances.js';
-import { labelsKeptByTheAdapter } from './023_labels_kept_by_the_adapter.js';
 import { dueDatesAndEstimates } from './020_due_dates_and_estimates.js';
 import { watchers } from './021_watchers.js';
+import { rateLimitAllowances } from './022_rate_limit_allowances.js';
+import { labelsKeptByTheAdapter } from './023_labels_kept_by_the_adapter.js';
 
 /** One schema step, recorded in `schema_migrations` once applied. */
 export interface Migration {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { issueSeverities, issueStatuses } from '../../model.js';
-import { externalQuery, externalRefSchema } from '../shared/external.js';
 import { calendarDate } from '../shared/dates.js';
 import { dueFilters, estimateFilters } from '../shared/due-filters.js';
+import { externalQuery, externalRefSchema } from '../shared/external.js';
 import { enumList, filterLists, idList } from '../shared/filters.js';
 import { queryParameter } from '../shared/query.js';
 import {
