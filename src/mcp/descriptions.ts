@@ -83,6 +83,20 @@ export const agentDescriptions: Readonly<Record<string, string>> = {
     'Rewrites the body of a comment; only its author or an admin may. Answers the comment at its new `version`.',
   deleteComment: 'Deletes a comment; only its author or an admin may. Answers nothing on success.',
 
+  watchIssue:
+    "Makes the token's user watch an issue (by id or key, APO-12): changes others make to it then appear in list_notifications. Watching twice is the same as once. Answers the watch.",
+  unwatchIssue: "Stops the token's user watching an issue. Answers nothing on success.",
+  listIssueWatchers:
+    'Lists who watches an issue (its creator, assignee, commenters and anyone mentioned or watching by choice). Answers `{ data, nextCursor, total }`.',
+  watchOutcome:
+    "Makes the token's user watch an outcome: changes others make to it then appear in list_notifications. Answers the watch.",
+  unwatchOutcome: "Stops the token's user watching an outcome. Answers nothing on success.",
+  listOutcomeWatchers: 'Lists who watches an outcome. Answers `{ data, nextCursor, total }`.',
+  listNotifications:
+    "Lists what others changed on the issues and outcomes the token's user watches (comments, transitions, assignments, due dates passed), newest last; `unread: true` for only those after the read marker. Each names the event and the item. Answers `{ data, nextCursor, total }`.",
+  markNotificationsRead:
+    "Moves the token's user's read marker up to a notification (`upTo`, its id or sequence); it never moves back. Answers the marker.",
+
   listMembers: "Lists the workspace's members and their roles. Answers `{ data, nextCursor, total }`.",
   createMember:
     'Adds a user to the workspace by email with a role, making the user if needed; one already a member is refused with already_member. Answers the member.',

@@ -101,6 +101,7 @@ const versionSchema = (kind: RouteKind): Json => ({
 export function toolsetOf(route: Route): string {
   if (route.access === 'admin_read' || route.access === 'admin_write') return 'admin';
   if (route.path === '/labels') return 'issues';
+  if (route.path.includes('/watchers') || route.path.startsWith('/notifications')) return 'notifications';
   if (route.path.startsWith('/issues/:id/relations')) return 'relations';
   return (/^\/([^/]+)/.exec(route.path)?.[1] ?? route.path).replace(/-/g, '_');
 }

@@ -4,7 +4,8 @@ import { type ToolDefinition, toolDefinitions } from './tools.js';
  * The toolsets a connection gets when it names none: finding things, and the projects, outcomes,
  * issues and decisions an agent tracks work with (25 tools). Every tool's schema is read into the
  * agent's context before it does anything, so the rest (comments, relations, context items, time
- * entries, the batch, and the admin tools) are enabled by name, as GitHub's MCP server does.
+ * entries, watching and notifications, the batch, and the admin tools) are enabled by name, as
+ * GitHub's MCP server does.
  */
 export const defaultToolsets: readonly string[] = ['search', 'projects', 'outcomes', 'issues', 'decisions'];
 

@@ -225,13 +225,20 @@ describe.skipIf(!testDatabaseUrl)(
       const stored = fixture.idempotencyKeys.find(
         (k) => k.tag === 'acme',
       ) as Fixture['idempotencyKeys'][number];
-      const again = await api('POST', stored.path, fixture.tokens.acmeAdmin, {
-        body: stored.body,
-        headers: { 'idempotency-key': stored.key },
+      // The answer as it was stored then, byte for byte (fields added since are not in it), so it
+      // is read as it comes, not held to today's document as the suites' other answers are.
+      const response = await fetch(`${base}/api/v1${stored.path}`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${fixture.tokens.acmeAdmin}`,
+          'content-type': 'application/json',
+          'idempotency-key': stored.key,
+        },
+        body: JSON.stringify(stored.body),
       });
-      expect(again.status).toBe(200);
-      expect(again.headers.get('idempotent-replayed')).toBe('true');
-      expect(again.json.id).toBe(stored.id);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('idempotent-replayed')).toBe('true');
+      expect(((await response.json()) as { id: string }).id).toBe(stored.id);
     });
 
     it('keeps the webhooks and their deliveries of each account', async () => {

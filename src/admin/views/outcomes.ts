@@ -49,7 +49,7 @@ export function outcomesPage(view: OutcomesView): Reply {
 resolved share of each outcome's issues (archived ones left out).</p>
 ${
   view.rows.length === 0
-    ? html`<p class="notice">No outcomes yet. Create them through the API (<code>POST /api/v1/outcomes</code>).</p>`
+    ? html`<p class="notice">No outcomes yet. Create them through the API (its <code>POST /outcomes</code> operation).</p>`
     : html`<table class="outcomes">
   <thead><tr><th scope="col">Outcome</th><th scope="col">Progress</th><th scope="col">Due</th><th scope="col">Owner</th><th scope="col">Status</th></tr></thead>
   <tbody>${view.rows.map(

@@ -9,7 +9,7 @@
  */
 export const watchers = `
 CREATE TABLE watchers (
-  account_id text NOT NULL,
+  account_id text COLLATE "C" NOT NULL,
   workspace_id text NOT NULL,
   subject_id text NOT NULL,
   user_id text NOT NULL,
@@ -21,7 +21,7 @@ CREATE TABLE watchers (
 CREATE INDEX watchers_by_user ON watchers (account_id, workspace_id, user_id, subject_id);
 CREATE INDEX watchers_in_order ON watchers (account_id, workspace_id, subject_id, since, user_id);
 CREATE TABLE watched_events (
-  account_id text NOT NULL,
+  account_id text COLLATE "C" NOT NULL,
   workspace_id text NOT NULL,
   subject_id text NOT NULL,
   sequence bigint NOT NULL,
@@ -31,7 +31,7 @@ CREATE TABLE watched_events (
 );
 CREATE INDEX watched_events_occurred ON watched_events (occurred_at);
 CREATE TABLE notification_reads (
-  account_id text NOT NULL,
+  account_id text COLLATE "C" NOT NULL,
   workspace_id text NOT NULL,
   user_id text NOT NULL,
   read_up_to bigint NOT NULL,

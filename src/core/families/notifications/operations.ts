@@ -1,4 +1,4 @@
-import { ApiError, notFound } from '../../errors.js';
+import { ApiError, invalidReference } from '../../errors.js';
 import type { SignalEvent } from '../../model.js';
 import { authorityRecheckMs, lostGrantComment } from '../../pipeline/authority.js';
 import type { OperationContext } from '../../pipeline/context.js';
@@ -142,7 +142,9 @@ export async function markRead(
     upTo = Math.min(input.upTo, await ctx.tx.signals.latestSequence(owner.accountId));
   } else {
     const event = await ctx.tx.signals.get(owner.accountId, input.upTo);
-    if (!event || event.workspaceId !== owner.workspaceId) throw notFound('notification');
+    // A reference in the body, as an unknown project in a create's is: 422, not the 404 of a path.
+    if (!event || event.workspaceId !== owner.workspaceId)
+      throw invalidReference('upTo', `upTo ${input.upTo} names no notification of this workspace.`);
     upTo = event.sequence;
   }
   const readUpTo = await ctx.tx.watches.markRead(owner.accountId, owner.workspaceId, owner.userId, upTo);
