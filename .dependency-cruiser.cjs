@@ -126,7 +126,8 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(node_modules|dist)/' },
+    // node_modules stays in the graph (as leaves, not followed) so the rules see which packages are imported.
+    exclude: { path: '^dist/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
   },

@@ -42,9 +42,13 @@ describe('the layering check (npm run check:layers)', () => {
       'error sqlite-engine-alone: src/adapters/sqlite/engine/connection.ts → src/adapters/sqlite/stores/notes.ts',
     );
     expect(output).toMatch(/error no-circular: src\/core\/(pipeline\/step|port\/store)\.ts/);
-    for (const hostModule of ['hono', 'better-sqlite3', 'pg', 'http']) {
-      expect(output).toContain(`error core-no-host-packages: src/core/edge/server.ts → ${hostModule}`);
+    // A package is named by where it resolves (node_modules/<name>/…), a Node module by its name.
+    for (const hostModule of ['hono', 'better-sqlite3', 'pg']) {
+      expect(output).toMatch(
+        new RegExp(`error core-no-host-packages: src/core/edge/server.ts → \\S*node_modules/${hostModule}/`),
+      );
     }
+    expect(output).toContain('error core-no-host-packages: src/core/edge/server.ts → http\n');
     expect(output).toContain('error core-no-sockets: src/core/edge/server.ts → net');
     expect(output).toContain(
       'error extensions-use-public-entries: src/admin/pages.ts → src/core/pipeline/step.ts',
