@@ -83,10 +83,51 @@ module.exports = {
       from: { path: '^src/http/' },
       to: { path: '^src/core/', pathNot: '^src/core/(index|host)\\.ts$' },
     },
+    {
+      name: 'core-no-host-packages',
+      comment:
+        'The core is a plain request handler over the port: no web framework, database driver or HTTP server. Hosts (src/http) and adapters bring those.',
+      severity: 'error',
+      from: { path: '^src/core/' },
+      to: { path: '(^|node_modules/)(@types/)?(hono|better-sqlite3|pg)(/|$)|^(node:)?http$' },
+    },
+    {
+      name: 'core-no-sockets',
+      comment:
+        "The core opens no socket: only the SSRF guard (webhooks/ssrf.ts) takes node:net, for its address arithmetic (BlockList, isIP); the sockets are the host's webhook sender's.",
+      severity: 'error',
+      from: { path: '^src/core/', pathNot: '^src/core/webhooks/ssrf\\.ts$' },
+      to: { path: '^(node:)?net$' },
+    },
+    {
+      name: 'extensions-use-public-entries',
+      comment:
+        "The admin area and the MCP server are extensions: they import the core's public entry (index.ts) and the extension kit (extension-kit.ts), never its insides.",
+      severity: 'error',
+      from: { path: '^src/(admin|mcp)/' },
+      to: { path: '^src/core/', pathNot: '^src/core/(index|extension-kit)\\.ts$' },
+    },
+    {
+      name: 'extensions-not-adapters',
+      comment:
+        'An extension works through the storage the tracker hands it (ExtensionHost), whatever adapter that is: it never imports one.',
+      severity: 'error',
+      from: { path: '^src/(admin|mcp)/' },
+      to: { path: '^src/adapters/' },
+    },
+    {
+      name: 'pipeline-loads-no-family',
+      comment:
+        'The pipeline serves whatever routes the tracker builds it: the family list and the OpenAPI document reach it only as values the tracker passes in, never by an import, however indirect.',
+      severity: 'error',
+      from: { path: '^src/core/pipeline/' },
+      to: { path: '^src/core/(families/index|openapi/document)\\.ts$', reachable: true },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(node_modules|dist)/' },
+    // node_modules stays in the graph (as leaves, not followed) so the rules see which packages are imported.
+    exclude: { path: '^dist/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
   },

@@ -1,7 +1,5 @@
-import type { Role, Workspace } from '../core/model.js';
-import { type OperationContext, operationContext } from '../core/pipeline/context.js';
-import type { Reply } from '../core/pipeline/reply.js';
-import { isoTime } from '../core/runtime.js';
+import type { Reply, Role, Workspace } from '../core/extension-kit.js';
+import { isoTime, type OperationContext, operationContext } from '../core/extension-kit.js';
 import { messagePage, redirect, type SignedIn } from './layout.js';
 import { signInUrl } from './next-path.js';
 import type { AdminContext } from './request.js';

@@ -1,10 +1,14 @@
-import type { ApiError } from '../core/errors.js';
-import type { ExtensionRoute, MountedExtension, TrackerExtension } from '../core/extension.js';
-import { checkBodySize } from '../core/pipeline/body.js';
-import type { Services } from '../core/pipeline/context.js';
-import type { Reply } from '../core/pipeline/reply.js';
-import type { ParsedRequest } from '../core/pipeline/request.js';
-import type { Ids } from '../core/runtime.js';
+import type {
+  ApiError,
+  ExtensionRoute,
+  Ids,
+  MountedExtension,
+  ParsedRequest,
+  Reply,
+  Services,
+  TrackerExtension,
+} from '../core/extension-kit.js';
+import { checkBodySize } from '../core/extension-kit.js';
 import { assets } from './assets.js';
 import { parseCookies } from './cookies.js';
 import { showHome } from './home-page.js';

@@ -1,6 +1,4 @@
-import type { WebhookView } from '../core/families/webhooks/operations.js';
-import type { WebhookDelivery } from '../core/model.js';
-import type { StorageTx } from '../core/port/index.js';
+import type { StorageTx, WebhookDelivery, WebhookView } from '../core/extension-kit.js';
 import type { AttemptDetail } from './views/delivery.js';
 import type { HourCount } from './views/delivery-chart.js';
 import { lastDay } from './views/delivery-chart.js';

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import type { AfterCommitDeps, Reply } from '../core/pipeline/reply.js';
+import type { AfterCommitDeps, Reply } from '../core/extension-kit.js';
 import type { Admin } from './admit.js';
 import type { AdminContext } from './request.js';
 import { sessionCookieName } from './sessions.js';

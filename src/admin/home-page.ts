@@ -1,6 +1,5 @@
-import { tokenIsLive } from '../core/families/members/operations.js';
-import type { Reply } from '../core/pipeline/reply.js';
-import { isoTime } from '../core/runtime.js';
+import type { Reply } from '../core/extension-kit.js';
+import { isoTime, tokenIsLive } from '../core/extension-kit.js';
 import { admitAdmin, isReply } from './admit.js';
 import type { AdminContext } from './request.js';
 import { homePage } from './views/home.js';

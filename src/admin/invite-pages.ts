@@ -1,6 +1,5 @@
-import type { Reply } from '../core/pipeline/reply.js';
-import { acceptInvite, openInvite } from '../core/tenancy/invites.js';
-import { hashPassword, minPasswordLength } from '../core/tenancy/password.js';
+import type { Reply } from '../core/extension-kit.js';
+import { acceptInvite, hashPassword, minPasswordLength, openInvite } from '../core/extension-kit.js';
 import { html } from './html.js';
 import { messagePage, pageReply, redirect } from './layout.js';
 import type { AdminContext } from './request.js';

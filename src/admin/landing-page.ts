@@ -1,4 +1,4 @@
-import type { PublicRoute } from '../core/pipeline/runtime.js';
+import type { PublicRoute } from '../core/extension-kit.js';
 import { html } from './html.js';
 import { pageReply } from './layout.js';
 

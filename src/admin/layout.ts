@@ -1,5 +1,4 @@
-import type { Workspace } from '../core/model.js';
-import type { Reply } from '../core/pipeline/reply.js';
+import type { Reply, Workspace } from '../core/extension-kit.js';
 import { assetBase } from './assets.js';
 import { type Html, html } from './html.js';
 

@@ -1,17 +1,18 @@
-import { ApiError } from '../core/errors.js';
-import { inviteMember, type MemberInvite } from '../core/families/members/invite.js';
+import type { Reply, Services } from '../core/extension-kit.js';
 import {
+  ApiError,
   createMember,
   getMember,
+  inviteMember,
   listMembers,
+  type MemberInvite,
   type MemberView,
+  maxPageSize,
+  memberCreateSchema,
+  memberPatchSchema,
   removeMember,
   updateMember,
-} from '../core/families/members/operations.js';
-import { memberCreateSchema, memberPatchSchema } from '../core/families/members/schema.js';
-import type { Services } from '../core/pipeline/context.js';
-import { maxPageSize } from '../core/pipeline/pagination.js';
-import type { Reply } from '../core/pipeline/reply.js';
+} from '../core/extension-kit.js';
 import { type Admin, adminOperations, admitAdmin, isReply } from './admit.js';
 import { messagePage, redirect } from './layout.js';
 import type { AdminContext } from './request.js';

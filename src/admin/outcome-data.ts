@@ -1,6 +1,5 @@
-import { allRows, type OutcomeSummary, outcomeSummary } from '../core/families/outcomes/summary.js';
-import type { Decision, Issue, Outcome } from '../core/model.js';
-import type { OperationContext } from '../core/pipeline/context.js';
+import type { Decision, Issue, OperationContext, Outcome } from '../core/extension-kit.js';
+import { allRows, type OutcomeSummary, outcomeSummary } from '../core/extension-kit.js';
 
 /** How many outcomes one page of the outcomes list shows. */
 export const outcomesPerPage = 50;

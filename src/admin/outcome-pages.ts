@@ -1,6 +1,5 @@
-import { noneMatchNames } from '../core/pipeline/conditional.js';
-import type { Reply } from '../core/pipeline/reply.js';
-import { sha256Hex } from '../core/sha256.js';
+import type { Reply } from '../core/extension-kit.js';
+import { noneMatchNames, sha256Hex } from '../core/extension-kit.js';
 import { admitMember, isMemberReply, memberOperations } from './admit-member.js';
 import { messagePage } from './layout.js';
 import { outcomeDetail, outcomeRows } from './outcome-data.js';

@@ -1,5 +1,4 @@
-import type { StorageTx } from '../core/port/index.js';
-import type { Ids } from '../core/runtime.js';
+import type { Ids, StorageTx } from '../core/extension-kit.js';
 import type { SignInThrottle } from './throttle.js';
 
 /** An admin-page request, as the handlers see it: cookies, query and form already parsed. */

@@ -1,9 +1,5 @@
-import type { AdminSession, User } from '../core/model.js';
-import type { StorageTx } from '../core/port/index.js';
-import { randomSecret } from '../core/random-secret.js';
-import { isoTime } from '../core/runtime.js';
-import { sha256Hex } from '../core/sha256.js';
-import { inviteMarker } from '../core/tenancy/invites.js';
+import type { AdminSession, StorageTx, User } from '../core/extension-kit.js';
+import { inviteMarker, isoTime, randomSecret, sha256Hex } from '../core/extension-kit.js';
 import { clearCookie, setCookie } from './cookies.js';
 
 /** The session cookie's name. */

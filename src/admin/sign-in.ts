@@ -1,6 +1,5 @@
-import type { Reply } from '../core/pipeline/reply.js';
-import { randomSecret } from '../core/random-secret.js';
-import { hashPassword, needsRehash, verifyPassword } from '../core/tenancy/password.js';
+import type { Reply } from '../core/extension-kit.js';
+import { hashPassword, needsRehash, randomSecret, verifyPassword } from '../core/extension-kit.js';
 import { firstAdminWorkspace } from './admit.js';
 import { setCookie } from './cookies.js';
 import { messagePage, redirect } from './layout.js';

@@ -1,5 +1,5 @@
-import { slidingWindow } from '../core/pipeline/rate-limit.js';
-import type { Clock } from '../core/runtime.js';
+import type { Clock } from '../core/extension-kit.js';
+import { slidingWindow } from '../core/extension-kit.js';
 
 /**
  * Sign-in attempts are limited twice: per client address (one machine guessing many accounts'

@@ -1,8 +1,12 @@
 import { z } from 'zod';
-import { tokenScopes, type Workspace } from '../core/model.js';
-import type { Reply } from '../core/pipeline/reply.js';
-import { isoTime } from '../core/runtime.js';
-import { issueToken, tokenLifetimesInDays } from '../core/tenancy/operations.js';
+import type { Reply } from '../core/extension-kit.js';
+import {
+  isoTime,
+  issueToken,
+  tokenLifetimesInDays,
+  tokenScopes,
+  type Workspace,
+} from '../core/extension-kit.js';
 import { admitAdmin, isReply } from './admit.js';
 import { leaveFlash, withFlash } from './flash.js';
 import { messagePage, redirect } from './layout.js';

@@ -1,19 +1,20 @@
-import { ApiError } from '../core/errors.js';
+import type { Reply, Services } from '../core/extension-kit.js';
 import {
+  ApiError,
   createWebhook,
   deleteWebhook,
   getWebhook,
+  presentWebhook,
+  replayWebhook,
   retryDelivery,
   rotateWebhookSecret,
+  testWebhook,
   updateWebhook,
   type WebhookView,
-} from '../core/families/webhooks/operations.js';
-import { replayWebhook, webhookReplaySchema } from '../core/families/webhooks/replay.js';
-import { webhookCreateSchema, webhookPatchSchema } from '../core/families/webhooks/schema.js';
-import { testWebhook } from '../core/families/webhooks/test-delivery.js';
-import type { Services } from '../core/pipeline/context.js';
-import type { Reply } from '../core/pipeline/reply.js';
-import { presentWebhook } from '../core/webhooks/present.js';
+  webhookCreateSchema,
+  webhookPatchSchema,
+  webhookReplaySchema,
+} from '../core/extension-kit.js';
 import { type Admin, adminOperations, admitAdmin, isReply } from './admit.js';
 import { attemptsOf, deliveryHours, recentDeliveries } from './delivery-log.js';
 import { leaveFlash, withFlash } from './flash.js';

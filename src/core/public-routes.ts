@@ -7,7 +7,7 @@ import type { PublicRoute } from './pipeline/runtime.js';
 /**
  * The core's endpoints answered without a token (still rate limited by client address), by
  * `METHOD /path`; extensions add theirs (see extension.ts).
- * /healthz and /readyz are answered before the pipeline (see probes.ts).
+ * /healthz and /readyz are answered before the pipeline (see probes.ts and pipeline/probe-paths.ts).
  */
 export function publicRoutes(mount: Mount): Record<string, PublicRoute> {
   return {
@@ -16,6 +16,3 @@ export function publicRoutes(mount: Mount): Record<string, PublicRoute> {
     [`GET ${guidePath}`]: guidePage,
   };
 }
-
-/** The probes, answered without a token, a transaction or the rate limit. */
-export const probePaths = ['/healthz', '/readyz'] as const;

@@ -1,4 +1,4 @@
-import type { Tracker } from '../core/tracker.js';
+import type { Tracker } from '../core/extension-kit.js';
 
 /** An API answer, its body parsed. */
 export interface ApiAnswer {

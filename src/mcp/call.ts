@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../core/canonical-json.js';
-import { ApiError } from '../core/errors.js';
+import { ApiError, canonicalJson } from '../core/extension-kit.js';
 import type { Api, ApiAnswer } from './api.js';
 import {
   idempotencyKeyArgument,

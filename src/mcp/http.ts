@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { McpEndpoint, McpEndpointFactory, McpHttpRequest } from '../core/mcp-endpoint.js';
-import type { TrackerResponse } from '../core/pipeline/request.js';
-import type { Tracker } from '../core/tracker.js';
+import type {
+  McpEndpoint,
+  McpEndpointFactory,
+  McpHttpRequest,
+  Tracker,
+  TrackerResponse,
+} from '../core/extension-kit.js';
 import { InFlightTransport, requestIdsOf } from './in-flight.js';
 import { createMcpServer } from './server.js';
 import { parseToolsets, toolsetsOfRequest } from './toolsets.js';

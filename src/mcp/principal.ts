@@ -1,7 +1,5 @@
-import type { ApiError } from '../core/errors.js';
-import { authenticate, type Principal } from '../core/pipeline/auth.js';
-import type { StorageTx } from '../core/port/index.js';
-import type { Tracker } from '../core/tracker.js';
+import type { ApiError, StorageTx, Tracker } from '../core/extension-kit.js';
+import { authenticate, type Principal } from '../core/extension-kit.js';
 
 /** Who a token acts as now, read afresh (a revoked token, a removed user: an ApiError 401). */
 export const principalOf = (tx: StorageTx, token: string, nowMs: number): Promise<Principal | ApiError> =>

@@ -1,9 +1,14 @@
-import { ApiError, invalidReference } from '../core/errors.js';
-import { findIssue } from '../core/families/issues/operations.js';
-import { issueKeyPattern } from '../core/families/issues/schema.js';
-import { projectKey } from '../core/families/projects/schema.js';
-import { type OperationContext, operationContext, tenantOf } from '../core/pipeline/context.js';
-import type { Tracker } from '../core/tracker.js';
+import type { Tracker } from '../core/extension-kit.js';
+import {
+  ApiError,
+  findIssue,
+  invalidReference,
+  issueKeyPattern,
+  type OperationContext,
+  operationContext,
+  projectKey,
+  tenantOf,
+} from '../core/extension-kit.js';
 import type { KeyedFamily, KeyedReference } from './arguments.js';
 import { principalOf } from './principal.js';
 import type { ToolDefinition } from './tools.js';

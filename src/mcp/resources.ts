@@ -1,7 +1,5 @@
-import { ApiError } from '../core/errors.js';
-import { authorize } from '../core/pipeline/auth.js';
-import { type Grant, grantLost } from '../core/pipeline/authority.js';
-import type { Tracker } from '../core/tracker.js';
+import type { Tracker } from '../core/extension-kit.js';
+import { ApiError, authorize, type Grant, grantLost } from '../core/extension-kit.js';
 import type { Api } from './api.js';
 import { principalOf } from './principal.js';
 

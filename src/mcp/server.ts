@@ -11,10 +11,8 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { ApiError } from '../core/errors.js';
-import { authorize } from '../core/pipeline/auth.js';
-import type { Route } from '../core/pipeline/route.js';
-import type { Tracker } from '../core/tracker.js';
+import type { Route, Tracker } from '../core/extension-kit.js';
+import { ApiError, authorize } from '../core/extension-kit.js';
 import { type Api, trackerApi } from './api.js';
 import { callRoute, derivedIdempotencyKey, problemResult, type ToolResult } from './call.js';
 import { currentPrincipal } from './principal.js';

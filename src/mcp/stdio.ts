@@ -1,5 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { Tracker } from '../core/tracker.js';
+import type { Tracker } from '../core/extension-kit.js';
 import { createMcpServer, type McpServerOptions } from './server.js';
 
 /**

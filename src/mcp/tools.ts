@@ -1,9 +1,12 @@
-import { buildOpenApiDocument, type OpenApiDocument, openApiDocument } from '../core/openapi/document.js';
-import { openApiPath } from '../core/openapi/operations.js';
-import type { Access } from '../core/pipeline/auth.js';
-import type { HttpMethod, Route, RouteKind } from '../core/pipeline/route.js';
-import { apiBase } from '../core/pipeline/router.js';
-import { routes as routeTable } from '../core/routes.js';
+import type { Access, HttpMethod, Route, RouteKind } from '../core/extension-kit.js';
+import {
+  apiBase,
+  buildOpenApiDocument,
+  type OpenApiDocument,
+  openApiDocument,
+  openApiPath,
+  routes as routeTable,
+} from '../core/extension-kit.js';
 import { agentArgument, agentPathParameter, type KeyedReference } from './arguments.js';
 import { agentDescriptions } from './descriptions.js';
 

@@ -4,8 +4,9 @@ import { createMount } from '../../src/core/edge/mount.js';
 import { eventTypes } from '../../src/core/families/events.js';
 import { openApiDocument } from '../../src/core/openapi/document.js';
 import { parseIfMatch } from '../../src/core/pipeline/conditional.js';
+import { probePaths } from '../../src/core/pipeline/probe-paths.js';
 import { createRouter } from '../../src/core/pipeline/router.js';
-import { probePaths, publicRoutes as publicRoutesOf } from '../../src/core/public-routes.js';
+import { publicRoutes as publicRoutesOf } from '../../src/core/public-routes.js';
 
 const publicRoutes: Record<string, unknown> = publicRoutesOf(createMount());
 for (const path of probePaths) publicRoutes[`GET ${path}`] = true;

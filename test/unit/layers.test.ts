@@ -42,5 +42,35 @@ describe('the layering check (npm run check:layers)', () => {
       'error sqlite-engine-alone: src/adapters/sqlite/engine/connection.ts → src/adapters/sqlite/stores/notes.ts',
     );
     expect(output).toMatch(/error no-circular: src\/core\/(pipeline\/step|port\/store)\.ts/);
+    // A package is named by where it resolves (node_modules/<name>/…), a Node module by its name.
+    for (const hostModule of ['hono', 'better-sqlite3', 'pg']) {
+      expect(output).toMatch(
+        new RegExp(`error core-no-host-packages: src/core/edge/server.ts → \\S*node_modules/${hostModule}/`),
+      );
+    }
+    expect(output).toContain('error core-no-host-packages: src/core/edge/server.ts → http\n');
+    expect(output).toContain('error core-no-sockets: src/core/edge/server.ts → net');
+    expect(output).toContain(
+      'error extensions-use-public-entries: src/admin/pages.ts → src/core/pipeline/step.ts',
+    );
+    expect(output).toContain(
+      'error extensions-use-public-entries: src/mcp/tools.ts → src/core/pipeline/router.ts',
+    );
+    expect(output).toContain(
+      'error extensions-not-adapters: src/admin/pages.ts → src/adapters/memory/index.ts',
+    );
+    expect(output).toContain(
+      'error pipeline-loads-no-family: src/core/pipeline/handle.ts → src/core/openapi/document.ts',
+    );
+    expect(output).toContain(
+      'error pipeline-loads-no-family: src/core/pipeline/handle.ts → src/core/families/index.ts',
+    );
+  });
+
+  it('allows what the rules leave open: the SSRF guard on node:net, an extension on the public entry', async () => {
+    const { output } = await cruise(fixture);
+    expect(output).toContain('src/core/edge/server.ts → net');
+    expect(output).not.toContain('src/core/webhooks/ssrf.ts');
+    expect(output).not.toContain('src/mcp/tools.ts → src/core/index.ts');
   });
 });

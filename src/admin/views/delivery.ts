@@ -1,6 +1,4 @@
-import type { WebhookView } from '../../core/families/webhooks/operations.js';
-import type { WebhookDelivery, Workspace } from '../../core/model.js';
-import type { Reply } from '../../core/pipeline/reply.js';
+import type { Reply, WebhookDelivery, WebhookView, Workspace } from '../../core/extension-kit.js';
 import { html } from '../html.js';
 import { pageReply, type SignedIn } from '../layout.js';
 import { csrfField, notice, when } from './common.js';

@@ -1,5 +1,4 @@
-import type { Workspace } from '../../core/model.js';
-import type { Reply } from '../../core/pipeline/reply.js';
+import type { Reply, Workspace } from '../../core/extension-kit.js';
 import { html } from '../html.js';
 import { pageReply, type SignedIn, sectionPath } from '../layout.js';
 import { outcomesPath } from './outcomes.js';

@@ -1,6 +1,5 @@
-import type { MemberView } from '../../core/families/members/operations.js';
-import { type Role, roles, type Workspace } from '../../core/model.js';
-import type { Reply } from '../../core/pipeline/reply.js';
+import type { MemberView, Reply } from '../../core/extension-kit.js';
+import { type Role, roles, type Workspace } from '../../core/extension-kit.js';
 import { type Html, html } from '../html.js';
 import { pageReply, type SignedIn, sectionPath } from '../layout.js';
 import { alert, confirmForm, csrfField, notice, when } from './common.js';

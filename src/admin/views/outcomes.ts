@@ -1,5 +1,5 @@
-import { issueSeverities, issueStatuses, type Workspace } from '../../core/model.js';
-import type { Reply } from '../../core/pipeline/reply.js';
+import type { Reply } from '../../core/extension-kit.js';
+import { issueSeverities, issueStatuses, type Workspace } from '../../core/extension-kit.js';
 import { type Html, html } from '../html.js';
 import { pageReply, type SignedIn } from '../layout.js';
 import type { OutcomeDetail, OutcomeRow } from '../outcome-data.js';

@@ -1,5 +1,4 @@
-import type { ApiToken, TokenScope, Workspace } from '../../core/model.js';
-import type { Reply } from '../../core/pipeline/reply.js';
+import type { ApiToken, Reply, TokenScope, Workspace } from '../../core/extension-kit.js';
 import { type Html, html } from '../html.js';
 import { pageReply, type SignedIn, sectionPath } from '../layout.js';
 import { alert, badge, confirmForm, csrfField, notice, secretOnce, when } from './common.js';

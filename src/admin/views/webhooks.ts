@@ -1,8 +1,5 @@
-import { eventTypes } from '../../core/families/events.js';
-import type { WebhookView } from '../../core/families/webhooks/operations.js';
-import type { WebhookDelivery, Workspace } from '../../core/model.js';
-import type { Reply } from '../../core/pipeline/reply.js';
-import { webhookTestEvent } from '../../core/webhooks/events.js';
+import type { Reply, WebhookDelivery, WebhookView, Workspace } from '../../core/extension-kit.js';
+import { eventTypes, webhookTestEvent } from '../../core/extension-kit.js';
 import { type Html, html } from '../html.js';
 import { pageReply, type SignedIn, sectionPath } from '../layout.js';
 import { alert, badge, confirmForm, csrfField, notice, secretOnce, when } from './common.js';

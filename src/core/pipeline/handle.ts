@@ -1,6 +1,5 @@
 import { ApiError } from '../errors.js';
 import { type RowRead, type TransactionOptions, TransientConflict, UniqueViolation } from '../port/index.js';
-import { probePaths } from '../public-routes.js';
 import { ClientGone, withAdmittedBody } from './admit-body.js';
 import { afterCommit, type Outcome } from './after-commit.js';
 import { allowedMethods, decodePathParams, optionsReply } from './allow.js';
@@ -10,6 +9,7 @@ import { checkBodySize, parseJsonBody } from './body.js';
 import type { Services } from './context.js';
 import { keyInUse, readIdempotencyKey } from './idempotency.js';
 import { needsPreparation, prepareServices } from './prepare.js';
+import { probePaths } from './probe-paths.js';
 import type { RateLimitDecision } from './rate-limit.js';
 import type { Reply } from './reply.js';
 import type { ParsedRequest, TrackerResponse } from './request.js';
