@@ -33,7 +33,8 @@ export async function distributeDatabase(
       if (error instanceof NotACitusCoordinator) throw new CliError(`${shown} is ${error.message}`);
       throw error;
     }
-    const storage = postgresStorage({ connectionString, schema, poolMax: 1 });
+    // The command distributes (below), so that its report names every table it gave a kind.
+    const storage = postgresStorage({ connectionString, schema, poolMax: 1, distribute: false });
     let created: boolean;
     try {
       ({ created } = await storage.ready());

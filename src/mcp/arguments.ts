@@ -130,6 +130,9 @@ export function agentArgument(schema: Json): { schema: Json; reference: KeyedRef
   const reference = referenceIn(schema);
   const values = reference ? null : listedValues(schema);
   const slim = withoutPatterns(schema) as Json;
+  // An agent gets the error's code, not an HTTP status: "is 400 invalid_cursor" → "is refused as invalid_cursor".
+  if (typeof slim.description === 'string')
+    slim.description = slim.description.replace(/\bis [45]\d\d ([a-z_]+)/g, 'is refused as $1');
   if (reference) {
     const words = idWords(reference.prefix);
     slim.description = withSentence(

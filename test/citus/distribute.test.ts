@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { distribute } from '../../src/adapters/postgres/distribute.js';
 import { tableKinds } from '../../src/adapters/postgres/distribution.js';
 import { postgresStorage } from '../../src/adapters/postgres/index.js';
 import { migrate } from '../../src/adapters/postgres/migrate.js';
@@ -62,24 +63,31 @@ if (citusUrl) {
       expect(againJson).toMatchObject({ created: false, changed: [], functions: [] });
     });
 
-    it('distributes a schema serve made, and a table a later migration adds is distributed by that migration', async () => {
+    it('keeps a distributed schema distributed: a table a later migration adds is distributed by that migration', async () => {
       const { schema, url } = fresh();
       const coordinator = new URL(url);
       coordinator.searchParams.delete('schema');
-      // A schema as a release before labels (migration 16) left it, local to the coordinator.
-      await migratedTo(coordinator.toString(), schema, 15);
+      // A schema as the release before watchers (migration 21) left it, local to the coordinator.
+      await migratedTo(coordinator.toString(), schema, 20);
       expect((await tableKindsOf(schema)).size).toBe(0);
-      const distributed = await runCli(['distribute', '--db', url, '--json']);
-      expect(distributed.code, distributed.stderr).toBe(0);
-      expect((JSON.parse(distributed.stdout) as Report).created).toBe(false);
-      expect((await tableKindsOf(schema)).has('issue_labels')).toBe(false);
+      // Distributed as it stands, as that release's docs said (its label triggers allowed), without migrating it.
+      const unsafeTriggers = new URL(coordinator);
+      unsafeTriggers.searchParams.set('options', '-c citus.shard_count=4 -c citus.enable_unsafe_triggers=on');
+      const pool = new pg.Pool({ connectionString: unsafeTriggers.toString(), max: 1 });
+      try {
+        const report = await distribute(pool, schema, { shardCount: 4 });
+        expect(report.changed.length).toBeGreaterThan(0);
+      } finally {
+        await pool.end();
+      }
+      expect((await tableKindsOf(schema)).has('watchers')).toBe(false);
       // The upgrade: opening the storage migrates the rest, and gives the new tables their kinds.
       const storage = postgresStorage({ connectionString: coordinator.toString(), schema, poolMax: 1 });
       await storage.ready();
       await storage.close();
       const kinds = await tableKindsOf(schema);
-      expect(kinds.get('issue_labels')).toEqual({ type: 'distributed', column: 'account_id' });
-      expect(kinds.get('tenant_locks')).toEqual({ type: 'distributed', column: 'account_id' });
+      expect(kinds.get('watchers')).toEqual({ type: 'distributed', column: 'account_id' });
+      expect(kinds.get('notification_reads')).toEqual({ type: 'distributed', column: 'account_id' });
       expect(kinds.size).toBe(Object.keys(tableKinds).length);
     });
   });

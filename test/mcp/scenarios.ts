@@ -44,11 +44,11 @@ export function mcpScenarios(fixture: () => ScenarioFixture): void {
         });
       }
       // A read token sees the reads, and the calls any token may make of its own (watching an
-      // issue, marking its notifications read): those whose route's access is `read`.
+      // issue, marking its notifications read: their route's access is `read`).
       const readable = (await read.listTools()).tools;
       const anyToken = new Set(
         toolDefinitions()
-          .filter((tool) => tool.access === 'read')
+          .filter((tool) => tool.access === 'read' || tool.annotations.readOnlyHint)
           .map((tool) => tool.name),
       );
       expect(readable.map((tool) => tool.name).sort()).toEqual(

@@ -103,13 +103,14 @@ describe('GET /notifications', () => {
     await f.api('POST', '/notifications/read', { token: watcher.token, body: { upTo: 1_000_000 } });
     await comment('After');
     expect((await feed('?unread=true')).json.total).toBe(1);
-    // Another account's event id is not found.
+    // Another account's event id names nothing the caller may read: an invalid reference.
     const theirs = await f.api('GET', '/signals?limit=1', { token: f.other.token });
     const refused = await f.api('POST', '/notifications/read', {
       token: watcher.token,
       body: { upTo: theirs.json.data[0].id },
     });
-    expect(refused.status).toBe(404);
+    expect(refused.status).toBe(422);
+    expect(refused.json.error).toBe('invalid_reference');
   });
 
   it('lists the watchers; an unknown or foreign issue is 404', async () => {

@@ -165,7 +165,9 @@ export async function distributeSchema(
   if (existing.has('rate_limits')) {
     const fn = `${quoteIdent(schema)}.rate_limit_take(text, bigint, bigint, bigint)`;
     const { rows } = await db.query(
-      'SELECT 1 FROM pg_dist_object WHERE classid = $1::regclass AND objid = to_regprocedure($2)',
+      // Citus lists every function it copied to the workers; one it runs where its key is has the argument.
+      'SELECT 1 FROM pg_dist_object WHERE classid = $1::regclass AND objid = to_regprocedure($2) ' +
+        'AND distribution_argument_index IS NOT NULL',
       ['pg_proc', fn],
     );
     if (rows.length === 0) {

@@ -2,6 +2,7 @@ import type { Pool } from 'pg';
 import { SchemaTooNew } from '../shared/schema-too-new.js';
 import { distributeSchema, isCitusCoordinator, isDistributed } from './distribute.js';
 import { latestVersion, type Migration, migrations } from './migrations/index.js';
+import { splitStatements } from './split-statements.js';
 import { quoteIdent } from './sql.js';
 
 export { SchemaTooNew };
@@ -55,7 +56,9 @@ export async function migrate(
         await client.query('SET LOCAL citus.enable_unsafe_triggers TO on');
       }
       for (const migration of pending) {
-        await client.query(migration.sql);
+        if (distributed)
+          for (const statement of splitStatements(migration.sql)) await client.query(statement);
+        else await client.query(migration.sql);
         await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
           migration.version,
           migration.name,
