@@ -123,17 +123,35 @@ async function resetSchema(schema: string): Promise<void> {
   }
 }
 
+type TempOptions = { poolMax?: number; maxAttempts?: number };
+
 /**
  * An empty, migrated PostgreSQL store, on a schema of its own while it is open (reused by a
- * later store of this test file once it closes, dropped after the file). Pools stay small:
- * many test files run at once against one server.
+ * later store of this test file once it closes, dropped after the file; on a Citus run, a schema
+ * of the run's pool: citus-schemas.ts). Pools stay small: many test files run at once against
+ * one server.
  */
-export async function tempPostgresStorage(
-  options: { poolMax?: number; maxAttempts?: number } = {},
-): Promise<PostgresStorage> {
-  if (onCitus) return tempCitusStorage(options);
+export async function tempPostgresStorage(options: TempOptions = {}): Promise<PostgresStorage> {
+  if (onCitus) {
+    const claimed = await claimCitusSchema(requireDatabaseUrl(), resetTablesSql);
+    return openOn(claimed.schema, options, claimed.release);
+  }
   const schema = idleSchemas.pop() ?? freshSchema();
   fileSchemas.add(schema);
+  // A schema that never became ready is left for the file's drop, not handed on.
+  return openOn(schema, options, async (used) => {
+    if (!used) return;
+    await resetSchema(schema);
+    idleSchemas.push(schema);
+  });
+}
+
+/** A store on `schema`, ready; `done` runs once it closes (`used`: it was ready, so may hold rows). */
+async function openOn(
+  schema: string,
+  options: TempOptions,
+  done: (used: boolean) => Promise<void>,
+): Promise<PostgresStorage> {
   const storage = postgresStorage({
     connectionString: requireDatabaseUrl(),
     schema,
@@ -144,6 +162,7 @@ export async function tempPostgresStorage(
     await storage.ready();
   } catch (error) {
     await storage.close();
+    await done(false);
     throw error;
   }
   let closed = false;
@@ -154,40 +173,7 @@ export async function tempPostgresStorage(
       if (closed) return;
       closed = true;
       await storage.close();
-      await resetSchema(schema);
-      idleSchemas.push(schema);
-    },
-  };
-}
-
-/** tempPostgresStorage on a Citus run: on a schema of the run's pool (citus-schemas.ts). */
-async function tempCitusStorage(options: {
-  poolMax?: number;
-  maxAttempts?: number;
-}): Promise<PostgresStorage> {
-  const claimed = await claimCitusSchema(requireDatabaseUrl(), resetTablesSql);
-  const storage = postgresStorage({
-    connectionString: requireDatabaseUrl(),
-    schema: claimed.schema,
-    poolMax: options.poolMax ?? 4,
-    ...(options.maxAttempts ? { maxAttempts: options.maxAttempts } : {}),
-  });
-  try {
-    await storage.ready();
-  } catch (error) {
-    await storage.close();
-    await claimed.release();
-    throw error;
-  }
-  let closed = false;
-  return {
-    ...storage,
-    transaction: (fn, transactionOptions) => storage.transaction(fn, transactionOptions),
-    close: async () => {
-      if (closed) return;
-      closed = true;
-      await storage.close();
-      await claimed.release();
+      await done(true);
     },
   };
 }
