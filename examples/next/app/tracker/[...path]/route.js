@@ -9,7 +9,12 @@ globalThis.tracker ??= createTracker({
   storage: sqliteStorage({ filename: process.env.TRACKER_DB ?? 'tracker.db' }),
   basePath: '/tracker/api/v1',
 });
-const handle = (request) => globalThis.tracker.fetch(request);
+// Next.js compresses answers itself and drops a handler's Content-Encoding: ask the tracker for plain bytes.
+const handle = (request) => {
+  const headers = new Headers(request.headers);
+  headers.delete('accept-encoding');
+  return globalThis.tracker.fetch(new Request(request, { headers }));
+};
 
 export {
   handle as DELETE,
