@@ -3509,7 +3509,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
-                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is refused as invalid_cursor. */
+                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
                 cursor?: string;
                 createdAfter?: string;
                 createdBefore?: string;
@@ -3802,7 +3802,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
-                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is refused as invalid_cursor. */
+                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
                 cursor?: string;
                 createdAfter?: string;
                 createdBefore?: string;
@@ -4422,7 +4422,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
-                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is refused as invalid_cursor. */
+                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
                 cursor?: string;
                 createdAfter?: string;
                 createdBefore?: string;
@@ -4706,7 +4706,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
-                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is refused as invalid_cursor. */
+                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
                 cursor?: string;
                 createdAfter?: string;
                 createdBefore?: string;
@@ -5044,7 +5044,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
-                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is refused as invalid_cursor. */
+                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
                 cursor?: string;
                 createdAfter?: string;
                 createdBefore?: string;
@@ -5705,7 +5705,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
-                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is refused as invalid_cursor. */
+                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
                 cursor?: string;
             };
             header?: never;
@@ -5973,7 +5973,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
-                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is refused as invalid_cursor. */
+                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
                 cursor?: string;
             };
             header?: never;
@@ -6023,7 +6023,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
-                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is refused as invalid_cursor. */
+                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
                 cursor?: string;
                 createdAfter?: string;
                 createdBefore?: string;
@@ -6389,7 +6389,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
-                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is refused as invalid_cursor. */
+                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
                 cursor?: string;
                 createdAfter?: string;
                 createdBefore?: string;
@@ -6753,7 +6753,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
-                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is refused as invalid_cursor. */
+                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
                 cursor?: string;
                 role?: "admin" | "member" | "viewer";
             };
@@ -7180,7 +7180,7 @@ export interface operations {
             query?: {
                 unread?: "true" | "false";
                 limit?: number;
-                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is refused as invalid_cursor. */
+                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
                 cursor?: string;
             };
             header?: never;
@@ -7420,7 +7420,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
-                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is refused as invalid_cursor. */
+                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
                 cursor?: string;
             };
             header?: never;
@@ -7569,7 +7569,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
-                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is refused as invalid_cursor. */
+                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
                 cursor?: string;
             };
             header?: never;
@@ -7624,7 +7624,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
-                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is refused as invalid_cursor. */
+                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
                 cursor?: string;
                 status?: "active" | "disabled";
             };
@@ -8184,7 +8184,7 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
-                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is refused as invalid_cursor. */
+                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
                 cursor?: string;
             };
             header?: never;
@@ -8467,7 +8467,7 @@ export interface operations {
         parameters: {
             query?: {
                 after?: number;
-                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is refused as invalid_cursor. */
+                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
                 cursor?: string;
                 types?: string | ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test")[];
                 resourceId?: string;
