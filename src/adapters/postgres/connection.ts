@@ -269,13 +269,7 @@ export function transactionConn(
    * one's messages, so that all travel in one write (pg corks each statement's own messages).
    */
   async function pipelined(statements: readonly Statement[]): Promise<QueryResult[]> {
-    const writesAny = statements.some((s) => !readsOnly(textOf(s.sql)));
-    const spans = statements.some((s) => spansAccounts(textOf(s.sql)));
-    const begin =
-      begun || !(writesAny || spans) ? null : writing ? 'BEGIN' : 'BEGIN ISOLATION LEVEL REPEATABLE READ';
-    if (begin !== null) begun = true;
-    const ahead = preamble(begin);
-    if (spans) ahead.push(spanningAllowed);
+    const ahead = aheadOf(statements.map((s) => textOf(s.sql)));
     const stream = (client as unknown as { connection?: { stream?: Partial<Corkable> } }).connection?.stream;
     const started = performance.now();
     const sent: Promise<QueryResult>[] = [];
@@ -329,26 +323,29 @@ export function transactionConn(
     return unchecked(sql, params, rowMode);
   }
 
-  /** A statement, with what must travel ahead of it. */
-  function unchecked(sql: Sql, params: Params, rowMode?: 'array'): Promise<QueryResult> {
-    // A plain read sent before the transaction's first write or lock goes on its own: at READ
-    // COMMITTED it sees what it would see as the transaction's first statement, and it stays a
-    // named prepared statement (the token read, which would otherwise travel with the BEGIN as
-    // text, parsed and planned anew each time). A read transaction's write (a token touch)
-    // begins a transaction, so that it is undone when the work fails after it, as every write
-    // of a transaction is.
-    const spans = spansAccounts(textOf(sql));
-    const begin =
-      begun || (readsOnly(textOf(sql)) && !spans)
-        ? null
-        : writing
-          ? 'BEGIN'
-          : 'BEGIN ISOLATION LEVEL REPEATABLE READ';
+  /**
+   * What must travel ahead of statements about to be sent. A plain read sent before the
+   * transaction's first write or lock goes on its own: at READ COMMITTED it sees what it would see
+   * as the transaction's first statement, and it stays a named prepared statement (the token read,
+   * which would otherwise travel with the BEGIN as text, parsed and planned anew each time). A read
+   * transaction's write (a token touch) begins a transaction, so that it is undone when the work
+   * fails after it, as every write of a transaction is; so does a statement spanning accounts,
+   * whose setting holds for its transaction only.
+   */
+  function aheadOf(texts: readonly string[]): string[] {
+    const spans = texts.some(spansAccounts);
+    const opens = spans || texts.some((text) => !readsOnly(text));
+    const begin = begun || !opens ? null : writing ? 'BEGIN' : 'BEGIN ISOLATION LEVEL REPEATABLE READ';
     // Begun as soon as it is sent: a failure after BEGIN still needs the ROLLBACK.
     if (begin !== null) begun = true;
     const ahead = preamble(begin);
     if (spans) ahead.push(spanningAllowed);
-    return send({ sql, params, rowMode, ahead });
+    return ahead;
+  }
+
+  /** A statement, with what must travel ahead of it. */
+  function unchecked(sql: Sql, params: Params, rowMode?: 'array'): Promise<QueryResult> {
+    return send({ sql, params, rowMode, ahead: aheadOf([textOf(sql)]) });
   }
 
   const pipelines = (client as { pipeline?: boolean }).pipeline === true;

@@ -42,7 +42,7 @@ export interface DistributeOptions {
 type Query = Pick<PoolClient, 'query'>;
 
 /** Citus's version on this database, or null when the extension is not there. */
-export async function citusVersion(db: Query): Promise<string | null> {
+async function citusVersion(db: Query): Promise<string | null> {
   const { rows } = await db.query<{ v: string }>(
     "SELECT extversion AS v FROM pg_extension WHERE extname = 'citus'",
   );
@@ -58,15 +58,15 @@ export async function isDistributed(db: Query, schema: string): Promise<boolean>
   return rows.length > 0;
 }
 
-/** The tables of `schema` that Citus knows, with their kind's letter ('h' hash, 'n' reference). */
-async function knownTables(db: Query, schema: string): Promise<Map<string, string>> {
-  const { rows } = await db.query<{ name: string; method: string }>(
-    'SELECT c.relname AS name, p.partmethod AS method FROM pg_dist_partition p ' +
+/** The tables of `schema` that Citus knows (distributed or reference). */
+async function knownTables(db: Query, schema: string): Promise<Set<string>> {
+  const { rows } = await db.query<{ name: string }>(
+    'SELECT c.relname AS name FROM pg_dist_partition p ' +
       'JOIN pg_class c ON c.oid = p.logicalrelid JOIN pg_namespace n ON n.oid = c.relnamespace ' +
       'WHERE n.nspname = $1',
     [schema],
   );
-  return new Map(rows.map((r) => [r.name, r.method]));
+  return new Set(rows.map((r) => r.name));
 }
 
 /** The tables of `schema` that exist (a table distribution.ts lists may come with a later migration). */
@@ -78,20 +78,24 @@ async function existingTables(db: Query, schema: string): Promise<Set<string>> {
   return new Set(rows.map((r) => r.name));
 }
 
+/** Citus's version when the database is a Citus coordinator, else why it is not. */
+async function coordinatorVersion(db: Query): Promise<string | NotACitusCoordinator> {
+  const version = await citusVersion(db);
+  if (version === null)
+    return new NotACitusCoordinator('the citus extension is not installed in this database');
+  const { rows } = await db.query<{ coordinator: boolean }>('SELECT citus_is_coordinator() AS coordinator');
+  return rows[0]?.coordinator === true ? version : new NotACitusCoordinator('this node is a worker');
+}
+
 /** Whether the database is a Citus coordinator (the extension there, and this node not a worker). */
 export async function isCitusCoordinator(db: Query): Promise<boolean> {
-  if ((await citusVersion(db)) === null) return false;
-  const { rows } = await db.query<{ coordinator: boolean }>('SELECT citus_is_coordinator() AS coordinator');
-  return rows[0]?.coordinator === true;
+  return typeof (await coordinatorVersion(db)) === 'string';
 }
 
 /** Citus's version, or NotACitusCoordinator when the database is not a Citus coordinator. */
 export async function refuseUnlessCoordinator(db: Query): Promise<string> {
-  const version = await citusVersion(db);
-  if (version === null)
-    throw new NotACitusCoordinator('the citus extension is not installed in this database');
-  const { rows } = await db.query<{ coordinator: boolean }>('SELECT citus_is_coordinator() AS coordinator');
-  if (!rows[0]?.coordinator) throw new NotACitusCoordinator('this node is a worker');
+  const version = await coordinatorVersion(db);
+  if (version instanceof NotACitusCoordinator) throw version;
   return version;
 }
 

@@ -12,8 +12,8 @@ import type { Conditions } from './sql.js';
  * surrogate, which the API refuses but the storage port stores) unindexed rather than refused.
  */
 
-/** The issue $3 of account $1 and workspace $2, by its key. */
-const issuePk = 'SELECT pk FROM issues WHERE account_id = $1 AND workspace_id = $2 AND id = $3';
+/** The issue $3 of account $1 and workspace $2, by its key: its pk, and its stored text. */
+const issueRow = 'FROM issues WHERE account_id = $1 AND workspace_id = $2 AND id = $3';
 
 /** Adds the labels of the text $4 to the issue (a label it carries already is kept). */
 const addSql = prepared(
@@ -22,24 +22,18 @@ const addSql = prepared(
     'WHERE issues.account_id = $1 AND issues.workspace_id = $2 AND issues.id = $3 ON CONFLICT DO NOTHING',
 );
 
-/** Removes the labels the issue's stored text carries but the text $4 does not: sent before its update. */
-const dropStaleSql = prepared(
-  `DELETE FROM issue_labels WHERE account_id = $1 AND workspace_id = $2 AND issue_pk = (${issuePk}) ` +
-    `AND label IN (SELECT issue_labels_of((${issuePk.replace('pk', 'data')}))) ` +
-    'AND label NOT IN (SELECT issue_labels_of($4))',
-);
+/** The issue's rows of the table (by its key's index: account, workspace, label, pk). */
+const ofIssue = `DELETE FROM issue_labels WHERE account_id = $1 AND workspace_id = $2 AND issue_pk = (SELECT pk ${issueRow}) `;
 
 /** Removes the labels of the text $4 from the issue. */
-const removeSql = prepared(
-  `DELETE FROM issue_labels WHERE account_id = $1 AND workspace_id = $2 AND issue_pk = (${issuePk}) ` +
-    'AND label IN (SELECT issue_labels_of($4))',
-);
+const removeSql = prepared(`${ofIssue}AND label IN (SELECT issue_labels_of($4))`);
 
 /** Removes every label of the issue, by its stored text: sent before its delete. */
-const dropAllSql = prepared(
-  `DELETE FROM issue_labels WHERE account_id = $1 AND workspace_id = $2 AND issue_pk = (${issuePk}) ` +
-    `AND label IN (SELECT issue_labels_of((${issuePk.replace('pk', 'data')})))`,
-);
+const dropAllText = `${ofIssue}AND label IN (SELECT issue_labels_of((SELECT data ${issueRow})))`;
+const dropAllSql = prepared(dropAllText);
+
+/** Removes the labels the issue's stored text carries but the text $4 does not: sent before its update. */
+const dropStaleSql = prepared(`${dropAllText} AND label NOT IN (SELECT issue_labels_of($4))`);
 
 /** Removes the labels of deleted issues: $3 their pks and $4 their texts, pairwise. */
 const dropDeletedSql =

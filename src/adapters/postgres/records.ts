@@ -7,7 +7,7 @@ import { type ClaimedAhead, claimedAheadKey, numberTaken, predicateMemoKey } fro
 import { purgeLockTaken } from './purge-lock.js';
 import { drawAheadSql, keepDrawnAhead } from './signals.js';
 import { type Granted, grantedKey } from './tenancy.js';
-import { ensureLockRow, lockShared } from './tenant-locks.js';
+import { ensureLockRow, lockShared, sharedSql } from './tenant-locks.js';
 
 const getSql = prepared(
   'SELECT data FROM idempotency_keys WHERE account_id = $3 AND workspace_id = $1 AND key = $2',
@@ -98,9 +98,6 @@ const nextSql = prepared(
     'ON CONFLICT (account_id, name) DO UPDATE SET value = counters.value + 1 RETURNING value',
 );
 
-/** The predicate lock an issue insert holds shared ($1 account, $2 name): tenant-locks.ts. */
-const lockSharedSql = prepared('SELECT 1 FROM tenant_locks WHERE account_id = $1 AND name = $2 FOR SHARE');
-
 /**
  * An issue number, and with it what the create goes on to need: the predicate lock its insert
  * holds shared (collections.ts) and its signal's append drawn ahead (signals.ts), in the order
@@ -112,7 +109,7 @@ const lockSharedSql = prepared('SELECT 1 FROM tenant_locks WHERE account_id = $1
  */
 const nextIssueStatements = (name: string, workspaceId: string, accountId: string, lockName: string) => [
   { sql: nextSql, params: [name, workspaceId, accountId] },
-  { sql: lockSharedSql, params: [accountId, lockName] },
+  { sql: sharedSql, params: [accountId, lockName] },
   { sql: drawAheadSql, params: [accountId] },
 ];
 

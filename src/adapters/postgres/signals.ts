@@ -5,7 +5,7 @@ import { eventText } from '../shared/event-text.js';
 import { type Conn, prepared } from './connection.js';
 import { purgeLockTaken } from './purge-lock.js';
 import { Conditions } from './sql.js';
-import { lockShared } from './tenant-locks.js';
+import { lockShared, sharedSql } from './tenant-locks.js';
 
 export const toEvent = (row: { sequence: number; data: string }): SignalEvent =>
   withFields(JSON.parse(row.data) as Omit<SignalEvent, 'sequence'>, { sequence: row.sequence });
@@ -31,12 +31,14 @@ export const activeHooksKey = (accountId: string, type: string): string =>
  * one of data-modifying CTEs: Citus runs a CTE that inserts apart from the rest of its statement,
  * through the coordinator, and each of these reaches the account's shard alone.
  */
-const lockSharedSql = prepared('SELECT 1 FROM tenant_locks WHERE account_id = $1 AND name = $2 FOR SHARE');
+/** The account's ($1) next sequence, its row locked until the transaction ends, as `sequence`. */
+const drawnSequence =
+  'WITH drawn AS (UPDATE accounts SET last_sequence = last_sequence + 1 WHERE id = $1 RETURNING last_sequence) ' +
+  'SELECT (SELECT last_sequence FROM drawn) AS sequence, ';
 
 /** $1 the account, $2 the event's type. */
 const drawSql = prepared(
-  'WITH drawn AS (UPDATE accounts SET last_sequence = last_sequence + 1 WHERE id = $1 RETURNING last_sequence) ' +
-    'SELECT (SELECT last_sequence FROM drawn) AS sequence, ' +
+  drawnSequence +
     "ARRAY(SELECT data FROM webhooks WHERE account_id = $1 AND status = 'active' " +
     "AND event_types && ARRAY[$2::text, '*']::text[] ORDER BY pk) AS hooks",
 );
@@ -69,8 +71,7 @@ const insertDrawnSql =
  * first, so that they keep their order. Its columns: `sequence`, `hooks`, `hook_types`.
  */
 export const drawAheadSql = prepared(
-  'WITH drawn AS (UPDATE accounts SET last_sequence = last_sequence + 1 WHERE id = $1 RETURNING last_sequence) ' +
-    'SELECT (SELECT last_sequence FROM drawn) AS sequence, ' +
+  drawnSequence +
     "ARRAY(SELECT data FROM webhooks WHERE account_id = $1 AND status = 'active' ORDER BY pk) AS hooks, " +
     "ARRAY(SELECT array_to_string(event_types, ' ') FROM webhooks WHERE account_id = $1 " +
     "AND status = 'active' ORDER BY pk) AS hook_types",
@@ -179,7 +180,7 @@ export function postgresSignals(conn: Conn, appended: AppendObserver): SignalSto
       }
       const sameAccountLock = lock !== undefined && lock.accountId === accountId;
       const results = await conn.batch([
-        ...(sameAccountLock ? [{ sql: lockSharedSql, params: [accountId, lock.name] }] : []),
+        ...(sameAccountLock ? [{ sql: sharedSql, params: [accountId, lock.name] }] : []),
         { sql: drawSql, params: [accountId, type] },
         // The labels that follow an issue's insert (labels.ts) go with it: its id is new, so it clashes with nothing.
         ...(held ? [{ sql: held.sql, params: held.params }, ...(held.after ?? [])] : []),
