@@ -159,14 +159,16 @@ describe.skipIf(!testDatabaseUrl)(
       for (const limit of limits) {
         for (const held of [99, 50_000]) {
           if (held >= limit) continue;
-          // Measured twice, each in a transaction rolled back, and the smaller taken: autovacuum
-          // or analyze on a busy machine may still drop a plan between the warm-up and the take.
-          // A take whose own cost grew would show it both times.
-          const first = await costOfOneTake(limit, held);
-          const second = await costOfOneTake(limit, held);
-          const cost = first.pages <= second.pages ? first : second;
-          expect(first.admitted && second.admitted).toBe(true);
-          expect(cost.admitted).toBe(true);
+          // Measured up to five times, each in a transaction rolled back, and the cheapest taken:
+          // on a busy machine other test files' DDL, autovacuum or analyze may reset this
+          // session's catalog caches between the warm-up and the take, and the rebuild's catalog
+          // pages (hundreds) count as the take's. A take whose own cost grew shows it every time.
+          const tries = [await costOfOneTake(limit, held)];
+          while (tries.length < 5 && Math.min(...tries.map((t) => t.pages)) > 40) {
+            tries.push(await costOfOneTake(limit, held));
+          }
+          const cost = tries.reduce((a, b) => (b.pages < a.pages ? b : a));
+          expect(tries.every((t) => t.admitted)).toBe(true);
           // A few pages: the key's row, the btree paths to its oldest and newest runs, the run
           // that left the window. (Over 99 runs the planner may as well read the small table
           // whole: rows read are bounded there by the window's size, which is small.)
