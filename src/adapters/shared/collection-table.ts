@@ -1,4 +1,8 @@
-import { collectionDefinitions } from '../../core/families/collections.js';
+import {
+  collectionDefinitions,
+  collectionNames as familyCollectionNames,
+  collectionTables as familyTables,
+} from '../../core/families/collections.js';
 import { type CollectionName, fieldValue } from '../../core/port/index.js';
 import type { SqlDialect } from './sql-dialect.js';
 
@@ -35,16 +39,11 @@ export interface CollectionTable {
 export const columnOf = (field: string): string =>
   field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`).replace('.', '_');
 
-/** Every collection, in the order of `collectionDefinitions`. */
-export const collectionNames = Object.keys(collectionDefinitions) as CollectionName[];
+/** Every collection, in the family list's order. */
+export const collectionNames: readonly CollectionName[] = familyCollectionNames;
 
-/** A table is named after its collection in snake case (`timeEntries` → `time_entries`), but these. */
-const renamedTables: Partial<Record<CollectionName, string>> = { context: 'context_items' };
-
-/** Each collection's table. */
-export const tableOf = Object.fromEntries(
-  collectionNames.map((name) => [name, renamedTables[name] ?? columnOf(name)]),
-) as Readonly<Record<CollectionName, string>>;
+/** Each collection's table, as its family declares it (`collection.table`): the one source of the name. */
+export const tableOf: Readonly<Record<CollectionName, string>> = familyTables;
 
 function collectionTable(name: CollectionName, dialect: SqlDialect): CollectionTable {
   const definition = collectionDefinitions[name];
