@@ -1,8 +1,13 @@
 import type { Pool } from 'pg';
-import { type StorageTx, type TransactionOptions, TransientConflict } from '../../core/port/index.js';
+import {
+  type StorageTx,
+  StorageUnavailable,
+  type TransactionOptions,
+  TransientConflict,
+} from '../../core/port/index.js';
 import type { AccountRoutes } from './account-routes.js';
 import { type Conn, type TransactionState, transactionConn } from './connection.js';
-import { isRetryable } from './errors.js';
+import { isRetryable, isUnavailable } from './errors.js';
 import { claimsKeyKey, readsFirstKey } from './memo-keys.js';
 
 export type TransactionMode = 'read' | 'write';
@@ -120,7 +125,9 @@ export function transactionRunner(options: TransactionRunnerOptions) {
         result = await fn(options.makeTx(conn, observer));
       } catch (error) {
         // A statement's failure (a lost race) is what counts, whatever fn made of it.
-        throw state.failure !== undefined && isRetryable(state.failure) ? state.failure : error;
+        throw state.failure !== undefined && (isRetryable(state.failure) || isUnavailable(state.failure))
+          ? state.failure
+          : error;
       } finally {
         state.open = false;
       }
@@ -151,6 +158,10 @@ export function transactionRunner(options: TransactionRunnerOptions) {
         try {
           return await attempt(fn, mode, run, hints);
         } catch (error) {
+          // The database, or the Citus worker holding the account's rows, does not answer:
+          // StorageUnavailable (HTTP: 503 with Retry-After), not run again here (it stays away
+          // for longer than a request should wait).
+          if (isUnavailable(error)) throw new StorageUnavailable({ cause: error });
           if (!isRetryable(error)) throw error;
           if (run >= options.maxAttempts) throw new TransientConflict(run, { cause: error });
           options.reran?.();
