@@ -106,7 +106,7 @@ function errorReply(rt: TrackerRuntime, req: ParsedRequest, error: unknown, requ
       : error instanceof TransientConflict
         ? transientConflict()
         : error instanceof StorageUnavailable
-          ? storageUnavailable()
+          ? storageUnavailable(rt, error, requestId)
           : internal(rt, error, requestId);
   return (
     rt.extensions.errorReply(req.path, apiError) ?? {
@@ -149,7 +149,9 @@ function transientConflict(): ApiError {
  * server down or restarting, a Citus worker away): the request may be sent again shortly, with
  * the same Idempotency-Key. The probes say the same of the whole storage (probes.ts).
  */
-function storageUnavailable(): ApiError {
+function storageUnavailable(rt: TrackerRuntime, error: StorageUnavailable, requestId: string): ApiError {
+  // Told like any failure, with its cause (which node, which error), for the operator.
+  rt.onError(error, requestId);
   return new ApiError(
     503,
     'service_unavailable',
