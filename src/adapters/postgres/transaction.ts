@@ -102,6 +102,15 @@ export function transactionRunner(options: TransactionRunnerOptions) {
     hints: TransactionOptions | undefined,
   ): Promise<T> {
     const client = await options.pool.connect();
+    // The pool listens for a connection's errors only while it is idle: one lost while this
+    // transaction holds it (the server gone, a proxy's restart) would otherwise be an uncaught
+    // 'error' event, ending the process. The statement in flight fails with it anyway; the
+    // client is destroyed on release rather than reused.
+    let lost: Error | undefined;
+    const onLost = (error: Error) => {
+      lost ??= error;
+    };
+    client.on('error', onLost);
     const state: TransactionState = { open: false, failure: undefined };
     // Account → whether the transaction queued deliveries for it.
     const accounts = new Map<string, boolean>();
@@ -154,7 +163,8 @@ export function transactionRunner(options: TransactionRunnerOptions) {
       throw error;
     } finally {
       // A client whose rollback failed is in an unknown state: destroy it rather than reuse it.
-      client.release(broken);
+      client.off('error', onLost);
+      client.release(broken ?? lost);
     }
   }
 
