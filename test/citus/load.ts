@@ -120,17 +120,18 @@ export async function initAccount(db: string, slug: string): Promise<Account> {
   return { accountId: made.accountId, workspaceId: made.workspaceId, token: made.token };
 }
 
-/** The shard of `schema.accounts` holding the account, and the node it is placed on. */
+/** The shard of `schema.<table>` (default `accounts`) holding the account's rows, and the node it is placed on. */
 export async function placementOf(
   coordinatorUrl: string,
   schema: string,
   accountId: string,
+  table = 'accounts',
 ): Promise<{ shardId: number; host: string; port: number }> {
   const rows = await query<{ shardid: string; nodename: string; nodeport: number }>(
     coordinatorUrl,
     'SELECT p.shardid, p.nodename, p.nodeport FROM pg_dist_shard_placement p ' +
       'WHERE p.shardid = get_shard_id_for_distribution_column($1::regclass, $2::text)',
-    [`"${schema}".accounts`, accountId],
+    [`"${schema}".${table}`, accountId],
   );
   const row = rows[0];
   if (!row) throw new Error(`no placement for ${accountId}`);
