@@ -57,7 +57,7 @@ export {
   storageTimeSettleMs,
 } from './pipeline/storage-time.js';
 export type * from './port/index.js';
-export { TransientConflict, UniqueViolation, VersionMismatch } from './port/index.js';
+export { StorageUnavailable, TransientConflict, UniqueViolation, VersionMismatch } from './port/index.js';
 export { routes } from './routes.js';
 export type { Clock, IdPrefix, Ids } from './runtime.js';
 export { randomIds, systemClock } from './runtime.js';

@@ -6,14 +6,73 @@ export const sqlState = (error: unknown): string | undefined => {
   return typeof code === 'string' ? code : undefined;
 };
 
+const messageOf = (error: unknown): string => {
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === 'string' ? message : '';
+};
+
+/**
+ * A statement that lost a race with a change of a Citus cluster's shards (an account isolated to
+ * a shard of its own, a shard moved to another node): it was planned on the shards as they were,
+ * and the shard it names is gone from the metadata (`could not find valid entry for shard …`,
+ * internal_error) or from the worker (`relation "issues_102345" does not exist`). PostgreSQL aborts
+ * the transaction on it, so nothing of it was committed; run again, it is planned on the new shards.
+ */
+const lostToShardChange = (error: unknown): boolean => {
+  const state = sqlState(error);
+  const message = messageOf(error);
+  if (state === 'XX000')
+    return /could not find valid entry for shard|could not find (any )?(shard )?placement|shard \d+ does not exist/.test(
+      message,
+    );
+  return state === '42P01' && /relation "[^"]*_\d+" does not exist/.test(message);
+};
+
 /**
  * Failures that say "this transaction lost a race, run it again": serialization failures
- * (40001) and deadlocks (40P01). Nothing else is retried: a retry is only safe when the
- * transaction had no effect.
+ * (40001), deadlocks (40P01) and, on Citus, a shard changed under a statement (lostToShardChange).
+ * Nothing else is retried: a retry is only safe when the transaction had no effect.
  */
 export const isRetryable = (error: unknown): boolean => {
   const state = sqlState(error);
-  return state === '40001' || state === '40P01';
+  return state === '40001' || state === '40P01' || lostToShardChange(error);
+};
+
+/** Errors of Node's sockets that say the server could not be reached or went away. */
+const socketCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+
+/**
+ * Failures that say "the database, or the node holding these rows, does not answer now", rather
+ * than anything about the request: a connection refused, broken or timed out (the driver's own
+ * errors, and SQLSTATE class 08: on Citus, `connection to the remote node … failed` when a worker
+ * is down), a server shutting down or starting (57P01–57P03), too many connections (53300), a
+ * Citus worker's connection lost mid-statement (XX000 `… server closed the connection …`).
+ */
+export const isUnavailable = (error: unknown): boolean => {
+  const state = sqlState(error);
+  if (state !== undefined && socketCodes.has(state)) return true;
+  if (state?.startsWith('08')) return true;
+  if (state === '57P01' || state === '57P02' || state === '57P03' || state === '53300') return true;
+  const message = messageOf(error);
+  if (state === 'XX000')
+    return /connection to the remote node|server closed the connection|could not connect to|lost connection|connection not open/i.test(
+      message,
+    );
+  if (state !== undefined) return false;
+  // The driver's errors without a SQLSTATE: a client that lost its connection, a pool whose
+  // connect timed out.
+  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable/i.test(
+    message,
+  );
 };
 
 /**

@@ -33,12 +33,19 @@ export async function migrate(
     await client.query('BEGIN');
     try {
       await client.query('SELECT pg_advisory_xact_lock(1869574503, hashtext($1))', [schema]);
-      await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
-      await client.query(`SET LOCAL search_path TO ${quoteIdent(schema)}`);
-      await client.query(
-        'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, ' +
-          'applied_at timestamptz NOT NULL DEFAULT clock_timestamp())',
+      // Created when missing only: on a Citus worker (a process may connect to one) any DDL is
+      // refused, even one that would change nothing.
+      const { rows: found } = await client.query<{ there: boolean }>(
+        'SELECT to_regclass($1) IS NOT NULL AS there',
+        [`${quoteIdent(schema)}.schema_migrations`],
       );
+      if (found[0]?.there !== true) await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
+      await client.query(`SET LOCAL search_path TO ${quoteIdent(schema)}`);
+      if (found[0]?.there !== true)
+        await client.query(
+          'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, ' +
+            'applied_at timestamptz NOT NULL DEFAULT clock_timestamp())',
+        );
       const { rows } = await client.query<{ version: number | null }>(
         'SELECT MAX(version) AS version FROM schema_migrations',
       );

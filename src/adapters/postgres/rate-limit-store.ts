@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
-import { decision, type RateLimitStore } from '../../core/port/index.js';
+import { decision, type RateLimitStore, StorageUnavailable } from '../../core/port/index.js';
+import { isUnavailable } from './errors.js';
 import { quoteIdent } from './sql.js';
 
 /** About one database take in this many also deletes the rows of keys idle for a whole window. */
@@ -61,10 +62,18 @@ export function postgresRateLimitStore(pool: Pool, schema: string, ready: Promis
   /** Takes up to `want` admissions of the database; `at` in whole milliseconds. */
   async function takeMany(key: string, at: number, limit: number, windowMs: number, want: number) {
     await ready;
-    const { rows } = await pool.query<{ admitted: string; admissions: string; oldest_ms: string | null }>(
-      takeSql,
-      [key, at, limit, Math.ceil(windowMs), want],
-    );
+    const { rows } = await pool
+      .query<{ admitted: string; admissions: string; oldest_ms: string | null }>(takeSql, [
+        key,
+        at,
+        limit,
+        Math.ceil(windowMs),
+        want,
+      ])
+      .catch((error: unknown) => {
+        // The database, or the Citus worker holding the key's rows, does not answer: 503, not 500.
+        throw isUnavailable(error) ? new StorageUnavailable({ cause: error }) : error;
+      });
     const row = rows[0];
     if (!row) throw new Error('rate_limit_take_many returned no row');
     if (++takes % sweepEvery === 0) {

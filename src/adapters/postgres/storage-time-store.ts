@@ -59,6 +59,13 @@ export function postgresStorageTimeStore(
       const since = Math.floor(activeSinceMs);
       const found = new Map<string, SharedBucket>();
       const client = await pool.connect();
+      // A connection lost while held is an 'error' event the pool does not hear then (see
+      // transaction.ts): kept here, and the client destroyed rather than reused.
+      let lost: Error | undefined;
+      const onLost = (error: Error) => {
+        lost ??= error;
+      };
+      client.on('error', onLost);
       try {
         // Sent together: on a pipelining pool all in one round trip, each still committed alone.
         const charged = [...charges].map(([accountId, charge]) =>
@@ -77,7 +84,8 @@ export function postgresStorageTimeStore(
           if (!charges.has(row.account_id)) found.set(row.account_id, bucketOf(row));
         }
       } finally {
-        client.release();
+        client.off('error', onLost);
+        client.release(lost);
       }
       if (++settles % sweepEvery === 0) {
         // Full buckets of quiet accounts say nothing a missing one would not; a failed sweep

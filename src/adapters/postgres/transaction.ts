@@ -1,8 +1,13 @@
 import type { Pool } from 'pg';
-import { type StorageTx, type TransactionOptions, TransientConflict } from '../../core/port/index.js';
+import {
+  type StorageTx,
+  StorageUnavailable,
+  type TransactionOptions,
+  TransientConflict,
+} from '../../core/port/index.js';
 import type { AccountRoutes } from './account-routes.js';
 import { type Conn, type TransactionState, transactionConn } from './connection.js';
-import { isRetryable } from './errors.js';
+import { isRetryable, isUnavailable } from './errors.js';
 import { claimsKeyKey, readsFirstKey } from './memo-keys.js';
 
 export type TransactionMode = 'read' | 'write';
@@ -30,6 +35,16 @@ export interface TransactionRunnerOptions {
    * queued webhook deliveries for it (never awaited).
    */
   committed(accounts: ReadonlyMap<string, boolean>): void;
+  /**
+   * Whether a create's Idempotency-Key may be claimed in the token grant's round trip (an
+   * `INSERT … SELECT` from the token's row: idempotency-claims.ts); default yes. Not on a schema
+   * distributed by Citus: there the statement cannot be pushed down to the account's node (the
+   * table's identity column is a volatile default), so Citus pulls the token's row to the
+   * coordinator and, for a prepared statement, opens a connection to every worker to insert it,
+   * which fails every account's creates while any worker is down. The key is then claimed with
+   * the account and workspace known, by a plain `INSERT … VALUES` routed to the account's node.
+   */
+  claimsAhead?: () => boolean;
   /** Told each time a transaction is run again (a deadlock). */
   reran?: () => void;
   random?: () => number;
@@ -87,6 +102,15 @@ export function transactionRunner(options: TransactionRunnerOptions) {
     hints: TransactionOptions | undefined,
   ): Promise<T> {
     const client = await options.pool.connect();
+    // The pool listens for a connection's errors only while it is idle: one lost while this
+    // transaction holds it (the server gone, a proxy's restart) would otherwise be an uncaught
+    // 'error' event, ending the process. The statement in flight fails with it anyway; the
+    // client is destroyed on release rather than reused.
+    let lost: Error | undefined;
+    const onLost = (error: Error) => {
+      lost ??= error;
+    };
+    client.on('error', onLost);
     const state: TransactionState = { open: false, failure: undefined };
     // Account → whether the transaction queued deliveries for it.
     const accounts = new Map<string, boolean>();
@@ -107,7 +131,7 @@ export function transactionRunner(options: TransactionRunnerOptions) {
     // Read (and claimed) with the token's grant, in its round trip (tenancy.ts); a run again
     // locks what it reads otherwise, and goes without.
     if (hints?.readsFirst && (mode === 'read' || run === 1)) conn.memo.set(readsFirstKey, hints.readsFirst);
-    if (hints?.claimsKey !== undefined && mode === 'write' && run === 1)
+    if (hints?.claimsKey !== undefined && mode === 'write' && run === 1 && options.claimsAhead?.() !== false)
       conn.memo.set(claimsKeyKey, hints.claimsKey);
     let broken: Error | undefined;
     const markBroken = (error: unknown) => {
@@ -120,7 +144,9 @@ export function transactionRunner(options: TransactionRunnerOptions) {
         result = await fn(options.makeTx(conn, observer));
       } catch (error) {
         // A statement's failure (a lost race) is what counts, whatever fn made of it.
-        throw state.failure !== undefined && isRetryable(state.failure) ? state.failure : error;
+        throw state.failure !== undefined && (isRetryable(state.failure) || isUnavailable(state.failure))
+          ? state.failure
+          : error;
       } finally {
         state.open = false;
       }
@@ -137,7 +163,8 @@ export function transactionRunner(options: TransactionRunnerOptions) {
       throw error;
     } finally {
       // A client whose rollback failed is in an unknown state: destroy it rather than reuse it.
-      client.release(broken);
+      client.off('error', onLost);
+      client.release(broken ?? lost);
     }
   }
 
@@ -151,6 +178,10 @@ export function transactionRunner(options: TransactionRunnerOptions) {
         try {
           return await attempt(fn, mode, run, hints);
         } catch (error) {
+          // The database, or the Citus worker holding the account's rows, does not answer:
+          // StorageUnavailable (HTTP: 503 with Retry-After), not run again here (it stays away
+          // for longer than a request should wait).
+          if (isUnavailable(error)) throw new StorageUnavailable({ cause: error });
           if (!isRetryable(error)) throw error;
           if (run >= options.maxAttempts) throw new TransientConflict(run, { cause: error });
           options.reran?.();

@@ -1,5 +1,11 @@
 import { ApiError } from '../errors.js';
-import { type RowRead, type TransactionOptions, TransientConflict, UniqueViolation } from '../port/index.js';
+import {
+  type RowRead,
+  StorageUnavailable,
+  type TransactionOptions,
+  TransientConflict,
+  UniqueViolation,
+} from '../port/index.js';
 import { ClientGone, withAdmittedBody } from './admit-body.js';
 import { afterCommit, type Outcome } from './after-commit.js';
 import { allowedMethods, decodePathParams, optionsReply } from './allow.js';
@@ -99,7 +105,9 @@ function errorReply(rt: TrackerRuntime, req: ParsedRequest, error: unknown, requ
       ? error
       : error instanceof TransientConflict
         ? transientConflict()
-        : internal(rt, error, requestId);
+        : error instanceof StorageUnavailable
+          ? storageUnavailable(rt, error, requestId)
+          : internal(rt, error, requestId);
   return (
     rt.extensions.errorReply(req.path, apiError) ?? {
       status: apiError.status,
@@ -131,6 +139,23 @@ function transientConflict(): ApiError {
     503,
     'transient_conflict',
     'The request collided with concurrent requests too often and was not carried out; send it again.',
+    {},
+    { 'Retry-After': '1' },
+  );
+}
+
+/**
+ * The storage, or the node of it that holds the account's rows, did not answer (a database
+ * server down or restarting, a Citus worker away): the request may be sent again shortly, with
+ * the same Idempotency-Key. The probes say the same of the whole storage (probes.ts).
+ */
+function storageUnavailable(rt: TrackerRuntime, error: StorageUnavailable, requestId: string): ApiError {
+  // Told like any failure, with its cause (which node, which error), for the operator.
+  rt.onError(error, requestId);
+  return new ApiError(
+    503,
+    'service_unavailable',
+    'Storage did not answer; retry in 1 s.',
     {},
     { 'Retry-After': '1' },
   );

@@ -28,3 +28,18 @@ export class UniqueViolation extends Error {
     this.name = 'UniqueViolation';
   }
 }
+
+/**
+ * Raised by a storage whose database (or a node of it holding the rows a request needs) does
+ * not answer: a connection refused, broken or timed out, a server shutting down. Nothing of the
+ * transaction is known to have been committed unless it failed at its COMMIT; the caller may try
+ * again a little later (HTTP: 503 service_unavailable with Retry-After), with the same
+ * Idempotency-Key for a create.
+ */
+export class StorageUnavailable extends Error {
+  constructor(options?: { cause?: unknown }) {
+    const cause = options?.cause;
+    super(`storage unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, options);
+    this.name = 'StorageUnavailable';
+  }
+}
