@@ -9,7 +9,9 @@ const measuresLatency = ['test/**/*fairness*.test.ts'];
 // names a Citus coordinator (`.ci/run` starts one): every schema a test makes is distributed by
 // account when it is created, with 4 shards a table to keep that quick, and any statement that
 // reaches more than one shard fails (only those marked `/* all accounts: … */` may). Each of its
-// statements goes through the coordinator to a worker, so its tests get three times the time.
+// statements goes through the coordinator to a worker, so its tests get three times the time, and
+// its files run four at a time: they wait on the cluster far more than they compute (18 minutes
+// on a busy 2-core machine, against 22 two at a time; docs/scaling.md has each file's).
 // The Citus tests of test/citus/ run in the main project whenever TEST_CITUS_URL is set.
 const citusUrl = process.env.TEST_CITUS_URL || undefined;
 const onCitus = [
@@ -66,7 +68,7 @@ export default defineConfig({
               test: {
                 name: 'citus',
                 include: onCitus,
-                maxWorkers: 2,
+                maxWorkers: 4,
                 testTimeout: 180_000,
                 hookTimeout: 180_000,
                 env: { TEST_DATABASE_URL: withCitusOptions(citusUrl), TEST_DATABASE_KIND: 'citus' },
