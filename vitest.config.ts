@@ -11,7 +11,8 @@ const measuresLatency = ['test/**/*fairness*.test.ts'];
 // reaches more than one shard fails (only those marked `/* all accounts: … */` may). Each of its
 // statements goes through the coordinator to a worker, so its tests get three times the time, and
 // its files run four at a time: they wait on the cluster far more than they compute (18 minutes
-// on a busy 2-core machine, against 22 two at a time; docs/scaling.md has each file's).
+// on a busy 2-core machine, against 22 two at a time; docs/scaling.md has each file's). Vitest
+// runs the projects of one group with one number of workers, so it runs after the main project.
 // The Citus tests of test/citus/ run in the main project whenever TEST_CITUS_URL is set.
 const citusUrl = process.env.TEST_CITUS_URL || undefined;
 const onCitus = [
@@ -72,7 +73,7 @@ export default defineConfig({
                 testTimeout: 180_000,
                 hookTimeout: 180_000,
                 env: { TEST_DATABASE_URL: withCitusOptions(citusUrl), TEST_DATABASE_KIND: 'citus' },
-                sequence: { groupOrder: 0 },
+                sequence: { groupOrder: 1 },
               },
             },
           ]
@@ -83,7 +84,7 @@ export default defineConfig({
           name: 'latency',
           include: measuresLatency,
           maxWorkers: 1,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
     ],
