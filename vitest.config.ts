@@ -5,13 +5,16 @@ import { defineConfig } from 'vitest/config';
 // server run afterwards, one at a time, so that other test files are not the load they measure.
 const measuresLatency = ['test/**/*fairness*.test.ts'];
 
-// The PostgreSQL suites run a second time against a distributed database when TEST_CITUS_URL names
-// a Citus coordinator and TEST_CITUS_SUITES=1: every schema a test makes is distributed by account
-// when it is created, with 4 shards a table to keep that quick, and any statement that reaches more
-// than one shard fails (only those marked `/* all accounts: … */` may). Not yet in `.ci/run`: the
-// conformance suite passes 220 of its 262 tests there (docs/scaling.md says which fail and why).
+// The PostgreSQL suites run a second time against a distributed database whenever TEST_CITUS_URL
+// names a Citus coordinator (`.ci/run` starts one): every schema a test makes is distributed by
+// account when it is created, with 4 shards a table to keep that quick, and any statement that
+// reaches more than one shard fails (only those marked `/* all accounts: … */` may). Each of its
+// statements goes through the coordinator to a worker, so its tests get three times the time, and
+// its files run four at a time: they wait on the cluster far more than they compute (18 minutes
+// on a busy 2-core machine, against 22 two at a time; docs/scaling.md has each file's). Vitest
+// runs the projects of one group with one number of workers, so it runs after the main project.
 // The Citus tests of test/citus/ run in the main project whenever TEST_CITUS_URL is set.
-const citusUrl = process.env.TEST_CITUS_SUITES === '1' ? process.env.TEST_CITUS_URL || undefined : undefined;
+const citusUrl = process.env.TEST_CITUS_URL || undefined;
 const onCitus = [
   'test/conformance/postgres.test.ts',
   'test/http/families/node.test.ts',
@@ -66,9 +69,11 @@ export default defineConfig({
               test: {
                 name: 'citus',
                 include: onCitus,
-                maxWorkers: 2,
+                maxWorkers: 4,
+                testTimeout: 180_000,
+                hookTimeout: 180_000,
                 env: { TEST_DATABASE_URL: withCitusOptions(citusUrl), TEST_DATABASE_KIND: 'citus' },
-                sequence: { groupOrder: 0 },
+                sequence: { groupOrder: 1 },
               },
             },
           ]
@@ -79,7 +84,7 @@ export default defineConfig({
           name: 'latency',
           include: measuresLatency,
           maxWorkers: 1,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
     ],

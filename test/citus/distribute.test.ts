@@ -95,6 +95,11 @@ if (citusUrl) {
   describe('outcome-tracker distribute, on a Citus coordinator', () => {
     it.skip(`skipped: ${citusSkipReason}`, () => {});
   });
+  // The `citus` project of vitest.config.ts, which exists only with TEST_CITUS_URL: named here,
+  // so that a run without it says what it left out.
+  describe('the PostgreSQL suites run a second time on a distributed database', () => {
+    it.skip(`skipped: ${citusSkipReason}`, () => {});
+  });
 }
 
 /** `schema` on `url` as a release at `version` left it, its tables local to the coordinator. */

@@ -6,7 +6,7 @@ import { createTracker, projects, randomIds, tenancy, webhooks } from '../../src
 import { operationContext } from '../../src/core/pipeline/context.js';
 import type { Storage, StorageTx } from '../../src/core/port/index.js';
 import { at, sampleDelivery, sampleWebhook } from '../conformance/fixtures.js';
-import { postgresSkipReason, requireDatabaseUrl, testDatabaseUrl } from '../support/postgres.js';
+import { onCitus, postgresSkipReason, requireDatabaseUrl, testDatabaseUrl } from '../support/postgres.js';
 import { schemaPerTest } from '../support/schema-per-test.js';
 
 /**
@@ -31,8 +31,14 @@ describe.skipIf(!testDatabaseUrl)(
       return postgresStorage({ connectionString: url.toString(), schema: db.name, poolMax: 4 });
     }
 
+    /**
+     * The test's own connection, to look at sessions and rows: without the session options of a
+     * Citus run (which refuse a statement spanning shards, as the orphan counts below do).
+     */
     const monitor = async <T>(use: (client: pg.Client) => Promise<T>): Promise<T> => {
-      const client = new pg.Client({ connectionString: requireDatabaseUrl() });
+      const url = new URL(requireDatabaseUrl());
+      url.searchParams.delete('options');
+      const client = new pg.Client({ connectionString: url.toString() });
       await client.connect();
       try {
         return await use(client);
@@ -41,15 +47,21 @@ describe.skipIf(!testDatabaseUrl)(
       }
     };
 
+    const lockWaitSql =
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'";
+    // On a Citus cluster the row locks are taken on the workers, by backends serving the named
+    // session's distributed transaction (the same global pid), while the session itself waits for
+    // their answer (ClientRead): a wait for a lock on any node.
+    const citusLockWaitSql =
+      "SELECT count(*)::int AS n FROM pg_catalog.citus_stat_activity w WHERE w.wait_event_type = 'Lock' " +
+      'AND w.global_pid IN (SELECT c.global_pid FROM pg_catalog.citus_stat_activity c WHERE c.application_name = $1)';
+
     /** Resolves once a connection of `name` waits for a lock, or once `ended()` holds. */
     async function waitsOrEnded(name: string, ended: () => boolean): Promise<'waits' | 'ended'> {
       return monitor(async (client) => {
         for (let polls = 0; ; polls++) {
           if (ended()) return 'ended';
-          const { rows } = await client.query(
-            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'",
-            [name],
-          );
+          const { rows } = await client.query(onCitus ? citusLockWaitSql : lockWaitSql, [name]);
           if (rows[0].n > 0) return 'waits';
           if (polls > 2000) throw new Error(`${name} neither waited for a lock nor ended`);
           await new Promise((resolve) => setImmediate(resolve));
@@ -203,7 +215,7 @@ describe.skipIf(!testDatabaseUrl)(
         const orphans = await monitor(async (client) => {
           const table = { issues: 'issues', decisions: 'decisions', 'time-entries': 'time_entries' }[kind];
           const { rows } = await client.query(
-            `SELECT count(*)::int AS n FROM "${db.name}".${table} r WHERE r.outcome_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "${db.name}".outcomes o WHERE o.id = r.outcome_id)`,
+            `SELECT count(*)::int AS n FROM "${db.name}".${table} r WHERE r.outcome_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "${db.name}".outcomes o WHERE o.account_id = r.account_id AND o.id = r.outcome_id)`,
           );
           return rows[0].n as number;
         });
@@ -253,7 +265,7 @@ describe.skipIf(!testDatabaseUrl)(
       expect(created.status === 201 || removed === true).toBe(true);
       const orphans = await monitor(async (client) => {
         const { rows } = await client.query(
-          `SELECT count(*)::int AS n FROM "${db.name}".issues i WHERE NOT EXISTS (SELECT 1 FROM "${db.name}".projects p WHERE p.id = i.project_id)`,
+          `SELECT count(*)::int AS n FROM "${db.name}".issues i WHERE NOT EXISTS (SELECT 1 FROM "${db.name}".projects p WHERE p.account_id = i.account_id AND p.id = i.project_id)`,
         );
         return rows[0].n as number;
       });

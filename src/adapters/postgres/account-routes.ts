@@ -24,6 +24,7 @@ const routeSql = prepared('SELECT account_id FROM workspace_routes WHERE workspa
 export class AccountRoutes {
   readonly #accounts = new Map<string, string>();
   readonly #tokenAccounts = new Map<string, string>();
+  readonly #tokenWorkspaces = new Map<string, string>();
   /** Lock rows (tenant_locks) seen: rows are never deleted (tenant-locks.ts). */
   readonly #lockRows = new Set<string>();
 
@@ -45,6 +46,16 @@ export class AccountRoutes {
   rememberToken(hash: string, accountId: string): void {
     if (this.#tokenAccounts.size >= rememberedRoutes) this.#tokenAccounts.clear();
     this.#tokenAccounts.set(hash, accountId);
+  }
+
+  /** The workspace of the token whose hash this is, once a grant read it: a token never changes workspace. */
+  tokenWorkspace(hash: string): string | undefined {
+    return this.#tokenWorkspaces.get(hash);
+  }
+
+  rememberTokenWorkspace(hash: string, workspaceId: string): void {
+    if (this.#tokenWorkspaces.size >= rememberedRoutes) this.#tokenWorkspaces.clear();
+    this.#tokenWorkspaces.set(hash, workspaceId);
   }
 
   hasLockRow(accountId: string, name: string): boolean {

@@ -101,6 +101,16 @@ export interface Conn {
    */
   atCommit(sql: string, params: Params, options?: { last?: boolean }): void;
   /**
+   * Reads sent at the commit after the writes kept for it (in their round trip), and the writes
+   * their answers make, sent with the COMMIT: for a reference table set from a distributed
+   * table's rows, which Citus refuses to do in one statement. The writes take text and number
+   * parameters only.
+   */
+  atCommitFrom(
+    reads: readonly Statement[],
+    writes: (results: readonly QueryResult[]) => readonly Statement[],
+  ): void;
+  /**
    * Fails the transaction as lost to a deadlock (SQLSTATE 40P01), so it is run again: for a lock
    * that could only be waited for into one.
    */
@@ -193,6 +203,50 @@ const readsOnly = (sql: string): boolean =>
 const spansAccounts = (sql: string): boolean => sql.startsWith('/* all accounts');
 const spanningAllowed = "SET LOCAL citus.multi_task_query_log_level TO 'off'";
 
+/** What running a statement on its own takes of a client: node-postgres's query. */
+interface Queryable {
+  query<R extends QueryResultRow>(text: string, values?: unknown[]): Promise<QueryResult<R>>;
+}
+
+/**
+ * A statement marked `/* all accounts: … *\/` sent outside the stores' transactions (a settle's
+ * read of every account's bucket, a maintenance sweep), in a transaction of its own that lets it
+ * reach every shard (as `spanningAllowed` does for a store's): BEGIN and the setting, the
+ * statement, COMMIT, queued together (one round trip on a pipelining client). A failed statement
+ * makes the COMMIT a rollback.
+ */
+export async function spanningQuery<R extends QueryResultRow>(
+  client: Queryable,
+  sql: string,
+  params: unknown[],
+): Promise<QueryResult<R>> {
+  if (!spansAccounts(sql))
+    throw new Error('only a statement marked as spanning accounts (spansAccounts) spans them');
+  const sent = [
+    client.query(`BEGIN; ${spanningAllowed}`),
+    client.query<R>(sql, params),
+    client.query('COMMIT'),
+  ];
+  const settled = await Promise.allSettled(sent);
+  const failed = settled.find((result) => result.status === 'rejected');
+  if (failed !== undefined) throw failed.reason;
+  return (settled[1] as PromiseFulfilledResult<QueryResult<R>>).value;
+}
+
+/** spanningQuery on a client of the pool's own. */
+export async function spanningPoolQuery<R extends QueryResultRow>(
+  pool: { connect(): Promise<Queryable & { release(): void }> },
+  sql: string,
+  params: unknown[],
+): Promise<QueryResult<R>> {
+  const client = await pool.connect();
+  try {
+    return await spanningQuery<R>(client, sql, params);
+  } finally {
+    client.release();
+  }
+}
+
 /** The last result of a (possibly multi-statement) simple query. */
 const lastOf = (result: QueryResult | QueryResult[]): QueryResult =>
   Array.isArray(result) ? (result[result.length - 1] as QueryResult) : result;
@@ -221,6 +275,10 @@ export function transactionConn(
   // The writes kept for the commit: statements a pipelining client sends prepared, else texts.
   const atCommit: Statement[] = [];
   const atCommitLast: Statement[] = [];
+  const atCommitReads: {
+    reads: readonly Statement[];
+    writes: (results: readonly QueryResult[]) => readonly Statement[];
+  }[] = [];
 
   /** What must travel ahead of the next statement: the search_path, a BEGIN. */
   function preamble(begin: string | null): string[] {
@@ -413,6 +471,9 @@ export function transactionConn(
         pipelines ? { sql: preparedForCommit(sql), params } : { sql: text, params: [] },
       );
     },
+    atCommitFrom(reads, writes) {
+      atCommitReads.push({ reads, writes });
+    },
     deadlocked(message) {
       const error = Object.assign(new Error(message), { code: '40P01' });
       state.failure ??= error;
@@ -441,7 +502,35 @@ export function transactionConn(
       } finally {
         state.open = false;
       }
-      const writes = [...atCommit, ...atCommitLast];
+      let writes = [...atCommit, ...atCommitLast];
+      if (atCommitReads.length > 0) {
+        // The writes kept for the commit and the reads after them, then what those reads make.
+        const derived = atCommitReads.splice(0);
+        const reads = derived.flatMap((d) => d.reads);
+        state.open = true;
+        let results: QueryResult[];
+        try {
+          results = await conn.batch([...writes, ...reads]);
+        } finally {
+          state.open = false;
+        }
+        let at = writes.length;
+        writes = [];
+        for (const d of derived) {
+          const made = d.writes(results.slice(at, at + d.reads.length));
+          at += d.reads.length;
+          for (const w of made) {
+            if (pipelines) {
+              writes.push({ sql: preparedForCommit(textOf(w.sql)), params: w.params });
+              continue;
+            }
+            const text = inlined(textOf(w.sql), w.params);
+            if (text === undefined)
+              throw new Error('a write made at the commit takes text and number parameters only');
+            writes.push({ sql: text, params: [] });
+          }
+        }
+      }
       if (!begun && writes.length === 0) return;
       if (pipelines) {
         // Prepared, in one round trip: a failed write fails its call, and makes the COMMIT a ROLLBACK.

@@ -76,6 +76,20 @@ export const isUnavailable = (error: unknown): boolean => {
 };
 
 /**
+ * The unique constraint a 23505 names. PostgreSQL sets the error's constraint field; a Citus
+ * coordinator passes on a worker's error with its message only, which names the shard's copy of
+ * the constraint (`projects_key_102008`: the table's constraint and the shard's id).
+ */
+function uniqueConstraint(error: unknown, rules: Readonly<Record<string, string>>): string | undefined {
+  const constraint = (error as { constraint?: unknown }).constraint;
+  if (typeof constraint === 'string') return constraint;
+  const named = /unique constraint "(.+)_\d+"$/.exec(
+    String((error as { message?: unknown }).message ?? ''),
+  )?.[1];
+  return named !== undefined && named in rules ? named : undefined;
+}
+
+/**
  * Runs a write and translates a uniqueness failure (23505) into the port's UniqueViolation,
  * by constraint name; other failures pass through unchanged. Inserts avoid this path (they use
  * ON CONFLICT DO NOTHING, which leaves the transaction usable); updates that may break a rule
@@ -88,8 +102,8 @@ export async function withUniqueRules<T>(
   try {
     return await write();
   } catch (error) {
-    const constraint = (error as { constraint?: unknown }).constraint;
-    if (sqlState(error) === '23505' && typeof constraint === 'string') {
+    const constraint = sqlState(error) === '23505' ? uniqueConstraint(error, rules) : undefined;
+    if (constraint !== undefined) {
       const what = rules[constraint];
       if (what) throw new UniqueViolation(what);
     }

@@ -14,19 +14,6 @@ export const claimSql = prepared(
     'ON CONFLICT DO NOTHING RETURNING 1',
 );
 
-/**
- * Claims a key in the workspace of the token whose hash is $2, in account $1: the grant's round
- * trip sends it beside the grant (tenancy.ts), before the token is judged. A token that is no
- * more valid fails its request, whose rollback gives the key back.
- */
-export const claimByTokenSql = prepared(
-  'INSERT INTO idempotency_keys (workspace_id, key, created_at, data, account_id) ' +
-    "SELECT t.workspace_id, $3, '', json_build_object('workspaceId', t.workspace_id, 'key', $3::text, " +
-    "'fingerprint', '', 'createdAt', '', 'status', 0, 'body', 'null', 'headers', json_build_object())::text, " +
-    't.account_id FROM tokens t WHERE t.account_id = $1 AND t.hash = $2 ' +
-    'ON CONFLICT DO NOTHING RETURNING workspace_id',
-);
-
 /** A claimed key no answer was stored under: given back with the COMMIT. */
 const unclaimSql =
   'DELETE FROM idempotency_keys WHERE account_id = $4 AND workspace_id = $1 AND key = $2 AND created_at = $3';

@@ -4,7 +4,6 @@ import { eachCollection } from '../shared/collection-table.js';
 import { AccountRoutes } from './account-routes.js';
 import { postgresCollection } from './collections.js';
 import type { Conn } from './connection.js';
-import { isDistributed } from './distribute.js';
 import { postgresDump } from './dump.js';
 import { postgresLabels } from './labels.js';
 import { migrate } from './migrate.js';
@@ -145,14 +144,9 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
     return { client, done: (error) => client.release(error ?? true) };
   });
 
-  // Whether the schema is distributed by Citus (read once it is migrated): see claimsAhead.
-  let distributed = false;
-  const migrated = migrate(pool, schema, undefined, { distribute: options.distribute }).then(
-    async (applied) => {
-      distributed = await isDistributed(pool, schema);
-      return { created: applied.some((m) => m.version === 1) };
-    },
-  );
+  const migrated = migrate(pool, schema, undefined, { distribute: options.distribute }).then((applied) => ({
+    created: applied.some((m) => m.version === 1),
+  }));
   // Reported through ready() and every transaction; not an unhandled rejection meanwhile.
   migrated.catch(() => {});
 
@@ -170,7 +164,6 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
     routes: new AccountRoutes(),
     maxAttempts: Math.max(1, options.maxAttempts ?? 20),
     makeTx: postgresTx,
-    claimsAhead: () => !distributed,
     committed: (accounts) => notifier.add(accounts),
     reran: () => {
       reruns++;

@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import { decision, type RateLimitStore, StorageUnavailable } from '../../core/port/index.js';
+import { spanningPoolQuery } from './connection.js';
 import { isUnavailable } from './errors.js';
 import { quoteIdent } from './sql.js';
 
@@ -78,7 +79,7 @@ export function postgresRateLimitStore(pool: Pool, schema: string, ready: Promis
     if (!row) throw new Error('rate_limit_take_many returned no row');
     if (++takes % sweepEvery === 0) {
       // Idle keys cost a row each until swept; a failed sweep only leaves them for the next.
-      void pool.query(sweepSql, [at, Math.ceil(windowMs)]).catch(() => {});
+      void spanningPoolQuery(pool, sweepSql, [at, Math.ceil(windowMs)]).catch(() => {});
     }
     return {
       admitted: Number(row.admitted),

@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import type { SharedBucket, StorageTimeStore } from '../../core/port/index.js';
+import { spanningPoolQuery, spanningQuery } from './connection.js';
 
 interface Row {
   left_ms: number;
@@ -21,7 +22,8 @@ const settlesBetweenSweeps = 1000;
  * one left, so no process's charge is lost; each locks one row and commits at once, so settles
  * never deadlock. Then one read of the buckets settled lately, by any process, tells who else is
  * using the storage. It runs outside any transaction, on one connection of the storage's pool
- * (in one round trip where the pool pipelines), once a second per process, off the request path.
+ * (in one round trip where the pool pipelines), once a second per process, off the request path;
+ * the read, which spans accounts, in a transaction of its own (spanningQuery).
  * A settle that fails part-way has taken the charges before the failure, and the process sends
  * them all again: a database failing mid-settle may charge its accounts up to a second's
  * spending twice, never lose it. Times come from the callers' clocks, and a bucket's time never
@@ -71,7 +73,7 @@ export function postgresStorageTimeStore(
         const charged = [...charges].map(([accountId, charge]) =>
           client.query<Row>(chargeSql, [accountId, atMs, msPerWindow, windowMs, charge]),
         );
-        const active = client.query<Row & { account_id: string }>(activeSql, [since]);
+        const active = spanningQuery<Row & { account_id: string }>(client, activeSql, [since]);
         const settled = await Promise.allSettled([...charged, active]);
         const failed = settled.find((result) => result.status === 'rejected');
         if (failed) throw failed.reason;
@@ -90,7 +92,7 @@ export function postgresStorageTimeStore(
       if (++settles % sweepEvery === 0) {
         // Full buckets of quiet accounts say nothing a missing one would not; a failed sweep
         // leaves them for the next.
-        void pool.query(sweepSql, [atMs, msPerWindow, windowMs, since]).catch(() => {});
+        void spanningPoolQuery(pool, sweepSql, [atMs, msPerWindow, windowMs, since]).catch(() => {});
       }
       return found;
     },

@@ -25,7 +25,7 @@ import { accountOf, routedAccountOf } from './account-routes.js';
 import { shapes } from './collection-sql.js';
 import { type Conn, type Prepared, prepared, type Statement } from './connection.js';
 import { withUniqueRules } from './errors.js';
-import { claimByTokenSql, keepClaim } from './idempotency-claims.js';
+import { claimSql, keepClaim, placeholder } from './idempotency-claims.js';
 import {
   type AheadRow,
   aheadRowKey,
@@ -337,9 +337,12 @@ const lockedRowByTokenSql = perCollection(
 /**
  * A write transaction's grant, sent in one round trip with the BEGIN and what the transaction
  * was told it does next: claiming its Idempotency-Key (left for IdempotencyStore.get) and
- * reading a row FOR KEY SHARE (left for Collection.get). Both go by the token's hash, so they
- * reach only the token's own workspace, and are undone by the rollback of a request the grant
- * then refuses.
+ * reading a row FOR KEY SHARE (left for Collection.get). The read goes by the token's hash, so it
+ * reaches only the token's own workspace; the claim goes to the workspace an earlier grant of the
+ * token read (a token never changes workspace), and waits for IdempotencyStore.get the first time
+ * (an `INSERT … SELECT` from the token's row would draw the key's `pk` from its identity, a
+ * volatile default, which Citus runs through the coordinator). Both are undone by the rollback of
+ * a request the grant then refuses.
  */
 async function grantWithWritesAhead(
   conn: Conn,
@@ -353,7 +356,9 @@ async function grantWithWritesAhead(
   const statements: Statement[] = [{ sql: grantSql, params: [hash, accountId] }];
   // Where each result is among the batch's (which statements go depends on the hints).
   const claimAt = statements.length;
-  if (key !== undefined) statements.push({ sql: claimByTokenSql, params: [accountId, hash, key] });
+  const claimIn = key === undefined ? undefined : conn.routes.tokenWorkspace(hash);
+  if (key !== undefined && claimIn !== undefined)
+    statements.push({ sql: claimSql, params: [claimIn, key, '', placeholder(claimIn, key), accountId] });
   const lockAt = statements.length;
   if (ahead !== undefined)
     statements.push({ sql: lockedRowByTokenSql(ahead.collection), params: [accountId, hash, ahead.id] });
@@ -361,7 +366,8 @@ async function grantWithWritesAhead(
   const row = results[0]?.rows[0] as TokenGrantRow | undefined;
   if (row === undefined) return undefined;
   const workspaceId = row.workspace_id;
-  if (key !== undefined) {
+  if (key !== undefined && claimIn !== undefined) {
+    if (claimIn !== workspaceId) throw new Error('a token changed workspace');
     const claimed = (results[claimAt]?.rowCount ?? 0) > 0;
     if (claimed) keepClaim(conn, workspaceId, key, accountId);
     conn.memo.set(claimedAheadKey, { workspaceId, key, claimed } satisfies ClaimedAhead);
@@ -461,6 +467,7 @@ export function postgresTokens(conn: Conn): TokenStore {
       const grant = maybe(row ?? undefined, toTokenGrant);
       if (grant?.accountId != null) {
         conn.routes.remember(grant.token.workspaceId, grant.accountId);
+        conn.routes.rememberTokenWorkspace(hash, grant.token.workspaceId);
         conn.memo.set(grantedKey, {
           workspaceId: grant.token.workspaceId,
           accountId: grant.accountId,

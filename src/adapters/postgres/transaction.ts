@@ -35,16 +35,6 @@ export interface TransactionRunnerOptions {
    * queued webhook deliveries for it (never awaited).
    */
   committed(accounts: ReadonlyMap<string, boolean>): void;
-  /**
-   * Whether a create's Idempotency-Key may be claimed in the token grant's round trip (an
-   * `INSERT … SELECT` from the token's row: idempotency-claims.ts); default yes. Not on a schema
-   * distributed by Citus: there the statement cannot be pushed down to the account's node (the
-   * table's identity column is a volatile default), so Citus pulls the token's row to the
-   * coordinator and, for a prepared statement, opens a connection to every worker to insert it,
-   * which fails every account's creates while any worker is down. The key is then claimed with
-   * the account and workspace known, by a plain `INSERT … VALUES` routed to the account's node.
-   */
-  claimsAhead?: () => boolean;
   /** Told each time a transaction is run again (a deadlock). */
   reran?: () => void;
   random?: () => number;
@@ -131,7 +121,7 @@ export function transactionRunner(options: TransactionRunnerOptions) {
     // Read (and claimed) with the token's grant, in its round trip (tenancy.ts); a run again
     // locks what it reads otherwise, and goes without.
     if (hints?.readsFirst && (mode === 'read' || run === 1)) conn.memo.set(readsFirstKey, hints.readsFirst);
-    if (hints?.claimsKey !== undefined && mode === 'write' && run === 1 && options.claimsAhead?.() !== false)
+    if (hints?.claimsKey !== undefined && mode === 'write' && run === 1)
       conn.memo.set(claimsKeyKey, hints.claimsKey);
     let broken: Error | undefined;
     const markBroken = (error: unknown) => {

@@ -1,3 +1,4 @@
+import type { QueryResult } from 'pg';
 import type { DeliveryAttempt, WebhookDelivery, WebhookSubscription } from '../../core/model.js';
 import {
   type DeliveryStore,
@@ -8,7 +9,7 @@ import {
 } from '../../core/port/index.js';
 import { type ClaimBudget, claimableAt, claimBudget, leased } from '../shared/claim-budget.js';
 import { deliveryColumns, deliveryUpdateValues, deliveryValues } from '../shared/delivery-rows.js';
-import type { Conn } from './connection.js';
+import type { Conn, Statement } from './connection.js';
 import { activeHooksKey } from './signals.js';
 import { Conditions } from './sql.js';
 
@@ -84,22 +85,37 @@ const lockDueAccountsSql = (count: number): string =>
   ' ON CONFLICT (account_id) DO UPDATE SET next_attempt_at = due.next_attempt_at WHERE false';
 
 /**
- * Sets the account's time (its row locked by lockDueAccountsSql) to its earliest claimable
- * delivery, or deletes its row when it has none.
+ * The account's earliest claimable delivery (read after its row of `due_accounts` is locked by
+ * lockDueAccountsSql), then its time set to that, or its row deleted when it has none: two
+ * statements, since Citus runs no statement that reads a distributed table and modifies a
+ * reference one.
  */
-const refreshDueSql =
-  'WITH earliest AS (SELECT min(next_attempt_at) AS at FROM deliveries WHERE account_id = $1 ' +
-  'AND next_attempt_at IS NOT NULL), ' +
-  'gone AS (DELETE FROM due_accounts WHERE account_id = $1 AND (SELECT at FROM earliest) IS NULL RETURNING 1) ' +
-  'UPDATE due_accounts SET next_attempt_at = (SELECT at FROM earliest) ' +
-  'WHERE account_id = $1 AND (SELECT at FROM earliest) IS NOT NULL';
+const earliestDueSql =
+  'SELECT min(next_attempt_at) AS at FROM deliveries WHERE account_id = $1 AND next_attempt_at IS NOT NULL';
+const setDueSql = 'UPDATE due_accounts SET next_attempt_at = $2 WHERE account_id = $1';
+const dropDueSql = 'DELETE FROM due_accounts WHERE account_id = $1';
+
+/** Each account's read of its earliest delivery. */
+const earliestReads = (sorted: readonly string[]): Statement[] =>
+  sorted.map((account) => ({ sql: earliestDueSql, params: [account], rowMode: 'array' as const }));
+
+/** The writes that set each account's time from its earliest delivery read (earliestReads). */
+function dueWrites(sorted: readonly string[], results: readonly QueryResult[]): Statement[] {
+  return sorted.map((account, i) => {
+    const at = (results[i]?.rows[0] as unknown[] | undefined)?.[0] as string | null | undefined;
+    return at == null ? { sql: dropDueSql, params: [account] } : { sql: setDueSql, params: [account, at] };
+  });
+}
 
 /** Refreshes the accounts' times now, in this transaction (the claim reads them next). */
 async function refreshDue(conn: Conn, accounts: Iterable<string>): Promise<void> {
   const sorted = [...new Set(accounts)].sort(byBytes);
   if (sorted.length === 0) return;
-  await conn.run(lockDueAccountsSql(sorted.length), ['', ...sorted]);
-  for (const account of sorted) await conn.run(refreshDueSql, [account]);
+  const [, ...earliest] = await conn.batch([
+    { sql: lockDueAccountsSql(sorted.length), params: ['', ...sorted] },
+    ...earliestReads(sorted),
+  ]);
+  await conn.batch(dueWrites(sorted, earliest));
 }
 
 /** Refreshes the accounts' times with the COMMIT, after everything else the transaction does. */
@@ -107,7 +123,7 @@ function refreshDueAtCommit(conn: Conn, accounts: Iterable<string>): void {
   const sorted = [...new Set(accounts)].sort(byBytes);
   if (sorted.length === 0) return;
   conn.atCommit(lockDueAccountsSql(sorted.length), ['', ...sorted]);
-  for (const account of sorted) conn.atCommit(refreshDueSql, [account]);
+  conn.atCommitFrom(earliestReads(sorted), (results) => dueWrites(sorted, results));
 }
 
 /** Byte order, as the "C" collation compares account ids. */
