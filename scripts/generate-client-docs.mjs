@@ -17,6 +17,7 @@ const families = [
   ['issues', 'IssuesApi'],
   ['timeEntries', 'TimeEntriesApi'],
   ['comments', 'CommentsApi'],
+  ['views', 'ViewsApi'],
   ['members', 'MembersApi'],
   ['webhooks', 'WebhooksApi'],
   ['signals', 'SignalsApi'],

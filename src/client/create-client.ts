@@ -20,6 +20,8 @@ import {
   signalsApi,
   type TimeEntriesApi,
   timeEntriesApi,
+  type ViewsApi,
+  viewsApi,
   type WebhooksApi,
   webhooksApi,
 } from './families.js';
@@ -58,6 +60,7 @@ export interface Client {
   labels: LabelsApi;
   timeEntries: TimeEntriesApi;
   comments: CommentsApi;
+  views: ViewsApi;
   members: MembersApi;
   webhooks: WebhooksApi;
   signals: SignalsApi;
@@ -96,6 +99,7 @@ export function createClient(options: ClientOptions): Client {
     labels: labelsApi(transport),
     timeEntries: timeEntriesApi(transport),
     comments: commentsApi(transport),
+    views: viewsApi(transport),
     members: membersApi(transport),
     webhooks: webhooksApi(transport),
     signals: signalsApi(transport, sleep),

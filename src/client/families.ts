@@ -133,6 +133,22 @@ export interface CommentsApi
     Deletable {}
 
 /**
+ * `/views`: saved views, the workspace's named queries on issues, outcomes or decisions: create,
+ * get, update, modify, delete, list (`resource`), and `items`, which runs one.
+ */
+export interface ViewsApi
+  extends Creatable<T.SavedViewCreate, T.SavedView>,
+    Readable<T.SavedView, T.SavedViewFilters>,
+    Updatable<T.SavedViewPatch, T.SavedView>,
+    Deletable {
+  /**
+   * What the view lists now (`GET /views/{id}/items`; iterate, or `.page()`): the items its
+   * resource's list answers for its query, in that list's order.
+   */
+  items(target: Target, filters?: T.SavedViewItemFilters): Listing<T.SavedViewItem>;
+}
+
+/**
  * `/members` (admins): the workspace's users and their roles: create (by email), get, update (the
  * role), modify, delete, list (`role`), and invites.
  */
@@ -302,6 +318,14 @@ export function commentsApi(t: Transport): CommentsApi {
   return {
     ...mutableFamily<T.CommentCreate, T.Comment, T.CommentPatch, T.CommentFilters>(t, '/comments'),
     ...deletable(t, '/comments'),
+  };
+}
+
+export function viewsApi(t: Transport): ViewsApi {
+  return {
+    ...mutableFamily<T.SavedViewCreate, T.SavedView, T.SavedViewPatch, T.SavedViewFilters>(t, '/views'),
+    ...deletable(t, '/views'),
+    items: (target, filters) => listingOf(t, `${itemPath('/views', idOf(target))}/items`, filters),
   };
 }
 

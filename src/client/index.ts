@@ -18,6 +18,7 @@ export type {
   ProjectsApi,
   SignalsApi,
   TimeEntriesApi,
+  ViewsApi,
   WebhooksApi,
 } from './families.js';
 export { timeOrderedKey } from './idempotency-key.js';

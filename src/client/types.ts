@@ -35,6 +35,11 @@ export interface TimeEntryPatch extends Schema<'TimeEntryPatch'> {}
 export interface Comment extends Schema<'Comment'> {}
 export interface CommentCreate extends Schema<'CommentCreate'> {}
 export interface CommentPatch extends Schema<'CommentPatch'> {}
+export interface SavedView extends Schema<'SavedView'> {}
+export interface SavedViewCreate extends Schema<'SavedViewCreate'> {}
+export interface SavedViewPatch extends Schema<'SavedViewPatch'> {}
+/** What running a view lists: an issue, an outcome or a decision, as its `resource` says. */
+export type SavedViewItem = Issue | Outcome | Decision;
 export interface Member extends Schema<'Member'> {}
 export interface MemberCreate extends Schema<'MemberCreate'> {}
 export interface MemberPatch extends Schema<'MemberPatch'> {}
@@ -78,6 +83,9 @@ export type WebhookEvent =
   | Schemas['CommentCreatedEvent']
   | Schemas['CommentUpdatedEvent']
   | Schemas['CommentDeletedEvent']
+  | Schemas['ViewCreatedEvent']
+  | Schemas['ViewUpdatedEvent']
+  | Schemas['ViewDeletedEvent']
   | Schemas['WebhookCreatedEvent']
   | Schemas['WebhookUpdatedEvent']
   | Schemas['WebhookDeletedEvent']
@@ -100,6 +108,8 @@ export type IssueRelationFilters = Omit<ListQuery<'/api/v1/issues/{id}/relations
 export type LabelFilters = Omit<ListQuery<'/api/v1/labels'>, 'cursor'>;
 export type TimeEntryFilters = Omit<ListQuery<'/api/v1/time-entries'>, 'cursor'>;
 export type CommentFilters = Omit<ListQuery<'/api/v1/comments'>, 'cursor'>;
+export type SavedViewFilters = Omit<ListQuery<'/api/v1/views'>, 'cursor'>;
+export type SavedViewItemFilters = Omit<ListQuery<'/api/v1/views/{id}/items'>, 'cursor'>;
 export type MemberFilters = Omit<ListQuery<'/api/v1/members'>, 'cursor'>;
 export type WebhookFilters = Omit<ListQuery<'/api/v1/webhooks'>, 'cursor'>;
 export type DeliveryFilters = Omit<ListQuery<'/api/v1/webhooks/{id}/deliveries'>, 'cursor'>;

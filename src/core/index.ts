@@ -27,6 +27,7 @@ export * as outcomes from './families/outcomes/api.js';
 export * as projects from './families/projects/api.js';
 export * as relations from './families/relations/api.js';
 export * as timeEntries from './families/time-entries/api.js';
+export * as views from './families/views/api.js';
 export * as webhooks from './families/webhooks/api.js';
 export {
   type McpEndpoint,

@@ -248,6 +248,20 @@ export interface Comment extends VersionedRecord {
   editedAt: string | null;
 }
 
+/** What a saved view lists: one of the lists that take the query language. */
+export const viewResources = ['issues', 'outcomes', 'decisions'] as const;
+export type ViewResource = (typeof viewResources)[number];
+
+/** A named query of the workspace, run on its resource's list (`GET /views/{id}/items`). */
+export interface SavedView extends VersionedRecord {
+  name: string;
+  resource: ViewResource;
+  /** The query language, as `query=` of the resource's list takes it. */
+  query: string;
+  /** The token's user who saved it; null when the operator did (no token). */
+  createdBy: string | null;
+}
+
 export interface TimeEntry extends VersionedRecord {
   outcomeId: string;
   issueId: string | null;

@@ -28,6 +28,7 @@ export type IdPrefix =
   | 'te'
   | 'cmt'
   | 'rel'
+  | 'view'
   | 'wh'
   | 'dlv'
   | 'att';

@@ -35,6 +35,7 @@ const prefixes: Record<string, Named> = {
   ctx: { noun: 'context item', path: '/context' },
   te: { noun: 'time entry', path: '/time-entries' },
   cmt: { noun: 'comment', path: '/comments' },
+  view: { noun: 'saved view', path: '/views' },
   wh: { noun: 'webhook', path: '/webhooks' },
   usr: { noun: 'user' },
   rel: { noun: 'relation' },

@@ -83,6 +83,17 @@ export const agentDescriptions: Readonly<Record<string, string>> = {
     'Rewrites the body of a comment; only its author or an admin may. Answers the comment at its new `version`.',
   deleteComment: 'Deletes a comment; only its author or an admin may. Answers nothing on success.',
 
+  listViews:
+    "Lists the workspace's saved views (named queries on issues, outcomes or decisions, shared by everyone), narrowed by `resource`. Answers `{ data, nextCursor, total }`.",
+  createView:
+    'Saves a named `query` (the query language of list_issues, list_outcomes and list_decisions: `status:open label:bug`) on a `resource` for the whole workspace. A malformed query is refused with validation_failed naming the term and its offset. Answers the view.',
+  getView: 'Reads one saved view by id: its name, resource and query. Answers the view with its `version`.',
+  updateView:
+    'Renames a saved view or changes its `query` or `resource` (checked as create_view checks them). Answers the view at its new `version`.',
+  deleteView: 'Deletes a saved view for the whole workspace. Answers nothing on success.',
+  listViewItems:
+    "Runs a saved view: one page of its resource's list for its query, as it stands now. Answers `{ data, nextCursor, total }`: pass `nextCursor` as `cursor` for the next page.",
+
   watchIssue:
     "Makes the token's user watch an issue (by id or key, APO-12): changes others make to it then appear in list_notifications. Watching twice is the same as once. Answers the watch.",
   unwatchIssue: "Stops the token's user watching an issue. Answers nothing on success.",

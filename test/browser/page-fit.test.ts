@@ -151,6 +151,7 @@ describe.skipIf(!hasChromium)('every page fits the window at 1280 and 390 px, in
       'issue relation',
       'time entry',
       'comment',
+      'view',
       'member',
       'webhook',
     ]);

@@ -86,7 +86,8 @@ async function seedEveryTable(tx: StorageTx): Promise<{ [Table in DumpTable]: Du
       | 'decisions'
       | 'timeEntries'
       | 'comments'
-      | 'issueRelations',
+      | 'issueRelations'
+      | 'views',
   >(
     name: Name,
   ) => [sampleRow(name, 'wsp_1', {}, at(2)), sampleRow(name, 'wsp_2', {}, at(3))];
@@ -98,6 +99,7 @@ async function seedEveryTable(tx: StorageTx): Promise<{ [Table in DumpTable]: Du
   const timeEntries = rows('timeEntries');
   const comments = rows('comments');
   const issueRelations = rows('issueRelations');
+  const views = rows('views');
   for (const r of projects) await tx.collections.projects.insert(r);
   for (const r of outcomes) await tx.collections.outcomes.insert(r);
   for (const r of issues) await tx.collections.issues.insert(r);
@@ -106,6 +108,7 @@ async function seedEveryTable(tx: StorageTx): Promise<{ [Table in DumpTable]: Du
   for (const r of timeEntries) await tx.collections.timeEntries.insert(r);
   for (const r of comments) await tx.collections.comments.insert(r);
   for (const r of issueRelations) await tx.collections.issueRelations.insert(r);
+  for (const r of views) await tx.collections.views.insert(r);
 
   await tx.counters.next('wsp_1', 'issues:prj_1');
   await tx.counters.next('wsp_1', 'issues:prj_1');
@@ -148,6 +151,7 @@ async function seedEveryTable(tx: StorageTx): Promise<{ [Table in DumpTable]: Du
     timeEntries,
     comments,
     issueRelations,
+    views,
     counters,
     signals,
     idempotency,

@@ -131,6 +131,13 @@ export function sampleRow<Name extends CollectionName>(
       editedAt: null,
     }),
     issueRelations: () => ({ ...common, type: 'blocks', sourceId: 'iss_1', targetId: 'iss_2' }),
+    views: () => ({
+      ...common,
+      name: 'Open web bugs',
+      resource: 'issues',
+      query: 'status:open label:bug',
+      createdBy: 'usr_1',
+    }),
   };
   return { ...rows[name](), ...overrides };
 }

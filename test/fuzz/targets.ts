@@ -50,6 +50,15 @@ export async function seedTargets(s: TestServer): Promise<FuzzTargets> {
     );
     entries.push(await create('/time-entries', { outcomeId, minutes: 30, date: '2026-11-20' }));
   }
+  // Queries every resource's list takes, so that a fuzzed PATCH of the resource alone stays valid.
+  const views = [];
+  for (const [resource, query] of [
+    ['issues', 'sort:updated-desc'],
+    ['outcomes', 'created:>=2026-11-01'],
+    ['decisions', ''],
+  ]) {
+    views.push(await create('/views', { name: `Seen ${resource}`, resource, query }));
+  }
   const members = [];
   for (const email of ['fuzz-a@acme.test', 'fuzz-b@acme.test', 'fuzz-c@acme.test']) {
     members.push(await create('/members', { email, role: 'member' }));
@@ -77,6 +86,7 @@ export async function seedTargets(s: TestServer): Promise<FuzzTargets> {
     issues: [...ids(issues), ...issues.map((i) => i.key as string), s.other.issueId, s.other.issueKey],
     'time-entries': ids(entries),
     comments: ids(comments),
+    views: ids(views),
     members: ids(members),
     webhooks: webhookIds,
   };

@@ -62,9 +62,11 @@ export function validRequestsFor(
       body.map((b) =>
         op.method.toUpperCase() === 'POST' && op.template.endsWith('/comments')
           ? oneTarget(b, ids)
-          : op.template.endsWith('/replay')
-            ? orderedReplay(b)
-            : b,
+          : op.template.startsWith('/api/v1/views')
+            ? viewQueryInGrammar(b)
+            : op.template.endsWith('/replay')
+              ? orderedReplay(b)
+              : b,
       ),
     )
     .map(([p, q, h, b]) => ({
@@ -92,6 +94,17 @@ function oneTarget(body: unknown, ids: KnownIds): unknown {
   return Object.fromEntries(
     kept === undefined ? [['issueId', ids.iss?.[0]], ...rest] : [[kept, record[kept]], ...rest],
   );
+}
+
+/**
+ * A saved view's `query` is a text in the search grammar, checked against its resource's list
+ * (POST and PATCH /views), which JSON Schema cannot state: a generated one is swapped for a query
+ * every resource's list takes.
+ */
+function viewQueryInGrammar(body: unknown): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  const record = body as Record<string, unknown>;
+  return 'query' in record ? { ...record, query: 'updated:>=2026-01-01' } : record;
 }
 
 /**

@@ -83,6 +83,9 @@ const recipes: Record<string, Recipe> = {
   'POST /comments': createRecipe('/comments'),
   'PATCH /comments/:id': itemRecipe('/comments', { body: 'Edited' }),
   'DELETE /comments/:id': itemRecipe('/comments'),
+  'POST /views': createRecipe('/views'),
+  'PATCH /views/:id': itemRecipe('/views', { name: 'Renamed' }),
+  'DELETE /views/:id': itemRecipe('/views'),
   'POST /members': async () => ({ params: {}, body: { email: `${newKey()}@acme.test`, role: 'viewer' } }),
   'PATCH /members/:id': async (s, as) => ({
     params: { id: (await member(s, as)).id },

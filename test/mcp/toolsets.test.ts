@@ -143,6 +143,36 @@ describe('toolsets', () => {
   });
 });
 
+describe('the views toolset', () => {
+  it('lists, saves, reads, changes, runs and deletes saved views, outside the default toolsets', async () => {
+    const client = await connect(world.admin, 'views');
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names.sort()).toEqual(
+      ['create_view', 'delete_view', 'get_view', 'list_view_items', 'list_views', 'update_view'].sort(),
+    );
+    expect(defaultToolsets).not.toContain('views');
+
+    const refused = await call(client, 'create_view', { name: 'Bugs', resource: 'issues', query: 'x:' });
+    expect(refused.isError).toBe(true);
+    const saved = await call(client, 'create_view', {
+      name: 'Open',
+      resource: 'issues',
+      query: 'status:open',
+    });
+    expect(saved.structuredContent).toMatchObject({ name: 'Open', resource: 'issues', version: 1 });
+    const id = saved.structuredContent.id as string;
+    const ran = await call(client, 'list_view_items', { id, limit: 5 });
+    expect(ran.structuredContent).toMatchObject({ data: expect.any(Array), total: expect.any(Number) });
+    const renamed = await call(client, 'update_view', { id, name: 'Still open', version: 1 });
+    expect(renamed.structuredContent).toMatchObject({ name: 'Still open', version: 2 });
+    expect((await call(client, 'get_view', { id })).structuredContent.version).toBe(2);
+    const listed = await call(client, 'list_views', { resource: 'issues' });
+    expect(listed.structuredContent.data.map((view: { id: string }) => view.id)).toContain(id);
+    expect((await call(client, 'delete_view', { id, version: 2 })).isError).toBeFalsy();
+    expect((await call(client, 'get_view', { id })).isError).toBe(true);
+  });
+});
+
 describe('keys or ids', () => {
   it('creates an issue in a project named by its key, and finds it by the key', async () => {
     const client = await connect(world.admin, 'default,comments,relations');

@@ -133,6 +133,7 @@ describe('the examples of the API reference', () => {
       ...['listLabels'],
       ...['listTimeEntries', 'createTimeEntry', 'getTimeEntry', 'updateTimeEntry', 'deleteTimeEntry'],
       ...['listComments', 'createComment', 'getComment', 'updateComment', 'deleteComment'],
+      ...['listViews', 'createView', 'getView', 'updateView', 'deleteView', 'listViewItems'],
       ...['listMembers', 'createMember', 'getMember', 'updateMember', 'deleteMember', 'inviteMember'],
       ...['listNotifications', 'markNotificationsRead'],
       ...['watchIssue', 'unwatchIssue', 'listIssueWatchers', 'watchOutcome', 'unwatchOutcome'],

@@ -76,6 +76,7 @@ export const resetTablesSql = [
   'time_entries',
   'comments',
   'issue_relations',
+  'views',
   'signals',
   'idempotency_keys',
   'counters',

@@ -76,7 +76,7 @@ describe('outcome-tracker export and import --format jsonl', () => {
     expect(exported.code).toBe(0);
     expect(exported.stdout).toHaveLength(1 + 1 + 1 + 1 + 3 + 1);
     expect(exported.stderr.at(-1)).toBe(
-      'Exported 6 records (1 members, 1 projects, 1 outcomes, 0 context, 0 decisions, 3 issues, 0 timeEntries, 0 comments, 0 issueRelations).',
+      'Exported 6 records (1 members, 1 projects, 1 outcomes, 0 context, 0 decisions, 3 issues, 0 timeEntries, 0 comments, 0 issueRelations, 0 views).',
     );
   });
 

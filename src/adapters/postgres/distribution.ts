@@ -57,6 +57,7 @@ export const tableKinds: Readonly<Record<string, TableKind>> = Object.freeze({
   comments: tenant,
   issue_relations: tenant,
   issue_labels: tenant,
+  views: tenant, // saved views (migration 24)
   idempotency_keys: tenant,
   counters: tenant,
   tenant_locks: tenant, // rows standing in for the predicate locks (migration 17)

@@ -539,6 +539,78 @@ export interface paths {
         patch: operations["updateComment"];
         trace?: never;
     };
+    "/api/v1/views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List saved views
+         * @description One page of the workspace's saved views, narrowed by the query parameters. Follow `nextCursor` (null on the last page) for the next page; `total` counts every match. Every saved view of the workspace, whoever saved it; narrow to one resource with `resource`.
+         */
+        get: operations["listViews"];
+        put?: never;
+        /**
+         * Create a saved view
+         * @description Creates a saved view and answers it with its ETag and Location. Needs an Idempotency-Key: the same key with the same body within 24 hours answers the stored result again (200, Idempotent-Replayed: true). `query` is checked as the resource's list checks `query=`: a malformed term is 400 validation_failed naming the term and its offset, at the body's `query`. `createdBy` is the token's user.
+         */
+        post: operations["createView"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/views/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a saved view
+         * @description One saved view with its ETag; If-None-Match naming that ETag answers 304 while it is current.
+         */
+        get: operations["getView"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a saved view
+         * @description Deletes the saved view. With If-Match, only at that version (409 version_conflict otherwise).
+         */
+        delete: operations["deleteView"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a saved view
+         * @description Changes the fields sent and keeps the others. Needs If-Match with the ETag of the version changed: a stale one is answered 409 version_conflict, none 428. A new `query`, or a new `resource` for the current query, is checked as a create checks it.
+         */
+        patch: operations["updateView"];
+        trace?: never;
+    };
+    "/api/v1/views/{id}/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Run a saved view
+         * @description One page of what the view lists: exactly what `GET /<resource>?query=<query>` answers, with `limit` and `cursor` as that list takes them and its other parameters at their defaults (its order, archived items left out). Follow `nextCursor` (null on the last page); `total` counts every match. The query runs as it is now: a view never holds its results. A cursor of the resource's list with the same query pages this one, and the other way round.
+         */
+        get: operations["listViewItems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/members": {
         parameters: {
             query?: never;
@@ -1573,6 +1645,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "view.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * view.created
+         * @description Delivered to subscriptions listing view.created or *. Verify X-Service-Signature over the raw body before trusting it; de-duplicate on X-Service-Event-Id.
+         */
+        post: operations["viewCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "view.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * view.updated
+         * @description Delivered to subscriptions listing view.updated or *. Verify X-Service-Signature over the raw body before trusting it; de-duplicate on X-Service-Event-Id.
+         */
+        post: operations["viewUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "view.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * view.deleted
+         * @description Delivered to subscriptions listing view.deleted or *. Verify X-Service-Signature over the raw body before trusting it; de-duplicate on X-Service-Event-Id.
+         */
+        post: operations["viewDeletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "member.created": {
         parameters: {
             query?: never;
@@ -2101,6 +2233,33 @@ export interface components {
             /** @description Items matching the filters, over all pages */
             total: number;
         };
+        SavedView: {
+            id: string;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+            /** @description Increases with every change; the ETag is "<version>" */
+            version: number;
+            name: string;
+            /** @enum {string} */
+            resource: "issues" | "outcomes" | "decisions";
+            query: string;
+            /** @description The token's user who saved it; null when the operator did without a token */
+            createdBy: string | null;
+        };
+        SavedViewPage: {
+            data: components["schemas"]["SavedView"][];
+            /** @description Pass as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+            /** @description Items matching the filters, over all pages */
+            total: number;
+        };
+        SavedViewItemsPage: {
+            data: (components["schemas"]["Issue"] | components["schemas"]["Outcome"] | components["schemas"]["Decision"])[];
+            /** @description Pass as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+            /** @description Items matching the filters, over all pages */
+            total: number;
+        };
         Member: {
             /** @description The member's id: the id of its user */
             id: string;
@@ -2217,7 +2376,7 @@ export interface components {
             version: number;
             accountId: string;
             url: string;
-            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "view.created" | "view.updated" | "view.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description: string | null;
             /** @enum {string} */
             status: "active" | "disabled";
@@ -2244,7 +2403,7 @@ export interface components {
             version: number;
             accountId: string;
             url: string;
-            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "view.created" | "view.updated" | "view.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description: string | null;
             /** @enum {string} */
             status: "active" | "disabled";
@@ -2266,7 +2425,7 @@ export interface components {
             version: number;
             accountId: string;
             url: string;
-            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "view.created" | "view.updated" | "view.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description: string | null;
             /** @enum {string} */
             status: "active" | "disabled";
@@ -2287,7 +2446,7 @@ export interface components {
             /** Format: uuid */
             eventId: string;
             /** @enum {string} */
-            eventType: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
+            eventType: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "view.created" | "view.updated" | "view.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
             /**
              * @description pending (waiting for its next attempt), sending (an attempt in flight), delivered or failed
              * @enum {string}
@@ -2317,7 +2476,7 @@ export interface components {
             /** Format: uuid */
             eventId: string;
             /** @enum {string} */
-            eventType: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
+            eventType: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "view.created" | "view.updated" | "view.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
             /**
              * @description pending (waiting for its next attempt), sending (an attempt in flight), delivered or failed
              * @enum {string}
@@ -2394,7 +2553,7 @@ export interface components {
             /** @description Strictly increasing in commit order */
             sequence: number;
             /** @enum {string} */
-            type: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
+            type: "project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "view.created" | "view.updated" | "view.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test";
             occurredAt: components["schemas"]["Timestamp"];
             accountId: string;
             workspaceId: string;
@@ -2827,6 +2986,49 @@ export interface components {
                 object: components["schemas"]["Comment"];
             };
         };
+        ViewCreatedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, also sent as X-Service-Event-Id; the same on every retry
+             */
+            id: string;
+            /** @constant */
+            type: "view.created";
+            occurredAt: components["schemas"]["Timestamp"];
+            data: {
+                object: components["schemas"]["SavedView"];
+            };
+        };
+        ViewUpdatedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, also sent as X-Service-Event-Id; the same on every retry
+             */
+            id: string;
+            /** @constant */
+            type: "view.updated";
+            occurredAt: components["schemas"]["Timestamp"];
+            data: {
+                object: components["schemas"]["SavedView"];
+                /** @description The old values of the fields that changed */
+                previous: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        ViewDeletedEvent: {
+            /**
+             * Format: uuid
+             * @description The event id, also sent as X-Service-Event-Id; the same on every retry
+             */
+            id: string;
+            /** @constant */
+            type: "view.deleted";
+            occurredAt: components["schemas"]["Timestamp"];
+            data: {
+                object: components["schemas"]["SavedView"];
+            };
+        };
         MemberCreatedEvent: {
             /**
              * Format: uuid
@@ -3079,6 +3281,26 @@ export interface components {
         CommentPatch: {
             body?: string;
         };
+        SavedViewCreate: {
+            name: string;
+            /**
+             * @description The list the view runs: `GET /<resource>?query=<query>`
+             * @enum {string}
+             */
+            resource: "issues" | "outcomes" | "decisions";
+            /** @description The query language, as `query=` of the resource’s list takes it (`status:open label:bug`); checked when saved */
+            query: string;
+        };
+        SavedViewPatch: {
+            name?: string;
+            /**
+             * @description The list the view runs: `GET /<resource>?query=<query>`
+             * @enum {string}
+             */
+            resource?: "issues" | "outcomes" | "decisions";
+            /** @description The query language, as `query=` of the resource’s list takes it (`status:open label:bug`); checked when saved */
+            query?: string;
+        };
         MemberCreate: {
             /** Format: email */
             email: string;
@@ -3099,7 +3321,7 @@ export interface components {
         WebhookCreate: {
             /** Format: uri */
             url: string;
-            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "view.created" | "view.updated" | "view.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description?: string | null;
             /**
              * @description How deliveries are signed: `stripe` (X-Service-Signature), `standard` (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature) or `both`
@@ -3110,7 +3332,7 @@ export interface components {
         WebhookPatch: {
             /** Format: uri */
             url?: string;
-            eventTypes?: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
+            eventTypes?: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "view.created" | "view.updated" | "view.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test" | "*")[];
             description?: string | null;
             /** @enum {string} */
             status?: "active" | "disabled";
@@ -3126,7 +3348,7 @@ export interface components {
             /** @description …up to and including this sequence (default: the latest); not below `after` */
             until?: number;
             /** @description Only these event types (of those the webhook subscribes to) */
-            types?: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test")[];
+            types?: ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "view.created" | "view.updated" | "view.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test")[];
         };
         Batch: {
             /** @description Up to 100 operations, run in order in one transaction */
@@ -6749,6 +6971,424 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listViews: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
+                cursor?: string;
+                createdAfter?: string;
+                createdBefore?: string;
+                updatedSince?: string;
+                updatedBefore?: string;
+                /** @description Any of these values (a comma list) */
+                resource?: string;
+                /** @description None of these (a comma list): leaves out what `resource` would match */
+                "-resource"?: string;
+                /** @description One of createdAt, updatedAt; a leading `-` sorts descending. Default `-createdAt`. */
+                sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "view_7hQm2VxR4nKs9TbLpW3c",
+                     *           "name": "Open web bugs",
+                     *           "resource": "issues",
+                     *           "query": "status:open,blocked label:bug -label:wontfix",
+                     *           "createdBy": "usr_FVGq5J0otcivYAMuLNGs",
+                     *           "createdAt": "2026-11-22T10:40:40.000Z",
+                     *           "updatedAt": "2026-11-22T10:40:40.000Z",
+                     *           "version": 1
+                     *         }
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "total": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SavedViewPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createView: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A client-generated UUID. The same key and request within 24 hours replays the first answer (200, Idempotent-Replayed: true); the same key with another request is a 422. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKeyRequired"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Open web bugs",
+                 *       "resource": "issues",
+                 *       "query": "status:open,blocked label:bug -label:wontfix"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SavedViewCreate"];
+            };
+        };
+        responses: {
+            /** @description The stored answer of an earlier request with the same Idempotency-Key and the same body. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
+                    ETag: string;
+                    /** @description Present (`true`) when the answer is the stored answer of an earlier request with this key. */
+                    "Idempotent-Replayed": "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "view_7hQm2VxR4nKs9TbLpW3c",
+                     *       "name": "Open web bugs",
+                     *       "resource": "issues",
+                     *       "query": "status:open,blocked label:bug -label:wontfix",
+                     *       "createdBy": "usr_FVGq5J0otcivYAMuLNGs",
+                     *       "createdAt": "2026-11-22T10:40:40.000Z",
+                     *       "updatedAt": "2026-11-22T10:40:40.000Z",
+                     *       "version": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SavedView"];
+                };
+            };
+            /** @description Created. */
+            201: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "view_7hQm2VxR4nKs9TbLpW3c",
+                     *       "name": "Open web bugs",
+                     *       "resource": "issues",
+                     *       "query": "status:open,blocked label:bug -label:wontfix",
+                     *       "createdBy": "usr_FVGq5J0otcivYAMuLNGs",
+                     *       "createdAt": "2026-11-22T10:40:40.000Z",
+                     *       "updatedAt": "2026-11-22T10:40:40.000Z",
+                     *       "version": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SavedView"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getView: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description An ETag held by the client: 304 Not Modified while it is current. */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description The resource id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The resource. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "view_7hQm2VxR4nKs9TbLpW3c",
+                     *       "name": "Open web bugs",
+                     *       "resource": "issues",
+                     *       "query": "status:open,blocked label:bug -label:wontfix",
+                     *       "createdBy": "usr_FVGq5J0otcivYAMuLNGs",
+                     *       "createdAt": "2026-11-22T10:40:40.000Z",
+                     *       "updatedAt": "2026-11-22T10:40:40.000Z",
+                     *       "version": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SavedView"];
+                };
+            };
+            /** @description Not modified: If-None-Match names the current version. */
+            304: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteView: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description When given, the change happens only at this version (409 version_conflict otherwise). */
+                "If-Match"?: components["parameters"]["IfMatchOptional"];
+            };
+            path: {
+                /** @description The resource id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateView: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The ETag from a GET of the item (or `*`). Stale: 409 version_conflict with the current ETag. */
+                "If-Match": components["parameters"]["IfMatchRequired"];
+            };
+            path: {
+                /** @description The resource id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "query": "status:open,blocked label:bug -label:wontfix severity:high,critical"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SavedViewPatch"];
+            };
+        };
+        responses: {
+            /** @description The resource after the change. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    /** @description The strong entity tag of the resource's version, `"<version>"`; send it back in If-Match. */
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "view_7hQm2VxR4nKs9TbLpW3c",
+                     *       "name": "Open web bugs",
+                     *       "resource": "issues",
+                     *       "query": "status:open,blocked label:bug -label:wontfix severity:high,critical",
+                     *       "createdBy": "usr_FVGq5J0otcivYAMuLNGs",
+                     *       "createdAt": "2026-11-22T10:40:40.000Z",
+                     *       "updatedAt": "2026-11-22T10:41:41.000Z",
+                     *       "version": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SavedView"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            428: components["responses"]["PreconditionRequired"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listViewItems: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The resource id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page. */
+            200: {
+                headers: {
+                    /** @description The request's id: the client's X-Request-Id when it sent a sane one. Quote it when reporting errors. */
+                    "X-Request-Id": string;
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "iss_CuUE3PZrO8ENHJLaEhNH",
+                     *           "projectId": "prj_VR5yk3H00nIG1dind7u3",
+                     *           "number": 1,
+                     *           "key": "APO-1",
+                     *           "title": "Launch button does nothing on Safari",
+                     *           "description": null,
+                     *           "severity": "medium",
+                     *           "status": "open",
+                     *           "outcomeId": "out_KA0v3sAwQE6znGhRcycX",
+                     *           "assigneeId": null,
+                     *           "labels": [],
+                     *           "resolvedAt": null,
+                     *           "commentCount": 0,
+                     *           "parentId": null,
+                     *           "blockedBy": 0,
+                     *           "subIssues": 0,
+                     *           "archivedAt": null,
+                     *           "external": null,
+                     *           "dueOn": null,
+                     *           "estimate": null,
+                     *           "createdAt": "2026-11-22T10:16:16.000Z",
+                     *           "updatedAt": "2026-11-22T10:16:16.000Z",
+                     *           "version": 1
+                     *         }
+                     *       ],
+                     *       "nextCursor": null,
+                     *       "total": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SavedViewItemsPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listMembers: {
         parameters: {
             query?: {
@@ -8469,7 +9109,7 @@ export interface operations {
                 after?: number;
                 /** @description The previous page's `nextCursor`, as it was answered (empty: the first page). A cursor is opaque and bound to the list's filters and order: any other value (malformed, altered, or made with other filters) is 400 invalid_cursor. */
                 cursor?: string;
-                types?: string | ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test")[];
+                types?: string | ("project.created" | "project.updated" | "outcome.created" | "outcome.updated" | "outcome.deleted" | "outcome.shipped" | "outcome.archived" | "outcome.unarchived" | "outcome.overdue" | "context.created" | "context.deleted" | "decision.created" | "decision.updated" | "issue.created" | "issue.updated" | "issue.status_changed" | "issue.archived" | "issue.unarchived" | "issue.overdue" | "issue_relation.created" | "issue_relation.deleted" | "time_entry.created" | "time_entry.updated" | "time_entry.deleted" | "comment.created" | "comment.updated" | "comment.deleted" | "view.created" | "view.updated" | "view.deleted" | "member.created" | "member.updated" | "member.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.test")[];
                 resourceId?: string;
                 limit?: number;
             };
@@ -10387,6 +11027,168 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["CommentDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 seconds. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer in 10 s) is retried about 1 m, 5 m, 30 m, 2 h, 6 h, 12 h and 24 h later; 410 disables the subscription. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    viewCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`; during a secret rotation a second `v1` signed with the old secret follows. */
+                "X-Service-Signature": string;
+                /** @description The event id: the same on every retry of this event. */
+                "X-Service-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "view.created",
+                 *       "occurredAt": "2026-11-22T10:40:40.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "view_7hQm2VxR4nKs9TbLpW3c",
+                 *           "name": "Open web bugs",
+                 *           "resource": "issues",
+                 *           "query": "status:open,blocked label:bug -label:wontfix",
+                 *           "createdBy": "usr_FVGq5J0otcivYAMuLNGs",
+                 *           "createdAt": "2026-11-22T10:40:40.000Z",
+                 *           "updatedAt": "2026-11-22T10:40:40.000Z",
+                 *           "version": 1
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ViewCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 seconds. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer in 10 s) is retried about 1 m, 5 m, 30 m, 2 h, 6 h, 12 h and 24 h later; 410 disables the subscription. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    viewUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`; during a secret rotation a second `v1` signed with the old secret follows. */
+                "X-Service-Signature": string;
+                /** @description The event id: the same on every retry of this event. */
+                "X-Service-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "view.updated",
+                 *       "occurredAt": "2026-11-22T10:41:41.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "view_7hQm2VxR4nKs9TbLpW3c",
+                 *           "name": "Open web bugs",
+                 *           "resource": "issues",
+                 *           "query": "status:open,blocked label:bug -label:wontfix severity:high,critical",
+                 *           "createdBy": "usr_FVGq5J0otcivYAMuLNGs",
+                 *           "createdAt": "2026-11-22T10:40:40.000Z",
+                 *           "updatedAt": "2026-11-22T10:41:41.000Z",
+                 *           "version": 2
+                 *         },
+                 *         "previous": {
+                 *           "query": "status:open,blocked label:bug -label:wontfix"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ViewUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx answer within 10 seconds. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer in 10 s) is retried about 1 m, 5 m, 30 m, 2 h, 6 h, 12 h and 24 h later; 410 disables the subscription. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    viewDeletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + raw body)>`; during a secret rotation a second `v1` signed with the old secret follows. */
+                "X-Service-Signature": string;
+                /** @description The event id: the same on every retry of this event. */
+                "X-Service-Event-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "3b398980-be51-4486-ad6e-f75a9877356a",
+                 *       "type": "view.deleted",
+                 *       "occurredAt": "2026-11-22T10:40:40.000Z",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "view_7hQm2VxR4nKs9TbLpW3c",
+                 *           "name": "Open web bugs",
+                 *           "resource": "issues",
+                 *           "query": "status:open,blocked label:bug -label:wontfix",
+                 *           "createdBy": "usr_FVGq5J0otcivYAMuLNGs",
+                 *           "createdAt": "2026-11-22T10:40:40.000Z",
+                 *           "updatedAt": "2026-11-22T10:40:40.000Z",
+                 *           "version": 1
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ViewDeletedEvent"];
             };
         };
         responses: {

@@ -8,6 +8,7 @@ import { outcomeEvents } from './outcomes/events.js';
 import { projectEvents } from './projects/events.js';
 import { relationEvents } from './relations/events.js';
 import { timeEntryEvents } from './time-entries/events.js';
+import { viewEvents } from './views/events.js';
 
 /**
  * The catalog of event types (CONTRACT §6): what signals carry and webhooks subscribe to. Made of
@@ -23,6 +24,7 @@ export const eventTypes = [
   ...Object.values(relationEvents),
   ...Object.values(timeEntryEvents),
   ...Object.values(commentEvents),
+  ...Object.values(viewEvents),
   ...Object.values(memberEvents),
   ...Object.values(webhookEvents),
   webhookTestEvent,

@@ -11,6 +11,7 @@ import { projectsFamily } from './projects/family.js';
 import { relationsFamily } from './relations/family.js';
 import { signalsFamily } from './signals/family.js';
 import { timeEntriesFamily } from './time-entries/family.js';
+import { viewsFamily } from './views/family.js';
 import { webhooksFamily } from './webhooks/family.js';
 
 /**
@@ -29,6 +30,7 @@ export const families = [
   labelsFamily,
   timeEntriesFamily,
   commentsFamily,
+  viewsFamily,
   membersFamily,
   notificationsFamily,
   webhooksFamily,

@@ -71,6 +71,7 @@ const collectionOf: Record<Family, string> = {
   issue_relation: '',
   time_entry: '/time-entries',
   comment: '/comments',
+  view: '/views',
   member: '/members',
   webhook: '/webhooks',
 };

@@ -6,6 +6,7 @@ import type {
   IssueRelation,
   Outcome,
   Project,
+  SavedView,
   TimeEntry,
 } from '../model.js';
 
@@ -19,6 +20,7 @@ export interface CollectionRows {
   timeEntries: TimeEntry;
   comments: Comment;
   issueRelations: IssueRelation;
+  views: SavedView;
 }
 export type CollectionName = keyof CollectionRows;
 

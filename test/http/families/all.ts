@@ -14,6 +14,7 @@ import { runRelationSuite } from './relations.js';
 import { runSortingSuite } from './sorting.js';
 import type { Target } from './support.js';
 import { runTimeEntrySuite } from './time-entries.js';
+import { runViewSuite } from './views.js';
 
 /** Every data family's suite, through one host on one storage adapter. */
 export function runFamilySuites(target: Target): void {
@@ -23,6 +24,7 @@ export function runFamilySuites(target: Target): void {
   runDecisionSuite(target);
   runTimeEntrySuite(target);
   runCommentSuite(target);
+  runViewSuite(target);
   runRelationSuite(target);
   runArchiveSuite(target);
   runIssueKeySuite(target);

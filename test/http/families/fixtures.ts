@@ -61,6 +61,11 @@ export const validBodies: Record<string, BodyFactory> = {
     issueId: (await createIssue(s, as)).id,
     body: `Comment ${n}: seen on **Safari** too`,
   }),
+  '/views': async (_s, _as, n) => ({
+    name: `View ${n}`,
+    resource: 'issues',
+    query: 'status:open,blocked label:bug',
+  }),
   '/webhooks': async (_s, _as, n) => ({
     url: `https://hooks.example.com/${n}`,
     eventTypes: ['issue.created'],

@@ -21,6 +21,7 @@ import { dueDatesAndEstimates } from './020_due_dates_and_estimates.js';
 import { watchers } from './021_watchers.js';
 import { rateLimitAllowances } from './022_rate_limit_allowances.js';
 import { labelsKeptByTheAdapter } from './023_labels_kept_by_the_adapter.js';
+import { savedViews } from './024_saved_views.js';
 
 /** One schema step, recorded in `schema_migrations` once applied. */
 export interface Migration {
@@ -54,6 +55,7 @@ export const migrations: readonly Migration[] = [
   { version: 21, name: 'watchers', sql: watchers },
   { version: 22, name: 'rate limit allowances', sql: rateLimitAllowances },
   { version: 23, name: 'labels kept by the adapter', sql: labelsKeptByTheAdapter },
+  { version: 24, name: 'saved views', sql: savedViews },
 ];
 
 /** The schema version this code knows. */

@@ -20,6 +20,7 @@ import { counterWorkspaces } from './019_counter_workspaces.js';
 import { externalRefs } from './020_external_refs.js';
 import { dueDatesAndEstimates } from './021_due_dates_and_estimates.js';
 import { watchers } from './022_watchers.js';
+import { savedViews } from './023_saved_views.js';
 
 /** One schema step. `version` is what `PRAGMA user_version` holds once it is applied. */
 export interface Migration {
@@ -52,6 +53,7 @@ export const migrations: readonly Migration[] = [
   { version: 20, name: 'external refs', sql: externalRefs },
   { version: 21, name: 'due dates and estimates', sql: dueDatesAndEstimates },
   { version: 22, name: 'watchers', sql: watchers },
+  { version: 23, name: 'saved views', sql: savedViews },
 ];
 
 /** The schema version this code knows. */

@@ -26,6 +26,7 @@ const label: Record<CollectionName, string> = {
   timeEntries: 'a time entry',
   comments: 'a comment',
   issueRelations: 'an issue relation',
+  views: 'a saved view',
 };
 
 /** A user reference must name a member of the caller's workspace. */

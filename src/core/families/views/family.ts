@@ -1,0 +1,52 @@
+import { collectionTransfer } from '../../transfer/family.js';
+import { defineFamily } from '../family.js';
+import { viewEvents } from './events.js';
+import { viewRoutes } from './routes.js';
+import {
+  viewCreateSchema,
+  viewItemsPageSchema,
+  viewPageSchema,
+  viewPatchSchema,
+  viewSchema,
+} from './schema.js';
+
+export const viewsFamily = defineFamily({
+  name: 'views',
+  routes: viewRoutes,
+  about:
+    "Saved views: named queries of the query language on the issues, outcomes or decisions list, shared by the workspace; running one answers that list's page.",
+  events: viewEvents,
+  eventObject: { prefix: 'view', schema: viewSchema },
+  schemas: {
+    responses: {
+      SavedView: viewSchema,
+      SavedViewPage: viewPageSchema,
+      SavedViewItemsPage: viewItemsPageSchema,
+    },
+    requests: {
+      SavedViewCreate: viewCreateSchema,
+      SavedViewPatch: viewPatchSchema,
+    },
+  },
+  collection: {
+    name: 'views',
+    table: 'views',
+    definition: {
+      filters: ['resource'],
+      search: [],
+      ranges: [],
+      sums: [],
+      notNull: [],
+      sorts: ['updatedAt'],
+    },
+  },
+  transfer: collectionTransfer({
+    collection: 'views',
+    schema: viewSchema,
+    createSchema: viewCreateSchema,
+    // createdBy is kept as the file has it and not checked: whoever saved a view may have left.
+    references: [],
+    created: viewEvents.created,
+    resourceType: 'view',
+  }),
+});

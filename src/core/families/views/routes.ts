@@ -1,0 +1,59 @@
+import { defineRoute } from '../../pipeline/route.js';
+import { getStoredOr404 } from '../shared/operations.js';
+import { familyRoutes } from '../shared/routes.js';
+import { viewExamples } from './examples.js';
+import { createView, deleteView, listViewItems, listViews, updateView } from './operations.js';
+import {
+  viewCreateSchema,
+  viewItemsPageSchema,
+  viewItemsQuerySchema,
+  viewListQuerySchema,
+  viewPageSchema,
+  viewPatchSchema,
+  viewSchema,
+} from './schema.js';
+
+export const viewRoutes = [
+  ...familyRoutes({
+    path: '/views',
+    noun: 'saved view',
+    responses: { item: viewSchema, page: viewPageSchema },
+    list: { query: viewListQuerySchema, run: listViews },
+    create: { body: viewCreateSchema, run: createView },
+    get: { stored: (ctx, id) => getStoredOr404(ctx, 'views', id, 'view'), from: 'views' },
+    update: { body: viewPatchSchema, run: updateView },
+    remove: deleteView,
+    operationIds: {
+      list: 'listViews',
+      create: 'createView',
+      get: 'getView',
+      update: 'updateView',
+      remove: 'deleteView',
+    },
+    about: {
+      list: 'Every saved view of the workspace, whoever saved it; narrow to one resource with `resource`.',
+      create:
+        "`query` is checked as the resource's list checks `query=`: a malformed term is 400 validation_failed naming the term and its offset, at the body's `query`. `createdBy` is the token's user.",
+      update: 'A new `query`, or a new `resource` for the current query, is checked as a create checks it.',
+    },
+    examples: viewExamples,
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/views/:id/items',
+    access: 'read',
+    kind: 'read',
+    operationId: 'listViewItems',
+    summary: 'Run a saved view',
+    description:
+      "One page of what the view lists: exactly what `GET /<resource>?query=<query>` answers, with `limit` and `cursor` as that list takes them and its other parameters at their defaults (its order, archived items left out). Follow `nextCursor` (null on the last page); `total` counts every match. The query runs as it is now: a view never holds its results. A cursor of the resource's list with the same query pages this one, and the other way round.",
+    examples: { response: viewExamples.items },
+    query: viewItemsQuerySchema,
+    response: viewItemsPageSchema,
+    readsRow: 'views',
+    handle: async (ctx, { params, query }) => ({
+      status: 200,
+      body: await listViewItems(ctx, params.id ?? '', query),
+    }),
+  }),
+];
