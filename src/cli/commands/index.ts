@@ -89,6 +89,11 @@ export const commandTable: readonly CommandEntry[] = [
     load: async () => (await import('./projects-create.js')).command as Command,
   },
   {
+    name: 'issues list',
+    summary: 'List the issues of a workspace, narrowed by the query language of GET /issues?query=',
+    load: async () => (await import('./issues-list.js')).command as Command,
+  },
+  {
     name: 'serve',
     summary: 'Serve the API, the admin pages and the webhook dispatcher over HTTP',
     load: async () => (await import('./serve.js')).command as Command,
