@@ -137,6 +137,10 @@ function distributeSql(
   return `SELECT create_distributed_table(${qualified}, ${quoteLiteral(kind.column)}, colocate_with => ${colocateWith}${withShards})`;
 }
 
+/** The advisory lock that keeps distributions one at a time (a key apart from the migrations' per-schema one). */
+const distributionLockSql = (fn: 'pg_advisory_xact_lock' | 'pg_advisory_lock' | 'pg_advisory_unlock') =>
+  `SELECT ${fn}(1869574504, 0)`;
+
 /**
  * Gives every table of `schema` (migrated) its kind on a Citus coordinator; see the file's comment.
  * `db` may be a client inside a transaction (a migration's): the statements then run in it.
@@ -147,6 +151,10 @@ export async function distributeSchema(
   options: DistributeOptions = {},
 ): Promise<DistributionReport> {
   const version = await refuseUnlessCoordinator(db);
+  // One schema distributed at a time on a cluster: Citus's colocation metadata is shared, and two
+  // schemas distributed at once (two stores created side by side) deadlocked on it. Held to the
+  // end of a migration's transaction; `distribute` holds it for its connection's session.
+  await db.query(distributionLockSql('pg_advisory_xact_lock'));
   const known = await knownTables(db, schema);
   const existing = await existingTables(db, schema);
   const report: DistributionReport = {
@@ -194,7 +202,12 @@ export async function distribute(
 ): Promise<DistributionReport> {
   const client = await pool.connect();
   try {
-    return await distributeSchema(client, schema, options);
+    await client.query(distributionLockSql('pg_advisory_lock'));
+    try {
+      return await distributeSchema(client, schema, options);
+    } finally {
+      await client.query(distributionLockSql('pg_advisory_unlock'));
+    }
   } finally {
     client.release();
   }
