@@ -23,6 +23,7 @@ import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { post, stop } from './serve-process.js';
 
 const argUrl = (() => {
   const at = process.argv.indexOf('--citus');
@@ -182,26 +183,6 @@ async function startServe(db) {
     }
   }
   throw new Error(`serve --db ${redact(db)} did not start`);
-}
-
-async function stop(server) {
-  if (server.child.exitCode !== null) return;
-  server.child.kill('SIGTERM');
-  await once(server.child, 'exit');
-}
-
-async function post(url, token, path, body) {
-  const response = await fetch(`${url}/api/v1${path}`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      'idempotency-key': randomUUID(),
-    },
-    body: JSON.stringify(body),
-  });
-  if (response.status !== 201) throw new Error(`POST ${path}: ${response.status} ${await response.text()}`);
-  return response.json();
 }
 
 /** Six accounts with a project each, and one issue to read. */

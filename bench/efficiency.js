@@ -12,6 +12,7 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { post, stop } from './serve-process.js';
 import { median } from './support.js';
 
 const cli = process.env.BENCH_CLI || new URL('../dist/cli/main.js', import.meta.url).pathname;
@@ -73,12 +74,6 @@ const startServe = (db, flags) =>
     return line && JSON.parse(line).url.replace(/\/$/, '');
   });
 
-async function stop(server) {
-  if (server.child.exitCode !== null) return;
-  server.child.kill('SIGTERM');
-  await once(server.child, 'exit');
-}
-
 async function runCli(args) {
   const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
@@ -86,20 +81,6 @@ async function runCli(args) {
   const [code] = await once(child, 'exit');
   if (code !== 0) throw new Error(`outcome-tracker ${args[0]} exited with ${code}`);
   return out;
-}
-
-async function post(url, token, path, body) {
-  const response = await fetch(`${url}/api/v1${path}`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      'idempotency-key': randomUUID(),
-    },
-    body: JSON.stringify(body),
-  });
-  if (response.status !== 201) throw new Error(`POST ${path}: ${response.status} ${await response.text()}`);
-  return response.json();
 }
 
 /** The autocannon options of a GET of `issueId` or a create spread over `workspaces`. */

@@ -21,6 +21,7 @@ import { basename, join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { postgresEfficiency, tableLines } from './efficiency.js';
+import { post, stop } from './serve-process.js';
 
 const serverUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
 if (!serverUrl) {
@@ -81,26 +82,6 @@ async function startServe(db, nodeFlags = []) {
   throw new Error(`serve --db ${db} did not start`);
 }
 
-async function stop(server) {
-  if (server.child.exitCode !== null) return;
-  server.child.kill('SIGTERM');
-  await once(server.child, 'exit');
-}
-
-async function postJson(url, token, path, body) {
-  const response = await fetch(`${url}/api/v1${path}`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      'idempotency-key': randomUUID(),
-    },
-    body: JSON.stringify(body),
-  });
-  if (response.status !== 201) throw new Error(`POST ${path}: ${response.status} ${await response.text()}`);
-  return response.json();
-}
-
 /** Runs the CLI to completion; resolves with its stdout. */
 async function runCli(args) {
   const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -134,10 +115,10 @@ async function initWorkspaces(db) {
 async function seed(server, tokens) {
   const targets = [];
   for (const token of tokens) {
-    const project = await postJson(server.url, token, '/projects', { name: 'Bench' });
+    const project = await post(server.url, token, '/projects', { name: 'Bench' });
     targets.push({ token, projectId: project.id });
   }
-  const issue = await postJson(server.url, tokens[0], '/issues', {
+  const issue = await post(server.url, tokens[0], '/issues', {
     projectId: targets[0].projectId,
     title: 'Read me',
   });
