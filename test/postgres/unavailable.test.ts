@@ -3,7 +3,7 @@ import { createServer, type Server, type Socket, connect as tcpConnect } from 'n
 import { afterAll, describe, expect, it } from 'vitest';
 import { postgresStorage } from '../../src/adapters/postgres/index.js';
 import { createTracker, projects, tenancy } from '../../src/core/index.js';
-import { dropSchema, freshSchema, postgresSkipReason, testDatabaseUrl } from '../support/postgres.js';
+import { dropSchema, freshSchema, testDatabaseUrl } from '../support/postgres.js';
 
 /**
  * A TCP proxy to the test's PostgreSQL that a test can cut (every connection closed, new ones
@@ -108,5 +108,3 @@ describe.skipIf(!testDatabaseUrl)('PostgreSQL unreachable: 503 with Retry-After,
     }
   });
 });
-
-if (!testDatabaseUrl) describe.skip(`skipped: ${postgresSkipReason}`, () => {});
