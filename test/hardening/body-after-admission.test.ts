@@ -65,6 +65,39 @@ describe('the body of a request is read only once its headers admit it', () => {
     expect(answers).toEqual([201, 201, 429]);
     expect(readCounts).toEqual([1, 1, 0]);
   });
+
+  it('reads the body of a token that authenticated lately with no read of the token first; a revoked one has one body read more, then none', async () => {
+    const clock = fakeClock();
+    const base = memoryStorage();
+    let tokenReads = 0;
+    // Every read transaction before a request's own is the token's read of its own (admit-body.ts).
+    const storage = new Proxy(base, {
+      get(target, property, receiver) {
+        if (property !== 'transaction') return Reflect.get(target, property, receiver);
+        return (work: never, options?: { mode?: string }) => {
+          if (options?.mode === 'read') tokenReads++;
+          return target.transaction(work, options as never);
+        };
+      },
+    });
+    tracker = createTracker({ storage, clock, rateLimit: false });
+    const ws = await seedWorkspace(tracker, base, tracker.ids, clock.now(), 'acme', 'admin@acme.test');
+    const authorization = `Bearer ${ws.adminToken}`;
+    const send = async () => {
+      const { request, reads } = create(authorization);
+      const before = tokenReads;
+      const { status } = await tracker.handle(request);
+      return { status, bodyReads: reads(), tokenReads: tokenReads - before };
+    };
+    expect(await send()).toEqual({ status: 201, bodyReads: 1, tokenReads: 1 });
+    expect(await send()).toEqual({ status: 201, bodyReads: 1, tokenReads: 0 });
+    // A minute on, the token is read first again.
+    clock.advance(60_001);
+    expect(await send()).toEqual({ status: 201, bodyReads: 1, tokenReads: 1 });
+    await base.transaction((tx) => tx.tokens.revoke(ws.adminTokenId, new Date(clock.now()).toISOString()));
+    expect(await send()).toEqual({ status: 401, bodyReads: 1, tokenReads: 0 });
+    expect(await send()).toEqual({ status: 401, bodyReads: 0, tokenReads: 1 });
+  });
 });
 
 describe.each(hosts)('a body that does not arrive, through the %s host', (host) => {

@@ -99,7 +99,7 @@ export interface Conn {
    * write whose result nothing in the transaction reads and that cannot fail but with the whole
    * transaction (the answer stored under a key this transaction claimed).
    */
-  atCommit(sql: string, params: Params, options?: { last?: boolean }): void;
+  atCommit(sql: string, params: Params, options?: { last?: boolean }): WithdrawWrite;
   /**
    * Reads sent at the commit after the writes kept for it (in their round trip), and the writes
    * their answers make, sent with the COMMIT: for a reference table set from a distributed
@@ -116,6 +116,9 @@ export interface Conn {
    */
   deadlocked(message: string): Error;
 }
+
+/** Takes back a write kept for the commit (Conn.atCommit), before the commit sends it. */
+export type WithdrawWrite = () => void;
 
 /** A statement of a batch: its text or prepared name, its parameters, its rows as arrays or not. */
 export interface Statement {
@@ -467,9 +470,13 @@ export function transactionConn(
       const text = inlined(sql, params);
       if (text === undefined)
         throw new Error('a write kept for the commit takes text and number parameters only');
-      (atCommitOptions?.last ? atCommitLast : atCommit).push(
-        pipelines ? { sql: preparedForCommit(sql), params } : { sql: text, params: [] },
-      );
+      const kept = atCommitOptions?.last ? atCommitLast : atCommit;
+      const statement = pipelines ? { sql: preparedForCommit(sql), params } : { sql: text, params: [] };
+      kept.push(statement);
+      return () => {
+        const at = kept.indexOf(statement);
+        if (at >= 0) kept.splice(at, 1);
+      };
     },
     atCommitFrom(reads, writes) {
       atCommitReads.push({ reads, writes });

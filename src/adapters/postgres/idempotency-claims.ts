@@ -1,4 +1,4 @@
-import type { Conn } from './connection.js';
+import type { Conn, WithdrawWrite } from './connection.js';
 import { prepared } from './prepared.js';
 
 /**
@@ -28,9 +28,19 @@ export const placeholder = (workspaceId: string, key: string): string =>
 /** A claimed key's name among a transaction's claims. */
 export const claimId = (workspaceId: string, key: string) => `${workspaceId}\u0000${key}`;
 
-/** Where a transaction's stores keep the keys it claimed: key → answered yet. */
-export const claimsOf = (conn: Conn): Map<string, boolean> => {
-  let claims = conn.memo.get('idempotency.claims') as Map<string, boolean> | undefined;
+/**
+ * A key this transaction claimed: whether an answer was stored under it yet, and how to take
+ * back the statement that gives it back at the commit (an answered key needs none: the answer
+ * replaced the placeholder, which that statement alone would match).
+ */
+export interface Claim {
+  answered: boolean;
+  withdrawGiveBack: WithdrawWrite;
+}
+
+/** Where a transaction's stores keep the keys it claimed, by claimId. */
+export const claimsOf = (conn: Conn): Map<string, Claim> => {
+  let claims = conn.memo.get('idempotency.claims') as Map<string, Claim> | undefined;
   if (!claims) {
     claims = new Map();
     conn.memo.set('idempotency.claims', claims);
@@ -40,7 +50,7 @@ export const claimsOf = (conn: Conn): Map<string, boolean> => {
 
 /** Keeps a key this transaction claimed: unanswered for now, and given back at the commit unless answered. */
 export function keepClaim(conn: Conn, workspaceId: string, key: string, accountId: string): void {
-  claimsOf(conn).set(claimId(workspaceId, key), false);
   // Runs at the commit after the answers: gives the key back when none was stored.
-  conn.atCommit(unclaimSql, [workspaceId, key, '', accountId], { last: true });
+  const withdrawGiveBack = conn.atCommit(unclaimSql, [workspaceId, key, '', accountId], { last: true });
+  claimsOf(conn).set(claimId(workspaceId, key), { answered: false, withdrawGiveBack });
 }

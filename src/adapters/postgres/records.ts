@@ -55,8 +55,10 @@ export function postgresIdempotency(conn: Conn): IdempotencyStore {
       const claims = claimsOf(conn);
       const claim = claimId(record.workspaceId, record.key);
       const accountId = await accountOf(conn, record.workspaceId);
-      if (claims.get(claim) === false) {
-        claims.set(claim, true);
+      const claimed = claims.get(claim);
+      if (claimed !== undefined && !claimed.answered) {
+        claimed.answered = true;
+        claimed.withdrawGiveBack();
         conn.atCommit(answerSql, [
           record.workspaceId,
           record.key,

@@ -1,4 +1,5 @@
 import { ApiError } from '../errors.js';
+import { admittedLately, noteAdmitted } from './admitted-tokens.js';
 import { resolveToken } from './auth.js';
 import type { ParsedRequest } from './request.js';
 import type { TrackerRuntime } from './runtime.js';
@@ -29,13 +30,15 @@ export async function withAdmittedBody(
   const read = req.readBody;
   if (read === null) return req;
   // Only a body still arriving is worth refusing unread: one that has all arrived is read at
-  // once, and the request's transaction authenticates the token as for any request.
-  if (needsToken && req.bodyPending()) {
-    const resolved = await rt.storage.transaction(
-      (tx) => resolveToken(tx, req.headers.authorization, rt.clock.now()),
-      { mode: 'read' },
-    );
+  // once, and the request's transaction authenticates the token as for any request. So is the
+  // body of a token that authenticated lately (admitted-tokens.ts).
+  const { authorization } = req.headers;
+  if (needsToken && req.bodyPending() && !admittedLately(rt, authorization)) {
+    const resolved = await rt.storage.transaction((tx) => resolveToken(tx, authorization, rt.clock.now()), {
+      mode: 'read',
+    });
     if (resolved instanceof ApiError) throw resolved;
+    noteAdmitted(rt, authorization);
   }
   let body: Uint8Array | null;
   try {

@@ -7,6 +7,7 @@ import {
   UniqueViolation,
 } from '../port/index.js';
 import { ClientGone, withAdmittedBody } from './admit-body.js';
+import { forgetAdmitted, noteAdmitted } from './admitted-tokens.js';
 import { afterCommit, type Outcome } from './after-commit.js';
 import { allowedMethods, decodePathParams, optionsReply } from './allow.js';
 import { authenticate, authorize, type Principal } from './auth.js';
@@ -281,7 +282,11 @@ async function answerInTransaction(state: InTransaction): Promise<Answered> {
     throw unknownPath(req.path);
   }
   const principal = await authenticate(tx, req.headers.authorization, nowMs);
-  if (principal instanceof ApiError) throw principal;
+  if (principal instanceof ApiError) {
+    forgetAdmitted(rt, req.headers.authorization);
+    throw principal;
+  }
+  noteAdmitted(rt, req.headers.authorization);
   const budget = rt.storageTime;
   if (!budget) return { reply: await answerAuthenticated(state, principal), principal };
   const wait = budget.admit(principal.accountId, nowMs);
