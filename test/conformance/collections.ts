@@ -382,6 +382,21 @@ export function collectionTests(adapter: AdapterUnderTest): void {
       expect(none).toEqual({ rows: [], total: 0, sum: 0 });
     });
 
+    it('lists the same page without a count when the caller needs none (withoutTotal): its total is then the page’s length', async () => {
+      await tx(async (t) => {
+        for (let i = 0; i < 5; i++) {
+          await t.collections.issues.insert(
+            sampleRow('issues', 'wsp_1', { status: i % 2 ? 'blocked' : 'open', archivedAt: null }, at(i)),
+          );
+        }
+      });
+      const query = { workspaceId: 'wsp_1', where: { status: 'blocked' as const, archivedAt: null }, limit: 1 };
+      const counted = await tx((t) => t.collections.issues.list(query));
+      const uncounted = await tx((t) => t.collections.issues.list({ ...query, withoutTotal: true }));
+      expect(counted.total).toBe(2);
+      expect(uncounted).toEqual({ rows: counted.rows, total: 1 });
+    });
+
     it('keeps project keys unique per workspace', async () => {
       await tx((t) => t.collections.projects.insert(sampleRow('projects', 'wsp_1', { key: 'APO' })));
       await expect(

@@ -580,6 +580,7 @@ export function memoryCollection<Name extends CollectionName>(
         }
       }
       const sumField = query.sum as string | undefined;
+      if (query.withoutTotal && sumField === undefined) return { rows: page.map(clone), total: page.length };
       let total: number;
       let sum = 0;
       if (onlyEquality && sumField === undefined) {

@@ -441,8 +441,9 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
         )
       ).map(parse);
 
-      // A first page shorter than the limit already holds every match.
-      if (!after && sumField === undefined && rows.length < query.limit) return { rows, total: rows.length };
+      // A first page shorter than the limit already holds every match; a caller may need no count. a caller may need no count.
+      if (sumField === undefined && (query.withoutTotal || (!after && rows.length < query.limit)))
+        return { rows, total: rows.length };
       const nullField = shape.notNull.find((field) => (query.where as Where)?.[field] === null);
       if (nullField !== undefined && sumField === undefined) {
         // Null asked of a field null in most rows (archivedAt): the matches without that condition

@@ -158,6 +158,12 @@ export interface ListQuery<Name extends CollectionName> {
    * cursor; left out of the later pages, it never comes twice.
    */
   unchangedSince?: string;
+  /**
+   * The caller needs no count of the matches (it knows it already, as an outcome's summary knows
+   * how many of its issues are blocked from its tally): none is made, and `total` is then the
+   * number of rows returned. Not asked with `sum`.
+   */
+  withoutTotal?: true;
   limit: number;
 }
 

@@ -22,6 +22,7 @@ import { watchers } from './021_watchers.js';
 import { rateLimitAllowances } from './022_rate_limit_allowances.js';
 import { labelsKeptByTheAdapter } from './023_labels_kept_by_the_adapter.js';
 import { savedViews } from './024_saved_views.js';
+import { outcomeTallies } from './025_outcome_tallies.js';
 
 /** One schema step, recorded in `schema_migrations` once applied. */
 export interface Migration {
@@ -56,6 +57,7 @@ export const migrations: readonly Migration[] = [
   { version: 22, name: 'rate limit allowances', sql: rateLimitAllowances },
   { version: 23, name: 'labels kept by the adapter', sql: labelsKeptByTheAdapter },
   { version: 24, name: 'saved views', sql: savedViews },
+  { version: 25, name: 'outcome tallies', sql: outcomeTallies },
 ];
 
 /** The schema version this code knows. */

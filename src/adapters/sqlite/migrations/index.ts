@@ -21,6 +21,7 @@ import { externalRefs } from './020_external_refs.js';
 import { dueDatesAndEstimates } from './021_due_dates_and_estimates.js';
 import { watchers } from './022_watchers.js';
 import { savedViews } from './023_saved_views.js';
+import { outcomeTallies } from './024_outcome_tallies.js';
 
 /** One schema step. `version` is what `PRAGMA user_version` holds once it is applied. */
 export interface Migration {
@@ -54,6 +55,7 @@ export const migrations: readonly Migration[] = [
   { version: 21, name: 'due dates and estimates', sql: dueDatesAndEstimates },
   { version: 22, name: 'watchers', sql: watchers },
   { version: 23, name: 'saved views', sql: savedViews },
+  { version: 24, name: 'outcome tallies', sql: outcomeTallies },
 ];
 
 /** The schema version this code knows. */

@@ -25,6 +25,7 @@ import { countedColumns as firstCounted } from '../migrations/002_list_counts.js
 import { searchedFields } from '../migrations/005_batched_search.js';
 import { commentCountedColumns } from '../migrations/014_comments.js';
 import { relationCountedColumns } from '../migrations/015_issue_relations.js';
+import { tallyIndexes } from '../migrations/024_outcome_tallies.js';
 import { addSearch, scoped, shapes, sqliteDialect } from './collection-sql.js';
 import { addLabels, insertLabels, oneLabelTotal } from './labels.js';
 import { withUniqueRules } from './unique-rules.js';
@@ -327,6 +328,21 @@ async function count(this: CollectionState, workspaceId: string, where: Where): 
   return countMatching(this, workspaceId, where);
 }
 
+/**
+ * The index a tally filtered on `column` alone reads: one in the order it groups by, of the live
+ * rows, when migration 24 made one and the tally counts live rows only (it then groups as it
+ * walks); else the column's list index.
+ */
+function tallyIndexOf(table: string, column: string, where: Where, by: readonly string[]): string {
+  const grouped = tallyIndexes[table];
+  const fits =
+    grouped !== undefined &&
+    grouped.column === column &&
+    (where as Record<string, unknown> | undefined)?.archivedAt === null &&
+    by.every((name, i) => grouped.by[i] === name);
+  return fits ? `${table}_tally_by_${column}` : `${table}_by_${column}`;
+}
+
 async function tally(this: CollectionState, workspaceId: string, where: Where, by: readonly string[]) {
   const { clauses, params } = matching(this.shape, workspaceId, where);
   const columns = by.map(columnOf);
@@ -336,7 +352,7 @@ async function tally(this: CollectionState, workspaceId: string, where: Where, b
   const [only] = indexed;
   const read =
     only !== undefined && indexed.length === 1
-      ? `${this.shape.table} INDEXED BY ${this.shape.table}_by_${only.column}`
+      ? `${this.shape.table} INDEXED BY ${tallyIndexOf(this.shape.table, only.column, where, columns)}`
       : source(this, workspaceId, where, false);
   const rows = this.conn.rows<Record<string, unknown>>(
     `SELECT ${columns.map((c, i) => `${c} AS g${i}`).join(', ')}${columns.length ? ', ' : ''}` +
@@ -425,8 +441,9 @@ async function list(this: CollectionState, query: ListQuery<CollectionName>): Pr
     from = walkedInCreationOrder(shape.table, query.where as Where, byUpdate);
   // Sorted by another field: SQLite picks that field's index (or a filter's) for the page itself.
   const rows = page(query.sort && phrase === null && !labelled?.driven ? shape.table : from);
-  // A first page shorter than the limit already holds every match.
-  if (!after && sumField === undefined && rows.length < query.limit) return { rows, total: rows.length };
+  // A first page shorter than the limit already holds every match; a caller may need no count.
+  if (sumField === undefined && (query.withoutTotal || (!after && rows.length < query.limit)))
+    return { rows, total: rows.length };
   const onlyEquality =
     sumField === undefined &&
     query.search === undefined &&

@@ -117,6 +117,8 @@ export async function outcomeSummary(ctx: OperationContext, id: string): Promise
       workspaceId,
       where: { ...live, status: 'blocked' },
       limit: namedBlockers,
+      // Counted by the tally already.
+      withoutTotal: true,
     });
     blockers.issues = rows.map((issue) => ({ id: issue.id, key: issue.key, title: issue.title }));
   }
