@@ -390,7 +390,11 @@ export function collectionTests(adapter: AdapterUnderTest): void {
           );
         }
       });
-      const query = { workspaceId: 'wsp_1', where: { status: 'blocked' as const, archivedAt: null }, limit: 1 };
+      const query = {
+        workspaceId: 'wsp_1',
+        where: { status: 'blocked' as const, archivedAt: null },
+        limit: 1,
+      };
       const counted = await tx((t) => t.collections.issues.list(query));
       const uncounted = await tx((t) => t.collections.issues.list({ ...query, withoutTotal: true }));
       expect(counted.total).toBe(2);
