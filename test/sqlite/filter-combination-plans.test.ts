@@ -90,7 +90,9 @@ describe('lists over several filters on SQLite', () => {
     expect(total).toBe(48);
     // Few changed (migration 11): counted in the index by update time (updated-since-plans.test.ts).
     const count = read.find(({ sql }) => sql.startsWith('SELECT COUNT(*) AS total'));
-    expect(count?.plan).toContain('USING COVERING INDEX issues_updated (workspace_id=? AND updated_at>?)');
+    expect(count?.plan).toContain(
+      'USING COVERING INDEX issues_sorted_updated (workspace_id=? AND updated_at>?)',
+    );
   });
 
   it('leaves a range bound to its own index: a week of time entries is read by date', async () => {

@@ -77,7 +77,7 @@ describe('lists of issues changed since a time, on SQLite', () => {
     const since = at(100_000);
     const first = await listed({ updatedSince: since, limit: 2 });
     expect(first.page.total).toBe(6);
-    expect(first.plans.join('\n')).toContain('USING INDEX issues_updated');
+    expect(first.plans.join('\n')).toContain('USING INDEX issues_sorted_updated');
     const all = expected(since);
     expect(first.page.rows.map((r) => r.id)).toEqual(all.rows.slice(0, 2));
     const last = first.page.rows.at(-1) as Issue;
@@ -95,13 +95,13 @@ describe('lists of issues changed since a time, on SQLite', () => {
     const since = at(100_000);
     const { page, plans } = await listed({ updatedSince: since, where: { status: 'blocked' } });
     expect({ rows: page.rows.map((r) => r.id), total: page.total }).toEqual(expected(since, 'blocked'));
-    expect(plans.join('\n')).toContain('USING INDEX issues_updated');
+    expect(plans.join('\n')).toContain('USING INDEX issues_sorted_updated');
   });
 
   it('answers none changed without walking the workspace', async () => {
     const { page, plans } = await listed({ updatedSince: at(500_000) });
     expect(page).toEqual({ rows: [], total: 0 });
-    expect(plans.join('\n')).toContain('USING INDEX issues_updated');
+    expect(plans.join('\n')).toContain('USING INDEX issues_sorted_updated');
   });
 
   it('walks many changed issues in creation order through `recent`, and counts them all', async () => {
@@ -110,7 +110,7 @@ describe('lists of issues changed since a time, on SQLite', () => {
     expect({ rows: page.rows.map((r) => r.id), total: page.total }).toEqual(expected(since));
     expect(page.total).toBe(count);
     expect(plans.join('\n')).toContain('issues_recent');
-    expect(plans.join('\n')).not.toContain('issues_updated');
+    expect(plans.join('\n')).not.toContain('issues_sorted_updated');
     expect(plans.join('\n')).not.toContain('TEMP B-TREE');
   });
 
@@ -119,7 +119,7 @@ describe('lists of issues changed since a time, on SQLite', () => {
     const { page, plans } = await listed({ updatedSince: since, where: { status: 'open' } });
     expect({ rows: page.rows.map((r) => r.id), total: page.total }).toEqual(expected(since, 'open'));
     expect(plans.join('\n')).toContain('issues_by_status');
-    expect(plans.join('\n')).not.toContain('issues_updated');
+    expect(plans.join('\n')).not.toContain('issues_sorted_updated');
   });
 
   it('searches the few changed issues in the index by update time too', async () => {
@@ -127,7 +127,7 @@ describe('lists of issues changed since a time, on SQLite', () => {
     const { page, plans } = await listed({ updatedSince: since, search: 'login' });
     // Every sample issue is titled "Login fails".
     expect({ rows: page.rows.map((r) => r.id), total: page.total }).toEqual(expected(since));
-    expect(plans.join('\n')).toContain('USING INDEX issues_updated');
+    expect(plans.join('\n')).toContain('USING INDEX issues_sorted_updated');
   });
 
   it('walks many changed issues in creation order with a search, or a filter with no index of its own', async () => {
@@ -135,7 +135,7 @@ describe('lists of issues changed since a time, on SQLite', () => {
     for (const query of [{ search: 'login' }, { where: { assigneeId: null } }] as const) {
       const { page, plans } = await listed({ updatedSince: since, ...query });
       expect({ rows: page.rows.map((r) => r.id), total: page.total }).toEqual(expected(since));
-      expect(plans.join('\n')).not.toContain('issues_updated');
+      expect(plans.join('\n')).not.toContain('issues_sorted_updated');
       expect(plans.join('\n')).not.toContain('TEMP B-TREE');
     }
   });

@@ -23,6 +23,7 @@ import { rateLimitAllowances } from './022_rate_limit_allowances.js';
 import { labelsKeptByTheAdapter } from './023_labels_kept_by_the_adapter.js';
 import { savedViews } from './024_saved_views.js';
 import { outcomeTallies } from './025_outcome_tallies.js';
+import { indexDiet } from './026_index_diet.js';
 
 /** One schema step, recorded in `schema_migrations` once applied. */
 export interface Migration {
@@ -58,6 +59,7 @@ export const migrations: readonly Migration[] = [
   { version: 23, name: 'labels kept by the adapter', sql: labelsKeptByTheAdapter },
   { version: 24, name: 'saved views', sql: savedViews },
   { version: 25, name: 'outcome tallies', sql: outcomeTallies },
+  { version: 26, name: 'index diet', sql: indexDiet },
 ];
 
 /** The schema version this code knows. */

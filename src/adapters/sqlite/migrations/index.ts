@@ -22,6 +22,7 @@ import { dueDatesAndEstimates } from './021_due_dates_and_estimates.js';
 import { watchers } from './022_watchers.js';
 import { savedViews } from './023_saved_views.js';
 import { outcomeTallies } from './024_outcome_tallies.js';
+import { indexDiet } from './025_index_diet.js';
 
 /** One schema step. `version` is what `PRAGMA user_version` holds once it is applied. */
 export interface Migration {
@@ -56,6 +57,7 @@ export const migrations: readonly Migration[] = [
   { version: 22, name: 'watchers', sql: watchers },
   { version: 23, name: 'saved views', sql: savedViews },
   { version: 24, name: 'outcome tallies', sql: outcomeTallies },
+  { version: 25, name: 'index diet', sql: indexDiet },
 ];
 
 /** The schema version this code knows. */

@@ -68,11 +68,12 @@ const isNoneOf = (value: FilterMatch | undefined): value is { not: readonly Filt
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
- * For `updatedSince`, the index by update time of a table that has one (migration 11), and its
- * index in creation order that carries the update time (migration 8).
+ * For `updatedSince`, the index by update time of a table that has one (migration 17's, which
+ * replaced migration 11's in migration 25), and its index in creation order that carries the
+ * update time (migration 8).
  */
 const updatedIndexes: Partial<Record<string, { updated: string; ordered: string }>> = {
-  issues: { updated: 'issues_updated', ordered: 'issues_recent' },
+  issues: { updated: 'issues_sorted_updated', ordered: 'issues_recent' },
 };
 
 /**
