@@ -5,6 +5,7 @@ import {
   type FilterMatch,
   type FilterValue,
   fieldValue,
+  type LabelMatch,
   type ListQuery,
   type ListResult,
   VersionMismatch,
@@ -455,11 +456,43 @@ async function list(this: CollectionState, query: ListQuery<CollectionName>): Pr
     !ranged;
   if (labels) {
     const total = onlyEquality ? oneLabelTotal(conn, query.workspaceId, labels, query.where ?? {}) : null;
-    return { rows, ...(total === null ? counted(from) : { total }) };
+    if (total !== null) return { rows, total };
+    // Labels many issues carry were probed row by row for the page, which a page fills soon;
+    // counted so, every row of the workspace would be read (9 s for `labelsAny` of 101,000 of
+    // a million issues). Counted from the label table instead: their issues found by key.
+    if (!labelled?.driven && query.search === undefined && drivesByLabel(labels))
+      return { rows, ...countedByLabel(this, query, labels, sumField) };
+    return { rows, ...counted(from) };
   }
   if (onlyEquality)
     return { rows, total: countMatching(this, query.workspaceId, query.where as Where, from) };
   return { rows, ...counted(from) };
+}
+
+/** Whether a label match names labels its issues can be found by (all of, any of; not none of). */
+const drivesByLabel = (labels: LabelMatch): boolean =>
+  (labels.all?.length ?? 0) > 0 || (labels.any?.length ?? 0) > 0;
+
+/** The total (and sum) of a labelled list, counted from the issues its labels name (addLabels, driven). */
+function countedByLabel(
+  state: CollectionState,
+  query: ListQuery<CollectionName>,
+  labels: LabelMatch,
+  sumField: string | undefined,
+): { total: number; sum?: number } {
+  const { conn, shape } = state;
+  const byLabel = matching(shape, query.workspaceId, query.where as Where);
+  addRanges(shape, query.range, byLabel);
+  addTimeBounds(query, byLabel);
+  addNotNull(query, byLabel);
+  addLabels(conn, query.workspaceId, labels, byLabel, Number.POSITIVE_INFINITY);
+  const totals = conn.row<{ total: number; sum: number | null }>(
+    `SELECT COUNT(*) AS total, ${sumField ? `COALESCE(SUM(${columnOf(sumField)}), 0)` : 'NULL'} AS sum ` +
+      `FROM ${shape.table} NOT INDEXED WHERE ${byLabel.sql}`,
+    byLabel.params,
+  );
+  const total = totals?.total ?? 0;
+  return sumField === undefined ? { total } : { total, sum: totals?.sum ?? 0 };
 }
 
 /** The tables a collection's kept reads depend on (engine/read-cache.ts), one array per collection. */
