@@ -23,8 +23,8 @@ import { addSearch, postgresDialect, scoped, shapes, uniqueFields, writesOf } fr
 import { type Conn, type Prepared, prepared } from './connection.js';
 import { withUniqueRules } from './errors.js';
 import { addLabels, issueLabelWrites } from './labels.js';
-import { type AheadRow, aheadRowKey, numberTaken, predicateMemoKey } from './memo-keys.js';
 import { ensureLockRow, lockExclusive, lockShared, tryLockExclusive } from './tenant-locks.js';
+import { type AheadRow, aheadRowKey, predicateKey } from './transaction-memo.js';
 
 /** Filter fields that name a row of another collection, and that collection's table. */
 const referencedBy: Readonly<Record<string, string>> = {
@@ -114,9 +114,9 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
   /** A read transaction's row as stored: the one its token's grant read ahead (tenancy.ts), once, or read now. */
   const readJson = async (workspaceId: string, id: string): Promise<AheadRow | null> => {
     const key = aheadRowKey(table, workspaceId, id);
-    const ahead = conn.memo.get(key) as AheadRow | null | undefined;
+    const ahead = conn.memo.aheadRows.get(key);
     if (ahead !== undefined) {
-      conn.memo.delete(key);
+      conn.memo.aheadRows.delete(key);
       return ahead;
     }
     return (
@@ -139,8 +139,8 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
     // Read and locked alike in the grant's round trip (tenancy.ts), when the transaction was told
     // it reads this row first: taken once, as the first read of it.
     const aheadKey = aheadRowKey(table, workspaceId, id);
-    const ahead = conn.writing ? (conn.memo.get(aheadKey) as AheadRow | null | undefined) : undefined;
-    if (ahead !== undefined) conn.memo.delete(aheadKey);
+    const ahead = conn.writing ? conn.memo.aheadRows.get(aheadKey) : undefined;
+    if (ahead !== undefined) conn.memo.aheadRows.delete(aheadKey);
     const data =
       ahead !== undefined
         ? ahead?.data
@@ -150,15 +150,13 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
     if (conn.writing) {
       // Every version it read: a row read twice (a rule re-reads what the request read first) may
       // have changed between the reads, and an update from either read lost a race.
-      const seen = conn.memo.get(readKey(row.id)) as number[] | undefined;
-      conn.memo.set(readKey(row.id), seen ? [...seen, row.version] : [row.version]);
-      if (name === 'issues') conn.memo.set(labelsKey(row.id), labelsOf(row));
+      const seen = conn.memo.readVersions.get(readKey(row.id));
+      conn.memo.readVersions.set(readKey(row.id), seen ? [...seen, row.version] : [row.version]);
+      if (name === 'issues') conn.memo.issueLabels.set(row.id, labelsOf(row));
     }
     return row;
   };
-  const readKey = (id: string) => `read\u0000${table}\u0000${id}`;
-  /** The labels an issue had when this transaction last read or wrote it (labels.ts keeps the table). */
-  const labelsKey = (id: string) => `labels\u0000${id}`;
+  const readKey = (id: string) => `${table}\u0000${id}`;
   const labelsOf = (row: Row): readonly string[] =>
     name === 'issues' ? ((row as { labels?: readonly string[] }).labels ?? []) : [];
   /** The statements that add a new issue's labels (none for other collections). */
@@ -167,11 +165,11 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
   /** A row read ahead and not taken yet is stale once the transaction writes it (or, without an id, any of the table's). */
   const forgetAhead = (workspaceId: string, id?: string) => {
     if (id !== undefined) {
-      conn.memo.delete(aheadRowKey(table, workspaceId, id));
+      conn.memo.aheadRows.delete(aheadRowKey(table, workspaceId, id));
       return;
     }
     const prefix = aheadRowKey(table, workspaceId, '');
-    for (const key of conn.memo.keys()) if (key.startsWith(prefix)) conn.memo.delete(key);
+    for (const key of conn.memo.aheadRows.keys()) if (key.startsWith(prefix)) conn.memo.aheadRows.delete(key);
   };
 
   /**
@@ -202,15 +200,14 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
    */
   async function predicateLock(accountId: string, workspaceId: string, exclusive: boolean): Promise<void> {
     if (!conn.writing) return;
-    const key = `${table}:${workspaceId}`;
-    const memoKey = predicateMemoKey(table, workspaceId);
-    const held = conn.memo.get(memoKey);
+    const key = predicateKey(table, workspaceId);
+    const held = conn.memo.predicateLocks.get(key);
     if (held === 'exclusive' || (held === 'shared' && !exclusive)) return;
     if (!exclusive) await lockShared(conn, accountId, key);
     else if (held === undefined) await lockExclusive(conn, accountId, key);
     else if (!(await tryLockExclusive(conn, accountId, key)))
       throw conn.deadlocked(`${table}: counted while another transaction inserts (run again)`);
-    conn.memo.set(memoKey, exclusive ? 'exclusive' : 'shared');
+    conn.memo.predicateLocks.set(key, exclusive ? 'exclusive' : 'shared');
   }
 
   /**
@@ -224,16 +221,16 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
     update: { sql: string; params: unknown[] },
   ): Promise<number> {
     const labels = labelsOf(row);
-    const before = conn.memo.get(labelsKey(row.id)) as readonly string[] | undefined;
+    const before = conn.memo.issueLabels.get(row.id);
     if (before === undefined) {
       const around = issueLabelWrites.updated(accountId, row.workspaceId, row.id, labels);
       const results = await conn.batch([...around.before, update, ...around.after]);
-      conn.memo.set(labelsKey(row.id), labels);
+      conn.memo.issueLabels.set(row.id, labels);
       return results[around.before.length]?.rowCount ?? 0;
     }
     const changed = await conn.run(update.sql, update.params);
     if (changed !== 1) return changed;
-    conn.memo.set(labelsKey(row.id), labels);
+    conn.memo.issueLabels.set(row.id, labels);
     const removed = before.filter((label) => !labels.includes(label));
     const added = labels.filter((label) => !before.includes(label));
     const writes = [
@@ -250,15 +247,12 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
     async insert(row, json) {
       const accountId = await accountOf(conn, row.workspaceId);
       const params = [row.id, row.workspaceId, ...rowValues(shape, postgresDialect, row, json), accountId];
-      const memoKey = predicateMemoKey(table, row.workspaceId);
+      const lockKey = predicateKey(table, row.workspaceId);
       // An issue of another tracker may clash on its external id: it is sent at once, so that the
       // clash is found by its own statement (clashOf), not by the COMMIT.
       const numbered =
-        conn.writing &&
-        name === 'issues' &&
-        conn.memo.has(numberTaken) &&
-        fieldValue(row, 'external.id') == null;
-      if (numbered && conn.memo.has(memoKey)) {
+        conn.writing && name === 'issues' && conn.memo.numberTaken && fieldValue(row, 'external.id') == null;
+      if (numbered && conn.memo.predicateLocks.has(lockKey)) {
         // A numbered row whose predicate lock the number's statement took (records.ts): sent
         // with the COMMIT, unless a statement comes first. Its id is new and its number the
         // counter's, so it clashes with nothing; were it to, the COMMIT fails with it.
@@ -273,14 +267,14 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
         });
         return;
       }
-      if (numbered && !conn.memo.has(memoKey)) {
+      if (numbered && !conn.memo.predicateLocks.has(lockKey)) {
         // A numbered row (its number from the counter this transaction took): sent with the
         // transaction's next statement, the create's signal (signals.ts). Its id is new and its
         // number the counter's, so it clashes with nothing.
         // The statement that carries it locks the row: it must exist by then.
-        const sharedLock = { accountId, name: `${table}:${row.workspaceId}` };
+        const sharedLock = { accountId, name: lockKey };
         await ensureLockRow(conn, accountId, sharedLock.name, (sql, p) => conn.run(sql, p));
-        conn.memo.set(memoKey, 'shared');
+        conn.memo.predicateLocks.set(lockKey, 'shared');
         conn.hold({
           sql: insertSql,
           params,
@@ -348,7 +342,7 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
         [row.id, row.workspaceId, accountId],
       );
       // The version this transaction read changed under it: a lost race, not a stale request.
-      const read = conn.memo.get(readKey(row.id)) as number[] | undefined;
+      const read = conn.memo.readVersions.get(readKey(row.id));
       if (conn.writing && read?.includes(expectedVersion))
         throw conn.deadlocked(`${name}: ${row.id} changed after this transaction read it (run again)`);
       throw new VersionMismatch(current ?? null);
@@ -361,7 +355,7 @@ export function postgresCollection<Name extends CollectionName>(name: Name, conn
         params: [id, workspaceId, accountId],
       };
       if (name !== 'issues') return (await conn.run(remove.sql, remove.params)) > 0;
-      conn.memo.delete(labelsKey(id));
+      conn.memo.issueLabels.delete(id);
       const [, deleted] = await conn.batch([issueLabelWrites.deleted(accountId, workspaceId, id), remove]);
       return (deleted?.rowCount ?? 0) > 0;
     },

@@ -2,6 +2,7 @@ import type { PoolClient, QueryResult, QueryResultRow } from 'pg';
 import type { AccountRoutes } from './account-routes.js';
 import { type Prepared, prepared } from './prepared.js';
 import { lockShared } from './tenant-locks.js';
+import { TransactionMemo } from './transaction-memo.js';
 
 type Params = readonly unknown[];
 
@@ -72,7 +73,7 @@ export interface Conn {
    */
   readonly rerun: boolean;
   /** What the stores of this one transaction tell each other (a prefetched answer, a claimed key). */
-  readonly memo: Map<string, unknown>;
+  readonly memo: TransactionMemo;
   /** The storage's workspace → account cache (account-routes.ts), shared by its transactions. */
   readonly routes: AccountRoutes;
   /**
@@ -414,7 +415,7 @@ export function transactionConn(
     writing,
     pipelines,
     rerun: options.rerun ?? false,
-    memo: new Map(),
+    memo: new TransactionMemo(),
     routes: options.routes,
     busyMs: () => spentMs,
     async run(sql, params = []) {

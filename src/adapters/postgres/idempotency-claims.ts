@@ -1,5 +1,6 @@
-import type { Conn, WithdrawWrite } from './connection.js';
+import type { Conn } from './connection.js';
 import { prepared } from './prepared.js';
+import type { Claim } from './transaction-memo.js';
 
 /**
  * Claiming an Idempotency-Key (see the lock audit in transaction.ts): a write transaction
@@ -28,25 +29,8 @@ export const placeholder = (workspaceId: string, key: string): string =>
 /** A claimed key's name among a transaction's claims. */
 export const claimId = (workspaceId: string, key: string) => `${workspaceId}\u0000${key}`;
 
-/**
- * A key this transaction claimed: whether an answer was stored under it yet, and how to take
- * back the statement that gives it back at the commit (an answered key needs none: the answer
- * replaced the placeholder, which that statement alone would match).
- */
-export interface Claim {
-  answered: boolean;
-  withdrawGiveBack: WithdrawWrite;
-}
-
 /** Where a transaction's stores keep the keys it claimed, by claimId. */
-export const claimsOf = (conn: Conn): Map<string, Claim> => {
-  let claims = conn.memo.get('idempotency.claims') as Map<string, Claim> | undefined;
-  if (!claims) {
-    claims = new Map();
-    conn.memo.set('idempotency.claims', claims);
-  }
-  return claims;
-};
+export const claimsOf = (conn: Conn): Map<string, Claim> => conn.memo.claims;
 
 /** Keeps a key this transaction claimed: unanswered for now, and given back at the commit unless answered. */
 export function keepClaim(conn: Conn, workspaceId: string, key: string, accountId: string): void {

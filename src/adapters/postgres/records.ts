@@ -3,11 +3,10 @@ import { type CounterStore, type IdempotencyStore, UniqueViolation } from '../..
 import { accountOf } from './account-routes.js';
 import { type Conn, prepared } from './connection.js';
 import { claimId, claimSql, claimsOf, keepClaim, placeholder } from './idempotency-claims.js';
-import { type ClaimedAhead, claimedAheadKey, numberTaken, predicateMemoKey } from './memo-keys.js';
 import { purgeLockTaken } from './purge-lock.js';
 import { drawAheadSql, keepDrawnAhead } from './signals.js';
-import { type Granted, grantedKey } from './tenancy.js';
 import { ensureLockRow, lockShared, sharedSql } from './tenant-locks.js';
+import { predicateKey } from './transaction-memo.js';
 
 const getSql = prepared(
   'SELECT data FROM idempotency_keys WHERE account_id = $3 AND workspace_id = $1 AND key = $2',
@@ -30,10 +29,10 @@ export function postgresIdempotency(conn: Conn): IdempotencyStore {
     async get(workspaceId, key) {
       const accountId = await accountOf(conn, workspaceId);
       // Claimed already, in the grant's round trip (tenancy.ts): what that claim found.
-      const ahead = conn.memo.get(claimedAheadKey) as ClaimedAhead | undefined;
+      const ahead = conn.memo.claimedAhead;
       const claimedAhead = ahead?.workspaceId === workspaceId && ahead.key === key ? ahead : undefined;
       if (claimedAhead !== undefined) {
-        conn.memo.delete(claimedAheadKey);
+        conn.memo.claimedAhead = undefined;
         if (claimedAhead.claimed) return null;
       } else if (conn.writing) {
         const claimed = await conn.value<number>(claimSql, [
@@ -119,7 +118,7 @@ const nextIssueStatements = (name: string, workspaceId: string, accountId: strin
 export function postgresCounters(conn: Conn): CounterStore {
   return {
     async next(workspaceId, name) {
-      const granted = conn.memo.get(grantedKey) as Granted | undefined;
+      const granted = conn.memo.granted;
       if (
         conn.writing &&
         granted !== undefined &&
@@ -145,9 +144,9 @@ export function postgresCounters(conn: Conn): CounterStore {
         // A lock row seen by this storage but gone since (made by a transaction rolled back): locked
         // now, still before the insert, which goes with the COMMIT.
         if (row.locked === 0) await lockShared(conn, accountId, lockName);
-        conn.memo.set(predicateMemoKey('issues', workspaceId), 'shared');
+        conn.memo.predicateLocks.set(predicateKey('issues', workspaceId), 'shared');
         keepDrawnAhead(conn, accountId, row);
-        conn.memo.set(numberTaken, true);
+        conn.memo.numberTaken = true;
         return row.value;
       }
       // The counter row's lock queues the transactions taking numbers from it, and only those.
@@ -157,7 +156,7 @@ export function postgresCounters(conn: Conn): CounterStore {
         await accountOf(conn, workspaceId),
       ]);
       if (value === undefined) throw new Error(`counter ${name} returned no value`);
-      conn.memo.set(numberTaken, true);
+      conn.memo.numberTaken = true;
       return value;
     },
     async set(workspaceId, name, value) {

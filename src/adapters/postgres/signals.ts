@@ -6,6 +6,7 @@ import { type Conn, prepared } from './connection.js';
 import { purgeLockTaken } from './purge-lock.js';
 import { Conditions } from './sql.js';
 import { lockShared, sharedSql } from './tenant-locks.js';
+import { activeHooksKey } from './transaction-memo.js';
 
 export const toEvent = (row: { sequence: number; data: string }): SignalEvent =>
   withFields(JSON.parse(row.data) as Omit<SignalEvent, 'sequence'>, { sequence: row.sequence });
@@ -17,10 +18,6 @@ function conditions(query: Omit<SignalQuery, 'afterSequence' | 'limit'>): Condit
   if (query.resourceId !== undefined) where.add((p) => `resource_id = ${p}`, query.resourceId);
   return where;
 }
-
-/** Where append leaves the subscriptions that want its event, for `WebhookStore.activeFor`. */
-export const activeHooksKey = (accountId: string, type: string): string =>
-  `webhooks.active\u0000${accountId}\u0000${type}`;
 
 /**
  * An append's statements, sent together (Conn.batch: one round trip on a pipelining pool) and
@@ -50,16 +47,6 @@ const insertNumberedSql = prepared(
     'FROM accounts WHERE accounts.id = $2::text',
 );
 
-/** What a transaction's memo keeps about an account's append drawn ahead (drawAhead). */
-export interface DrawnAhead {
-  sequence: number;
-  /** The account's active subscriptions: each one's text and the event types it wants. */
-  hooks: { data: string; types: string[] }[];
-}
-
-/** Where a transaction keeps the append it drew ahead for an account. */
-export const drawnAheadKey = (accountId: string): string => `signals.drawn\u0000${accountId}`;
-
 /** A signal whose sequence was drawn ahead: inserted with the COMMIT (Conn.atCommit). */
 const insertDrawnSql =
   'INSERT INTO signals (sequence, id, account_id, type, resource_id, occurred_at, data) ' +
@@ -84,7 +71,7 @@ export function keepDrawnAhead(
   row: { sequence: number; hooks: string[]; hook_types: string[] },
 ): void {
   const hooks = row.hooks.map((data, i) => ({ data, types: (row.hook_types[i] ?? '').split(' ') }));
-  conn.memo.set(drawnAheadKey(accountId), { sequence: row.sequence, hooks } satisfies DrawnAhead);
+  conn.memo.drawnAhead.set(accountId, { sequence: row.sequence, hooks });
 }
 
 /** Raises the account's latest sequence to $1 (a restored event's), never lowering it. */
@@ -154,17 +141,15 @@ export function postgresSignals(conn: Conn, appended: AppendObserver): SignalSto
   return {
     async append(event, text) {
       const { id, accountId, type, resource, occurredAt } = event;
-      const drawn = conn.writing
-        ? (conn.memo.get(drawnAheadKey(accountId)) as DrawnAhead | undefined)
-        : undefined;
+      const drawn = conn.writing ? conn.memo.drawnAhead.get(accountId) : undefined;
       if (drawn !== undefined) {
         // The account's row is locked and the sequence drawn (drawAheadSql): nothing left to
         // ask, so the insert goes with the COMMIT, and the row stays locked until then as ever.
-        conn.memo.delete(drawnAheadKey(accountId));
+        conn.memo.drawnAhead.delete(accountId);
         const data = eventText(event, text);
         conn.atCommit(insertDrawnSql, [drawn.sequence, id, accountId, type, resource.id, occurredAt, data]);
         const wanted = drawn.hooks.filter(({ types }) => types.includes(type) || types.includes('*'));
-        conn.memo.set(
+        conn.memo.activeHooks.set(
           activeHooksKey(accountId, type),
           wanted.map((hook) => hook.data),
         );
@@ -194,7 +179,7 @@ export function postgresSignals(conn: Conn, appended: AppendObserver): SignalSto
       const row = drawnRow?.rows[0] as { sequence: number | null; hooks: string[] } | undefined;
       if (row?.sequence == null) throw new Error(`no account ${accountId} to append a signal to`);
       // The outbox asks next which subscriptions want this event (see webhooks.ts).
-      conn.memo.set(activeHooksKey(accountId, type), row.hooks);
+      conn.memo.activeHooks.set(activeHooksKey(accountId, type), row.hooks);
       appended(accountId);
       return toEvent({ sequence: row.sequence, data });
     },

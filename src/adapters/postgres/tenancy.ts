@@ -26,14 +26,7 @@ import { shapes } from './collection-sql.js';
 import { type Conn, type Prepared, prepared, type Statement } from './connection.js';
 import { withUniqueRules } from './errors.js';
 import { claimSql, keepClaim, placeholder } from './idempotency-claims.js';
-import {
-  type AheadRow,
-  aheadRowKey,
-  type ClaimedAhead,
-  claimedAheadKey,
-  claimsKeyKey,
-  readsFirstKey,
-} from './memo-keys.js';
+import { type AheadRow, aheadRowKey } from './transaction-memo.js';
 
 export const workspaceColumns = 'id, account_id, slug, name, created_at';
 export const userColumns = 'id, email, password_hash, created_at, last_sign_in_at';
@@ -313,13 +306,13 @@ const grantWithRowSql = perCollection((name) =>
  * both), the row the transaction reads first, left in the memo for Collection.getJson.
  */
 async function grantWithRow(conn: Conn, hash: string, accountId: string, ahead: RowRead) {
-  conn.memo.delete(readsFirstKey);
+  conn.memo.readsFirst = undefined;
   type Row = TokenGrantRow & { ahead_data: string | null; ahead_version: number | null };
   const row = await conn.row<Row>(grantWithRowSql(ahead.collection), [hash, accountId, ahead.id]);
   if (row === undefined) return null;
   const found: AheadRow | null =
     row.ahead_data === null ? null : { data: row.ahead_data, version: Number(row.ahead_version) };
-  conn.memo.set(aheadRowKey(shapes[ahead.collection].table, row.workspace_id, ahead.id), found);
+  conn.memo.aheadRows.set(aheadRowKey(shapes[ahead.collection].table, row.workspace_id, ahead.id), found);
   return row;
 }
 
@@ -351,8 +344,8 @@ async function grantWithWritesAhead(
   ahead: RowRead | undefined,
   key: string | undefined,
 ) {
-  conn.memo.delete(readsFirstKey);
-  conn.memo.delete(claimsKeyKey);
+  conn.memo.readsFirst = undefined;
+  conn.memo.claimsKey = undefined;
   const statements: Statement[] = [{ sql: grantSql, params: [hash, accountId] }];
   // Where each result is among the batch's (which statements go depends on the hints).
   const claimAt = statements.length;
@@ -370,26 +363,17 @@ async function grantWithWritesAhead(
     if (claimIn !== workspaceId) throw new Error('a token changed workspace');
     const claimed = (results[claimAt]?.rowCount ?? 0) > 0;
     if (claimed) keepClaim(conn, workspaceId, key, accountId);
-    conn.memo.set(claimedAheadKey, { workspaceId, key, claimed } satisfies ClaimedAhead);
+    conn.memo.claimedAhead = { workspaceId, key, claimed };
   }
   if (ahead !== undefined) {
     const found = results[lockAt]?.rows[0] as AheadRow | undefined;
-    conn.memo.set(
+    conn.memo.aheadRows.set(
       aheadRowKey(shapes[ahead.collection].table, workspaceId, ahead.id),
       found === undefined ? null : { data: found.data, version: Number(found.version) },
     );
   }
   return row;
 }
-
-/** The workspace and account a transaction's token was granted (for a create's locks: records.ts). */
-export interface Granted {
-  workspaceId: string;
-  accountId: string;
-}
-
-/** Where a transaction keeps what its token was granted. */
-export const grantedKey = 'tokens.granted';
 
 /** The account of a token issued before tokens carried their route: found by its hash alone. */
 const tokenRouteSql = prepared('SELECT account_id FROM token_routes WHERE hash = $1');
@@ -455,8 +439,8 @@ export function postgresTokens(conn: Conn): TokenStore {
       // every revoke and role change committed before it.
       const account = await accountFor(hash, accountId);
       if (account === undefined) return null;
-      const ahead = conn.memo.get(readsFirstKey) as RowRead | undefined;
-      const key = conn.writing ? (conn.memo.get(claimsKeyKey) as string | undefined) : undefined;
+      const ahead = conn.memo.readsFirst;
+      const key = conn.writing ? conn.memo.claimsKey : undefined;
       const row = conn.writing
         ? conn.pipelines && (ahead !== undefined || key !== undefined)
           ? await grantWithWritesAhead(conn, hash, account, ahead, key)
@@ -468,10 +452,7 @@ export function postgresTokens(conn: Conn): TokenStore {
       if (grant?.accountId != null) {
         conn.routes.remember(grant.token.workspaceId, grant.accountId);
         conn.routes.rememberTokenWorkspace(hash, grant.token.workspaceId);
-        conn.memo.set(grantedKey, {
-          workspaceId: grant.token.workspaceId,
-          accountId: grant.accountId,
-        } satisfies Granted);
+        conn.memo.granted = { workspaceId: grant.token.workspaceId, accountId: grant.accountId };
       }
       return grant;
     },

@@ -8,7 +8,6 @@ import {
 import type { AccountRoutes } from './account-routes.js';
 import { type Conn, type TransactionState, transactionConn } from './connection.js';
 import { isRetryable, isUnavailable } from './errors.js';
-import { claimsKeyKey, readsFirstKey } from './memo-keys.js';
 
 export type TransactionMode = 'read' | 'write';
 
@@ -120,9 +119,9 @@ export function transactionRunner(options: TransactionRunnerOptions) {
     });
     // Read (and claimed) with the token's grant, in its round trip (tenancy.ts); a run again
     // locks what it reads otherwise, and goes without.
-    if (hints?.readsFirst && (mode === 'read' || run === 1)) conn.memo.set(readsFirstKey, hints.readsFirst);
+    if (hints?.readsFirst && (mode === 'read' || run === 1)) conn.memo.readsFirst = hints.readsFirst;
     if (hints?.claimsKey !== undefined && mode === 'write' && run === 1)
-      conn.memo.set(claimsKeyKey, hints.claimsKey);
+      conn.memo.claimsKey = hints.claimsKey;
     let broken: Error | undefined;
     const markBroken = (error: unknown) => {
       broken ??= error instanceof Error ? error : new Error(String(error));

@@ -10,8 +10,8 @@ import {
 import { type ClaimBudget, claimableAt, claimBudget, leased } from '../shared/claim-budget.js';
 import { deliveryColumns, deliveryUpdateValues, deliveryValues } from '../shared/delivery-rows.js';
 import type { Conn, Statement } from './connection.js';
-import { activeHooksKey } from './signals.js';
 import { Conditions } from './sql.js';
+import { activeHooksKey } from './transaction-memo.js';
 
 /*
  * The dispatcher's claim, per account. `due_accounts` (a reference table, migration 18) names
@@ -129,16 +129,9 @@ function refreshDueAtCommit(conn: Conn, accounts: Iterable<string>): void {
 /** Byte order, as the "C" collation compares account ids. */
 const byBytes = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
-/** Where a transaction keeps the times it lowered accounts to (with the COMMIT). */
-const loweredKey = 'due_accounts.lowered';
-
 /** Lowers the account's time to `at` with the COMMIT, unless the transaction lowered it as far already. */
 function lowerDueAtCommit(conn: Conn, accountId: string, at: string): void {
-  let lowered = conn.memo.get(loweredKey) as Map<string, string> | undefined;
-  if (!lowered) {
-    lowered = new Map();
-    conn.memo.set(loweredKey, lowered);
-  }
+  const lowered = conn.memo.loweredDue;
   const before = lowered.get(accountId);
   if (before !== undefined && before <= at) return;
   lowered.set(accountId, at);
@@ -288,9 +281,9 @@ export function postgresWebhooks(conn: Conn): WebhookStore {
     async activeFor(accountId, eventType) {
       // Read by the append of the event this is asked for, in its round trip (signals.ts).
       const key = activeHooksKey(accountId, eventType);
-      const prefetched = conn.memo.get(key) as string[] | undefined;
+      const prefetched = conn.memo.activeHooks.get(key);
       if (prefetched !== undefined) {
-        conn.memo.delete(key);
+        conn.memo.activeHooks.delete(key);
         return prefetched.map(parseSubscription);
       }
       const rows = await conn.values<string>(
