@@ -1,0 +1,129 @@
+import type { CollectionName, ListQuery, ListResult, Tally } from '../../core/port/index.js';
+import {
+  addNotNull,
+  addRanges,
+  addTimeBounds,
+  pageClauses,
+  sumFieldOf,
+  type Where,
+} from '../shared/collection-clauses.js';
+import { columnOf } from '../shared/collection-table.js';
+import { accountOf } from './account-routes.js';
+import { type CollectionContext, matching, parseRow, type Row } from './collection-context.js';
+import { lockReferenced, predicateLock } from './collection-locks.js';
+import { addSearch } from './collection-sql.js';
+import { addLabels } from './labels.js';
+
+/** A PostgreSQL collection's counts and pages (collections.ts assembles the store). */
+
+/** Collection.count: under the predicate lock in a write transaction. */
+export async function countRows(ctx: CollectionContext, workspaceId: string, where: Where): Promise<number> {
+  const { conn, table } = ctx;
+  const accountId = await accountOf(conn, workspaceId);
+  await lockReferenced(ctx, accountId, workspaceId, where as Where);
+  await predicateLock(ctx, accountId, workspaceId, true);
+  const conditions = matching(ctx, accountId, workspaceId, where);
+  return (
+    (await conn.value<number>(
+      `SELECT COUNT(*)::int FROM ${table} WHERE ${conditions.sql}`,
+      conditions.params,
+    )) ?? 0
+  );
+}
+
+/** Collection.tally: the matching rows grouped by the values of `by`. */
+export async function tallyRows(
+  ctx: CollectionContext,
+  workspaceId: string,
+  where: Where,
+  by: readonly string[],
+): Promise<Tally[]> {
+  const { conn, table } = ctx;
+  // As count: one snapshot (a read transaction), or under the predicate lock.
+  const accountId = await accountOf(conn, workspaceId);
+  await conn.consistent();
+  await lockReferenced(ctx, accountId, workspaceId, where as Where);
+  await predicateLock(ctx, accountId, workspaceId, true);
+  const conditions = matching(ctx, accountId, workspaceId, where);
+  const columns = by.map(columnOf);
+  const rows = await conn.rows<Record<string, unknown>>(
+    `SELECT ${columns.map((c, i) => `${c} AS g${i}, `).join('')}COUNT(*)::int AS n, MAX(updated_at) AS latest ` +
+      `FROM ${table} WHERE ${conditions.sql}${columns.length ? ` GROUP BY ${columns.join(', ')}` : ''}`,
+    conditions.params,
+  );
+  return rows
+    .filter((row) => (row.n as number) > 0)
+    .map((row) => ({
+      values: columns.map((_, i) => row[`g${i}`] ?? null),
+      count: row.n as number,
+      latestUpdatedAt: row.latest as string,
+    }));
+}
+
+/** Collection.list: a page and its total (or sum), of one snapshot or under the predicate lock. */
+export async function listRows(
+  ctx: CollectionContext,
+  query: ListQuery<CollectionName>,
+): Promise<ListResult<Row>> {
+  const { conn, name, shape, table } = ctx;
+  // A page and its total, of one snapshot (a read transaction), or under the predicate lock.
+  const accountId = await accountOf(conn, query.workspaceId);
+  await conn.consistent();
+  await predicateLock(ctx, accountId, query.workspaceId, true);
+  const conditions = matching(ctx, accountId, query.workspaceId, query.where as Where);
+  addRanges(shape, query.range, conditions);
+  addTimeBounds(query, conditions);
+  if (query.search !== undefined) addSearch(shape, query.search, conditions);
+  addNotNull(query, conditions);
+  const labels = query.labels;
+  if (labels && name !== 'issues') throw new Error(`${name}: has no labels to filter on`);
+  // The account and the workspace are the first parameters of every list's conditions (scoped).
+  if (labels) addLabels('$1', '$2', labels, conditions);
+  const where = conditions.sql;
+  const matchParams = [...conditions.params];
+  const sumField = sumFieldOf(shape, query);
+  // Sorted by another field: keyset on (its sort key, id), read from its index (migration 15).
+  const { after, keyset, orderAndLimit } = pageClauses(name, query, conditions);
+  const rows = (
+    await conn.values<string>(
+      `SELECT data FROM ${table} WHERE ${where}${keyset} ${orderAndLimit}`,
+      conditions.params,
+    )
+  ).map(parseRow);
+
+  // A first page shorter than the limit already holds every match; a caller may need no count.
+  if (sumField === undefined && (query.withoutTotal || (!after && rows.length < query.limit)))
+    return { rows, total: rows.length };
+  const nullField = shape.notNull.find((field) => (query.where as Where)?.[field] === null);
+  if (nullField !== undefined && sumField === undefined) {
+    // Null asked of a field null in most rows (archivedAt): the matches without that condition
+    // (read through the list indexes, as before) less those where it is set (through the
+    // index of those rows, migration 13), rather than a check of every match's row.
+    const { [nullField]: _null, ...rest } = query.where as Record<string, unknown>;
+    const others = (extra: string | null) => {
+      const c = matching(ctx, accountId, query.workspaceId, rest as Where);
+      addRanges(shape, query.range, c);
+      addTimeBounds(query, c);
+      if (query.search !== undefined) addSearch(shape, query.search, c);
+      if (labels) addLabels('$1', '$2', labels, c);
+      if (extra) c.clauses.push(extra);
+      return c;
+    };
+    const all = others(null);
+    const set = others(`${columnOf(nullField)} IS NOT NULL`);
+    // Both counts take the same parameters: the second only adds a clause without one.
+    const counts = await conn.row<{ total: number }>(
+      `SELECT (SELECT COUNT(*) FROM ${table} WHERE ${all.sql})::int - ` +
+        `(SELECT COUNT(*) FROM ${table} WHERE ${set.sql})::int AS total`,
+      all.params,
+    );
+    return { rows, total: counts?.total ?? 0 };
+  }
+  const totals = await conn.row<{ total: number; sum: number | null }>(
+    `SELECT COUNT(*)::int AS total, ${sumField ? `COALESCE(SUM(${columnOf(sumField)}), 0)::float8` : 'NULL'} AS sum ` +
+      `FROM ${table} WHERE ${where}`,
+    matchParams,
+  );
+  const total = totals?.total ?? 0;
+  return sumField === undefined ? { rows, total } : { rows, total, sum: totals?.sum ?? 0 };
+}

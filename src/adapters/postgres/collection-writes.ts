@@ -1,0 +1,189 @@
+import { fieldValue, UniqueViolation, VersionMismatch } from '../../core/port/index.js';
+import type { Where } from '../shared/collection-clauses.js';
+import { columnOf, rowValues } from '../shared/collection-table.js';
+import { accountOf } from './account-routes.js';
+import {
+  type CollectionContext,
+  labelsAdded,
+  labelsOf,
+  matching,
+  parseRow,
+  type Row,
+  readKey,
+} from './collection-context.js';
+import { lockReferenced, predicateLock } from './collection-locks.js';
+import { forgetAhead } from './collection-reads.js';
+import { postgresDialect, uniqueFields } from './collection-sql.js';
+import { withUniqueRules } from './errors.js';
+import { issueLabelWrites } from './labels.js';
+import { ensureLockRow } from './tenant-locks.js';
+import { predicateKey } from './transaction-memo.js';
+
+/** A PostgreSQL collection's writes (collections.ts assembles the store). */
+
+/** Which unique rule an insert that inserted nothing ran into. */
+export async function clashOf(ctx: CollectionContext, accountId: string, row: Row): Promise<UniqueViolation> {
+  const { conn, name, shape, table } = ctx;
+  const taken = await conn.value<number>(`SELECT 1 FROM ${table} WHERE account_id = $2 AND id = $1`, [
+    row.id,
+    accountId,
+  ]);
+  if (taken !== undefined) return new UniqueViolation(`${name}.id`);
+  for (const what of Object.values(shape.uniqueRules)) {
+    const fields = uniqueFields[what] ?? [];
+    const values = fields.map((field) => fieldValue(row, field) ?? null);
+    if (values.includes(null)) continue;
+    const held = await conn.value<number>(
+      `SELECT 1 FROM ${table} WHERE account_id = $1 AND workspace_id = $2 AND ${fields
+        .map((field, i) => `${columnOf(field)} = $${i + 3}`)
+        .join(' AND ')} AND id <> $${fields.length + 3}`,
+      [accountId, row.workspaceId, ...values, row.id],
+    );
+    if (held !== undefined) return new UniqueViolation(what);
+  }
+  const [what] = Object.values(shape.uniqueRules);
+  return new UniqueViolation(what ?? `${name}.id`);
+}
+
+/**
+ * An issue's update with its labels kept: when the transaction read the issue (as every update
+ * does first), only a change of labels costs statements, sent once the update succeeded; else
+ * the stale ones go before the update, read from the stored text, and the new ones after.
+ */
+async function updateIssue(
+  ctx: CollectionContext,
+  accountId: string,
+  row: Row,
+  update: { sql: string; params: unknown[] },
+): Promise<number> {
+  const { conn, name } = ctx;
+  const labels = labelsOf(name, row);
+  const before = conn.memo.issueLabels.get(row.id);
+  if (before === undefined) {
+    const around = issueLabelWrites.updated(accountId, row.workspaceId, row.id, labels);
+    const results = await conn.batch([...around.before, update, ...around.after]);
+    conn.memo.issueLabels.set(row.id, labels);
+    return results[around.before.length]?.rowCount ?? 0;
+  }
+  const changed = await conn.run(update.sql, update.params);
+  if (changed !== 1) return changed;
+  conn.memo.issueLabels.set(row.id, labels);
+  const removed = before.filter((label) => !labels.includes(label));
+  const added = labels.filter((label) => !before.includes(label));
+  const writes = [
+    ...(removed.length === 0 ? [] : [issueLabelWrites.removed(accountId, row.workspaceId, row.id, removed)]),
+    ...issueLabelWrites.added(accountId, row.workspaceId, row.id, added),
+  ];
+  if (writes.length > 0) await conn.batch(writes);
+  return changed;
+}
+
+/** Collection.insert: a numbered issue held for the statement (or the COMMIT) that carries it; any other row sent at once. */
+export async function insertRow(ctx: CollectionContext, row: Row, json?: string): Promise<void> {
+  const { conn, name, shape, table, insertSql } = ctx;
+  const accountId = await accountOf(conn, row.workspaceId);
+  const params = [row.id, row.workspaceId, ...rowValues(shape, postgresDialect, row, json), accountId];
+  const lockKey = predicateKey(table, row.workspaceId);
+  // An issue of another tracker may clash on its external id: it is sent at once, so that the
+  // clash is found by its own statement (clashOf), not by the COMMIT.
+  const numbered =
+    conn.writing && name === 'issues' && conn.memo.numberTaken && fieldValue(row, 'external.id') == null;
+  if (numbered && conn.memo.predicateLocks.has(lockKey)) {
+    // A numbered row whose predicate lock the number's statement took (records.ts): sent
+    // with the COMMIT, unless a statement comes first. Its id is new and its number the
+    // counter's, so it clashes with nothing; were it to, the COMMIT fails with it.
+    conn.hold({
+      sql: insertSql,
+      params,
+      atCommitSql: insertSql.replace(/ ON CONFLICT DO NOTHING$/, ''),
+      check: async (inserted) => {
+        if (inserted === 0) throw await clashOf(ctx, accountId, row);
+      },
+      after: labelsAdded(ctx, accountId, row),
+    });
+    return;
+  }
+  if (numbered && !conn.memo.predicateLocks.has(lockKey)) {
+    // A numbered row (its number from the counter this transaction took): sent with the
+    // transaction's next statement, the create's signal (signals.ts). Its id is new and its
+    // number the counter's, so it clashes with nothing.
+    // The statement that carries it locks the row: it must exist by then.
+    const sharedLock = { accountId, name: lockKey };
+    await ensureLockRow(conn, accountId, sharedLock.name, (sql, p) => conn.run(sql, p));
+    conn.memo.predicateLocks.set(lockKey, 'shared');
+    conn.hold({
+      sql: insertSql,
+      params,
+      sharedLock,
+      check: async (inserted) => {
+        if (inserted === 0) throw await clashOf(ctx, accountId, row);
+      },
+      after: labelsAdded(ctx, accountId, row),
+    });
+    return;
+  }
+  await predicateLock(ctx, accountId, row.workspaceId, false);
+  const inserted = await conn.run(insertSql, params);
+  if (inserted === 0) throw await clashOf(ctx, accountId, row);
+  const labels = labelsAdded(ctx, accountId, row);
+  if (labels.length > 0) await conn.batch(labels);
+}
+
+/** Collection.update: the row replaced when its version is the expected one. */
+export async function updateRow(ctx: CollectionContext, row: Row, expectedVersion: number): Promise<void> {
+  const { conn, name, shape, table, updateSql } = ctx;
+  forgetAhead(ctx, row.workspaceId, row.id);
+  const accountId = await accountOf(conn, row.workspaceId);
+  const update = {
+    sql: updateSql,
+    params: [...rowValues(shape, postgresDialect, row), row.id, row.workspaceId, expectedVersion, accountId],
+  };
+  const changed = await withUniqueRules(shape.uniqueRules, () =>
+    name === 'issues' ? updateIssue(ctx, accountId, row, update) : conn.run(update.sql, update.params),
+  );
+  if (changed === 1) return;
+  const current = await conn.value<number>(
+    `SELECT version FROM ${table} WHERE account_id = $3 AND id = $1 AND workspace_id = $2`,
+    [row.id, row.workspaceId, accountId],
+  );
+  // The version this transaction read changed under it: a lost race, not a stale request.
+  const read = conn.memo.readVersions.get(readKey(table, row.id));
+  if (conn.writing && read?.includes(expectedVersion))
+    throw conn.deadlocked(`${name}: ${row.id} changed after this transaction read it (run again)`);
+  throw new VersionMismatch(current ?? null);
+}
+
+/** Collection.delete: one row by id, an issue with its labels. */
+export async function deleteRow(ctx: CollectionContext, workspaceId: string, id: string): Promise<boolean> {
+  const { conn, name, table } = ctx;
+  forgetAhead(ctx, workspaceId, id);
+  const accountId = await accountOf(conn, workspaceId);
+  const remove = {
+    sql: `DELETE FROM ${table} WHERE account_id = $3 AND id = $1 AND workspace_id = $2`,
+    params: [id, workspaceId, accountId],
+  };
+  if (name !== 'issues') return (await conn.run(remove.sql, remove.params)) > 0;
+  conn.memo.issueLabels.delete(id);
+  const [, deleted] = await conn.batch([issueLabelWrites.deleted(accountId, workspaceId, id), remove]);
+  return (deleted?.rowCount ?? 0) > 0;
+}
+
+/** Collection.deleteWhere: every row matching `where`, given back in insertion order. */
+export async function deleteWhere(ctx: CollectionContext, workspaceId: string, where: Where): Promise<Row[]> {
+  const { conn, name, table } = ctx;
+  forgetAhead(ctx, workspaceId);
+  const accountId = await accountOf(conn, workspaceId);
+  await lockReferenced(ctx, accountId, workspaceId, where as Where);
+  await predicateLock(ctx, accountId, workspaceId, true);
+  const conditions = matching(ctx, accountId, workspaceId, where);
+  const deleted = await conn.rows<{ pk: number; data: string }>(
+    `DELETE FROM ${table} WHERE ${conditions.sql} RETURNING pk, data`,
+    conditions.params,
+  );
+  if (name === 'issues' && deleted.length > 0) {
+    const labels = issueLabelWrites.deletedRows(accountId, workspaceId, deleted);
+    await conn.run(labels.sql, labels.params);
+  }
+  // RETURNING order is unspecified: give them back in insertion order.
+  return deleted.sort((a, b) => a.pk - b.pk).map((row) => parseRow(row.data));
+}
