@@ -8,6 +8,7 @@ import {
   type Where,
 } from '../shared/collection-clauses.js';
 import { columnOf } from '../shared/collection-table.js';
+import { talliesOf } from '../shared/tally-rows.js';
 import { accountOf } from './account-routes.js';
 import { type CollectionContext, matching, parseRow, type Row } from './collection-context.js';
 import { lockReferenced, predicateLock } from './collection-locks.js';
@@ -51,13 +52,7 @@ export async function tallyRows(
       `FROM ${table} WHERE ${conditions.sql}${columns.length ? ` GROUP BY ${columns.join(', ')}` : ''}`,
     conditions.params,
   );
-  return rows
-    .filter((row) => (row.n as number) > 0)
-    .map((row) => ({
-      values: columns.map((_, i) => row[`g${i}`] ?? null),
-      count: row.n as number,
-      latestUpdatedAt: row.latest as string,
-    }));
+  return talliesOf(rows, columns.length);
 }
 
 /** Collection.list: a page and its total (or sum), of one snapshot or under the predicate lock. */

@@ -21,6 +21,7 @@ import {
   type Where,
 } from '../../shared/collection-clauses.js';
 import { type CollectionTable, columnOf, rowValues } from '../../shared/collection-table.js';
+import { talliesOf } from '../../shared/tally-rows.js';
 import type { Conn } from '../engine/types.js';
 import { countedColumns as firstCounted } from '../migrations/002_list_counts.js';
 import { searchedFields } from '../migrations/005_batched_search.js';
@@ -362,13 +363,7 @@ async function tally(this: CollectionState, workspaceId: string, where: Where, b
       `WHERE ${clauses.join(' AND ')}${columns.length ? ` GROUP BY ${columns.join(', ')}` : ''}`,
     params,
   );
-  return rows
-    .filter((row) => (row.n as number) > 0)
-    .map((row) => ({
-      values: columns.map((_, i) => row[`g${i}`] ?? null),
-      count: row.n as number,
-      latestUpdatedAt: row.latest as string,
-    }));
+  return talliesOf(rows, columns.length);
 }
 
 async function list(this: CollectionState, query: ListQuery<CollectionName>): Promise<ListResult<Row>> {
