@@ -205,6 +205,9 @@ export const ${n.value}Examples = {
 };
 `;
 
+/** `milestone` → `a milestone`, `outcome` → `an outcome`. */
+const withArticle = (noun) => `${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`;
+
 /** `routes.ts`. */
 const routes = (n) => `import { getStoredOr404 } from '../shared/operations.js';
 import { familyRoutes } from '../shared/routes.js';
@@ -240,6 +243,14 @@ export const ${n.value}Routes = familyRoutes({
     remove: 'delete${n.Type}',
   },
   about: { list: 'Narrow by \`status\`.' },
+  // What the MCP server's tools say of each operation to an agent: no HTTP in them.
+  agent: {
+    list: "Lists the workspace's ${n.plural}, newest first, narrowed by \`status\`. Answers \`{ data, nextCursor, total }\`: pass \`nextCursor\` as \`cursor\` for the next page.",
+    create: 'Creates ${withArticle(n.noun)} from its \`name\`, with an optional \`status\` and \`description\`. Answers the ${n.noun}.',
+    get: 'Reads one ${n.noun} by id. Answers it with its \`version\`.',
+    update: 'Changes the fields sent of ${withArticle(n.noun)} and keeps the others. Answers the ${n.noun} at its new \`version\`.',
+    remove: 'Deletes ${withArticle(n.noun)}. Answers nothing on success.',
+  },
   examples: ${n.value}Examples,
 });
 `;

@@ -125,5 +125,16 @@ for (const adapter of adaptersUnderTest) {
 }
 `;
 
+/**
+ * `operation-ids.json`: the family's operationIds, pinned as test/openapi/examples.test.ts pins
+ * the others: renaming one would rename a method of generated clients.
+ */
+const operationIds = (n) =>
+  `${JSON.stringify([`list${n.Types}`, `create${n.Type}`, `get${n.Type}`, `update${n.Type}`, `delete${n.Type}`], null, 2)}\n`;
+
 /** Every file of the family's test folder, by name. */
-export const testFiles = (n) => ({ 'store.test.ts': store(n), 'http.test.ts': http(n) });
+export const testFiles = (n) => ({
+  'store.test.ts': store(n),
+  'http.test.ts': http(n),
+  'operation-ids.json': operationIds(n),
+});
