@@ -95,5 +95,5 @@ if (biome.status !== 0) process.stderr.write(biome.stdout + biome.stderr);
 process.stdout.write(
   `The ${n.plural} family: /api/v1/${n.kebab} with its store, events and migrations.\n` +
     written.map((file) => `  ${file}\n`).join('') +
-    `Next: npm run build, then npx vitest run test/families/${n.kebab}/\n`,
+    `Next: npm run build, then npx vitest run test/families/${n.kebab}/; npm run gen:client and npm run gen:mcp-docs bring the generated client types and docs/mcp.md up to date.\n`,
 );
