@@ -107,14 +107,18 @@ describe('npm run new-family', () => {
         inCopy('node', ['node_modules/.bin/depcruise', 'src', '--config', '.dependency-cruiser.cjs']),
       );
       // The family's own suites on memory and SQLite (and PostgreSQL when TEST_DATABASE_URL is
-      // set), and the generated checks that take it from the family list.
+      // set), the shared storage suite (its collection among the others), and the checks that
+      // take it from the family list.
       expectSuccess(
         inCopy('node', [
           'node_modules/.bin/vitest',
           'run',
           'test/families/milestones/',
+          'test/conformance/memory.test.ts',
+          'test/conformance/sqlite.test.ts',
           'test/openapi/examples.test.ts',
           'test/http/route-access.test.ts',
+          'test/postgres/distribution-docs.test.ts',
         ]),
       );
     },
