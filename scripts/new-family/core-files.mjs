@@ -1,13 +1,14 @@
 // The files of a new family's folder under src/core/families/, written from its names. The
 // family is a small working one (a name, a status it is filtered on, a description) that its
 // author then reshapes: every other part of the tracker takes what it needs from its declaration.
+import { filters, sorts } from './shape.mjs';
 
 /** `declaration.ts`: what the rest of the tracker derives, said once. */
 const declaration = (n) => `/**
  * What the rest of the tracker derives for the ${n.plural} family, said once: the routes, the
  * collection and its SQL table, the events and the id prefix are all named from here. A
- * collection's table is a tenant table (PostgreSQL distributes it by account), with a column and
- * an index for each filter and sort field (the migrations).
+ * collection's table is a tenant table (PostgreSQL distributes it by account, distribution.ts),
+ * with a column and an index for each filter field (the migrations).
  */
 export const ${n.value}Declaration = {
   noun: '${n.noun}',
@@ -19,9 +20,9 @@ export const ${n.value}Declaration = {
   /** The signals' resource type and the events' prefix (\`${n.resourceType}.created\`). */
   resourceType: '${n.resourceType}',
   /** The fields a list narrows by (\`?status=open\`). */
-  filters: ['status'],
+  filters: ${JSON.stringify(filters).replaceAll('"', "'")},
   /** The fields a list sorts by besides \`createdAt\`. */
-  sorts: ['updatedAt'],
+  sorts: ${JSON.stringify(sorts).replaceAll('"', "'")},
 } as const;
 `;
 

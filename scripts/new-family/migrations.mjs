@@ -2,12 +2,10 @@
 // (SQLite) and 24 (PostgreSQL) made the saved views' one. The columns are the declaration's:
 // those every collection has, one for each filter field, and the row's JSON (`data`). Once
 // released a migration is frozen, so it lists them rather than deriving them from the code.
+import { filters } from './shape.mjs';
 
 /** `status` → `status`; `dueOn` → `due_on`: a field's column. */
 const columnOf = (field) => field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
-
-/** The filter fields the scaffolded declaration names (declaration.ts). */
-const filters = ['status'];
 
 /** `NNN_<table>.ts`, numbered after the folder's last migration. */
 export const migrationFileName = (n, version) => `${String(version).padStart(3, '0')}_${n.table}.ts`;
