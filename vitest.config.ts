@@ -5,6 +5,10 @@ import { defineConfig } from 'vitest/config';
 // server run afterwards, one at a time, so that other test files are not the load they measure.
 const measuresLatency = ['test/**/*fairness*.test.ts'];
 
+// The scaffold's test builds, type-checks and tests a copy of the repository with a new family in
+// it: minutes of both cores, so it runs last, alone.
+const scaffolds = ['test/scaffold/**/*.test.ts'];
+
 // The PostgreSQL suites run a second time against a distributed database whenever TEST_CITUS_URL
 // names a Citus coordinator (`.ci/run` starts one): every schema a test makes is distributed by
 // account when it is created, with 4 shards a table to keep that quick, and any statement that
@@ -57,7 +61,7 @@ export default defineConfig({
         test: {
           name: 'main',
           include: ['test/**/*.test.ts'],
-          exclude: measuresLatency,
+          exclude: [...measuresLatency, ...scaffolds],
           maxWorkers: 3,
           sequence: { groupOrder: 0 },
         },
@@ -85,6 +89,16 @@ export default defineConfig({
           include: measuresLatency,
           maxWorkers: 1,
           sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'scaffold',
+          include: scaffolds,
+          maxWorkers: 1,
+          testTimeout: 20 * 60_000,
+          sequence: { groupOrder: 3 },
         },
       },
     ],

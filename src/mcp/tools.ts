@@ -274,7 +274,7 @@ function toolOf(route: Route, document: OpenApiDocument): ToolDefinition {
   return {
     name: toolNameOf(route),
     title: route.summary,
-    description: `${agentDescriptions[route.operationId] ?? route.description}${body?.shapes ? ` ${body.shapes}` : ''}`,
+    description: `${agentDescriptions[route.operationId] ?? route.agent ?? route.description}${body?.shapes ? ` ${body.shapes}` : ''}`,
     inputSchema: {
       type: 'object',
       properties,

@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/core/canonical-json.js';
 import { copyStorage, TargetNotEmpty } from '../../src/core/copy.js';
+import { collectionNames } from '../../src/core/families/collections.js';
 import {
+  type CollectionName,
+  type CollectionRows,
   type DumpRows,
   type DumpTable,
   dumpTables,
@@ -77,38 +80,16 @@ async function seedEveryTable(tx: StorageTx): Promise<{ [Table in DumpTable]: Du
   for (const t of tokens) await tx.tokens.insert(t);
   for (const s of sessions) await tx.sessions.insert(s);
 
-  const rows = <
-    Name extends
-      | 'projects'
-      | 'outcomes'
-      | 'issues'
-      | 'context'
-      | 'decisions'
-      | 'timeEntries'
-      | 'comments'
-      | 'issueRelations'
-      | 'views',
-  >(
-    name: Name,
-  ) => [sampleRow(name, 'wsp_1', {}, at(2)), sampleRow(name, 'wsp_2', {}, at(3))];
-  const projects = rows('projects');
-  const outcomes = rows('outcomes');
-  const issues = rows('issues');
-  const context = rows('context');
-  const decisions = rows('decisions');
-  const timeEntries = rows('timeEntries');
-  const comments = rows('comments');
-  const issueRelations = rows('issueRelations');
-  const views = rows('views');
-  for (const r of projects) await tx.collections.projects.insert(r);
-  for (const r of outcomes) await tx.collections.outcomes.insert(r);
-  for (const r of issues) await tx.collections.issues.insert(r);
-  for (const r of context) await tx.collections.context.insert(r);
-  for (const r of decisions) await tx.collections.decisions.insert(r);
-  for (const r of timeEntries) await tx.collections.timeEntries.insert(r);
-  for (const r of comments) await tx.collections.comments.insert(r);
-  for (const r of issueRelations) await tx.collections.issueRelations.insert(r);
-  for (const r of views) await tx.collections.views.insert(r);
+  // Two rows of each collection, one per workspace, in the family list's order: the collections
+  // come from the list, so a new family's table is dumped and compared with no line here.
+  const collectionRows = Object.fromEntries(
+    collectionNames.map((name) => [
+      name,
+      [sampleRow(name, 'wsp_1', {}, at(2)), sampleRow(name, 'wsp_2', {}, at(3))],
+    ]),
+  ) as { [Name in CollectionName]: CollectionRows[Name][] };
+  for (const name of collectionNames)
+    for (const r of collectionRows[name]) await tx.collections[name].insert(r as never);
 
   await tx.counters.next('wsp_1', 'issues:prj_1');
   await tx.counters.next('wsp_1', 'issues:prj_1');
@@ -143,15 +124,7 @@ async function seedEveryTable(tx: StorageTx): Promise<{ [Table in DumpTable]: Du
     memberships,
     tokens,
     sessions,
-    projects,
-    outcomes,
-    issues,
-    context,
-    decisions,
-    timeEntries,
-    comments,
-    issueRelations,
-    views,
+    ...collectionRows,
     counters,
     signals,
     idempotency,

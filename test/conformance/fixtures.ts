@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, it } from 'vitest';
+import type { Family } from '../../src/core/families/family.js';
+import { families } from '../../src/core/families/index.js';
 import type {
   AdminSession,
   ApiToken,
@@ -56,7 +58,8 @@ export function sampleRow<Name extends CollectionName>(
   createdAt = at(0),
 ): CollectionRows[Name] {
   const common = { id: newId(name), ...versioned(workspaceId, createdAt) };
-  const rows: { [N in CollectionName]: () => CollectionRows[N] } = {
+  // A family without a row here (a new one) is sampled from its API reference's example record.
+  const rows: { [N in CollectionName]?: () => CollectionRows[N] } = {
     projects: () => ({ ...common, name: 'Apollo', key: newId('K'), description: null }),
     issues: () => ({
       ...common,
@@ -139,7 +142,28 @@ export function sampleRow<Name extends CollectionName>(
       createdBy: 'usr_1',
     }),
   };
-  return { ...rows[name](), ...overrides };
+  const made = rows[name]?.() ?? ({ ...exampleRecordOf(name), ...common } as CollectionRows[Name]);
+  return { ...made, ...overrides };
+}
+
+/**
+ * The record a family's reference shows for `GET <collection>/:id` (its `examples.ts`), without
+ * its id and times: a valid row of any collection, with no sample of its own written above.
+ */
+function exampleRecordOf(name: CollectionName): Record<string, unknown> {
+  const family = (families as readonly Family[]).find((f) => f.collection?.name === name);
+  const read = family?.routes.find((route) => route.method === 'GET' && /^\/[a-z-]+\/:id$/.test(route.path));
+  const example = read?.examples?.response;
+  if (!example || typeof example !== 'object')
+    throw new Error(`no sample row of ${name}: its family has no GET example, so write one in sampleRow`);
+  const {
+    id: _id,
+    createdAt: _created,
+    updatedAt: _updated,
+    version: _version,
+    ...fields
+  } = example as Record<string, unknown>;
+  return fields;
 }
 
 export function sampleToken(workspaceId: string, overrides: Partial<ApiToken> = {}): ApiToken {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { bodyFor, exampleBodiedPaths, mainTenant } from '../http/families/fixtures.js';
 import type { TestServer } from '../http/harness.js';
 import type { FuzzTargets } from './request-arbitraries.js';
 
@@ -59,6 +60,14 @@ export async function seedTargets(s: TestServer): Promise<FuzzTargets> {
   ]) {
     views.push(await create('/views', { name: `Seen ${resource}`, resource, query }));
   }
+  // Three of each collection whose create example is a valid body (a family made by `npm run
+  // new-family`), so that its item routes are fuzzed with ids that exist.
+  const fromExamples: Record<string, string[]> = {};
+  for (const path of exampleBodiedPaths) {
+    const made = [];
+    for (let n = 1; n <= 3; n++) made.push(await create(path, await bodyFor(path)?.(s, mainTenant(s), n)));
+    fromExamples[path.slice(1)] = ids(made);
+  }
   const members = [];
   for (const email of ['fuzz-a@acme.test', 'fuzz-b@acme.test', 'fuzz-c@acme.test']) {
     members.push(await create('/members', { email, role: 'member' }));
@@ -79,6 +88,7 @@ export async function seedTargets(s: TestServer): Promise<FuzzTargets> {
   }
 
   const byFamily: Record<string, string[]> = {
+    ...fromExamples,
     projects: [s.ws.projectId, s.other.projectId, s.ws.projectKey],
     outcomes: outcomeIds,
     context: ids(context),

@@ -1,7 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Route } from '../../src/core/pipeline/route.js';
 import { routes } from '../../src/core/routes.js';
-import { createIssue, mainTenant, otherTenant, type Tenant, validBodies } from './families/fixtures.js';
+import {
+  bodyFor,
+  createIssue,
+  exampleBodiedPaths,
+  mainTenant,
+  otherTenant,
+  type Tenant,
+} from './families/fixtures.js';
 import { client, expectProblem, type Json, signalsOf } from './families/support.js';
 import { type ApiResponse, hosts, newKey, startServer, type TestServer } from './harness.js';
 
@@ -21,11 +28,11 @@ type Recipe = (s: TestServer, as: Tenant) => Promise<Prepared>;
 const create = (s: TestServer, as: Tenant, path: string, body: unknown): Promise<Json> =>
   client(s).create(path, body, as.token);
 
-/** A valid create body per collection, from the family fixtures. */
+/** A valid create body per collection, from the family fixtures (or the family's create example). */
 const createRecipe =
   (path: string): Recipe =>
   async (s, as) => {
-    const factory = validBodies[path];
+    const factory = bodyFor(path);
     if (!factory) throw new Error(`no valid body for ${path}`);
     return { params: {}, body: await factory(s, as, 1) };
   };
@@ -34,7 +41,7 @@ const createRecipe =
 const itemRecipe =
   (path: string, body?: Record<string, unknown>): Recipe =>
   async (s, as) => {
-    const factory = validBodies[path];
+    const factory = bodyFor(path);
     if (!factory) throw new Error(`no valid body for ${path}`);
     const item = await create(s, as, path, await factory(s, as, 1));
     return { params: { id: item.id }, ...(body ? { body } : {}) };
@@ -47,8 +54,30 @@ const member = (s: TestServer, as: Tenant) =>
 const webhook = (s: TestServer, as: Tenant, eventTypes = ['project.created']) =>
   create(s, as, '/webhooks', { url: 'https://hooks.example.com/in', eventTypes });
 
-/** One valid request per mutating route, keyed `METHOD /path`. A new mutating route needs an entry here. */
+/**
+ * The standard routes of a collection whose create example is its valid body (fixtures.ts,
+ * exampleBodiedPaths): create, change by its update example, delete. A family made by `npm run
+ * new-family` is checked by these with no entry below.
+ */
+const standardRecipes = (path: string): Record<string, Recipe> => {
+  const update = routes.find((route) => route.method === 'PATCH' && route.path === `${path}/:id`);
+  return {
+    [`POST ${path}`]: createRecipe(path),
+    ...(update
+      ? { [`PATCH ${path}/:id`]: itemRecipe(path, update.examples.request as Record<string, unknown>) }
+      : {}),
+    ...(routes.some((route) => route.method === 'DELETE' && route.path === `${path}/:id`)
+      ? { [`DELETE ${path}/:id`]: itemRecipe(path) }
+      : {}),
+  };
+};
+
+/**
+ * One valid request per mutating route, keyed `METHOD /path`. A new mutating route needs an entry
+ * here, but for the standard routes of a collection whose create example is a valid body.
+ */
 const recipes: Record<string, Recipe> = {
+  ...Object.assign({}, ...exampleBodiedPaths.map(standardRecipes)),
   'POST /projects': createRecipe('/projects'),
   'PATCH /projects/:id': itemRecipe('/projects', { name: 'Renamed' }),
   'POST /outcomes': createRecipe('/outcomes'),

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll } from 'vitest';
 import { type PostgresStorage, postgresStorage } from '../../src/adapters/postgres/index.js';
+import { collectionTables } from '../../src/core/families/collections.js';
 import { claimCitusSchema } from './citus-schemas.js';
 import { loadSqlParser } from './distribution-check.js';
 import { recordAdapterStatements, type StatementRecorder } from './statement-recorder.js';
@@ -68,15 +69,8 @@ export const resetTablesSql = [
   'memberships',
   'tokens',
   'sessions',
-  'projects',
-  'issues',
-  'outcomes',
-  'context_items',
-  'decisions',
-  'time_entries',
-  'comments',
-  'issue_relations',
-  'views',
+  // Each family's collection, from the family list: a new family's table is emptied too.
+  ...Object.values(collectionTables),
   'signals',
   'idempotency_keys',
   'counters',

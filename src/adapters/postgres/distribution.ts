@@ -33,6 +33,8 @@
  * checked against it (test/postgres/distribution-docs.test.ts).
  */
 
+import { collectionTables } from '../../core/families/collections.js';
+
 export type TableKind =
   | { kind: 'tenant'; column: string }
   | { kind: 'reference' }
@@ -42,7 +44,7 @@ const tenant: TableKind = { kind: 'tenant', column: 'account_id' };
 const reference: TableKind = { kind: 'reference' };
 const ownKey: TableKind = { kind: 'own-key', column: 'key' };
 
-export const tableKinds: Readonly<Record<string, TableKind>> = Object.freeze({
+const listed: Readonly<Record<string, TableKind>> = {
   // Tenant tables: one account's rows, all on the account's node.
   accounts: { kind: 'tenant', column: 'id' },
   workspaces: tenant,
@@ -81,4 +83,18 @@ export const tableKinds: Readonly<Record<string, TableKind>> = Object.freeze({
   // Distributed by their own key: per-key counters written on every request, not an account's.
   rate_limits: ownKey,
   rate_limit_runs: ownKey,
+};
+
+/**
+ * Every table's kind: those listed above, then the table of each family's collection not listed
+ * there. A collection's rows are a workspace's, so its table is a tenant table; a family added
+ * later is distributed without an edit here (its migration keys the table by account as above).
+ */
+export const tableKinds: Readonly<Record<string, TableKind>> = Object.freeze({
+  ...listed,
+  ...Object.fromEntries(
+    Object.values(collectionTables)
+      .filter((table) => !(table in listed))
+      .map((table) => [table, tenant]),
+  ),
 });

@@ -1,34 +1,28 @@
 import { webhookEvents, webhookTestEvent } from '../webhooks/events.js';
-import { commentEvents } from './comments/events.js';
-import { contextEvents } from './context/events.js';
-import { decisionEvents } from './decisions/events.js';
-import { issueEvents } from './issues/events.js';
-import { memberEvents } from './members/events.js';
-import { outcomeEvents } from './outcomes/events.js';
-import { projectEvents } from './projects/events.js';
-import { relationEvents } from './relations/events.js';
-import { timeEntryEvents } from './time-entries/events.js';
-import { viewEvents } from './views/events.js';
+import { resourceFamilies } from './resources.js';
+
+/** The event types one family declares, as literal types. */
+type EventsOf<F> = F extends { events: infer Events } ? Events[keyof Events] : never;
+
+/** Every event type of the catalogue below, as one union of literal types. */
+type Catalogued =
+  | EventsOf<(typeof resourceFamilies)[number]>
+  | (typeof webhookEvents)[keyof typeof webhookEvents]
+  | typeof webhookTestEvent;
 
 /**
  * The catalog of event types (CONTRACT §6): what signals carry and webhooks subscribe to. Made of
- * the families' `events.ts` rather than of the family list, since the webhook and signal schemas
- * validate against it and are part of that list; a test holds it equal to the list's events.
+ * the resource families' `events` (resources.ts) rather than of the whole family list, since the
+ * webhook and signal schemas validate against it and are part of that list; a test holds it equal
+ * to the list's events.
  */
 export const eventTypes = [
-  ...Object.values(projectEvents),
-  ...Object.values(outcomeEvents),
-  ...Object.values(contextEvents),
-  ...Object.values(decisionEvents),
-  ...Object.values(issueEvents),
-  ...Object.values(relationEvents),
-  ...Object.values(timeEntryEvents),
-  ...Object.values(commentEvents),
-  ...Object.values(viewEvents),
-  ...Object.values(memberEvents),
+  ...(resourceFamilies as readonly { events?: Readonly<Record<string, string>> }[]).flatMap((family) =>
+    Object.values(family.events ?? {}),
+  ),
   ...Object.values(webhookEvents),
   webhookTestEvent,
-] as const;
+] as unknown as readonly [Catalogued, ...Catalogued[]];
 export type EventType = (typeof eventTypes)[number];
 
 /** The validation message for a type outside the catalog, naming it and what is accepted instead. */

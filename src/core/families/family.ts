@@ -15,7 +15,8 @@ export interface FamilyCollection<Name extends CollectionName> {
 /**
  * One resource family, all it brings to the tracker in one value: the route table, the event
  * catalogue, the OpenAPI document, the adapters' collections, `copy` and export/import are
- * derived from the list of these (`families/index.ts`), so a new family registers nowhere else.
+ * derived from the list of these (`families/index.ts`, a new one going in `resources.ts`), so a
+ * new family registers nowhere else.
  */
 export interface Family {
   /** Its name: its folder, and the family of its export records where it has some. */

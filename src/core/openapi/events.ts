@@ -60,21 +60,18 @@ export const eventPayloadSchemas: Record<string, z.ZodType> = Object.fromEntries
   eventTypes.map((type) => [eventComponentName(type), eventPayloadSchema(type)]),
 );
 
-/** Where each family's items live, to find their examples in the route table. */
-const collectionOf: Record<Family, string> = {
-  project: '/projects',
-  outcome: '/outcomes',
-  context: '/context',
-  decision: '/decisions',
-  issue: '/issues',
-  // No route reads one relation alone: its events' example is the family's own.
-  issue_relation: '',
-  time_entry: '/time-entries',
-  comment: '/comments',
-  view: '/views',
-  member: '/members',
-  webhook: '/webhooks',
-};
+/**
+ * Where each family's items live, to find their examples in the route table: the collection whose
+ * `GET <collection>/:id` the family serves. A family with no such route (relations: no route reads
+ * one relation alone) has '', and its events' example is its own.
+ */
+const collectionOf: Record<string, string> = Object.fromEntries(
+  (families as readonly FamilyDefinition[]).flatMap((family) => {
+    if (!family.eventObject) return [];
+    const read = family.routes.find((route) => route.method === 'GET' && /^\/[a-z-]+\/:id$/.test(route.path));
+    return [[family.eventObject.prefix, read ? read.path.slice(0, -'/:id'.length) : '']];
+  }),
+);
 
 type Item = Record<string, unknown>;
 

@@ -47,6 +47,11 @@ interface RouteReference {
   summary: string;
   /** What the operation does and what it needs, for people. */
   description: string;
+  /**
+   * What it does for an AI agent calling it as an MCP tool, with no HTTP in it: a family brings
+   * its own words with its routes; the MCP server's list (mcp/descriptions.ts) has the others'.
+   */
+  agent?: string;
   examples: RouteExamples;
 }
 

@@ -10,7 +10,11 @@ import type {
   TimeEntry,
 } from '../model.js';
 
-/** The data families stored as generic, workspace-scoped, versioned collections. */
+/**
+ * The data families stored as generic, workspace-scoped, versioned collections. An interface so
+ * that a family keeps its record type in its own folder and adds its row here by declaration
+ * merging (`declare module '../../port/collection.js'`), as `npm run new-family` writes it.
+ */
 export interface CollectionRows {
   projects: Project;
   issues: Issue;

@@ -13,11 +13,19 @@ export async function referenced<Name extends CollectionName>(
   field: string,
 ): Promise<CollectionRows[Name]> {
   const row = await ctx.tx.collections[name].get(ctx.tenant.workspaceId, id);
-  if (!row) throw invalidReference(field, `${field} ${id} does not name ${label[name]} in this workspace.`);
+  if (!row)
+    throw invalidReference(
+      field,
+      `${field} ${id} does not name ${label[name] ?? `one of the ${name}`} in this workspace.`,
+    );
   return row as CollectionRows[Name];
 }
 
-const label: Record<CollectionName, string> = {
+/**
+ * How a refusal names the collection's record. Partial: a family added later needs no line here
+ * until something refers to its records, and is named by its collection meanwhile.
+ */
+const label: Partial<Record<CollectionName, string>> = {
   projects: 'a project',
   issues: 'an issue',
   outcomes: 'an outcome',

@@ -49,6 +49,8 @@ export interface FamilyOperations<LQ extends z.ZodType, CB extends z.ZodType, PB
   operationIds: Partial<Record<StandardOperation, string>>;
   /** A sentence or two a family adds to an operation's description (its filters, its rules). */
   about?: Partial<Record<StandardOperation, string>>;
+  /** What each operation does for an AI agent calling it as an MCP tool (Route.agent). */
+  agent?: Partial<Record<StandardOperation, string>>;
   examples: FamilyExamples;
 }
 
@@ -79,9 +81,11 @@ export function familyRoutes<LQ extends z.ZodType, CB extends z.ZodType, PB exte
     const operationId = family.operationIds[operation];
     if (!operationId) throw new Error(`${path}: ${operation} has no operationId`);
     const about = family.about?.[operation];
+    const agent = family.agent?.[operation];
     return {
       operationId,
       description: about ? `${descriptions[operation]} ${about}` : descriptions[operation],
+      ...(agent ? { agent } : {}),
     };
   };
   const readAccess = family.readAccess ?? 'read';
