@@ -77,6 +77,32 @@ write(
   postgresMigration(n, postgresVersion),
 );
 
+// Each adapter's migration list names the new migration: its import and its line. The lists are
+// static imports, which a bundler follows (Next.js bundles the package), not a folder read at run
+// time (test/migrations/lists.test.ts holds them to the folders).
+for (const [dir, version] of [
+  [migrationDirs.sqlite, sqliteVersion],
+  [migrationDirs.postgres, postgresVersion],
+]) {
+  const indexFile = join(dir, 'index.ts');
+  const index = readFileSync(indexFile, 'utf8');
+  const close = index.indexOf('\n];\n', index.indexOf('export const migrations'));
+  const lastImport = index.lastIndexOf('\nimport ');
+  if (close < 0 || lastImport < 0) refuse(`${relative(root, indexFile)} has no migration list to add to`);
+  const importEnd = index.indexOf('\n', lastImport + 1) + 1;
+  const file = migrationFileName(n, version).replace(/\.ts$/, '.js');
+  const entry = `  { version: ${version}, name: '${n.table.replaceAll('_', ' ')}', sql: ${n.value}Table },`;
+  writeFileSync(
+    indexFile,
+    index.slice(0, importEnd) +
+      `import { ${n.value}Table } from './${file}';\n` +
+      index.slice(importEnd, close) +
+      `\n${entry}` +
+      index.slice(close),
+  );
+  written.push(relative(root, indexFile));
+}
+
 // The family's line (and its import) at the end of the resource family list.
 const list = readFileSync(listFile, 'utf8');
 const end = list.lastIndexOf('] as const;');

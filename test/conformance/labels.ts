@@ -9,14 +9,23 @@ const alphabet = ['bug', 'ui', 'safari', 'é', '𝔘', 'x,y', 'a"]\\', '[]'] as 
 const labelSet = fc.array(fc.constantFrom(...alphabet), { maxLength: 4 });
 const labelList = fc.uniqueArray(fc.constantFrom(...alphabet, 'absent'), { minLength: 1, maxLength: 3 });
 const labelMatch: fc.Arbitrary<LabelMatch> = fc
-  .record({ all: fc.option(labelList, { nil: undefined }), any: fc.option(labelList, { nil: undefined }) })
-  .filter((m) => m.all !== undefined || m.any !== undefined)
-  .map((m) => ({ ...(m.all ? { all: m.all } : {}), ...(m.any ? { any: m.any } : {}) }));
+  .record({
+    all: fc.option(labelList, { nil: undefined }),
+    any: fc.option(labelList, { nil: undefined }),
+    none: fc.option(labelList, { nil: undefined }),
+  })
+  .filter((m) => m.all !== undefined || m.any !== undefined || m.none !== undefined)
+  .map((m) => ({
+    ...(m.all ? { all: m.all } : {}),
+    ...(m.any ? { any: m.any } : {}),
+    ...(m.none ? { none: m.none } : {}),
+  }));
 
 /** The model's reading of a label filter. */
 const meetsLabels = (labels: readonly string[], match: LabelMatch): boolean =>
   (match.all ?? []).every((label) => labels.includes(label)) &&
-  (match.any === undefined || match.any.some((label) => labels.includes(label)));
+  (match.any === undefined || match.any.some((label) => labels.includes(label))) &&
+  !(match.none ?? []).some((label) => labels.includes(label));
 
 const newWorkspace = () => `wsp_${Math.random().toString(36).slice(2)}`;
 

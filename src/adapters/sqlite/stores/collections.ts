@@ -457,6 +457,14 @@ async function list(this: CollectionState, query: ListQuery<CollectionName>): Pr
     // a million issues). Counted from the label table instead: their issues found by key.
     if (!labelled?.driven && query.search === undefined && drivesByLabel(labels))
       return { rows, ...countedByLabel(this, query, labels, sumField) };
+    // None of some labels, and filters a kept count or an index counts: those matches, less the
+    // ones that carry a label of them (found from the label table), rather than a probe of the
+    // label table for every match (1 s of a million issues for a label few carry).
+    if (onlyEquality && onlyNoneOf(labels)) {
+      const all = countMatching(this, query.workspaceId, query.where as Where);
+      const carrying = countedByLabel(this, query, { any: labels.none }, undefined).total;
+      return { rows, total: all - carrying };
+    }
     return { rows, ...counted(from) };
   }
   if (onlyEquality)
@@ -467,6 +475,10 @@ async function list(this: CollectionState, query: ListQuery<CollectionName>): Pr
 /** Whether a label match names labels its issues can be found by (all of, any of; not none of). */
 const drivesByLabel = (labels: LabelMatch): boolean =>
   (labels.all?.length ?? 0) > 0 || (labels.any?.length ?? 0) > 0;
+
+/** Whether a label match asks for none of some labels, and nothing else of labels. */
+const onlyNoneOf = (labels: LabelMatch): labels is LabelMatch & { none: readonly string[] } =>
+  (labels.none?.length ?? 0) > 0 && (labels.all?.length ?? 0) === 0 && labels.any === undefined;
 
 /** The total (and sum) of a labelled list, counted from the issues its labels name (addLabels, driven). */
 function countedByLabel(
