@@ -286,7 +286,8 @@ async function answerInTransaction(state: InTransaction): Promise<Answered> {
     forgetAdmitted(rt, req.headers.authorization);
     throw principal;
   }
-  noteAdmitted(rt, req.headers.authorization);
+  // Only a request that may carry a body profits from the token's being known (admit-body.ts).
+  if (target.method !== 'GET' && target.method !== 'HEAD') noteAdmitted(rt, req.headers.authorization);
   const budget = rt.storageTime;
   if (!budget) return { reply: await answerAuthenticated(state, principal), principal };
   const wait = budget.admit(principal.accountId, nowMs);
