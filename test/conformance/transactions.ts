@@ -128,8 +128,12 @@ export function transactionTests(adapter: AdapterUnderTest): void {
         ),
       );
       const [costlyMs, cheapMs] = await Promise.all([costly, cheap]);
-      // Run beside (or queued behind) 400 inserts, each cheap one still took one read's time.
-      expect(Math.max(...cheapMs)).toBeLessThan(costlyMs / 5);
+      // Run beside (or queued behind) 400 inserts, the cheap ones still took one read's time. The
+      // median, not the slowest: one read that met a garbage collection on a loaded machine is
+      // slow on its own account, while charging the costly transaction's statements to the cheap
+      // ones would make every one queued behind it slow.
+      const median = [...cheapMs].sort((a, b) => a - b)[2] as number;
+      expect(median).toBeLessThan(costlyMs / 5);
     });
 
     it('loses no update when 50 concurrent transactions read a row, wait a macrotask, then write it', async () => {
