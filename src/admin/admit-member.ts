@@ -32,6 +32,13 @@ export async function admitMember(ctx: AdminContext, slug: string): Promise<Memb
 
 export const isMemberReply = (value: Member | Reply): value is Reply => 'status' in value;
 
+/** What every outcome page shows of its viewer: their workspace, their sign-in, and admin links for an admin. */
+export const viewerOf = (member: Member) => ({
+  workspace: member.workspace,
+  signedIn: member.signedIn,
+  admin: member.role === 'admin',
+});
+
 /** The core's operations as the member, read-only here: the page's transaction, no token. */
 export const memberOperations = (ctx: AdminContext, member: Member): OperationContext =>
   operationContext(

@@ -48,7 +48,24 @@ export async function admitAdmin(ctx: AdminContext, slug: string): Promise<Admin
   return { workspace, userId: active.user.id, signedIn, session: active };
 }
 
-export const isReply = (value: Admin | Reply): value is Reply => 'status' in value;
+export const isReply = <Admitted extends object>(value: Admitted | Reply): value is Reply =>
+  'status' in value;
+
+/**
+ * Admits a workspace admin to a page about one item (a member, a webhook): the admin and the
+ * item `find` reads, or the reply that ends the request (sign-in, 403, or `notFound` for none).
+ */
+export async function admitToItem<Item>(
+  ctx: AdminContext,
+  slug: string,
+  find: (admin: Admin) => Promise<Item | null>,
+  notFound: (admin: Admin) => Reply,
+): Promise<{ admin: Admin; item: Item } | Reply> {
+  const admin = await admitAdmin(ctx, slug);
+  if (isReply(admin)) return admin;
+  const item = await find(admin);
+  return item === null ? notFound(admin) : { admin, item };
+}
 
 /**
  * The context the API's operations run with for a page: the signed-in admin acts in their

@@ -56,6 +56,16 @@ export interface PageOptions {
   scripts?: string[];
 }
 
+/**
+ * A page of a workspace's settings, for its signed-in admin: the workspace's navigation, with
+ * `current` marked.
+ */
+export const settingsPage = (
+  view: { workspace: Workspace; signedIn: SignedIn },
+  current: PageNav['current'],
+  options: Omit<PageOptions, 'nav' | 'signedIn'>,
+): Reply => pageReply({ ...options, signedIn: view.signedIn, nav: { workspace: view.workspace, current } });
+
 /** The sign-out button, a form so that it carries the CSRF token and works without JavaScript. */
 const signOutForm = (signedIn: SignedIn) => html`
   <form method="post" action="/sign-out" class="account">

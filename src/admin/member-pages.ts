@@ -6,14 +6,13 @@ import {
   inviteMember,
   listMembers,
   type MemberInvite,
-  type MemberView,
   maxPageSize,
   memberCreateSchema,
   memberPatchSchema,
   removeMember,
   updateMember,
 } from '../core/extension-kit.js';
-import { type Admin, adminOperations, admitAdmin, isReply } from './admit.js';
+import { type Admin, adminOperations, admitAdmin, admitToItem, isReply } from './admit.js';
 import { messagePage, redirect } from './layout.js';
 import type { AdminContext } from './request.js';
 import { type MembersView, membersPage, membersPath, removeMemberPage } from './views/members.js';
@@ -98,17 +97,18 @@ const memberNotFound = (admin: Admin) =>
     signedIn: admin.signedIn,
   });
 
+/** A page about one member, at a path naming the workspace's slug and the member's id. */
+type MemberPage = (ctx: AdminContext, slug: string, id: string, services: Services) => Promise<Reply>;
+
+/** The admin and the member a page is about, or the reply that ends the request. */
+const admitToMember = (ctx: AdminContext, slug: string, id: string, services: Services) =>
+  admitToItem(ctx, slug, (admin) => memberOr404(ctx, admin, services, id), memberNotFound);
+
 /** POST /{slug}/admin/members/{id}/role: changes the role; the member's tokens follow at once. */
-export async function changeRoleForm(
-  ctx: AdminContext,
-  slug: string,
-  id: string,
-  services: Services,
-): Promise<Reply> {
-  const admin = await admitAdmin(ctx, slug);
-  if (isReply(admin)) return admin;
-  const member: MemberView | null = await memberOr404(ctx, admin, services, id);
-  if (!member) return memberNotFound(admin);
+export const changeRoleForm: MemberPage = async (ctx, slug, id, services) => {
+  const admitted = await admitToMember(ctx, slug, id, services);
+  if (isReply(admitted)) return admitted;
+  const { admin, item: member } = admitted;
   const parsed = memberPatchSchema.safeParse({ role: ctx.req.form.get('role') ?? '' });
   if (!parsed.success) {
     return renderMembers(ctx, admin, services, {
@@ -125,33 +125,21 @@ export async function changeRoleForm(
   // Demoting oneself ends one's access to these pages: the list would answer 403.
   if (id === admin.userId && parsed.data.role !== 'admin') return redirect('/sign-in');
   return redirect(`${membersPath(admin.workspace)}?updated=${encodeURIComponent(member.email)}`);
-}
+};
 
 /** GET /{slug}/admin/members/{id}/remove: asks for confirmation. */
-export async function confirmRemoveMember(
-  ctx: AdminContext,
-  slug: string,
-  id: string,
-  services: Services,
-): Promise<Reply> {
-  const admin = await admitAdmin(ctx, slug);
-  if (isReply(admin)) return admin;
-  const member = await memberOr404(ctx, admin, services, id);
-  if (!member) return memberNotFound(admin);
+export const confirmRemoveMember: MemberPage = async (ctx, slug, id, services) => {
+  const admitted = await admitToMember(ctx, slug, id, services);
+  if (isReply(admitted)) return admitted;
+  const { admin, item: member } = admitted;
   return removeMemberPage({ workspace: admin.workspace, member, signedIn: admin.signedIn });
-}
+};
 
 /** POST /{slug}/admin/members/{id}/remove: removes the member and revokes their tokens here. */
-export async function removeMemberForm(
-  ctx: AdminContext,
-  slug: string,
-  id: string,
-  services: Services,
-): Promise<Reply> {
-  const admin = await admitAdmin(ctx, slug);
-  if (isReply(admin)) return admin;
-  const member = await memberOr404(ctx, admin, services, id);
-  if (!member) return memberNotFound(admin);
+export const removeMemberForm: MemberPage = async (ctx, slug, id, services) => {
+  const admitted = await admitToMember(ctx, slug, id, services);
+  if (isReply(admitted)) return admitted;
+  const { admin, item: member } = admitted;
   try {
     await removeMember(adminOperations(ctx, admin, services), id);
   } catch (error) {
@@ -166,7 +154,7 @@ export async function removeMemberForm(
   }
   if (id === admin.userId) return redirect('/sign-in');
   return redirect(`${membersPath(admin.workspace)}?removed=${encodeURIComponent(member.email)}`);
-}
+};
 
 /**
  * POST /{slug}/admin/members/invite: adds the email (unless a member already) and shows a one-time

@@ -1,6 +1,6 @@
 import type { Reply } from '../core/extension-kit.js';
 import { noneMatchNames, sha256Hex } from '../core/extension-kit.js';
-import { admitMember, isMemberReply, memberOperations } from './admit-member.js';
+import { admitMember, isMemberReply, memberOperations, viewerOf } from './admit-member.js';
 import { messagePage } from './layout.js';
 import { outcomeDetail, outcomeRows } from './outcome-data.js';
 import type { AdminContext } from './request.js';
@@ -39,9 +39,7 @@ export async function showOutcomes(ctx: AdminContext, slug: string): Promise<Rep
   return conditional(
     ctx,
     outcomesPage({
-      workspace: member.workspace,
-      signedIn: member.signedIn,
-      admin: member.role === 'admin',
+      ...viewerOf(member),
       rows,
       total,
       nextHref: next
@@ -64,9 +62,7 @@ export async function showOutcome(ctx: AdminContext, slug: string, id: string): 
   return conditional(
     ctx,
     outcomePage({
-      workspace: member.workspace,
-      signedIn: member.signedIn,
-      admin: member.role === 'admin',
+      ...viewerOf(member),
       detail,
     }),
   );

@@ -15,7 +15,7 @@ import {
   webhookPatchSchema,
   webhookReplaySchema,
 } from '../core/extension-kit.js';
-import { type Admin, adminOperations, admitAdmin, isReply } from './admit.js';
+import { type Admin, adminOperations, admitAdmin, admitToItem, isReply } from './admit.js';
 import { attemptsOf, deliveryHours, recentDeliveries } from './delivery-log.js';
 import { leaveFlash, withFlash } from './flash.js';
 import { messagePage, redirect } from './layout.js';
@@ -146,6 +146,10 @@ const notFound = (admin: Admin, what = 'webhook') =>
     },
   );
 
+/** The admin and the webhook a page is about, or the reply that ends the request. */
+const admitToWebhook = (ctx: AdminContext, slug: string, id: string, services: Services) =>
+  admitToItem(ctx, slug, (admin) => webhookOr404(ctx, admin, services, id), notFound);
+
 /** Everything the subscription page shows besides the notices. */
 async function detail(ctx: AdminContext, admin: Admin, webhook: WebhookView) {
   const { rows, total } = await recentDeliveries(ctx.tx, webhook, 25);
@@ -189,10 +193,9 @@ const notices: Record<string, string> = {
 };
 
 const show: Page = async (ctx, [slug = '', id = ''], services) => {
-  const admin = await admitAdmin(ctx, slug);
-  if (isReply(admin)) return admin;
-  const webhook = await webhookOr404(ctx, admin, services, id);
-  if (!webhook) return notFound(admin);
+  const admitted = await admitToWebhook(ctx, slug, id, services);
+  if (isReply(admitted)) return admitted;
+  const { admin, item: webhook } = admitted;
   const view = await detail(ctx, admin, webhook);
   const note =
     testNotice(ctx, view) ??
@@ -212,10 +215,9 @@ const show: Page = async (ctx, [slug = '', id = ''], services) => {
 };
 
 const update: Page = async (ctx, [slug = '', id = ''], services) => {
-  const admin = await admitAdmin(ctx, slug);
-  if (isReply(admin)) return admin;
-  const webhook = await webhookOr404(ctx, admin, services, id);
-  if (!webhook) return notFound(admin);
+  const admitted = await admitToWebhook(ctx, slug, id, services);
+  if (isReply(admitted)) return admitted;
+  const { admin, item: webhook } = admitted;
   const form = formValues(ctx);
   try {
     const body = parseWith(webhookPatchSchema, asBody(form));
@@ -233,10 +235,9 @@ const update: Page = async (ctx, [slug = '', id = ''], services) => {
 };
 
 const setStatus: Page = async (ctx, [slug = '', id = ''], services) => {
-  const admin = await admitAdmin(ctx, slug);
-  if (isReply(admin)) return admin;
-  const webhook = await webhookOr404(ctx, admin, services, id);
-  if (!webhook) return notFound(admin);
+  const admitted = await admitToWebhook(ctx, slug, id, services);
+  if (isReply(admitted)) return admitted;
+  const { admin } = admitted;
   const status = ctx.req.form.get('status');
   if (status !== 'active' && status !== 'disabled') {
     return messagePage(400, 'Unknown state', 'A webhook is either active or disabled.', {
@@ -248,10 +249,9 @@ const setStatus: Page = async (ctx, [slug = '', id = ''], services) => {
 };
 
 const rotate: Page = async (ctx, [slug = '', id = ''], services) => {
-  const admin = await admitAdmin(ctx, slug);
-  if (isReply(admin)) return admin;
-  const webhook = await webhookOr404(ctx, admin, services, id);
-  if (!webhook) return notFound(admin);
+  const admitted = await admitToWebhook(ctx, slug, id, services);
+  if (isReply(admitted)) return admitted;
+  const { admin } = admitted;
   const rotated = await rotateWebhookSecret(adminOperations(ctx, admin, services), id);
   await leaveFlash(ctx, admin, {
     kind: 'webhook-secret',
@@ -264,10 +264,9 @@ const rotate: Page = async (ctx, [slug = '', id = ''], services) => {
 
 /** Queues the replay the form asks for (POST /webhooks/{id}/replay), then says how many. */
 const replay: Page = async (ctx, [slug = '', id = ''], services) => {
-  const admin = await admitAdmin(ctx, slug);
-  if (isReply(admin)) return admin;
-  const webhook = await webhookOr404(ctx, admin, services, id);
-  if (!webhook) return notFound(admin);
+  const admitted = await admitToWebhook(ctx, slug, id, services);
+  if (isReply(admitted)) return admitted;
+  const { admin, item: webhook } = admitted;
   const number = (name: string) => {
     const value = ctx.req.form.get(name)?.trim() ?? '';
     return value === '' ? undefined : /^\d+$/.test(value) ? Number(value) : value;
@@ -290,10 +289,9 @@ const replay: Page = async (ctx, [slug = '', id = ''], services) => {
 
 /** Sends the test once the transaction has committed (as the API does), then shows its result. */
 const sendTest: Page = async (ctx, [slug = '', id = ''], services) => {
-  const admin = await admitAdmin(ctx, slug);
-  if (isReply(admin)) return admin;
-  const webhook = await webhookOr404(ctx, admin, services, id);
-  if (!webhook) return notFound(admin);
+  const admitted = await admitToWebhook(ctx, slug, id, services);
+  if (isReply(admitted)) return admitted;
+  const { admin } = admitted;
   const reply = await testWebhook(adminOperations(ctx, admin, services), id);
   const back = webhookPath(admin.workspace, id);
   return {
@@ -307,18 +305,16 @@ const sendTest: Page = async (ctx, [slug = '', id = ''], services) => {
 };
 
 const confirmDelete: Page = async (ctx, [slug = '', id = ''], services) => {
-  const admin = await admitAdmin(ctx, slug);
-  if (isReply(admin)) return admin;
-  const webhook = await webhookOr404(ctx, admin, services, id);
-  if (!webhook) return notFound(admin);
+  const admitted = await admitToWebhook(ctx, slug, id, services);
+  if (isReply(admitted)) return admitted;
+  const { admin, item: webhook } = admitted;
   return deleteWebhookPage({ workspace: admin.workspace, webhook, signedIn: admin.signedIn });
 };
 
 const remove: Page = async (ctx, [slug = '', id = ''], services) => {
-  const admin = await admitAdmin(ctx, slug);
-  if (isReply(admin)) return admin;
-  const webhook = await webhookOr404(ctx, admin, services, id);
-  if (!webhook) return notFound(admin);
+  const admitted = await admitToWebhook(ctx, slug, id, services);
+  if (isReply(admitted)) return admitted;
+  const { admin, item: webhook } = admitted;
   await deleteWebhook(adminOperations(ctx, admin, services), id);
   return redirect(`${webhooksPath(admin.workspace)}?deleted=${encodeURIComponent(webhook.url)}`);
 };
@@ -329,10 +325,9 @@ async function deliveryOr404(ctx: AdminContext, webhook: WebhookView, deliveryId
 }
 
 const showDelivery: Page = async (ctx, [slug = '', id = '', deliveryId = ''], services) => {
-  const admin = await admitAdmin(ctx, slug);
-  if (isReply(admin)) return admin;
-  const webhook = await webhookOr404(ctx, admin, services, id);
-  if (!webhook) return notFound(admin);
+  const admitted = await admitToWebhook(ctx, slug, id, services);
+  if (isReply(admitted)) return admitted;
+  const { admin, item: webhook } = admitted;
   const delivery = await deliveryOr404(ctx, webhook, deliveryId);
   if (!delivery) return notFound(admin, 'delivery');
   return deliveryPage({
@@ -346,10 +341,9 @@ const showDelivery: Page = async (ctx, [slug = '', id = '', deliveryId = ''], se
 };
 
 const redeliver: Page = async (ctx, [slug = '', id = '', deliveryId = ''], services) => {
-  const admin = await admitAdmin(ctx, slug);
-  if (isReply(admin)) return admin;
-  const webhook = await webhookOr404(ctx, admin, services, id);
-  if (!webhook) return notFound(admin);
+  const admitted = await admitToWebhook(ctx, slug, id, services);
+  if (isReply(admitted)) return admitted;
+  const { admin, item: webhook } = admitted;
   const delivery = await deliveryOr404(ctx, webhook, deliveryId);
   if (!delivery) return notFound(admin, 'delivery');
   await retryDelivery(adminOperations(ctx, admin, services), id, deliveryId);

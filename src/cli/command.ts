@@ -27,6 +27,10 @@ export const commonFlags = {
   json: { type: 'boolean', description: 'Print one JSON object on stdout' },
 } as const satisfies Record<string, Flag>;
 
+/** The --workspace flag of a command that acts in one workspace, named by its slug. */
+export const workspaceFlag = (description: string) =>
+  ({ type: 'string', value: '<slug>', description }) as const satisfies Flag;
+
 /** A database target: a SQLite file path (or `file:` URL), or a postgres:// URL. */
 export const databaseTarget = z
   .string()

@@ -1,6 +1,7 @@
 import { ApiError } from './errors.js';
 import { ClientGone, withAdmittedBody } from './pipeline/admit-body.js';
 import { authenticate, bearerToken } from './pipeline/auth.js';
+import { internal } from './pipeline/internal-error.js';
 import { rateKeys } from './pipeline/rate-key.js';
 import { type RateLimitDecision, rateLimitHeaders } from './pipeline/rate-limit.js';
 import type { ParsedRequest, TrackerResponse } from './pipeline/request.js';
@@ -119,13 +120,4 @@ export async function answerMcp(
       body: JSON.stringify(apiError.toProblem()),
     };
   }
-}
-
-function internal(rt: TrackerRuntime, error: unknown, requestId: string): ApiError {
-  rt.onError(error, requestId);
-  return new ApiError(
-    500,
-    'internal_error',
-    `Something went wrong on our side; quote request id ${requestId}.`,
-  );
 }

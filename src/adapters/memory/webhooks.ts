@@ -54,15 +54,25 @@ function page<Row extends { createdAt: string; id: string }>(
   return { rows: rest.slice(0, limit).map(clone), total: rows.length };
 }
 
-export function memoryWebhooks(state: WebhookState, record: RecordUndo): WebhookStore {
+/** Insert and get of records kept by id, each of one account: another account's reads as none. */
+function accountRecords<Row extends { id: string; accountId: string }>(
+  rows: Map<string, Row>,
+  record: RecordUndo,
+) {
   return {
-    async insert(subscription) {
-      setWithUndo(state.webhooks, subscription.id, clone(subscription), record);
+    async insert(row: Row) {
+      setWithUndo(rows, row.id, clone(row), record);
     },
-    async get(accountId, id) {
-      const row = state.webhooks.get(id);
+    async get(accountId: string, id: string) {
+      const row = rows.get(id);
       return row && row.accountId === accountId ? clone(row) : null;
     },
+  };
+}
+
+export function memoryWebhooks(state: WebhookState, record: RecordUndo): WebhookStore {
+  return {
+    ...accountRecords(state.webhooks, record),
     async list(query) {
       const rows = [...state.webhooks.values()].filter(
         (w) => w.accountId === query.accountId && (query.status === undefined || w.status === query.status),
@@ -106,13 +116,7 @@ export function memoryDeliveries(state: WebhookState, record: RecordUndo): Deliv
     countAttempt(state, attempt, record);
   };
   return {
-    async insert(delivery) {
-      setWithUndo(state.deliveries, delivery.id, clone(delivery), record);
-    },
-    async get(accountId, id) {
-      const row = state.deliveries.get(id);
-      return row && row.accountId === accountId ? clone(row) : null;
-    },
+    ...accountRecords(state.deliveries, record),
     async update(delivery) {
       if (state.deliveries.has(delivery.id))
         setWithUndo(state.deliveries, delivery.id, clone(delivery), record);

@@ -1,18 +1,8 @@
 import type { CollectionName, DumpPage, DumpRows, DumpStore, DumpTable } from '../../core/port/index.js';
 import { eachCollection, tableOf } from '../shared/collection-table.js';
-import { type CounterRow, toCounter } from '../shared/counter-rows.js';
-import {
-  type MembershipRow,
-  type TokenRow,
-  toMembership,
-  toToken,
-  toUser,
-  toWorkspace,
-  type UserRow,
-  type WorkspaceRow,
-} from '../shared/tenancy-rows.js';
+import { columnRecords } from '../shared/dump-records.js';
+import { sessionColumns } from '../shared/session-rows.js';
 import type { Conn } from './connection.js';
-import { type SessionRow, sessionColumns, toSession } from './sessions.js';
 import { signalsPage, toEvent } from './signals.js';
 import { membershipColumns, tokenColumns, userColumns, workspaceColumns } from './tenancy.js';
 
@@ -33,51 +23,27 @@ const fromData = <Table extends DumpTable>(table: string): Source<Table> => ({
   toRecord: (r) => JSON.parse(r.data as string) as DumpRows[Table],
 });
 
+/** A table kept in columns, read in insertion order. */
+const fromColumns = <Table extends keyof typeof columnRecords>(
+  table: Table,
+  columns: string,
+): Source<Table> => ({
+  table,
+  columns,
+  key: 'pk',
+  toRecord: columnRecords[table],
+});
+
 /** Where each dumped table lives, and how one of its rows becomes the record the stores return. */
 const sources: { [Table in DumpTable]: Source<Table> } = {
-  accounts: {
-    table: 'accounts',
-    columns: 'id, name, created_at',
-    key: 'pk',
-    toRecord: (r) => ({ id: r.id as string, name: r.name as string, createdAt: r.created_at as string }),
-  },
-  workspaces: {
-    table: 'workspaces',
-    columns: workspaceColumns,
-    key: 'pk',
-    toRecord: (r) => toWorkspace(r as unknown as WorkspaceRow),
-  },
-  users: {
-    table: 'users',
-    columns: userColumns,
-    key: 'pk',
-    toRecord: (r) => toUser(r as unknown as UserRow),
-  },
-  memberships: {
-    table: 'memberships',
-    columns: membershipColumns,
-    key: 'pk',
-    toRecord: (r) => toMembership(r as unknown as MembershipRow),
-  },
-  tokens: {
-    table: 'tokens',
-    columns: tokenColumns,
-    key: 'pk',
-    toRecord: (r) => toToken(r as unknown as TokenRow),
-  },
-  sessions: {
-    table: 'sessions',
-    columns: sessionColumns,
-    key: 'pk',
-    toRecord: (r) => toSession(r as unknown as SessionRow),
-  },
+  accounts: fromColumns('accounts', 'id, name, created_at'),
+  workspaces: fromColumns('workspaces', workspaceColumns),
+  users: fromColumns('users', userColumns),
+  memberships: fromColumns('memberships', membershipColumns),
+  tokens: fromColumns('tokens', tokenColumns),
+  sessions: fromColumns('sessions', sessionColumns),
   ...(eachCollection((name) => fromData(tableOf[name])) as { [Name in CollectionName]: Source<Name> }),
-  counters: {
-    table: 'counters',
-    columns: 'workspace_id, name, value',
-    key: 'pk',
-    toRecord: (r) => toCounter(r as unknown as CounterRow),
-  },
+  counters: fromColumns('counters', 'workspace_id, name, value'),
   signals: {
     table: 'signals',
     columns: 'sequence, data',

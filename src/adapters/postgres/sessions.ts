@@ -1,25 +1,7 @@
-import type { AdminSession } from '../../core/model.js';
 import type { SessionStore } from '../../core/port/index.js';
+import { type SessionRow, sessionColumns, toSession } from '../shared/session-rows.js';
 import type { Conn } from './connection.js';
 import { purgeLockTaken } from './purge-lock.js';
-
-export interface SessionRow {
-  id_hash: string;
-  user_id: string;
-  csrf_token: string;
-  created_at: string;
-  expires_at: string;
-}
-
-export const sessionColumns = 'id_hash, user_id, csrf_token, created_at, expires_at';
-
-export const toSession = (r: SessionRow): AdminSession => ({
-  idHash: r.id_hash,
-  userId: r.user_id,
-  csrfToken: r.csrf_token,
-  createdAt: r.created_at,
-  expiresAt: r.expires_at,
-});
 
 /** Admin page sessions, by the hash of the cookie value. */
 export function postgresSessions(conn: Conn): SessionStore {

@@ -1,27 +1,8 @@
-import type { Watch, WatchStore } from '../../core/port/index.js';
+import type { FeedQuery, WatchStore } from '../../core/port/index.js';
+import { toWatch, type WatchRow, watchColumns, watchValues } from '../shared/watch-rows.js';
 import type { Conn } from './connection.js';
 import { purgeLockTaken } from './purge-lock.js';
 import { toEvent } from './signals.js';
-
-interface WatchRow {
-  workspace_id: string;
-  subject_id: string;
-  user_id: string;
-  subject_type: Watch['subjectType'];
-  reason: Watch['reason'];
-  since: string;
-}
-
-const toWatch = (r: WatchRow): Watch => ({
-  workspaceId: r.workspace_id,
-  subjectType: r.subject_type,
-  subjectId: r.subject_id,
-  userId: r.user_id,
-  reason: r.reason,
-  since: r.since,
-});
-
-const watchColumns = 'workspace_id, subject_id, user_id, subject_type, reason, since';
 
 /**
  * The user's feed (migration 21): their watches, the events filed under each watched subject
@@ -35,13 +16,7 @@ const feedFrom =
   'WHERE w.account_id = $1 AND w.workspace_id = $2 AND w.user_id = $3 ' +
   'AND (e.actor_user_id IS NULL OR e.actor_user_id <> $3) AND e.sequence > $4 AND e.sequence < $5';
 
-const feedParams = (q: {
-  accountId: string;
-  workspaceId: string;
-  userId: string;
-  afterSequence?: number;
-  beforeSequence?: number;
-}) => [
+const feedParams = (q: FeedQuery) => [
   q.accountId,
   q.workspaceId,
   q.userId,
@@ -58,29 +33,11 @@ const readMarkerSql =
 export function postgresWatches(conn: Conn): WatchStore {
   return {
     async add(accountId, w) {
-      return (
-        (await conn.run(addSql, [
-          accountId,
-          w.workspaceId,
-          w.subjectId,
-          w.userId,
-          w.subjectType,
-          w.reason,
-          w.since,
-        ])) > 0
-      );
+      return (await conn.run(addSql, watchValues(accountId, w))) > 0;
     },
     async start(accountId, w) {
       // With the COMMIT, in its round trip: a create, a comment or an assignment costs no more trips.
-      conn.atCommit(addSql, [
-        accountId,
-        w.workspaceId,
-        w.subjectId,
-        w.userId,
-        w.subjectType,
-        w.reason,
-        w.since,
-      ]);
+      conn.atCommit(addSql, watchValues(accountId, w));
     },
     async get(accountId, workspaceId, subjectId, userId) {
       const row = await conn.row<WatchRow>(

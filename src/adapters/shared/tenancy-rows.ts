@@ -1,5 +1,5 @@
 import type { ApiToken, Membership, Role, User, Workspace } from '../../core/model.js';
-import type { TokenGrant } from '../../core/port/index.js';
+import type { DumpRows, TokenGrant } from '../../core/port/index.js';
 
 /** The tenancy tables' rows as both SQL adapters read them, and the records they become. */
 export interface WorkspaceRow {
@@ -90,6 +90,20 @@ export const tokenValues = (t: ApiToken): unknown[] => [
   t.revokedAt,
   t.expiresAt,
 ];
+
+/** How a dumped row of each tenancy table (read as the stores read it) becomes its record. */
+export const tenancyRecords: {
+  [Table in 'accounts' | 'workspaces' | 'users' | 'memberships' | 'tokens']: (
+    row: Record<string, unknown>,
+  ) => DumpRows[Table];
+} = {
+  accounts: (r) => ({ id: r.id as string, name: r.name as string, createdAt: r.created_at as string }),
+  workspaces: (r) => toWorkspace(r as unknown as WorkspaceRow),
+  users: (r) => toUser(r as unknown as UserRow),
+  memberships: (r) => toMembership(r as unknown as MembershipRow),
+  tokens: (r) => toToken(r as unknown as TokenRow),
+};
+
 /** `to(row)`, or null when there is no row. */
 export const maybe = <R, T>(row: R | undefined, to: (row: R) => T): T | null =>
   row === undefined ? null : to(row);

@@ -1,6 +1,6 @@
 import type { Reply, WebhookDelivery, WebhookView, Workspace } from '../../core/extension-kit.js';
 import { html } from '../html.js';
-import { pageReply, type SignedIn } from '../layout.js';
+import { type SignedIn, settingsPage } from '../layout.js';
 import { csrfField, notice, when } from './common.js';
 import { deliveryState, webhookPath } from './webhooks.js';
 
@@ -104,10 +104,8 @@ ${
       ? html`<p class="muted">No attempt has been made yet.</p>`
       : html`<p class="muted">The details of its ${delivery.attempts} attempt(s) were not recorded.</p>`
 }`;
-  return pageReply({
+  return settingsPage(view, 'webhooks', {
     title: `Delivery of ${delivery.eventType}`,
     body,
-    signedIn: view.signedIn,
-    nav: { workspace: view.workspace, current: 'webhooks' },
   });
 }

@@ -1,7 +1,7 @@
 import type { MemberView, Reply } from '../../core/extension-kit.js';
 import { type Role, roles, type Workspace } from '../../core/extension-kit.js';
 import { type Html, html } from '../html.js';
-import { pageReply, type SignedIn, sectionPath } from '../layout.js';
+import { type SignedIn, sectionPath, settingsPage } from '../layout.js';
 import { alert, confirmForm, csrfField, notice, when } from './common.js';
 
 export const membersPath = (workspace: Workspace) => sectionPath(workspace, 'members');
@@ -133,11 +133,9 @@ someone revokes their tokens here at once.</p>
 ${more}
 ${inviteForm(view)}
 ${addForm(view)}`;
-  return pageReply({
+  return settingsPage(view, 'members', {
     title: `Members · ${view.workspace.slug}`,
     body,
-    signedIn: view.signedIn,
-    nav: { workspace: view.workspace, current: 'members' },
     status: view.status ?? 200,
   });
 }
@@ -163,11 +161,9 @@ ${confirmForm({
   button: 'Remove member',
   cancelHref: membersPath(view.workspace),
 })}`;
-  return pageReply({
+  return settingsPage(view, 'members', {
     title: `Remove ${member.email}?`,
     body,
-    signedIn: view.signedIn,
-    nav: { workspace: view.workspace, current: 'members' },
     status: view.status ?? 200,
   });
 }

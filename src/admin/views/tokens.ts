@@ -1,6 +1,6 @@
 import type { ApiToken, Reply, TokenScope, Workspace } from '../../core/extension-kit.js';
 import { type Html, html } from '../html.js';
-import { pageReply, type SignedIn, sectionPath } from '../layout.js';
+import { type SignedIn, sectionPath, settingsPage } from '../layout.js';
 import { alert, badge, confirmForm, csrfField, notice, secretOnce, when } from './common.js';
 
 export { when } from './common.js';
@@ -125,11 +125,9 @@ A token acts with its owner's role in this workspace, limited by its scope.</p>
 ${newTokenForm(view)}
 <h2 id="tokens-heading">Tokens of ${view.workspace.slug}</h2>
 ${table}`;
-  return pageReply({
+  return settingsPage(view, 'tokens', {
     title: `API tokens · ${view.workspace.slug}`,
     body,
-    signedIn: view.signedIn,
-    nav: { workspace: view.workspace, current: 'tokens' },
     status: view.status ?? 200,
     ...(view.created ? { scripts: ['copy-token.js'] } : {}),
   });
@@ -146,10 +144,8 @@ export function revokeTokenPage(view: { workspace: Workspace; row: TokenRow; sig
     button: 'Revoke token',
     cancelHref: tokensPath(view.workspace),
   });
-  return pageReply({
+  return settingsPage(view, 'tokens', {
     title: `Revoke token ${token.name}?`,
     body,
-    signedIn: view.signedIn,
-    nav: { workspace: view.workspace, current: 'tokens' },
   });
 }

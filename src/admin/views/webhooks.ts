@@ -1,7 +1,7 @@
 import type { Reply, WebhookDelivery, WebhookView, Workspace } from '../../core/extension-kit.js';
 import { eventTypes, webhookTestEvent } from '../../core/extension-kit.js';
 import { type Html, html } from '../html.js';
-import { pageReply, type SignedIn, sectionPath } from '../layout.js';
+import { pageReply, type SignedIn, sectionPath, settingsPage } from '../layout.js';
 import { alert, badge, confirmForm, csrfField, notice, secretOnce, when } from './common.js';
 import { deliveryChart, type HourCount } from './delivery-chart.js';
 
@@ -122,11 +122,9 @@ ${table}
     <p><button type="submit">Create webhook</button></p>
   </form>
 </section>`;
-  return pageReply({
+  return settingsPage(view, 'webhooks', {
     title: `Webhooks · ${view.workspace.slug}`,
     body,
-    signedIn: view.signedIn,
-    nav: { workspace: view.workspace, current: 'webhooks' },
     status: view.status ?? 200,
     scripts: ['event-filter.js'],
   });
@@ -243,11 +241,9 @@ ${deliveriesTable(view)}
     <p><button type="submit">Save changes</button></p>
   </form>
 </section>`;
-  return pageReply({
+  return settingsPage(view, 'webhooks', {
     title: `Webhook ${new URL(webhook.url).host}`,
     body,
-    signedIn: view.signedIn,
-    nav: { workspace: view.workspace, current: 'webhooks' },
     status: view.status ?? 200,
     scripts: view.secret ? ['copy-token.js', 'event-filter.js'] : ['event-filter.js'],
   });

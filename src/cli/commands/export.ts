@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type ExportProgress, exportWorkspace } from '../../core/transfer/export.js';
-import { commonFlags, commonOptions, defineCommand } from '../command.js';
+import { commonFlags, commonOptions, defineCommand, workspaceFlag } from '../command.js';
 import { withDatabase } from '../database.js';
 import type { CliIo } from '../io.js';
 import { lineSink } from '../output.js';
@@ -10,7 +10,7 @@ const progressEvery = 10_000;
 
 export const command = defineCommand({
   flags: {
-    workspace: { type: 'string', value: '<slug>', description: 'The workspace to export' },
+    workspace: workspaceFlag('The workspace to export'),
     out: { type: 'string', value: '<file>', description: 'Write to this file (default: standard output)' },
     ...commonFlags,
   },

@@ -17,7 +17,7 @@ import {
   ImportWriteFailed,
   runImport,
 } from '../../core/transfer/import-run.js';
-import { commonFlags, commonOptions, defineCommand } from '../command.js';
+import { commonFlags, commonOptions, defineCommand, workspaceFlag } from '../command.js';
 import { withDatabase } from '../database.js';
 import { CliError, UsageError } from '../errors.js';
 import type { CliIo } from '../io.js';
@@ -39,7 +39,7 @@ async function firstLine(path: string): Promise<string> {
 
 export const command = defineCommand({
   flags: {
-    workspace: { type: 'string', value: '<slug>', description: 'The workspace to import into' },
+    workspace: workspaceFlag('The workspace to import into'),
     from: { type: 'string', value: '<file>', description: 'The file to import' },
     format: {
       type: 'string',

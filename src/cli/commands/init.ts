@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { initWorkspace, workspaceSlugPattern } from '../../core/tenancy/operations.js';
-import { commonFlags, commonOptions, defineCommand, emailAddress } from '../command.js';
+import { commonFlags, commonOptions, defineCommand, emailAddress, workspaceFlag } from '../command.js';
 import { withDatabase } from '../database.js';
 import type { CliIo } from '../io.js';
 import { readPasswordHash } from '../password.js';
@@ -8,7 +8,7 @@ import { tenancyDeps } from '../tenancy.js';
 
 export const command = defineCommand({
   flags: {
-    workspace: { type: 'string', value: '<slug>', description: 'Slug of the new workspace (a-z, 0-9, -)' },
+    workspace: workspaceFlag('Slug of the new workspace (a-z, 0-9, -)'),
     adminEmail: { type: 'string', value: '<email>', description: "The workspace admin's email" },
     account: { type: 'string', value: '<name>', description: 'Name of the new account (default: the slug)' },
     adminPasswordStdin: {

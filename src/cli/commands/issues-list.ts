@@ -3,13 +3,13 @@ import { ApiError } from '../../core/errors.js';
 import { listIssues } from '../../core/families/issues/operations.js';
 import { issueListQuerySchema } from '../../core/families/issues/schema.js';
 import { createTracker } from '../../core/tracker.js';
-import { commonFlags, commonOptions, defineCommand } from '../command.js';
+import { commonFlags, commonOptions, defineCommand, workspaceFlag } from '../command.js';
 import { withDatabase } from '../database.js';
 import { UsageError } from '../errors.js';
 
 export const command = defineCommand({
   flags: {
-    workspace: { type: 'string', value: '<slug>', description: 'The workspace whose issues are listed' },
+    workspace: workspaceFlag('The workspace whose issues are listed'),
     query: {
       type: 'string',
       value: '<query>',

@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { create as createProject } from '../../core/families/projects/api.js';
 import { projectCreateSchema } from '../../core/families/projects/schema.js';
 import { createTracker } from '../../core/tracker.js';
-import { commonFlags, commonOptions, defineCommand } from '../command.js';
+import { commonFlags, commonOptions, defineCommand, workspaceFlag } from '../command.js';
 import { withDatabase } from '../database.js';
 import { UsageError } from '../errors.js';
 
 export const command = defineCommand({
   flags: {
-    workspace: { type: 'string', value: '<slug>', description: 'The workspace of the project' },
+    workspace: workspaceFlag('The workspace of the project'),
     name: { type: 'string', value: '<name>', description: "The project's name" },
     key: {
       type: 'string',

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { tokenScopes } from '../../core/model.js';
 import { issueToken, workspaceBySlug } from '../../core/tenancy/operations.js';
-import { commonFlags, commonOptions, defineCommand, emailAddress } from '../command.js';
+import { commonFlags, commonOptions, defineCommand, emailAddress, workspaceFlag } from '../command.js';
 import { withDatabase } from '../database.js';
 import { CliError } from '../errors.js';
 import { tenancyDeps } from '../tenancy.js';
 
 export const command = defineCommand({
   flags: {
-    workspace: { type: 'string', value: '<slug>', description: 'The workspace the token works in' },
+    workspace: workspaceFlag('The workspace the token works in'),
     user: { type: 'string', value: '<email>', description: 'The member the token acts for' },
     name: { type: 'string', value: '<name>', description: 'A name to recognise the token by' },
     scope: { type: 'string', value: '<read|read_write>', description: 'What the token may do' },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { roles } from '../../core/model.js';
 import { addMember, workspaceBySlug } from '../../core/tenancy/operations.js';
-import { commonFlags, commonOptions, defineCommand, emailAddress } from '../command.js';
+import { commonFlags, commonOptions, defineCommand, emailAddress, workspaceFlag } from '../command.js';
 import { withDatabase } from '../database.js';
 import { CliError } from '../errors.js';
 import { readPasswordHash } from '../password.js';
@@ -9,7 +9,7 @@ import { tenancyDeps } from '../tenancy.js';
 
 export const command = defineCommand({
   flags: {
-    workspace: { type: 'string', value: '<slug>', description: 'The workspace the user joins' },
+    workspace: workspaceFlag('The workspace the user joins'),
     email: { type: 'string', value: '<email>', description: "The user's email" },
     role: { type: 'string', value: '<admin|member|viewer>', description: "The user's role in the workspace" },
     passwordStdin: {

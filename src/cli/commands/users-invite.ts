@@ -2,14 +2,14 @@ import { z } from 'zod';
 import { roles } from '../../core/model.js';
 import { createInvite } from '../../core/tenancy/invites.js';
 import { workspaceBySlug } from '../../core/tenancy/operations.js';
-import { commonFlags, commonOptions, defineCommand, emailAddress } from '../command.js';
+import { commonFlags, commonOptions, defineCommand, emailAddress, workspaceFlag } from '../command.js';
 import { withDatabase } from '../database.js';
 import { CliError } from '../errors.js';
 import { tenancyDeps } from '../tenancy.js';
 
 export const command = defineCommand({
   flags: {
-    workspace: { type: 'string', value: '<slug>', description: 'The workspace the user joins' },
+    workspace: workspaceFlag('The workspace the user joins'),
     email: { type: 'string', value: '<email>', description: "The user's email" },
     role: {
       type: 'string',

@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { get as getMember, idByEmail, remove as removeMember } from '../../core/families/members/api.js';
 import { workspaceBySlug } from '../../core/tenancy/operations.js';
 import { createTracker } from '../../core/tracker.js';
-import { commonFlags, commonOptions, defineCommand, emailAddress } from '../command.js';
+import { commonFlags, commonOptions, defineCommand, emailAddress, workspaceFlag } from '../command.js';
 import { withDatabase } from '../database.js';
 import { memberView } from '../members.js';
 
 export const command = defineCommand({
   flags: {
-    workspace: { type: 'string', value: '<slug>', description: 'The workspace to remove the member from' },
+    workspace: workspaceFlag('The workspace to remove the member from'),
     email: { type: 'string', value: '<email>', description: "The member's email" },
     ...commonFlags,
   },

@@ -3,13 +3,13 @@ import { idByEmail, update as updateMember } from '../../core/families/members/a
 import { roles } from '../../core/model.js';
 import { workspaceBySlug } from '../../core/tenancy/operations.js';
 import { createTracker } from '../../core/tracker.js';
-import { commonFlags, commonOptions, defineCommand, emailAddress } from '../command.js';
+import { commonFlags, commonOptions, defineCommand, emailAddress, workspaceFlag } from '../command.js';
 import { withDatabase } from '../database.js';
 import { memberView } from '../members.js';
 
 export const command = defineCommand({
   flags: {
-    workspace: { type: 'string', value: '<slug>', description: 'The workspace of the member' },
+    workspace: workspaceFlag('The workspace of the member'),
     email: { type: 'string', value: '<email>', description: "The member's email" },
     role: { type: 'string', value: '<admin|member|viewer>', description: 'The new role' },
     ...commonFlags,

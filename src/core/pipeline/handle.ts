@@ -15,6 +15,7 @@ import { batchSize, isBatchPath } from './batch.js';
 import { checkBodySize, parseJsonBody } from './body.js';
 import type { Services } from './context.js';
 import { keyInUse, readIdempotencyKey } from './idempotency.js';
+import { internal } from './internal-error.js';
 import { needsPreparation, prepareServices } from './prepare.js';
 import { probePaths } from './probe-paths.js';
 import type { RateLimitDecision } from './rate-limit.js';
@@ -159,15 +160,6 @@ function storageUnavailable(rt: TrackerRuntime, error: StorageUnavailable, reque
     'Storage did not answer; retry in 1 s.',
     {},
     { 'Retry-After': '1' },
-  );
-}
-
-function internal(rt: TrackerRuntime, error: unknown, requestId: string): ApiError {
-  rt.onError(error, requestId);
-  return new ApiError(
-    500,
-    'internal_error',
-    `Something went wrong on our side; quote request id ${requestId}.`,
   );
 }
 

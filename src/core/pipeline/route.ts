@@ -92,22 +92,7 @@ export interface Route<Q = unknown, B = unknown> extends RouteReference {
 
 /** Declares a route with its input types inferred from its schemas. */
 export function defineRoute<QS extends z.ZodType = z.ZodUndefined, BS extends z.ZodType = z.ZodUndefined>(
-  route: RouteReference & {
-    method: HttpMethod;
-    path: string;
-    access: Access;
-    kind: RouteKind;
-    query?: QS;
-    body?: BS;
-    response?: z.ZodType;
-    accepted?: boolean;
-    conditional?: boolean;
-    prepare?(body: unknown, services: Services): Promise<Services>;
-    runsOperations?: boolean;
-    readsRow?: CollectionName;
-    readsRowOfBody?: { collection: CollectionName; field: string };
-    handle(ctx: OperationContext, input: RouteInput<z.output<QS>, z.output<BS>>): Promise<Reply>;
-  },
+  route: Omit<Route<z.output<QS>, z.output<BS>>, 'query' | 'body'> & { query?: QS; body?: BS },
 ): Route {
   return route as unknown as Route;
 }

@@ -64,7 +64,7 @@ export interface TransferFamily {
 
 type Conflict = (ctx: OperationContext, record: Record<string, unknown>) => Promise<ItemProblem | null>;
 
-interface CollectionFamilyOptions<Name extends CollectionName> {
+export interface CollectionFamilyOptions<Name extends CollectionName> {
   collection: Name;
   schema: z.ZodType<Record<string, unknown>>;
   /** The API's create body schema, which the record (as `createInput` makes it) must pass too. */

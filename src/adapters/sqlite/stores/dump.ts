@@ -1,36 +1,22 @@
 import type { DumpRows, DumpStore, DumpTable } from '../../../core/port/index.js';
 import { eachCollection, tableOf } from '../../shared/collection-table.js';
-import { type CounterRow, toCounter } from '../../shared/counter-rows.js';
-import {
-  type MembershipRow,
-  type TokenRow,
-  toMembership,
-  toToken,
-  toUser,
-  toWorkspace,
-  type UserRow,
-  type WorkspaceRow,
-} from '../../shared/tenancy-rows.js';
+import { columnRecords } from '../../shared/dump-records.js';
 import type { Conn, TransactionBound } from '../engine/types.js';
 import { fromStoredRecord } from './records.js';
-import { type SessionRow, toSession } from './sessions.js';
 import { toEvent } from './signals.js';
 
 type Row = Record<string, unknown>;
 
 /** Where each dumped table lives, and how one of its rows becomes the record the stores return. */
 const sources: { [Table in DumpTable]: { table: string; toRecord: (row: Row) => DumpRows[Table] } } = {
-  accounts: {
-    table: 'accounts',
-    toRecord: (r) => ({ id: r.id as string, name: r.name as string, createdAt: r.created_at as string }),
-  },
-  workspaces: { table: 'workspaces', toRecord: (r) => toWorkspace(r as unknown as WorkspaceRow) },
-  users: { table: 'users', toRecord: (r) => toUser(r as unknown as UserRow) },
-  memberships: { table: 'memberships', toRecord: (r) => toMembership(r as unknown as MembershipRow) },
-  tokens: { table: 'tokens', toRecord: (r) => toToken(r as unknown as TokenRow) },
-  sessions: { table: 'sessions', toRecord: (r) => toSession(r as unknown as SessionRow) },
+  accounts: { table: 'accounts', toRecord: columnRecords.accounts },
+  workspaces: { table: 'workspaces', toRecord: columnRecords.workspaces },
+  users: { table: 'users', toRecord: columnRecords.users },
+  memberships: { table: 'memberships', toRecord: columnRecords.memberships },
+  tokens: { table: 'tokens', toRecord: columnRecords.tokens },
+  sessions: { table: 'sessions', toRecord: columnRecords.sessions },
   ...eachCollection((name) => ({ table: tableOf[name], toRecord: (r: Row) => JSON.parse(r.data as string) })),
-  counters: { table: 'counters', toRecord: (r) => toCounter(r as unknown as CounterRow) },
+  counters: { table: 'counters', toRecord: columnRecords.counters },
   signals: {
     table: 'signals',
     toRecord: (r) => toEvent({ sequence: r.sequence as number, data: r.data as string }),

@@ -1,22 +1,6 @@
-import type { AdminSession } from '../../../core/model.js';
 import type { SessionStore } from '../../../core/port/index.js';
+import { type SessionRow, toSession } from '../../shared/session-rows.js';
 import type { Conn, TransactionBound } from '../engine/types.js';
-
-export interface SessionRow {
-  id_hash: string;
-  user_id: string;
-  csrf_token: string;
-  created_at: string;
-  expires_at: string;
-}
-
-export const toSession = (r: SessionRow): AdminSession => ({
-  idHash: r.id_hash,
-  userId: r.user_id,
-  csrfToken: r.csrf_token,
-  createdAt: r.created_at,
-  expiresAt: r.expires_at,
-});
 
 const sqliteSessionsMethods: SessionStore & ThisType<TransactionBound> = {
   async insert(s) {

@@ -1,26 +1,7 @@
-import type { Watch, WatchStore } from '../../../core/port/index.js';
+import type { FeedQuery, WatchStore } from '../../../core/port/index.js';
+import { toWatch, type WatchRow, watchColumns, watchValues } from '../../shared/watch-rows.js';
 import type { Conn, TransactionBound } from '../engine/types.js';
 import { toEvent } from './signals.js';
-
-interface WatchRow {
-  workspace_id: string;
-  subject_id: string;
-  user_id: string;
-  subject_type: Watch['subjectType'];
-  reason: Watch['reason'];
-  since: string;
-}
-
-const toWatch = (r: WatchRow): Watch => ({
-  workspaceId: r.workspace_id,
-  subjectType: r.subject_type,
-  subjectId: r.subject_id,
-  userId: r.user_id,
-  reason: r.reason,
-  since: r.since,
-});
-
-const watchColumns = 'workspace_id, subject_id, user_id, subject_type, reason, since';
 
 /**
  * The user's feed (migration 22): their watches, the events filed under each watched subject
@@ -35,13 +16,7 @@ const feedFrom =
   'WHERE w.account_id = ? AND w.workspace_id = ? AND w.user_id = ? ' +
   'AND (e.actor_user_id IS NULL OR e.actor_user_id <> ?) AND e.sequence > ? AND e.sequence < ?';
 
-const feedParams = (q: {
-  accountId: string;
-  workspaceId: string;
-  userId: string;
-  afterSequence?: number;
-  beforeSequence?: number;
-}) => [
+const feedParams = (q: FeedQuery) => [
   q.accountId,
   q.workspaceId,
   q.userId,
@@ -56,7 +31,7 @@ const sqliteWatchesMethods: WatchStore & ThisType<TransactionBound> = {
     return (
       conn.run(
         `INSERT INTO watchers (account_id, ${watchColumns}) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-        [accountId, w.workspaceId, w.subjectId, w.userId, w.subjectType, w.reason, w.since],
+        watchValues(accountId, w),
       ) > 0
     );
   },
@@ -64,7 +39,7 @@ const sqliteWatchesMethods: WatchStore & ThisType<TransactionBound> = {
     const { conn } = this;
     conn.run(
       `INSERT INTO watchers (account_id, ${watchColumns}) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-      [accountId, w.workspaceId, w.subjectId, w.userId, w.subjectType, w.reason, w.since],
+      watchValues(accountId, w),
     );
   },
   async get(accountId, workspaceId, subjectId, userId) {

@@ -1,16 +1,16 @@
-import { collectionTransfer } from '../../transfer/family.js';
-import { defineFamily } from '../family.js';
+import { collectionFamily } from '../collection-family.js';
 import { commentEvents } from './events.js';
 import { commentRoutes } from './routes.js';
 import { commentCreateSchema, commentPageSchema, commentPatchSchema, commentSchema } from './schema.js';
 
-export const commentsFamily = defineFamily({
+export const commentsFamily = collectionFamily({
   name: 'comments',
-  routes: commentRoutes,
   about:
     'Markdown comments on an issue, an outcome or a decision, oldest first; each counted in its `commentCount`.',
+  routes: commentRoutes,
   events: commentEvents,
-  eventObject: { prefix: 'comment', schema: commentSchema },
+  resourceType: 'comment',
+  schema: commentSchema,
   schemas: {
     responses: {
       Comment: commentSchema,
@@ -24,18 +24,9 @@ export const commentsFamily = defineFamily({
   collection: {
     name: 'comments',
     table: 'comments',
-    definition: {
-      filters: ['issueId', 'outcomeId', 'decisionId', 'authorId'],
-      search: [],
-      ranges: [],
-      sums: [],
-      notNull: [],
-      sorts: ['updatedAt'],
-    },
+    definition: { filters: ['issueId', 'outcomeId', 'decisionId', 'authorId'], sorts: ['updatedAt'] },
   },
-  transfer: collectionTransfer({
-    collection: 'comments',
-    schema: commentSchema,
+  transfer: {
     createSchema: commentCreateSchema,
     // A comment's body names its one target; the record holds null for the other two.
     createInput: (record) => Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null)),
@@ -45,7 +36,5 @@ export const commentsFamily = defineFamily({
       { field: 'decisionId', family: 'decisions' },
       { field: 'authorId', family: 'members' },
     ],
-    created: commentEvents.created,
-    resourceType: 'comment',
-  }),
+  },
 });

@@ -4,7 +4,14 @@ import type { OperationContext } from '../../pipeline/context.js';
 import type { Page } from '../../pipeline/pagination.js';
 import { splitFilters } from '../shared/filters.js';
 import { deleteAndAnnounce, insertAndAnnounce } from '../shared/lifecycle.js';
-import { getForWrite, getOr404, listPage, present, saveNextVersion } from '../shared/operations.js';
+import {
+  firstVersion,
+  getForWrite,
+  getOr404,
+  listPage,
+  present,
+  saveNextVersion,
+} from '../shared/operations.js';
 import { referenced } from '../shared/references.js';
 import { applyChanges } from '../shared/update.js';
 import { commentEvents } from './events.js';
@@ -61,9 +68,7 @@ export async function insertComment(
     authorId: ctx.tenant.actor.userId,
     body: fields.body,
     editedAt: null,
-    createdAt: ctx.now,
-    updatedAt: ctx.now,
-    version: 1,
+    ...firstVersion(ctx),
   };
   return insertAndAnnounce(ctx, 'comments', comment, {
     type: commentEvents.created,

@@ -1,5 +1,4 @@
-import { getStoredOr404 } from '../shared/operations.js';
-import { familyRoutes } from '../shared/routes.js';
+import { familyRoutes, standardOperationIds, storedItem } from '../shared/routes.js';
 import { commentExamples } from './examples.js';
 import { createComment, deleteComment, listComments, updateComment } from './operations.js';
 import {
@@ -16,16 +15,10 @@ export const commentRoutes = familyRoutes({
   responses: { item: commentSchema, page: commentPageSchema },
   list: { query: commentListQuerySchema, run: listComments },
   create: { body: commentCreateSchema, run: createComment },
-  get: { stored: (ctx, id) => getStoredOr404(ctx, 'comments', id, 'comment'), from: 'comments' },
+  get: storedItem('comments', 'comment'),
   update: { body: commentPatchSchema, run: updateComment },
   remove: deleteComment,
-  operationIds: {
-    list: 'listComments',
-    create: 'createComment',
-    get: 'getComment',
-    update: 'updateComment',
-    remove: 'deleteComment',
-  },
+  operationIds: standardOperationIds('Comment', 'Comments'),
   about: {
     list: 'Oldest first unless `sort=-createdAt`; narrow to one thread with `issueId`, `outcomeId` or `decisionId`, or to one author with `authorId`.',
     create:

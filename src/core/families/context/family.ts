@@ -1,15 +1,15 @@
-import { collectionTransfer } from '../../transfer/family.js';
-import { defineFamily } from '../family.js';
+import { collectionFamily } from '../collection-family.js';
 import { contextEvents } from './events.js';
 import { contextRoutes } from './routes.js';
 import { contextCreateSchema, contextItemSchema, contextPageSchema } from './schema.js';
 
-export const contextFamily = defineFamily({
+export const contextFamily = collectionFamily({
   name: 'context',
-  routes: contextRoutes,
   about: 'Documents, links and notes kept with the work.',
+  routes: contextRoutes,
   events: contextEvents,
-  eventObject: { prefix: 'context', schema: contextItemSchema },
+  resourceType: 'context',
+  schema: contextItemSchema,
   schemas: {
     responses: {
       ContextItem: contextItemSchema,
@@ -24,19 +24,11 @@ export const contextFamily = defineFamily({
     table: 'context_items',
     definition: {
       filters: ['outcomeId', 'kind'],
-      search: [],
-      ranges: [],
-      sums: [],
-      notNull: [],
       sorts: ['updatedAt'],
     },
   },
-  transfer: collectionTransfer({
-    collection: 'context',
-    schema: contextItemSchema,
+  transfer: {
     createSchema: contextCreateSchema,
     references: [{ field: 'outcomeId', family: 'outcomes' }],
-    created: contextEvents.created,
-    resourceType: 'context',
-  }),
+  },
 });

@@ -3,7 +3,7 @@ import type { OperationContext } from '../../pipeline/context.js';
 import type { Page } from '../../pipeline/pagination.js';
 import { splitFilters } from '../shared/filters.js';
 import { deleteAndAnnounce, insertAndAnnounce } from '../shared/lifecycle.js';
-import { getForWrite, getOr404, listPage, present } from '../shared/operations.js';
+import { firstVersion, getForWrite, getOr404, listPage, present } from '../shared/operations.js';
 import { referenced } from '../shared/references.js';
 import { contextEvents } from './events.js';
 import type { ContextCreate, ContextListQuery } from './schema.js';
@@ -21,9 +21,7 @@ export async function createContext(ctx: OperationContext, input: ContextCreate)
     title: input.title,
     url: input.kind === 'note' ? null : input.url,
     body: input.kind === 'note' ? input.body : null,
-    createdAt: ctx.now,
-    updatedAt: ctx.now,
-    version: 1,
+    ...firstVersion(ctx),
   };
   return insertAndAnnounce(ctx, 'context', item, {
     type: contextEvents.created,

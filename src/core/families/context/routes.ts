@@ -1,5 +1,4 @@
-import { getStoredOr404 } from '../shared/operations.js';
-import { familyRoutes } from '../shared/routes.js';
+import { familyRoutes, standardOperationIds, storedItem } from '../shared/routes.js';
 import { contextExamples } from './examples.js';
 import { createContext, deleteContext, listContext } from './operations.js';
 import {
@@ -15,14 +14,9 @@ export const contextRoutes = familyRoutes({
   responses: { item: contextItemSchema, page: contextPageSchema },
   list: { query: contextListQuerySchema, run: listContext },
   create: { body: contextCreateSchema, run: createContext },
-  get: { stored: (ctx, id) => getStoredOr404(ctx, 'context', id, 'context item'), from: 'context' },
+  get: storedItem('context', 'context item'),
   remove: deleteContext,
-  operationIds: {
-    list: 'listContextItems',
-    create: 'createContextItem',
-    get: 'getContextItem',
-    remove: 'deleteContextItem',
-  },
+  operationIds: standardOperationIds('ContextItem', 'ContextItems'),
   about: {
     create: 'A `document` or a `link` carries a `url`, a `note` a `body`.',
   },

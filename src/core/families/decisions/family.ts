@@ -1,15 +1,15 @@
-import { collectionTransfer } from '../../transfer/family.js';
-import { defineFamily } from '../family.js';
+import { collectionFamily } from '../collection-family.js';
 import { decisionEvents } from './events.js';
 import { decisionRoutes } from './routes.js';
 import { decisionCreateSchema, decisionPageSchema, decisionPatchSchema, decisionSchema } from './schema.js';
 
-export const decisionsFamily = defineFamily({
+export const decisionsFamily = collectionFamily({
   name: 'decisions',
-  routes: decisionRoutes,
   about: 'Decisions taken, with their rationale and participants, and what superseded them.',
+  routes: decisionRoutes,
   events: decisionEvents,
-  eventObject: { prefix: 'decision', schema: decisionSchema },
+  resourceType: 'decision',
+  schema: decisionSchema,
   schemas: {
     responses: {
       Decision: decisionSchema,
@@ -25,23 +25,15 @@ export const decisionsFamily = defineFamily({
     table: 'decisions',
     definition: {
       filters: ['projectId', 'outcomeId', 'status', 'supersededBy'],
-      search: [],
-      ranges: [],
-      sums: [],
-      notNull: [],
       sorts: ['updatedAt'],
     },
   },
-  transfer: collectionTransfer({
-    collection: 'decisions',
-    schema: decisionSchema,
+  transfer: {
     createSchema: decisionCreateSchema,
     // supersededBy may name a decision later in the file: it is not checked.
     references: [
       { field: 'projectId', family: 'projects' },
       { field: 'outcomeId', family: 'outcomes' },
     ],
-    created: decisionEvents.created,
-    resourceType: 'decision',
-  }),
+  },
 });

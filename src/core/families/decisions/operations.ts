@@ -4,7 +4,7 @@ import type { OperationContext } from '../../pipeline/context.js';
 import type { Page } from '../../pipeline/pagination.js';
 import { splitFilters } from '../shared/filters.js';
 import { insertAndAnnounce } from '../shared/lifecycle.js';
-import { getForWrite, getOr404, listPage, present } from '../shared/operations.js';
+import { firstVersion, getForWrite, getOr404, listPage, present } from '../shared/operations.js';
 import { withQuery } from '../shared/query.js';
 import { outcomeOfProject, referenced } from '../shared/references.js';
 import { applyChanges } from '../shared/update.js';
@@ -73,9 +73,7 @@ export async function createDecision(ctx: OperationContext, input: DecisionCreat
     decidedAt: decidedAtFor(status, input.decidedAt, null, ctx.now),
     supersededBy: input.supersededBy ?? null,
     commentCount: 0,
-    createdAt: ctx.now,
-    updatedAt: ctx.now,
-    version: 1,
+    ...firstVersion(ctx),
   };
   return insertAndAnnounce(ctx, 'decisions', decision, {
     type: decisionEvents.created,

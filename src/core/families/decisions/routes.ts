@@ -1,5 +1,4 @@
-import { getStoredOr404 } from '../shared/operations.js';
-import { familyRoutes } from '../shared/routes.js';
+import { familyRoutes, standardOperationIds, storedItem } from '../shared/routes.js';
 import { decisionExamples } from './examples.js';
 import { createDecision, listDecisions, updateDecision } from './operations.js';
 import {
@@ -20,13 +19,8 @@ export const decisionRoutes = familyRoutes({
     run: createDecision,
     readsRowOfBody: { collection: 'projects', field: 'projectId' },
   },
-  get: { stored: (ctx, id) => getStoredOr404(ctx, 'decisions', id, 'decision'), from: 'decisions' },
+  get: storedItem('decisions', 'decision'),
   update: { body: decisionPatchSchema, run: updateDecision },
-  operationIds: {
-    list: 'listDecisions',
-    create: 'createDecision',
-    get: 'getDecision',
-    update: 'updateDecision',
-  },
+  operationIds: standardOperationIds('Decision', 'Decisions'),
   examples: decisionExamples,
 });

@@ -1,5 +1,4 @@
-import { collectionTransfer } from '../../transfer/family.js';
-import { defineFamily } from '../family.js';
+import { collectionFamily } from '../collection-family.js';
 import { issueEvents } from './events.js';
 import { issueRoutes } from './routes.js';
 import {
@@ -11,13 +10,14 @@ import {
 } from './schema.js';
 import { issueConflict, keepIssueCounter } from './transfer.js';
 
-export const issuesFamily = defineFamily({
+export const issuesFamily = collectionFamily({
   name: 'issues',
-  routes: issueRoutes,
   about:
     'Work items numbered per project (APO-1), moved through open, in_progress, blocked, resolved and closed.',
+  routes: issueRoutes,
   events: issueEvents,
-  eventObject: { prefix: 'issue', schema: issueSchema },
+  resourceType: 'issue',
+  schema: issueSchema,
   schemas: {
     responses: {
       Issue: issueSchema,
@@ -47,13 +47,11 @@ export const issuesFamily = defineFamily({
       ],
       search: ['title', 'description'],
       ranges: ['dueOn', 'estimate', 'blockedBy'],
-      sums: [],
       notNull: ['archivedAt'],
       sorts: ['updatedAt', 'number', 'severity', 'status', 'title', 'dueOn', 'estimate'],
     },
   },
-  transfer: collectionTransfer({
-    collection: 'issues',
+  transfer: {
     // An export made before issues kept their source has no `external`: such an issue has none.
     schema: issueSchema.extend({ external: issueSchema.shape.external.optional() }),
     added: { external: null },
@@ -63,9 +61,7 @@ export const issuesFamily = defineFamily({
       { field: 'outcomeId', family: 'outcomes' },
       { field: 'assigneeId', family: 'members' },
     ],
-    created: issueEvents.created,
-    resourceType: 'issue',
     conflict: issueConflict,
     afterInsert: keepIssueCounter,
-  }),
+  },
 });

@@ -10,6 +10,7 @@ import { dueRange, estimateRange } from '../shared/due-filters.js';
 import { splitFilters } from '../shared/filters.js';
 import { insertAndAnnounce } from '../shared/lifecycle.js';
 import {
+  firstVersion,
   getForWrite,
   getOr404,
   getStoredOr404,
@@ -65,9 +66,7 @@ export async function createIssue(ctx: OperationContext, input: IssueCreate): Pr
     external: input.external ?? null,
     dueOn: input.dueOn ?? null,
     estimate: input.estimate ?? null,
-    createdAt: ctx.now,
-    updatedAt: ctx.now,
-    version: 1,
+    ...firstVersion(ctx),
   };
   if (issue.external) await externalFree(ctx, issue.external);
   try {

@@ -1,5 +1,5 @@
 import { defineRoute, type Route } from '../../pipeline/route.js';
-import { familyRoutes } from '../shared/routes.js';
+import { familyRoutes, standardOperationIds } from '../shared/routes.js';
 import { memberExamples } from './examples.js';
 import { inviteMember, inviteUrlOf, type MemberInviteAnswer, memberInviteSchema } from './invite.js';
 import { createMember, getMember, listMembers, removeMember, updateMember } from './operations.js';
@@ -23,13 +23,7 @@ const memberFamilyRoutes = familyRoutes({
   get: getMember,
   update: { body: memberPatchSchema, run: updateMember },
   remove: removeMember,
-  operationIds: {
-    list: 'listMembers',
-    create: 'createMember',
-    get: 'getMember',
-    update: 'updateMember',
-    remove: 'deleteMember',
-  },
+  operationIds: standardOperationIds('Member', 'Members'),
   about: {
     create:
       'Adds a user by email, making the user when there is none; a user who is already a member is answered 409 already_member with `memberId`.',

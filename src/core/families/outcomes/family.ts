@@ -1,16 +1,16 @@
-import { collectionTransfer } from '../../transfer/family.js';
-import { defineFamily } from '../family.js';
+import { collectionFamily } from '../collection-family.js';
 import { outcomeEvents } from './events.js';
 import { outcomeRoutes } from './routes.js';
 import { outcomeCreateSchema, outcomePageSchema, outcomePatchSchema, outcomeSchema } from './schema.js';
 import { outcomeSummarySchema } from './summary.js';
 
-export const outcomesFamily = defineFamily({
+export const outcomesFamily = collectionFamily({
   name: 'outcomes',
-  routes: outcomeRoutes,
   about: 'The results a project works towards; issues, decisions and time entries may name one.',
+  routes: outcomeRoutes,
   events: outcomeEvents,
-  eventObject: { prefix: 'outcome', schema: outcomeSchema },
+  resourceType: 'outcome',
+  schema: outcomeSchema,
   schemas: {
     responses: {
       Outcome: outcomeSchema,
@@ -29,20 +29,15 @@ export const outcomesFamily = defineFamily({
       filters: ['projectId', 'status', 'ownerId', 'archivedAt'],
       search: ['title', 'description'],
       ranges: ['dueDate'],
-      sums: [],
       notNull: ['archivedAt'],
       sorts: ['dueDate', 'updatedAt', 'title'],
     },
   },
-  transfer: collectionTransfer({
-    collection: 'outcomes',
-    schema: outcomeSchema,
+  transfer: {
     createSchema: outcomeCreateSchema,
     references: [
       { field: 'projectId', family: 'projects' },
       { field: 'ownerId', family: 'members' },
     ],
-    created: outcomeEvents.created,
-    resourceType: 'outcome',
-  }),
+  },
 });

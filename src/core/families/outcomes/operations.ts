@@ -9,7 +9,7 @@ import { setArchived } from '../shared/archive.js';
 import { dueRange } from '../shared/due-filters.js';
 import { splitFilters } from '../shared/filters.js';
 import { deleteAndAnnounce, insertAndAnnounce } from '../shared/lifecycle.js';
-import { getForWrite, getOr404, listPage, present } from '../shared/operations.js';
+import { firstVersion, getForWrite, getOr404, listPage, present } from '../shared/operations.js';
 import { withQuery } from '../shared/query.js';
 import { referenced, referencedMember } from '../shared/references.js';
 import { archivedFilter } from '../shared/schema.js';
@@ -50,9 +50,7 @@ export async function createOutcome(ctx: OperationContext, input: OutcomeCreate)
     shippedAt: shippedAtFor(status, null, ctx.now),
     commentCount: 0,
     archivedAt: null,
-    createdAt: ctx.now,
-    updatedAt: ctx.now,
-    version: 1,
+    ...firstVersion(ctx),
   };
   const view = await insertAndAnnounce(ctx, 'outcomes', outcome, {
     type: outcomeEvents.created,

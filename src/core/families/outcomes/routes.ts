@@ -1,7 +1,6 @@
 import { defineRoute } from '../../pipeline/route.js';
 import { archiveRoutes } from '../shared/archive-routes.js';
-import { getStoredOr404 } from '../shared/operations.js';
-import { familyRoutes } from '../shared/routes.js';
+import { familyRoutes, standardOperationIds, storedItem } from '../shared/routes.js';
 import { outcomeExamples } from './examples.js';
 import {
   archiveOutcome,
@@ -31,16 +30,10 @@ export const outcomeRoutes = [
       run: createOutcome,
       readsRowOfBody: { collection: 'projects', field: 'projectId' },
     },
-    get: { stored: (ctx, id) => getStoredOr404(ctx, 'outcomes', id, 'outcome'), from: 'outcomes' },
+    get: storedItem('outcomes', 'outcome'),
     update: { body: outcomePatchSchema, run: updateOutcome },
     remove: deleteOutcome,
-    operationIds: {
-      list: 'listOutcomes',
-      create: 'createOutcome',
-      get: 'getOutcome',
-      update: 'updateOutcome',
-      remove: 'deleteOutcome',
-    },
+    operationIds: standardOperationIds('Outcome', 'Outcomes'),
     about: {
       remove:
         'An outcome that issues, decisions or time entries still refer to is not deleted: 409 resource_in_use counts them.',

@@ -1,16 +1,16 @@
-import { collectionTransfer } from '../../transfer/family.js';
-import { defineFamily } from '../family.js';
+import { collectionFamily } from '../collection-family.js';
 import { projectEvents } from './events.js';
 import { projectRoutes } from './routes.js';
 import { projectCreateSchema, projectPageSchema, projectPatchSchema, projectSchema } from './schema.js';
 import { projectKeyTaken } from './transfer.js';
 
-export const projectsFamily = defineFamily({
+export const projectsFamily = collectionFamily({
   name: 'projects',
-  routes: projectRoutes,
   about: 'A project groups outcomes, issues, decisions and context; its key (APO) prefixes its issue keys.',
+  routes: projectRoutes,
   events: projectEvents,
-  eventObject: { prefix: 'project', schema: projectSchema },
+  resourceType: 'project',
+  schema: projectSchema,
   schemas: {
     responses: {
       Project: projectSchema,
@@ -27,19 +27,12 @@ export const projectsFamily = defineFamily({
     definition: {
       filters: ['key'],
       search: ['name', 'description'],
-      ranges: [],
-      sums: [],
-      notNull: [],
       sorts: ['updatedAt'],
     },
   },
-  transfer: collectionTransfer({
-    collection: 'projects',
-    schema: projectSchema,
+  transfer: {
     createSchema: projectCreateSchema,
     references: [],
-    created: projectEvents.created,
-    resourceType: 'project',
     conflict: projectKeyTaken,
-  }),
+  },
 });

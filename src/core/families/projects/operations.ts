@@ -3,7 +3,7 @@ import type { Project } from '../../model.js';
 import type { OperationContext } from '../../pipeline/context.js';
 import type { Page } from '../../pipeline/pagination.js';
 import { UniqueViolation } from '../../port/index.js';
-import { getForWrite, getOr404, listPage, present } from '../shared/operations.js';
+import { firstVersion, getForWrite, getOr404, listPage, present } from '../shared/operations.js';
 import { applyChanges } from '../shared/update.js';
 import { projectEvents } from './events.js';
 import { deriveProjectKey, firstFreeKey } from './key.js';
@@ -35,9 +35,7 @@ export async function createProject(ctx: OperationContext, input: ProjectCreate)
     name: input.name,
     key,
     description: input.description ?? null,
-    createdAt: ctx.now,
-    updatedAt: ctx.now,
-    version: 1,
+    ...firstVersion(ctx),
   };
   try {
     await projects.insert(project);

@@ -1,14 +1,14 @@
-import { collectionTransfer } from '../../transfer/family.js';
-import { defineFamily } from '../family.js';
+import { collectionFamily } from '../collection-family.js';
 import { relationEvents } from './events.js';
 import { relationRoutes } from './routes.js';
 import { relationCreateSchema, relationPageSchema, relationSchema, storedRelationSchema } from './schema.js';
 
-export const relationsFamily = defineFamily({
+export const relationsFamily = collectionFamily({
   name: 'relations',
   routes: relationRoutes,
   events: relationEvents,
-  eventObject: { prefix: 'issue_relation', schema: storedRelationSchema },
+  resourceType: 'issue_relation',
+  schema: storedRelationSchema,
   schemas: {
     responses: {
       IssueRelation: relationSchema,
@@ -24,16 +24,10 @@ export const relationsFamily = defineFamily({
     table: 'issue_relations',
     definition: {
       filters: ['sourceId', 'targetId', 'type'],
-      search: [],
-      ranges: [],
-      sums: [],
-      notNull: [],
       sorts: [],
     },
   },
-  transfer: collectionTransfer({
-    collection: 'issueRelations',
-    schema: storedRelationSchema,
+  transfer: {
     createSchema: relationCreateSchema,
     // The API's body names the type and the other issue; the rules it is refused by (itself,
     // the same relation twice, a cycle, a second parent) need the relation graph, which the
@@ -43,7 +37,5 @@ export const relationsFamily = defineFamily({
       { field: 'sourceId', family: 'issues' },
       { field: 'targetId', family: 'issues' },
     ],
-    created: relationEvents.created,
-    resourceType: 'issue_relation',
-  }),
+  },
 });

@@ -4,7 +4,7 @@ import { preconditionHolds, versionConflict } from '../../pipeline/conditional.j
 import type { OperationContext } from '../../pipeline/context.js';
 import { decodeCursor, type Page, toPage } from '../../pipeline/pagination.js';
 import { findIssue } from '../issues/operations.js';
-import { getOr404, present, saveNextVersion } from '../shared/operations.js';
+import { firstVersion, getOr404, present, saveNextVersion } from '../shared/operations.js';
 import { relationEvents } from './events.js';
 import type { RelationCreate, RelationListQuery } from './schema.js';
 
@@ -244,9 +244,7 @@ export async function createRelation(
     type,
     sourceId,
     targetId,
-    createdAt: ctx.now,
-    updatedAt: ctx.now,
-    version: 1,
+    ...firstVersion(ctx),
   };
   await relations.insert(relation);
   if (type === 'blocks') await saveNextVersion(ctx, 'issues', target, { blockedBy: target.blockedBy + 1 });

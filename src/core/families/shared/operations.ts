@@ -13,6 +13,13 @@ import {
 import { isSortKeyOf, type SortKey, sortKeyCanChange, sortKeyOf } from '../../sort-keys.js';
 import { sortOrder } from './sort.js';
 
+/** What every new record ends with: created and last updated now, at its first version. */
+export const firstVersion = (ctx: OperationContext) => ({
+  createdAt: ctx.now,
+  updatedAt: ctx.now,
+  version: 1,
+});
+
 /** The resource as the API shows it: everything but the workspace it lives in. */
 export function present<Row extends VersionedRecord>(row: Row): Omit<Row, 'workspaceId'> {
   const { workspaceId: _hidden, ...visible } = row;

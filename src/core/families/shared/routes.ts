@@ -5,6 +5,7 @@ import { noContent, ok, resource, storedResource } from '../../pipeline/reply.js
 import { defineRoute, type Route } from '../../pipeline/route.js';
 import type { CollectionName, StoredJson } from '../../port/index.js';
 import { type FamilyExamples, pageOf } from './examples.js';
+import { getStoredOr404 } from './operations.js';
 
 type Versioned = { version: number };
 
@@ -69,6 +70,25 @@ function standardDescriptions(noun: string, plural: string): Record<StandardOper
 }
 
 const idOf = (params: Record<string, string>) => params.id ?? '';
+
+/**
+ * The operationIds every family gives its standard operations (`listOutcomes`, `createOutcome`,
+ * `getOutcome`, `updateOutcome`, `deleteOutcome`), from its record's name and its plural: the
+ * routes take those of the operations the family offers.
+ */
+export const standardOperationIds = (one: string, many: string): Record<StandardOperation, string> => ({
+  list: `list${many}`,
+  create: `create${one}`,
+  get: `get${one}`,
+  update: `update${one}`,
+  remove: `delete${one}`,
+});
+
+/** The `get` of a family whose view is its stored row without its workspace (see `FamilyOperations.get`). */
+export const storedItem = (collection: CollectionName, noun: string) => ({
+  stored: (ctx: OperationContext, id: string) => getStoredOr404(ctx, collection, id, noun),
+  from: collection,
+});
 
 /** The list, create, get, update and delete routes of a family, as CONTRACT §3 shapes them. */
 export function familyRoutes<LQ extends z.ZodType, CB extends z.ZodType, PB extends z.ZodType>(

@@ -1,3 +1,5 @@
+import { projectExamples } from '../projects/examples.js';
+
 /** Requests and answers of the signals routes, shown in the API reference (a test validates each against its schema). */
 export const signalExamples = {
   page: {
@@ -17,15 +19,8 @@ export const signalExamples = {
           id: 'prj_VR5yk3H00nIG1dind7u3',
         },
         data: {
-          object: {
-            id: 'prj_VR5yk3H00nIG1dind7u3',
-            name: 'Apollo',
-            key: 'APO',
-            description: 'The launch programme',
-            createdAt: '2026-11-22T10:01:01.000Z',
-            updatedAt: '2026-11-22T10:01:01.000Z',
-            version: 1,
-          },
+          // The project the projects routes show, as its creation's signal carries it.
+          object: projectExamples.created,
         },
         sequence: 1,
       },

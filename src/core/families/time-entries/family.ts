@@ -1,5 +1,4 @@
-import { collectionTransfer } from '../../transfer/family.js';
-import { defineFamily } from '../family.js';
+import { collectionFamily } from '../collection-family.js';
 import { timeEntryEvents } from './events.js';
 import { timeEntryRoutes } from './routes.js';
 import {
@@ -9,12 +8,13 @@ import {
   timeEntrySchema,
 } from './schema.js';
 
-export const timeEntriesFamily = defineFamily({
+export const timeEntriesFamily = collectionFamily({
   name: 'time-entries',
-  routes: timeEntryRoutes,
   about: 'Minutes spent on an outcome, on a day, optionally on one of its issues.',
+  routes: timeEntryRoutes,
   events: timeEntryEvents,
-  eventObject: { prefix: 'time_entry', schema: timeEntrySchema },
+  resourceType: 'time_entry',
+  schema: timeEntrySchema,
   schemas: {
     responses: {
       TimeEntry: timeEntrySchema,
@@ -30,23 +30,17 @@ export const timeEntriesFamily = defineFamily({
     table: 'time_entries',
     definition: {
       filters: ['outcomeId', 'issueId', 'userId'],
-      search: [],
       ranges: ['date'],
       sums: ['minutes'],
-      notNull: [],
       sorts: ['date', 'minutes'],
     },
   },
-  transfer: collectionTransfer({
-    collection: 'timeEntries',
-    schema: timeEntrySchema,
+  transfer: {
     createSchema: timeEntryCreateSchema,
     references: [
       { field: 'outcomeId', family: 'outcomes' },
       { field: 'issueId', family: 'issues' },
       { field: 'userId', family: 'members' },
     ],
-    created: timeEntryEvents.created,
-    resourceType: 'time_entry',
-  }),
+  },
 });

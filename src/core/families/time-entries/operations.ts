@@ -4,7 +4,7 @@ import type { OperationContext } from '../../pipeline/context.js';
 import type { Page } from '../../pipeline/pagination.js';
 import { splitFilters } from '../shared/filters.js';
 import { deleteAndAnnounce, insertAndAnnounce } from '../shared/lifecycle.js';
-import { getForWrite, getOr404, listPage, present } from '../shared/operations.js';
+import { firstVersion, getForWrite, getOr404, listPage, present } from '../shared/operations.js';
 import { referenced } from '../shared/references.js';
 import { applyChanges } from '../shared/update.js';
 import { timeEntryEvents } from './events.js';
@@ -50,9 +50,7 @@ export async function createTimeEntry(ctx: OperationContext, input: TimeEntryCre
     minutes: input.minutes,
     date: input.date,
     note: input.note ?? null,
-    createdAt: ctx.now,
-    updatedAt: ctx.now,
-    version: 1,
+    ...firstVersion(ctx),
   };
   return insertAndAnnounce(ctx, 'timeEntries', entry, {
     type: timeEntryEvents.created,

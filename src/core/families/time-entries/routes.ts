@@ -1,5 +1,4 @@
-import { getStoredOr404 } from '../shared/operations.js';
-import { familyRoutes } from '../shared/routes.js';
+import { familyRoutes, standardOperationIds, storedItem } from '../shared/routes.js';
 import { timeEntryExamples } from './examples.js';
 import { createTimeEntry, deleteTimeEntry, listTimeEntries, updateTimeEntry } from './operations.js';
 import {
@@ -17,15 +16,9 @@ export const timeEntryRoutes = familyRoutes({
   responses: { item: timeEntrySchema, page: timeEntryPageSchema },
   list: { query: timeEntryListQuerySchema, run: listTimeEntries },
   create: { body: timeEntryCreateSchema, run: createTimeEntry },
-  get: { stored: (ctx, id) => getStoredOr404(ctx, 'timeEntries', id, 'time entry'), from: 'timeEntries' },
+  get: storedItem('timeEntries', 'time entry'),
   update: { body: timeEntryPatchSchema, run: updateTimeEntry },
   remove: deleteTimeEntry,
-  operationIds: {
-    list: 'listTimeEntries',
-    create: 'createTimeEntry',
-    get: 'getTimeEntry',
-    update: 'updateTimeEntry',
-    remove: 'deleteTimeEntry',
-  },
+  operationIds: standardOperationIds('TimeEntry', 'TimeEntries'),
   examples: timeEntryExamples,
 });

@@ -1,5 +1,4 @@
-import { collectionTransfer } from '../../transfer/family.js';
-import { defineFamily } from '../family.js';
+import { collectionFamily } from '../collection-family.js';
 import { viewEvents } from './events.js';
 import { viewRoutes } from './routes.js';
 import {
@@ -10,13 +9,14 @@ import {
   viewSchema,
 } from './schema.js';
 
-export const viewsFamily = defineFamily({
+export const viewsFamily = collectionFamily({
   name: 'views',
-  routes: viewRoutes,
   about:
     "Saved views: named queries of the query language on the issues, outcomes or decisions list, shared by the workspace; running one answers that list's page.",
+  routes: viewRoutes,
   events: viewEvents,
-  eventObject: { prefix: 'view', schema: viewSchema },
+  resourceType: 'view',
+  schema: viewSchema,
   schemas: {
     responses: {
       SavedView: viewSchema,
@@ -33,20 +33,12 @@ export const viewsFamily = defineFamily({
     table: 'views',
     definition: {
       filters: ['resource'],
-      search: [],
-      ranges: [],
-      sums: [],
-      notNull: [],
       sorts: ['updatedAt'],
     },
   },
-  transfer: collectionTransfer({
-    collection: 'views',
-    schema: viewSchema,
+  transfer: {
     createSchema: viewCreateSchema,
     // createdBy is kept as the file has it and not checked: whoever saved a view may have left.
     references: [],
-    created: viewEvents.created,
-    resourceType: 'view',
-  }),
+  },
 });

@@ -3,7 +3,7 @@ import type { OperationContext } from '../../pipeline/context.js';
 import type { Page } from '../../pipeline/pagination.js';
 import { splitFilters } from '../shared/filters.js';
 import { deleteAndAnnounce, insertAndAnnounce } from '../shared/lifecycle.js';
-import { getForWrite, getOr404, listPage, present } from '../shared/operations.js';
+import { firstVersion, getForWrite, getOr404, listPage, present } from '../shared/operations.js';
 import { applyChanges } from '../shared/update.js';
 import { viewEvents } from './events.js';
 import { checkViewQuery } from './query-check.js';
@@ -25,9 +25,7 @@ export async function createView(ctx: OperationContext, input: ViewCreate): Prom
     resource: input.resource,
     query: input.query,
     createdBy: ctx.tenant.actor.userId,
-    createdAt: ctx.now,
-    updatedAt: ctx.now,
-    version: 1,
+    ...firstVersion(ctx),
   };
   return insertAndAnnounce(ctx, 'views', view, { type: viewEvents.created, resourceType: 'view' });
 }

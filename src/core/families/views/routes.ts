@@ -1,6 +1,5 @@
 import { defineRoute } from '../../pipeline/route.js';
-import { getStoredOr404 } from '../shared/operations.js';
-import { familyRoutes } from '../shared/routes.js';
+import { familyRoutes, standardOperationIds, storedItem } from '../shared/routes.js';
 import { viewExamples } from './examples.js';
 import { createView, deleteView, listViewItems, listViews, updateView } from './operations.js';
 import {
@@ -20,16 +19,10 @@ export const viewRoutes = [
     responses: { item: viewSchema, page: viewPageSchema },
     list: { query: viewListQuerySchema, run: listViews },
     create: { body: viewCreateSchema, run: createView },
-    get: { stored: (ctx, id) => getStoredOr404(ctx, 'views', id, 'view'), from: 'views' },
+    get: storedItem('views', 'view'),
     update: { body: viewPatchSchema, run: updateView },
     remove: deleteView,
-    operationIds: {
-      list: 'listViews',
-      create: 'createView',
-      get: 'getView',
-      update: 'updateView',
-      remove: 'deleteView',
-    },
+    operationIds: standardOperationIds('View', 'Views'),
     about: {
       list: 'Every saved view of the workspace, whoever saved it; narrow to one resource with `resource`.',
       create:

@@ -16,7 +16,7 @@ import {
 } from '../../webhooks/present.js';
 import { newSigningSecret } from '../../webhooks/secret.js';
 import { checkWebhookUrl, isForbiddenAddress } from '../../webhooks/ssrf.js';
-import { changedFields } from '../shared/operations.js';
+import { changedFields, firstVersion } from '../shared/operations.js';
 import type { DeliveryListQuery, WebhookCreate, WebhookListQuery, WebhookPatch } from './schema.js';
 
 /** Receivers get 24 hours to move to a rotated secret, during which both sign every delivery. */
@@ -139,9 +139,7 @@ export async function createWebhook(
     previousSecretExpiresAt: null,
     failingSince: null,
     signatureScheme: input.signatureScheme ?? 'stripe',
-    createdAt: ctx.now,
-    updatedAt: ctx.now,
-    version: 1,
+    ...firstVersion(ctx),
   };
   await ctx.tx.webhooks.insert(webhook);
   await ctx.emit({

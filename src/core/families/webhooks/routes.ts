@@ -1,6 +1,6 @@
 import { ok, resource } from '../../pipeline/reply.js';
 import { defineRoute } from '../../pipeline/route.js';
-import { familyRoutes } from '../shared/routes.js';
+import { familyRoutes, standardOperationIds } from '../shared/routes.js';
 import { webhookExamples } from './examples.js';
 import {
   createWebhook,
@@ -55,13 +55,7 @@ export const webhookRoutes = [
     get: getWebhook,
     update: { body: webhookPatchSchema, run: updateWebhook },
     remove: deleteWebhook,
-    operationIds: {
-      list: 'listWebhooks',
-      create: 'createWebhook',
-      get: 'getWebhook',
-      update: 'updateWebhook',
-      remove: 'deleteWebhook',
-    },
+    operationIds: standardOperationIds('Webhook', 'Webhooks'),
     about: {
       create:
         'The answer holds the signing `secret`, shown only here: a replay answers `secret: null`. The URL must be https:// and its host must not resolve to a private, loopback or link-local address.',

@@ -2,20 +2,18 @@ import { z } from 'zod';
 import { deliveryStatuses, signatureSchemes, webhookStatuses } from '../../model.js';
 import { pageQuery, queryInteger } from '../../pipeline/pagination.js';
 import { eventTypes, unknownEventType } from '../events.js';
-import { idOf, nonBlank, pageOf, timestampOut, versionedFields, withoutReadOnly } from '../shared/schema.js';
+import {
+  idOf,
+  nonBlank,
+  pageOf,
+  serviceOwnedFields,
+  timestampOut,
+  versionedFields,
+  withoutReadOnly,
+} from '../shared/schema.js';
 
 /** Fields the service owns on a subscription (userId too: ignored like in every other body). */
-const readOnly = [
-  'id',
-  'version',
-  'createdAt',
-  'updatedAt',
-  'accountId',
-  'workspaceId',
-  'userId',
-  'secret',
-  'disabledReason',
-] as const;
+const readOnly = [...serviceOwnedFields, 'secret', 'disabledReason'] as const;
 
 /**
  * A receiver's URL. The document says https (the default: `serve --allow-private-webhooks`

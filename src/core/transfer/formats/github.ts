@@ -3,6 +3,7 @@ import type { IssueSeverity } from '../../model.js';
 import { type ForeignIssue, isoDate, pageUrl } from '../foreign.js';
 import type { NumberedLine } from '../import-jsonl.js';
 import type { ImportProblem } from '../import-run.js';
+import { checkedElements } from './checked-elements.js';
 import { jsonArrayElements } from './json-array.js';
 
 /**
@@ -56,23 +57,12 @@ export async function* githubIssues(
   file: string,
   lines: AsyncIterable<NumberedLine>,
 ): AsyncIterable<ForeignIssue | ImportProblem> {
-  for await (const element of jsonArrayElements(lines)) {
-    if ('error' in element) {
-      yield { file, line: element.line, field: null, message: element.error };
+  for await (const element of checkedElements(file, jsonArrayElements(lines), githubIssue)) {
+    if ('message' in element) {
+      yield element;
       continue;
     }
-    const parsed = githubIssue.safeParse(element.value);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      yield {
-        file,
-        line: element.line,
-        field: issue?.path.map(String).join('.') || null,
-        message: issue?.message ?? 'invalid',
-      };
-      continue;
-    }
-    const gh = parsed.data;
+    const gh = element.value;
     if (gh.pull_request !== undefined) continue;
     const createdAt = isoDate(gh.created_at);
     if (createdAt === null) {

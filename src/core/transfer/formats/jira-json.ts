@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { type ForeignIssue, isoDate, pageUrl } from '../foreign.js';
 import type { NumberedLine } from '../import-jsonl.js';
 import type { ImportProblem } from '../import-run.js';
+import { checkedElements } from './checked-elements.js';
 import { emailIn, mapName } from './csv-format.js';
 import { jiraPriorities, jiraStatus } from './jira.js';
 import { objectMemberElements } from './json-objects.js';
@@ -76,23 +77,16 @@ export async function* jiraJsonIssues(
   file: string,
   lines: AsyncIterable<NumberedLine>,
 ): AsyncIterable<ForeignIssue | ImportProblem> {
-  for await (const element of objectMemberElements(lines, 'issues', "Jira's search answer")) {
-    if ('error' in element) {
-      yield { file, line: element.line, field: null, message: element.error };
+  for await (const element of checkedElements(
+    file,
+    objectMemberElements(lines, 'issues', "Jira's search answer"),
+    jiraIssue,
+  )) {
+    if ('message' in element) {
+      yield element;
       continue;
     }
-    const parsed = jiraIssue.safeParse(element.value);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      yield {
-        file,
-        line: element.line,
-        field: issue?.path.map(String).join('.') || null,
-        message: issue?.message ?? 'invalid',
-      };
-      continue;
-    }
-    const { id, key, self, fields } = parsed.data;
+    const { id, key, self, fields } = element.value;
     const createdAt = isoDate(fields.created);
     if (createdAt === null) {
       yield {
