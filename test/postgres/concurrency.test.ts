@@ -4,6 +4,7 @@ import { type PostgresStorage, postgresStorage } from '../../src/adapters/postgr
 import { postgresStorageTimeStore } from '../../src/adapters/postgres/storage-time-store.js';
 import { createTracker, projects, type SignalEvent, tenancy } from '../../src/core/index.js';
 import { at, macrotask, sampleDelivery, sampleRow, sampleSignal } from '../conformance/fixtures.js';
+import { createIssueRequest } from '../support/issue-request.js';
 import { describeOnPostgres, requireDatabaseUrl, testDatabaseUrl } from '../support/postgres.js';
 import { schemaPerTest } from '../support/schema-per-test.js';
 
@@ -258,16 +259,7 @@ describeOnPostgres('several PostgreSQL storages on one schema', () => {
     );
     const project = await a.run({ workspaceSlug: 'burst' }, (ctx) => projects.create(ctx, { name: 'Burst' }));
     const create = (tracker: typeof a, i: number) =>
-      tracker.handle({
-        method: 'POST',
-        path: '/api/v1/issues',
-        headers: {
-          authorization: `Bearer ${init.token}`,
-          'content-type': 'application/json',
-          'idempotency-key': crypto.randomUUID(),
-        },
-        body: JSON.stringify({ projectId: project.id, title: `Burst ${i}` }),
-      });
+      tracker.handle(createIssueRequest(init.token, { projectId: project.id, title: `Burst ${i}` }));
     const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => create(i % 2 ? b : a, i)));
     expect(answers.map((answer) => answer.status)).toEqual(Array(40).fill(201));
     const numbers = answers.map((answer) => (JSON.parse(String(answer.body)) as { number: number }).number);

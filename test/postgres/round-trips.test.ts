@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterEach, expect, it } from 'vitest';
 import { postgresStorage } from '../../src/adapters/postgres/index.js';
 import { createTracker, projects, tenancy } from '../../src/core/index.js';
+import { createIssueRequest } from '../support/issue-request.js';
 import { describeOnPostgres, dropSchema, freshSchema, requireDatabaseUrl } from '../support/postgres.js';
 
 /**
@@ -83,16 +84,7 @@ describeOnPostgres('round trips of a request to PostgreSQL', () => {
         projects.create(ctx, { name: 'Trips' }),
       );
       const create = () =>
-        tracker.handle({
-          method: 'POST',
-          path: '/api/v1/issues',
-          headers: {
-            authorization: `Bearer ${init.token}`,
-            'content-type': 'application/json',
-            'idempotency-key': crypto.randomUUID(),
-          },
-          body: JSON.stringify({ projectId: project.id, title: 'Counted' }),
-        });
+        tracker.handle(createIssueRequest(init.token, { projectId: project.id, title: 'Counted' }));
       const get = (id: string) =>
         tracker.handle({
           method: 'GET',

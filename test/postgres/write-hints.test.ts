@@ -4,6 +4,7 @@ import { expect, it } from 'vitest';
 import { type PostgresStorage, postgresStorage } from '../../src/adapters/postgres/index.js';
 import { createTracker, projects, tenancy } from '../../src/core/index.js';
 import { issueToken } from '../../src/core/tenancy/operations.js';
+import { createIssueRequest } from '../support/issue-request.js';
 import { describeOnPostgres, requireDatabaseUrl } from '../support/postgres.js';
 import { schemaPerTest } from '../support/schema-per-test.js';
 
@@ -38,16 +39,7 @@ describeOnPostgres('hints of a write transaction on PostgreSQL', () => {
       projects.create(ctx, { name: 'Hints' }),
     );
     const create = async (token: string, key: string, body: unknown) => {
-      const answer = await tracker.handle({
-        method: 'POST',
-        path: '/api/v1/issues',
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          'idempotency-key': key,
-        },
-        body: JSON.stringify(body),
-      });
+      const answer = await tracker.handle(createIssueRequest(token, body, key));
       return { status: answer.status, body: JSON.parse(String(answer.body)) as Record<string, unknown> };
     };
     const count = async (table: string) => {

@@ -1,6 +1,7 @@
 import { expect, it } from 'vitest';
 import { type PostgresStorage, postgresStorage } from '../../src/adapters/postgres/index.js';
 import { createTracker, projects, type SignalEvent, tenancy } from '../../src/core/index.js';
+import { createIssueRequest } from '../support/issue-request.js';
 import { describeOnPostgres, requireDatabaseUrl } from '../support/postgres.js';
 import { schemaPerTest } from '../support/schema-per-test.js';
 
@@ -59,16 +60,9 @@ describeOnPostgres('PostgreSQL creates of many tenants over several storages', (
     const answers = await Promise.all(
       workspaces.flatMap(({ token, projectId }, w) =>
         Array.from({ length: 50 }, (_, i) =>
-          (trackers[(w + i) % 3] as ReturnType<typeof createTracker>).handle({
-            method: 'POST',
-            path: '/api/v1/issues',
-            headers: {
-              authorization: `Bearer ${token}`,
-              'content-type': 'application/json',
-              'idempotency-key': crypto.randomUUID(),
-            },
-            body: JSON.stringify({ projectId, title: `Create ${i}` }),
-          }),
+          (trackers[(w + i) % 3] as ReturnType<typeof createTracker>).handle(
+            createIssueRequest(token, { projectId, title: `Create ${i}` }),
+          ),
         ),
       ),
     );
@@ -143,16 +137,12 @@ describeOnPostgres('PostgreSQL creates of many tenants over several storages', (
     })();
     const answers = await Promise.all(
       Array.from({ length: 400 }, (_, i) =>
-        (trackers[i % 3] as ReturnType<typeof createTracker>).handle({
-          method: 'POST',
-          path: '/api/v1/issues',
-          headers: {
-            authorization: `Bearer ${init.token}`,
-            'content-type': 'application/json',
-            'idempotency-key': crypto.randomUUID(),
-          },
-          body: JSON.stringify({ projectId: projectIds[i % projectIds.length], title: `Spread ${i}` }),
-        }),
+        (trackers[i % 3] as ReturnType<typeof createTracker>).handle(
+          createIssueRequest(init.token, {
+            projectId: projectIds[i % projectIds.length],
+            title: `Spread ${i}`,
+          }),
+        ),
       ),
     );
     creating = false;
