@@ -1,6 +1,6 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropSchema, freshSchema, postgresSkipReason, testDatabaseUrl } from '../support/postgres.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeOnPostgres, dropSchema, freshSchema, testDatabaseUrl } from '../support/postgres.js';
 import { assertBuilt, runCli, runJson, tempDir } from './process.js';
 
 beforeAll(assertBuilt);
@@ -23,41 +23,37 @@ async function socketDirectory(url: string): Promise<string | null> {
  * operations guide gives for it. A WHATWG URL parser refuses a user before an empty host, which the
  * CLI used to answer with "Invalid URL".
  */
-describe.skipIf(!testDatabaseUrl)(
-  `--db through a Unix socket${testDatabaseUrl ? '' : ` (skipped: ${postgresSkipReason})`}`,
-  () => {
-    const schema = freshSchema();
-    let socketUrl = '';
-    beforeAll(async () => {
-      const url = new URL(testDatabaseUrl as string);
-      const directory = await socketDirectory(url.toString());
-      if (!directory) throw new Error('the test PostgreSQL listens on no Unix socket');
-      const user = url.username || 'postgres';
-      socketUrl = `postgres://${user}@${url.pathname}?host=${encodeURIComponent(directory)}&schema=${schema}`;
-    });
-    afterAll(() => dropSchema(schema));
+describeOnPostgres('--db through a Unix socket', () => {
+  const schema = freshSchema();
+  let socketUrl = '';
+  beforeAll(async () => {
+    const url = new URL(testDatabaseUrl as string);
+    const directory = await socketDirectory(url.toString());
+    if (!directory) throw new Error('the test PostgreSQL listens on no Unix socket');
+    const user = url.username || 'postgres';
+    socketUrl = `postgres://${user}@${url.pathname}?host=${encodeURIComponent(directory)}&schema=${schema}`;
+  });
+  afterAll(() => dropSchema(schema));
 
-    it('init and tokens list take the libpq form with no host and a socket directory', async () => {
-      const cwd = tempDir();
-      const init = await runCli(
-        ['init', '--workspace', 'acme', '--admin-email', 'a@b.c', '--db', socketUrl],
-        { cwd },
-      );
-      expect(init.stderr).toBe('');
-      expect(init.code).toBe(0);
-      const tokens = await runJson(['tokens', 'list', '--workspace', 'acme', '--db', socketUrl], {
-        cwd,
-      });
-      expect(tokens.data).toHaveLength(1);
-      // The tables are in the schema the URL named, on the server the TCP URL reaches too.
-      const client = new pg.Client({ connectionString: testDatabaseUrl });
-      await client.connect();
-      try {
-        const { rows } = await client.query(`SELECT count(*)::int AS n FROM "${schema}".workspaces`);
-        expect(rows[0].n).toBe(1);
-      } finally {
-        await client.end();
-      }
+  it('init and tokens list take the libpq form with no host and a socket directory', async () => {
+    const cwd = tempDir();
+    const init = await runCli(['init', '--workspace', 'acme', '--admin-email', 'a@b.c', '--db', socketUrl], {
+      cwd,
     });
-  },
-);
+    expect(init.stderr).toBe('');
+    expect(init.code).toBe(0);
+    const tokens = await runJson(['tokens', 'list', '--workspace', 'acme', '--db', socketUrl], {
+      cwd,
+    });
+    expect(tokens.data).toHaveLength(1);
+    // The tables are in the schema the URL named, on the server the TCP URL reaches too.
+    const client = new pg.Client({ connectionString: testDatabaseUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query(`SELECT count(*)::int AS n FROM "${schema}".workspaces`);
+      expect(rows[0].n).toBe(1);
+    } finally {
+      await client.end();
+    }
+  });
+});

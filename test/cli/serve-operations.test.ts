@@ -1,22 +1,12 @@
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  assertBuilt,
-  freePort,
-  runCli,
-  type Served,
-  startServe,
-  startServeJson,
-  tempDir,
-} from './process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { killAfterEach } from './kill-after-each.js';
+import { assertBuilt, freePort, runCli, startServe, startServeJson, tempDir } from './process.js';
 import { slowPost } from './slow-request.js';
 
 beforeAll(assertBuilt);
 
-const running: Served[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((served) => served.stop('SIGKILL')));
-});
+const track = killAfterEach();
 
 /** `--rate-limit` → `OUTCOME_TRACKER_RATE_LIMIT`. */
 const variableOf = (flag: string) => `OUTCOME_TRACKER_${flag.slice(2).replaceAll('-', '_').toUpperCase()}`;
@@ -50,7 +40,7 @@ describe('outcome-tracker serve, operated as a service', () => {
 
   it('names the API reference and the OpenAPI document in its startup banner, both answering', async () => {
     const served = startServe(['--port', '0', '--db', join(tempDir(), 'tracker.db')]);
-    running.push(served);
+    track(served);
     const reference = await served.waitForLine((line) => line.startsWith('API reference:'));
     const document = await served.waitForLine((line) => line.startsWith('OpenAPI:'));
     const docsUrl = reference.split(/ +/).at(-1) ?? '';
@@ -78,7 +68,7 @@ describe('outcome-tracker serve, operated as a service', () => {
         OUTCOME_TRACKER_JSON: '1',
       },
     });
-    running.push(served);
+    track(served);
     const startup = JSON.parse(await served.waitForLine((line) => line.startsWith('{')));
     expect(startup).toMatchObject({
       url: `http://127.0.0.1:${port}`,
@@ -107,7 +97,7 @@ describe('outcome-tracker serve, operated as a service', () => {
     const served = await startServeJson(['--db', db, '--shutdown-grace', '1'], {
       env: { OUTCOME_TRACKER_SHUTDOWN_GRACE: '30' },
     });
-    running.push(served);
+    track(served);
     const { apiUrl, init } = served.startup;
     const token = init?.token ?? '';
     const project = await fetch(`${apiUrl}/projects`, {

@@ -2,31 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { FormClient } from '../admin/form-client.js';
-import {
-  assertBuilt,
-  freePort,
-  runCli,
-  runJson,
-  type Served,
-  startServe,
-  startServeJson,
-  tempDir,
-} from './process.js';
+import { killAfterEach } from './kill-after-each.js';
+import { assertBuilt, freePort, runCli, runJson, startServe, startServeJson, tempDir } from './process.js';
 import { slowPost } from './slow-request.js';
 
 beforeAll(assertBuilt);
 
-const running: Served[] = [];
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((served) => served.stop('SIGKILL')));
-});
-
-const track = <S extends Served>(served: S): S => {
-  running.push(served);
-  return served;
-};
+const track = killAfterEach();
 
 /** The parsed body of a response. */
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON members

@@ -5,7 +5,7 @@ import { assertBuilt } from '../cli/process.js';
 import {
   dropSchema,
   freshSchema,
-  postgresSkipReason,
+  postgresTitle,
   requireDatabaseUrl,
   testDatabaseUrl,
 } from '../support/postgres.js';
@@ -95,7 +95,7 @@ describe('the examples, run as written with node', () => {
   });
 
   it.skipIf(!testDatabaseUrl)(
-    `embed-postgres.mjs makes the workspace on its first run only${testDatabaseUrl ? '' : ` (skipped: ${postgresSkipReason})`}`,
+    postgresTitle('embed-postgres.mjs makes the workspace on its first run only'),
     async () => {
       const schema = freshSchema();
       const env = { DATABASE_URL: requireDatabaseUrl(), TRACKER_SCHEMA: schema };

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/core/openapi/document.js';
-import { startServer, type TestServer } from '../http/harness.js';
+import type { TestServer } from '../http/harness.js';
 import { adaptersUnderTest } from '../support/adapters.js';
 import { postgresSkipReason, testDatabaseUrl } from '../support/postgres.js';
 import { listOperations, resolver, type Schema } from './operations.js';
+import { fuzzServer } from './server.js';
 import { seedTargets } from './targets.js';
 
 /**
@@ -48,12 +49,7 @@ for (const adapter of adaptersUnderTest) {
     let s: TestServer;
     const unexpected: string[] = [];
     beforeAll(async () => {
-      s = await startServer('node', {
-        storage: await adapter.create(),
-        rateLimit: { limit: 1_000_000 },
-        onError: (error) =>
-          unexpected.push(error instanceof Error ? (error.stack ?? error.message) : String(error)),
-      });
+      s = await fuzzServer('node', await adapter.create(), unexpected);
     }, 60_000);
     afterAll(async () => {
       await s?.close();

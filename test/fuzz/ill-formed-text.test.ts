@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/core/openapi/document.js';
 import { rawExchange, statusesOf } from '../hardening/raw-socket.js';
-import { hosts, startServer, type TestServer } from '../http/harness.js';
+import { hosts, type TestServer } from '../http/harness.js';
 import { adaptersUnderTest } from '../support/adapters.js';
 import { postgresSkipReason, testDatabaseUrl } from '../support/postgres.js';
 import { violations } from './invariants.js';
 import { listOperations, type Operation } from './operations.js';
 import type { FuzzRequest } from './request-arbitraries.js';
 import { send } from './send.js';
+import { fuzzServer } from './server.js';
 import { seedTargets } from './targets.js';
 
 /**
@@ -70,12 +71,7 @@ for (const adapter of adapters) {
     let s: TestServer;
     const unexpected: string[] = [];
     beforeAll(async () => {
-      s = await startServer(host, {
-        storage: await adapter.create(),
-        rateLimit: { limit: 1_000_000 },
-        onError: (error) =>
-          unexpected.push(error instanceof Error ? (error.stack ?? error.message) : String(error)),
-      });
+      s = await fuzzServer(host, await adapter.create(), unexpected);
     }, 60_000);
     afterAll(async () => {
       await s?.close();

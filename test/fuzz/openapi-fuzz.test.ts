@@ -1,12 +1,13 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/core/openapi/document.js';
-import { hosts, startServer, type TestServer } from '../http/harness.js';
+import { hosts, type TestServer } from '../http/harness.js';
 import { tempSqliteStorage } from '../support/adapters.js';
 import { violations } from './invariants.js';
 import { listOperations, resolver } from './operations.js';
 import { type FuzzRequest, type FuzzTargets, requestsFor } from './request-arbitraries.js';
 import { send } from './send.js';
+import { fuzzServer } from './server.js';
 import { seedTargets } from './targets.js';
 
 /**
@@ -32,12 +33,7 @@ describe.each(hosts)('every documented operation, fuzzed through the %s host', (
   let total = 0;
 
   beforeAll(async () => {
-    s = await startServer(host, {
-      storage: await tempSqliteStorage(),
-      rateLimit: { limit: 1_000_000 },
-      onError: (error) =>
-        unexpected.push(error instanceof Error ? (error.stack ?? error.message) : String(error)),
-    });
+    s = await fuzzServer(host, await tempSqliteStorage(), unexpected);
     targets = await seedTargets(s);
   });
   afterAll(async () => {

@@ -1,11 +1,12 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/core/openapi/document.js';
-import { hosts, startServer, type TestServer } from '../http/harness.js';
+import { hosts, type TestServer } from '../http/harness.js';
 import { tempSqliteStorage } from '../support/adapters.js';
 import { listOperations, resolver } from './operations.js';
 import type { FuzzRequest, FuzzTargets } from './request-arbitraries.js';
 import { send } from './send.js';
+import { fuzzServer } from './server.js';
 import { seedTargets } from './targets.js';
 import { validRequestsFor } from './valid-requests.js';
 
@@ -30,12 +31,7 @@ describe.each(hosts)('requests the OpenAPI document says are valid, through the 
   let targets: FuzzTargets;
   const unexpected: string[] = [];
   beforeAll(async () => {
-    s = await startServer(host, {
-      storage: await tempSqliteStorage(),
-      rateLimit: { limit: 1_000_000 },
-      onError: (error) =>
-        unexpected.push(error instanceof Error ? (error.stack ?? error.message) : String(error)),
-    });
+    s = await fuzzServer(host, await tempSqliteStorage(), unexpected);
     targets = await seedTargets(s);
   }, 60_000);
   afterAll(async () => {

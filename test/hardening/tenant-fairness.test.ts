@@ -5,6 +5,7 @@ import { sqliteStorage } from '../../src/adapters/sqlite/index.js';
 import { createTracker, projects, tenancy } from '../../src/core/index.js';
 import { maxStreamsPerAccount } from '../../src/core/pipeline/stream-slots.js';
 import { assertBuilt, type Served, type Startup, startServeJson, tempDir } from '../cli/process.js';
+import { createIssueRequest } from '../support/issue-request.js';
 import { type OpenStreams, openStreams } from './open-streams.js';
 
 /**
@@ -39,16 +40,12 @@ async function seed(filename: string): Promise<Record<'a' | 'b', Tenant>> {
     const project = await tracker.run({ workspaceSlug: slug }, (ctx) => projects.create(ctx, { name: slug }));
     let issueId = '';
     const create = async (i: number) => {
-      const response = await tracker.handle({
-        method: 'POST',
-        path: '/api/v1/issues',
-        headers: {
-          authorization: `Bearer ${init.token}`,
-          'content-type': 'application/json',
-          'idempotency-key': randomUUID(),
-        },
-        body: JSON.stringify({ projectId: project.id, title: `${slug} issue ${i} about the login page` }),
-      });
+      const response = await tracker.handle(
+        createIssueRequest(init.token, {
+          projectId: project.id,
+          title: `${slug} issue ${i} about the login page`,
+        }),
+      );
       expect(response.status).toBe(201);
       issueId = JSON.parse(String(response.body)).id;
     };

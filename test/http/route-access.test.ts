@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Route } from '../../src/core/pipeline/route.js';
 import { routes } from '../../src/core/routes.js';
+import { expectProblem, type Json } from './families/answers.js';
 import {
   bodyFor,
   createIssue,
@@ -9,7 +10,8 @@ import {
   otherTenant,
   type Tenant,
 } from './families/fixtures.js';
-import { client, expectProblem, type Json, signalsOf } from './families/support.js';
+import { signalsOf } from './families/signals.js';
+import { client } from './families/support.js';
 import { type ApiResponse, hosts, newKey, startServer, type TestServer } from './harness.js';
 
 /**

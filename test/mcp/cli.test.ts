@@ -1,33 +1,14 @@
-import { cpSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultToolsets, toolsetNames } from '../../src/mcp/index.js';
+import { installedWithoutPeers } from '../cli/installed.js';
 import { assertBuilt, runCli, tempDir } from '../cli/process.js';
 
 beforeAll(assertBuilt);
 
 const sdkMissing = (what: string) =>
   `${what} needs the optional package @modelcontextprotocol/sdk: npm install @modelcontextprotocol/sdk`;
-
-/**
- * The package as an app installs it without its optional peers: dist and package.json, its
- * dependencies beside it, and no MCP SDK anywhere up the tree (a temporary directory).
- */
-async function installedWithoutPeers(): Promise<{ app: string; bin: string }> {
-  const app = tempDir();
-  const own = join(app, 'node_modules', 'outcome-tracker');
-  mkdirSync(own, { recursive: true });
-  cpSync(resolve('dist'), join(own, 'dist'), { recursive: true });
-  cpSync(resolve('package.json'), join(own, 'package.json'));
-  const { dependencies } = (await import('../../package.json', { with: { type: 'json' } })).default;
-  for (const name of Object.keys(dependencies)) {
-    const target = join(app, 'node_modules', name);
-    mkdirSync(dirname(target), { recursive: true });
-    symlinkSync(resolve('node_modules', name), target, 'dir');
-  }
-  writeFileSync(join(app, 'package.json'), '{"name":"app","private":true}');
-  return { app, bin: join(own, 'dist', 'cli', 'main.js') };
-}
 
 describe('the installed CLI without the MCP SDK', () => {
   it('says what to install for `mcp` and for `serve --mcp`, before serving anything', async () => {

@@ -8,6 +8,7 @@ import { defaultToolsets, mcpEndpoint, toolDefinitions } from '../../src/mcp/ind
 import { type Host, hosts, listen } from '../http/harness.js';
 import { mcpScenarios, type ScenarioFixture } from './scenarios.js';
 import {
+  initializeRequest,
   type McpWorld,
   otherProcess,
   type SharedDatabase,
@@ -140,16 +141,7 @@ for (const host of hosts) {
         const data = text.split('\n').find((line) => line.startsWith('data: {'));
         return { response, message: data ? JSON.parse(data.slice(6)) : text ? JSON.parse(text) : null };
       };
-      const init = await rpc(null, {
-        jsonrpc: '2.0',
-        id: 0,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-06-18',
-          capabilities: {},
-          clientInfo: { name: 'raw', version: '1' },
-        },
-      });
+      const init = await rpc(null, initializeRequest);
       const session = init.response.headers.get('mcp-session-id');
       expect(session).toBeTruthy();
       await rpc(session, { jsonrpc: '2.0', method: 'notifications/initialized' });
@@ -259,16 +251,7 @@ for (const host of hosts) {
           'content-type': 'application/json',
           accept: 'application/json, text/event-stream',
         },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 0,
-          method: 'initialize',
-          params: {
-            protocolVersion: '2025-06-18',
-            capabilities: {},
-            clientInfo: { name: 'raw', version: '1' },
-          },
-        }),
+        body: JSON.stringify(initializeRequest),
       });
       expect(response.status).toBe(400);
       const body = (await response.json()) as { error: { code: number; message: string } };

@@ -5,7 +5,7 @@ import { createTracker, type Storage, type Tracker } from '../../src/core/index.
 import { maxStreamsPerAccount } from '../../src/core/pipeline/stream-slots.js';
 import { mcpEndpoint } from '../../src/mcp/index.js';
 import { hosts, listen } from '../http/harness.js';
-import { type McpWorld, seedMcpWorld } from './support.js';
+import { initializeRequest, type McpWorld, seedMcpWorld } from './support.js';
 
 /** A storage whose write transactions wait while the gate is shut: a tool call that does not end. */
 function gatedStorage(storage: Storage) {
@@ -92,16 +92,7 @@ for (const host of hosts) {
       })));
       world = await seedMcpWorld(tracker, tracker.storage);
       session = '';
-      await post({
-        jsonrpc: '2.0',
-        id: 0,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-06-18',
-          capabilities: {},
-          clientInfo: { name: 'raw', version: '1' },
-        },
-      });
+      await post(initializeRequest);
       expect(session).toBeTruthy();
       await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
     };

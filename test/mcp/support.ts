@@ -9,6 +9,18 @@ import { fakeClock, seedWorkspace } from '../http/harness.js';
 import { tempDir } from '../support/adapters.js';
 import { dropSchema, freshSchema, testDatabaseUrl } from '../support/postgres.js';
 
+/** The JSON-RPC request a bare client (no SDK) opens an MCP session with. */
+export const initializeRequest = {
+  jsonrpc: '2.0',
+  id: 0,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'raw', version: '1' },
+  },
+};
+
 /** A database that several processes (or several storages of one process) can open. */
 export interface SharedDatabase {
   name: 'sqlite' | 'postgres';

@@ -8,13 +8,12 @@ import { transactionRunner } from '../../src/adapters/postgres/transaction.js';
 import type { StorageTx } from '../../src/core/index.js';
 import { checkSql, loadSqlParser } from '../support/distribution-check.js';
 import {
+  describeOnPostgres,
   distributionCheck,
   dropSchema,
   freshSchema,
-  postgresSkipReason,
   requireDatabaseUrl,
   tempPostgresStorage,
-  testDatabaseUrl,
 } from '../support/postgres.js';
 import { recordingInto, StatementRecorder } from '../support/statement-recorder.js';
 
@@ -148,68 +147,65 @@ describe('the distribution check', () => {
   });
 });
 
-describe.skipIf(!testDatabaseUrl)(
-  `the distribution check in the PostgreSQL suites${testDatabaseUrl ? '' : ` (skipped: ${postgresSkipReason})`}`,
-  () => {
-    it('reports a statement the adapter sends that reaches every account, with this test', async () => {
-      const schema = freshSchema();
-      const storage = postgresStorage({ connectionString: requireDatabaseUrl(), schema, poolMax: 1 });
-      const pool = new pg.Pool({ connectionString: requireDatabaseUrl(), max: 1 });
-      try {
-        await storage.ready();
-        // The adapter's own transactions, given a store that sends a statement of the test's.
-        const runner = transactionRunner({
-          pool,
-          searchPathSql: `SET search_path TO "${schema}"`,
-          routes: new AccountRoutes(),
-          maxAttempts: 1,
-          makeTx: (conn) => ({ conn }) as unknown as StorageTx,
-          committed: () => {},
-        });
-        const recorder = new StatementRecorder();
-        const sql = 'SELECT id FROM issues WHERE id = $1';
-        await recordingInto(recorder, () =>
-          runner.run((tx) => (tx as unknown as { conn: Conn }).conn.rows(sql, ['iss_1']), 'read'),
-        );
-        const report = recorder.report() ?? '';
-        expect(report).toContain('issues has no account_id = $n condition (sent 1 time)');
-        // As sent: with the search_path ahead of it, its parameter written in.
-        expect(report).toContain("   SELECT id FROM issues WHERE id = 'iss_1'");
-        expect(report).toContain(
-          'sent by: test/postgres/distribution-check.test.ts > the distribution check in the PostgreSQL suites > ' +
-            'reports a statement the adapter sends that reaches every account, with this test',
-        );
-      } finally {
-        await pool.end();
-        await storage.close();
-        await dropSchema(schema);
-      }
-    });
+describeOnPostgres('the distribution check in the PostgreSQL suites', () => {
+  it('reports a statement the adapter sends that reaches every account, with this test', async () => {
+    const schema = freshSchema();
+    const storage = postgresStorage({ connectionString: requireDatabaseUrl(), schema, poolMax: 1 });
+    const pool = new pg.Pool({ connectionString: requireDatabaseUrl(), max: 1 });
+    try {
+      await storage.ready();
+      // The adapter's own transactions, given a store that sends a statement of the test's.
+      const runner = transactionRunner({
+        pool,
+        searchPathSql: `SET search_path TO "${schema}"`,
+        routes: new AccountRoutes(),
+        maxAttempts: 1,
+        makeTx: (conn) => ({ conn }) as unknown as StorageTx,
+        committed: () => {},
+      });
+      const recorder = new StatementRecorder();
+      const sql = 'SELECT id FROM issues WHERE id = $1';
+      await recordingInto(recorder, () =>
+        runner.run((tx) => (tx as unknown as { conn: Conn }).conn.rows(sql, ['iss_1']), 'read'),
+      );
+      const report = recorder.report() ?? '';
+      expect(report).toContain('issues has no account_id = $n condition (sent 1 time)');
+      // As sent: with the search_path ahead of it, its parameter written in.
+      expect(report).toContain("   SELECT id FROM issues WHERE id = 'iss_1'");
+      expect(report).toContain(
+        'sent by: test/postgres/distribution-check.test.ts > the distribution check in the PostgreSQL suites > ' +
+          'reports a statement the adapter sends that reaches every account, with this test',
+      );
+    } finally {
+      await pool.end();
+      await storage.close();
+      await dropSchema(schema);
+    }
+  });
 
-    it('sees the statements the adapter sends (and not the tests’ own)', async () => {
-      const recorder = distributionCheck as StatementRecorder;
-      expect(recorder).toBeDefined();
-      const before = recorder.checked;
-      const storage = await tempPostgresStorage();
-      try {
-        await storage.transaction((tx) => tx.tenancy.getUserByEmail('nobody@example.com'), { mode: 'read' });
-      } finally {
-        await storage.close();
-      }
-      expect(recorder.checked).toBeGreaterThan(before);
-      // A test's own statements (here an unfiltered read of its own) are not the adapter's.
-      const own = new pg.Client({ connectionString: requireDatabaseUrl() });
-      await own.connect();
-      try {
-        const after = recorder.checked;
-        await own.query('SELECT count(*) FROM pg_class WHERE relname = $1', ['issues']);
-        const pool = new pg.Pool({ connectionString: requireDatabaseUrl(), max: 1 });
-        await pool.query('SELECT 1');
-        await pool.end();
-        expect(recorder.checked).toBe(after);
-      } finally {
-        await own.end();
-      }
-    });
-  },
-);
+  it('sees the statements the adapter sends (and not the tests’ own)', async () => {
+    const recorder = distributionCheck as StatementRecorder;
+    expect(recorder).toBeDefined();
+    const before = recorder.checked;
+    const storage = await tempPostgresStorage();
+    try {
+      await storage.transaction((tx) => tx.tenancy.getUserByEmail('nobody@example.com'), { mode: 'read' });
+    } finally {
+      await storage.close();
+    }
+    expect(recorder.checked).toBeGreaterThan(before);
+    // A test's own statements (here an unfiltered read of its own) are not the adapter's.
+    const own = new pg.Client({ connectionString: requireDatabaseUrl() });
+    await own.connect();
+    try {
+      const after = recorder.checked;
+      await own.query('SELECT count(*) FROM pg_class WHERE relname = $1', ['issues']);
+      const pool = new pg.Pool({ connectionString: requireDatabaseUrl(), max: 1 });
+      await pool.query('SELECT 1');
+      await pool.end();
+      expect(recorder.checked).toBe(after);
+    } finally {
+      await own.end();
+    }
+  });
+});

@@ -50,6 +50,30 @@ type Precondition = 'none' | 'fresh' | 'stale';
 const ifMatch = (version: number, precondition: Precondition): Record<string, string> =>
   precondition === 'none' ? {} : { 'if-match': `"${precondition === 'stale' ? version - 1 : version}"` };
 
+/**
+ * Asserts the answer to a PATCH that its precondition or a deleted resource refuses (428 without
+ * If-Match, 404 once deleted, 409 with the current ETag when stale) and returns true; otherwise
+ * asserts 200 and returns false.
+ */
+function refusedPatch(res: Answer, precondition: Precondition, item: { version: number; deleted?: boolean }) {
+  // The pipeline asks for a precondition before it looks the resource up.
+  if (precondition === 'none') {
+    expectProblem(res, 428, 'precondition_required');
+    return true;
+  }
+  if (item.deleted) {
+    expectProblem(res, 404, 'not_found');
+    return true;
+  }
+  if (precondition === 'stale') {
+    expectProblem(res, 409, 'version_conflict');
+    expect(res.headers.etag).toBe(`"${item.version}"`);
+    return true;
+  }
+  expectStatus(res, 200);
+  return false;
+}
+
 const outcomeView = (o: ModelOutcome) => ({
   id: o.id,
   title: o.title,
@@ -112,15 +136,7 @@ class PatchOutcome implements Command {
       body: this.patch,
       headers: ifMatch(outcome.version, this.precondition),
     });
-    // The pipeline asks for a precondition before it looks the resource up.
-    if (this.precondition === 'none') return expectProblem(res, 428, 'precondition_required');
-    if (outcome.deleted) return expectProblem(res, 404, 'not_found');
-    if (this.precondition === 'stale') {
-      expectProblem(res, 409, 'version_conflict');
-      expect(res.headers.etag).toBe(`"${outcome.version}"`);
-      return;
-    }
-    expectStatus(res, 200);
+    if (refusedPatch(res, this.precondition, outcome)) return;
     const status = this.patch.status ?? outcome.status;
     const title = this.patch.title ?? outcome.title;
     if (status !== outcome.status || title !== outcome.title) {
@@ -201,14 +217,7 @@ class PatchIssue implements Command {
       body: this.patch,
       headers: ifMatch(issue.version, this.precondition),
     });
-    // The pipeline asks for a precondition before it looks the resource up.
-    if (this.precondition === 'none') return expectProblem(res, 428, 'precondition_required');
-    if (this.precondition === 'stale') {
-      expectProblem(res, 409, 'version_conflict');
-      expect(res.headers.etag).toBe(`"${issue.version}"`);
-      return;
-    }
-    expectStatus(res, 200);
+    if (refusedPatch(res, this.precondition, issue)) return;
     if (this.patch.severity !== undefined && this.patch.severity !== issue.severity) {
       issue.severity = this.patch.severity;
       issue.version += 1;
@@ -331,15 +340,7 @@ class PatchTimeEntry implements Command {
       body,
       headers: ifMatch(entry.version, this.precondition),
     });
-    // The pipeline asks for a precondition before it looks the resource up.
-    if (this.precondition === 'none') return expectProblem(res, 428, 'precondition_required');
-    if (entry.deleted) return expectProblem(res, 404, 'not_found');
-    if (this.precondition === 'stale') {
-      expectProblem(res, 409, 'version_conflict');
-      expect(res.headers.etag).toBe(`"${entry.version}"`);
-      return;
-    }
-    expectStatus(res, 200);
+    if (refusedPatch(res, this.precondition, entry)) return;
     const minutes = body.minutes ?? entry.minutes;
     const date = body.date ?? entry.date;
     if (minutes !== entry.minutes || date !== entry.date) {

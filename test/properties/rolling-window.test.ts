@@ -27,43 +27,45 @@ const requestTimes = fc
     return gaps.map((gap) => (t += gap));
   });
 
+/** A limiter of `limit` requests a window, on a fake clock of its own, and that clock. */
+const limiterOnFakeClock = (limit: number) => {
+  const clock = clockAt();
+  return { clock, limiter: slidingWindowLimiter({ limit, windowMs }, clock) };
+};
+
+/** Asserts `check` over 300 runs of a limit from 1 to `maxLimit` and arbitrary request times. */
+const forLimitsAndTimes = (maxLimit: number, check: (limit: number, times: number[]) => Promise<void>) =>
+  fc.assert(fc.asyncProperty(fc.integer({ min: 1, max: maxLimit }), requestTimes, check), { numRuns: 300 });
+
 describe('rolling-window rate limit (fake clock, arbitrary request times)', () => {
   it('no window of 60 s ever holds more than the limit', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 30 }), requestTimes, async (limit, times) => {
-        const clock = clockAt();
-        const limiter = slidingWindowLimiter({ limit, windowMs }, clock);
-        const admitted: number[] = [];
-        for (const t of times) {
-          clock.set(t);
-          if ((await limiter.take('token')).allowed) admitted.push(t);
-        }
-        // The densest window starts at an admission: [admitted[i], admitted[i] + windowMs).
-        for (let i = 0; i + limit < admitted.length; i++) {
-          expect((admitted[i + limit] ?? 0) - (admitted[i] ?? 0)).toBeGreaterThanOrEqual(windowMs);
-        }
-      }),
-      { numRuns: 300 },
-    );
+    await forLimitsAndTimes(30, async (limit, times) => {
+      const { clock, limiter } = limiterOnFakeClock(limit);
+      const admitted: number[] = [];
+      for (const t of times) {
+        clock.set(t);
+        if ((await limiter.take('token')).allowed) admitted.push(t);
+      }
+      // The densest window starts at an admission: [admitted[i], admitted[i] + windowMs).
+      for (let i = 0; i + limit < admitted.length; i++) {
+        expect((admitted[i + limit] ?? 0) - (admitted[i] ?? 0)).toBeGreaterThanOrEqual(windowMs);
+      }
+    });
   });
 
   it('admits every request while fewer than the limit were admitted in the last 60 s', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 30 }), requestTimes, async (limit, times) => {
-        const clock = clockAt();
-        const limiter = slidingWindowLimiter({ limit, windowMs }, clock);
-        const admitted: number[] = [];
-        for (const t of times) {
-          clock.set(t);
-          const inWindow = admitted.filter((a) => a > t - windowMs).length;
-          const d = await limiter.take('token');
-          // Exact: refused if and only if the window is full.
-          expect(d.allowed).toBe(inWindow < limit);
-          if (d.allowed) admitted.push(t);
-        }
-      }),
-      { numRuns: 300 },
-    );
+    await forLimitsAndTimes(30, async (limit, times) => {
+      const { clock, limiter } = limiterOnFakeClock(limit);
+      const admitted: number[] = [];
+      for (const t of times) {
+        clock.set(t);
+        const inWindow = admitted.filter((a) => a > t - windowMs).length;
+        const d = await limiter.take('token');
+        // Exact: refused if and only if the window is full.
+        expect(d.allowed).toBe(inWindow < limit);
+        if (d.allowed) admitted.push(t);
+      }
+    });
   });
 
   it('never refuses a client pacing at the limit, whatever its phase and jitter', async () => {
@@ -73,8 +75,7 @@ describe('rolling-window rate limit (fake clock, arbitrary request times)', () =
         fc.integer({ min: 0, max: 10 * windowMs }),
         fc.array(fc.integer({ min: 0, max: 5_000 }), { minLength: 1, maxLength: 300 }),
         async (limit, start, lateness) => {
-          const clock = clockAt();
-          const limiter = slidingWindowLimiter({ limit, windowMs }, clock);
+          const { clock, limiter } = limiterOnFakeClock(limit);
           // Request i goes out no earlier than start + i·window/limit (late is fine, early is not).
           const spacing = Math.ceil(windowMs / limit);
           let t = start;
@@ -90,33 +91,29 @@ describe('rolling-window rate limit (fake clock, arbitrary request times)', () =
   });
 
   it('headers are exact: Remaining requests succeed at once, Reset is when a slot frees, Retry-After suffices', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 20 }), requestTimes, async (limit, times) => {
-        const clock = clockAt();
-        const limiter = slidingWindowLimiter({ limit, windowMs }, clock);
-        const admitted: number[] = [];
-        let last: RateLimitDecision | null = null;
-        for (const t of times) {
-          clock.set(t);
-          last = await limiter.take('token');
-          if (last.allowed) admitted.push(t);
-          const inWindow = admitted.filter((a) => a > t - windowMs);
-          expect(last.remaining).toBe(limit - inWindow.length);
-          const freesAt = (inWindow[0] ?? t) + windowMs;
-          expect(last.resetSeconds).toBe(Math.max(last.allowed ? 0 : 1, Math.ceil((freesAt - t) / 1000)));
-        }
-        if (!last) return;
-        // A client that believes the headers is right to: `remaining` more succeed at once, the
-        // next is refused, and after its Retry-After one more succeeds.
-        const now = clock.now();
-        for (let i = 0; i < last.remaining; i++) expect((await limiter.take('token')).allowed).toBe(true);
-        const refused = await limiter.take('token');
-        expect(refused.allowed).toBe(false);
-        clock.set(now + refused.resetSeconds * 1000);
-        expect((await limiter.take('token')).allowed).toBe(true);
-      }),
-      { numRuns: 300 },
-    );
+    await forLimitsAndTimes(20, async (limit, times) => {
+      const { clock, limiter } = limiterOnFakeClock(limit);
+      const admitted: number[] = [];
+      let last: RateLimitDecision | null = null;
+      for (const t of times) {
+        clock.set(t);
+        last = await limiter.take('token');
+        if (last.allowed) admitted.push(t);
+        const inWindow = admitted.filter((a) => a > t - windowMs);
+        expect(last.remaining).toBe(limit - inWindow.length);
+        const freesAt = (inWindow[0] ?? t) + windowMs;
+        expect(last.resetSeconds).toBe(Math.max(last.allowed ? 0 : 1, Math.ceil((freesAt - t) / 1000)));
+      }
+      if (!last) return;
+      // A client that believes the headers is right to: `remaining` more succeed at once, the
+      // next is refused, and after its Retry-After one more succeeds.
+      const now = clock.now();
+      for (let i = 0; i < last.remaining; i++) expect((await limiter.take('token')).allowed).toBe(true);
+      const refused = await limiter.take('token');
+      expect(refused.allowed).toBe(false);
+      clock.set(now + refused.resetSeconds * 1000);
+      expect((await limiter.take('token')).allowed).toBe(true);
+    });
   });
 });
 

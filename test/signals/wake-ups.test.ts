@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { memoryStorage } from '../../src/adapters/memory/index.js';
 import {
@@ -9,6 +8,7 @@ import {
   type Tracker,
   tenancy,
 } from '../../src/core/index.js';
+import { createIssueRequest } from '../support/issue-request.js';
 
 /** A change feed that counts, per account, how often a subscriber was woken. */
 function countingFeed(): ChangeFeed & { wakeUps: Map<string, number> } {
@@ -56,16 +56,7 @@ async function openStream(tracker: Tracker, who: Tenant) {
 }
 
 async function createIssue(tracker: Tracker, who: Tenant, title: string) {
-  const response = await tracker.handle({
-    method: 'POST',
-    path: '/api/v1/issues',
-    headers: {
-      authorization: `Bearer ${who.token}`,
-      'content-type': 'application/json',
-      'idempotency-key': randomUUID(),
-    },
-    body: JSON.stringify({ projectId: who.projectId, title }),
-  });
+  const response = await tracker.handle(createIssueRequest(who.token, { projectId: who.projectId, title }));
   expect(response.status).toBe(201);
 }
 

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sqliteStorage } from '../../src/adapters/sqlite/index.js';
 import { createTracker, projects, type Tracker, tenancy } from '../../src/core/index.js';
+import { createIssueRequest } from '../support/issue-request.js';
 import { queryPlan } from '../support/query-plan.js';
 
 /**
@@ -55,16 +55,12 @@ describe('search fairness on SQLite', () => {
       const project = await tracker.run({ workspaceSlug: who }, (ctx) => projects.create(ctx, { name: who }));
       const count = who === 'heavy' ? 3000 : 30;
       for (let i = 0; i < count; i++) {
-        const response = await tracker.handle({
-          method: 'POST',
-          path: '/api/v1/issues',
-          headers: {
-            authorization: `Bearer ${init.token}`,
-            'content-type': 'application/json',
-            'idempotency-key': randomUUID(),
-          },
-          body: JSON.stringify({ projectId: project.id, title: `${who} issue ${i} about the login page` }),
-        });
+        const response = await tracker.handle(
+          createIssueRequest(init.token, {
+            projectId: project.id,
+            title: `${who} issue ${i} about the login page`,
+          }),
+        );
         expect(response.status).toBe(201);
       }
     }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll } from 'vitest';
+import { afterAll, describe } from 'vitest';
 import { type PostgresStorage, postgresStorage } from '../../src/adapters/postgres/index.js';
 import { collectionTables } from '../../src/core/families/collections.js';
 import { claimCitusSchema } from './citus-schemas.js';
@@ -21,6 +21,15 @@ export const onCitus = process.env.TEST_DATABASE_KIND === 'citus';
 
 export const postgresSkipReason =
   'TEST_DATABASE_URL is unset (set it to a PostgreSQL URL such as postgres://postgres@127.0.0.1:5432/test)';
+
+/** A title as it reads with PostgreSQL, or followed by why its tests are skipped without it. */
+export const postgresTitle = (title: string): string =>
+  testDatabaseUrl ? title : `${title} (skipped: ${postgresSkipReason})`;
+
+/** `describe`, skipped (its title saying why) unless TEST_DATABASE_URL names a server. */
+export function describeOnPostgres(title: string, body: () => void): void {
+  describe.skipIf(!testDatabaseUrl)(postgresTitle(title), body);
+}
 
 /**
  * The distribution check (statement-recorder.ts): every statement the PostgreSQL adapter sends

@@ -12,7 +12,12 @@ import {
   type Tracker,
 } from '../../src/core/index.js';
 import { tempDir } from '../cli/process.js';
-import { postgresSkipReason, requireDatabaseUrl, testDatabaseUrl } from '../support/postgres.js';
+import {
+  describeOnPostgres,
+  postgresSkipReason,
+  requireDatabaseUrl,
+  testDatabaseUrl,
+} from '../support/postgres.js';
 import { schemaPerTest } from '../support/schema-per-test.js';
 
 const acme = { slug: 'acme', adminEmail: 'ada@acme.test' };
@@ -118,26 +123,23 @@ for (const backend of backends) {
   );
 }
 
-describe.skipIf(!testDatabaseUrl)(
-  `ensureWorkspace racing across processes on one PostgreSQL${testDatabaseUrl ? '' : ` (skipped: ${postgresSkipReason})`}`,
-  () => {
-    it('concurrent first runs: one makes the workspace, the others answer the same one', async () => {
-      const open = backends[2]?.setup() as () => Promise<Storage>;
-      const barrier = meetingOf(4);
-      // Each its own pool, as separate processes have, all on one migrated schema; each has read
-      // "no workspace acme" before any of them inserts it, so all but one lose the race.
-      const racers = await Promise.all(
-        Array.from({ length: 4 }, () => start(async () => afterFirstMiss(await open(), barrier))),
-      );
-      const answers = await Promise.all(racers.map((tracker) => ensureWorkspace(tracker, acme)));
-      expect(answers.filter((answer) => answer.created)).toHaveLength(1);
-      expect(new Set(answers.map((answer) => answer.workspaceId)).size).toBe(1);
-      expect(answers.filter((answer) => answer.token !== null)).toHaveLength(1);
-      const winner = answers.find((answer) => answer.created);
-      expect(await projectsStatus(racers[0] as Tracker, winner?.token ?? '')).toBe(200);
-    });
-  },
-);
+describeOnPostgres('ensureWorkspace racing across processes on one PostgreSQL', () => {
+  it('concurrent first runs: one makes the workspace, the others answer the same one', async () => {
+    const open = backends[2]?.setup() as () => Promise<Storage>;
+    const barrier = meetingOf(4);
+    // Each its own pool, as separate processes have, all on one migrated schema; each has read
+    // "no workspace acme" before any of them inserts it, so all but one lose the race.
+    const racers = await Promise.all(
+      Array.from({ length: 4 }, () => start(async () => afterFirstMiss(await open(), barrier))),
+    );
+    const answers = await Promise.all(racers.map((tracker) => ensureWorkspace(tracker, acme)));
+    expect(answers.filter((answer) => answer.created)).toHaveLength(1);
+    expect(new Set(answers.map((answer) => answer.workspaceId)).size).toBe(1);
+    expect(answers.filter((answer) => answer.token !== null)).toHaveLength(1);
+    const winner = answers.find((answer) => answer.created);
+    expect(await projectsStatus(racers[0] as Tracker, winner?.token ?? '')).toBe(200);
+  });
+});
 
 /** A promise each of `count` callers awaits, resolved once all of them have arrived. */
 function meetingOf(count: number): () => Promise<void> {

@@ -5,7 +5,7 @@ import { ApiError, createClient } from '@outcome-tracker/client';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CapturedDelivery, createTestTracker, type TestTracker } from '../../src/testing/index.js';
-import { postgresSkipReason, testDatabaseUrl } from '../support/postgres.js';
+import { postgresTitle, testDatabaseUrl } from '../support/postgres.js';
 
 /** The project a `project.created` delivery is about. */
 const projectName = (d: CapturedDelivery) => (d.type === 'project.created' ? d.event.data.object.name : null);
@@ -183,7 +183,7 @@ describe('storage options, removed by close()', () => {
   });
 
   it.skipIf(!testDatabaseUrl)(
-    `keeps PostgreSQL data in a fresh schema, dropped by close()${testDatabaseUrl ? '' : ` (skipped: ${postgresSkipReason})`}`,
+    postgresTitle('keeps PostgreSQL data in a fresh schema, dropped by close()'),
     async () => {
       const db = new pg.Client({ connectionString: testDatabaseUrl });
       await db.connect();

@@ -1,23 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { TestServer } from '../harness.js';
+import { expectJson, expectProblem, issuePaths } from './answers.js';
 import { createIssue, createOutcome, mainTenant } from './fixtures.js';
-import {
-  client,
-  expectJson,
-  expectProblem,
-  idsOf,
-  issuePaths,
-  labelOf,
-  pageToEnd,
-  signalTypesOf,
-  type Target,
-  useServer,
-} from './support.js';
+import { idsOf, pageToEnd } from './paging.js';
+import { signalTypesOf } from './signals.js';
+import { client, describeThrough, type Target } from './support.js';
 
 /** Archive and unarchive of issues and outcomes: left out of lists unless asked for, If-Match required. */
 export function runArchiveSuite(target: Target): void {
-  describe(`archive through ${labelOf(target)}`, () => {
-    const server = useServer(target);
+  describeThrough(target, 'archive', (server) => {
     const post = (s: TestServer, path: string, ifMatch: string | null) =>
       s.api('POST', `/api/v1${path}`, {
         token: s.tokens.admin,

@@ -1,18 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { newKey, startServer, type TestServer } from '../harness.js';
+import { expectJson, expectProblem, issuePaths, type Json } from './answers.js';
 import { createIssue, mainTenant } from './fixtures.js';
-import {
-  client,
-  expectJson,
-  expectProblem,
-  issuePaths,
-  type Json,
-  labelOf,
-  signalsOf,
-  signalTypesOf,
-  type Target,
-  useServer,
-} from './support.js';
+import { signalsOf, signalTypesOf } from './signals.js';
+import { client, describeThrough, type Target } from './support.js';
 
 /** POST /batch with the given operations, a fresh key unless one is given, the admin token unless told. */
 const batch = (s: TestServer, operations: unknown[], options: { key?: string | null; token?: string } = {}) =>
@@ -28,9 +19,7 @@ const issueTotal = async (s: TestServer): Promise<number> =>
 
 /** POST /api/v1/batch: all or nothing in one transaction, through the host, on the adapter. */
 export function runBatchSuite(target: Target): void {
-  describe(`batch through ${labelOf(target)}`, () => {
-    const server = useServer(target);
-
+  describeThrough(target, 'batch', (server) => {
     it('applies every operation in order, answers each as alone, writes their signals, and replays the same bytes', async () => {
       const s = server();
       const issue = await createIssue(s, mainTenant(s));

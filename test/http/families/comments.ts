@@ -1,21 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { TestServer } from '../harness.js';
+import { expectJson, expectProblem, issuePaths, type Json } from './answers.js';
 import { runCrudContract } from './crud.js';
 import { createIssue, createOutcome, mainTenant, otherTenant } from './fixtures.js';
-import {
-  client,
-  expectJson,
-  expectProblem,
-  idsOf,
-  issuePaths,
-  type Json,
-  labelOf,
-  pageToEnd,
-  signalsOf,
-  signalTypesOf,
-  type Target,
-  useServer,
-} from './support.js';
+import { idsOf, pageToEnd } from './paging.js';
+import { signalsOf, signalTypesOf } from './signals.js';
+import { client, describeThrough, type Target } from './support.js';
 
 /** Comments: on exactly one issue, outcome or decision, counted there, oldest first, edited by their author. */
 export function runCommentSuite(target: Target): void {
@@ -30,8 +20,7 @@ export function runCommentSuite(target: Target): void {
     oldestFirst: true,
   });
 
-  describe(`comments through ${labelOf(target)}`, () => {
-    const server = useServer(target);
+  describeThrough(target, 'comments', (server) => {
     const comment = (s: TestServer, fields: Record<string, unknown>, token = s.tokens.admin) =>
       client(s).create('/comments', { body: 'Looks like a race', ...fields }, token);
     const createDecision = (s: TestServer) =>

@@ -1,16 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { expectProblem, issuePaths } from './answers.js';
 import { runCrudContract } from './crud.js';
 import { createOutcome, mainTenant, otherTenant } from './fixtures.js';
-import {
-  client,
-  expectProblem,
-  idsOf,
-  issuePaths,
-  labelOf,
-  signalTypesOf,
-  type Target,
-  useServer,
-} from './support.js';
+import { idsOf } from './paging.js';
+import { signalTypesOf } from './signals.js';
+import { client, describeThrough, type Target } from './support.js';
 
 /** Context items (CONTRACT §5): kinds with their needed fields, http(s) links only, listed per outcome. */
 export function runContextSuite(target: Target): void {
@@ -23,9 +17,7 @@ export function runContextSuite(target: Target): void {
     events: { created: 'context.created', deleted: 'context.deleted' },
   });
 
-  describe(`context through ${labelOf(target)}`, () => {
-    const server = useServer(target);
-
+  describeThrough(target, 'context', (server) => {
     it('creates a document, a link with its url and a note with its body', async () => {
       const s = server();
       const http = client(s);

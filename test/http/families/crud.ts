@@ -1,19 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { newKey, startTime, type TestServer } from '../harness.js';
+import { expectJson, expectProblem, issuePaths, type Json } from './answers.js';
 import { type BodyFactory, mainTenant, otherTenant, validBodies } from './fixtures.js';
-import {
-  client,
-  expectJson,
-  expectProblem,
-  issuePaths,
-  type Json,
-  labelOf,
-  pageToEnd,
-  signalsOf,
-  signalTypesOf,
-  type Target,
-  useServer,
-} from './support.js';
+import { pageToEnd } from './paging.js';
+import { signalsOf, signalTypesOf } from './signals.js';
+import { client, describeThrough, type Target } from './support.js';
 
 /** What the shared contract of CONTRACT §3–§5 needs to know about one family. */
 export interface FamilySpec {
@@ -67,8 +58,7 @@ export function runCrudContract(target: Target, spec: FamilySpec): void {
   if (!body) throw new Error(`no valid body for ${spec.path}`);
   const { path, events } = spec;
 
-  describe(`${path}: the shared contract through ${labelOf(target)}`, () => {
-    const server = useServer(target);
+  describeThrough(target, `${path}: the shared contract`, (server) => {
     const make = async (s: TestServer, n = 1) => client(s).create(path, await body(s, mainTenant(s), n));
 
     it('answers a first create with 201, ETag "1" and the resource with the fields sent', async () => {

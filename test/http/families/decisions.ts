@@ -1,19 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { startTime } from '../harness.js';
+import { expectJson, expectProblem, issuePaths } from './answers.js';
 import { runCrudContract } from './crud.js';
 import { createOutcome, createProject, mainTenant, otherTenant } from './fixtures.js';
-import {
-  client,
-  expectJson,
-  expectProblem,
-  idsOf,
-  issuePaths,
-  labelOf,
-  signalsOf,
-  signalTypesOf,
-  type Target,
-  useServer,
-} from './support.js';
+import { idsOf } from './paging.js';
+import { signalsOf, signalTypesOf } from './signals.js';
+import { client, describeThrough, type Target } from './support.js';
 
 const at = (seconds: number) => new Date(startTime + seconds * 1000).toISOString();
 
@@ -29,8 +21,7 @@ export function runDecisionSuite(target: Target): void {
     events: { created: 'decision.created', updated: 'decision.updated' },
   });
 
-  describe(`decisions through ${labelOf(target)}`, () => {
-    const server = useServer(target);
+  describeThrough(target, 'decisions', (server) => {
     const decide = (s: ReturnType<typeof server>, fields: Record<string, unknown> = {}) =>
       client(s).create('/decisions', {
         projectId: s.ws.projectId,

@@ -1,14 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { expectJson, issuePaths } from './answers.js';
 import { createIssue, mainTenant, otherTenant } from './fixtures.js';
-import { client, expectJson, idsOf, issuePaths, labelOf, type Target, useServer } from './support.js';
+import { idsOf } from './paging.js';
+import { client, describeThrough, type Target } from './support.js';
 
 const shop = { source: 'jira', id: 'SHOP-101', url: 'https://acme.atlassian.net/browse/SHOP-101' };
 
 /** Where an issue was imported from (`external`): set by its create, kept, filtered, one a source and id. */
 export function runExternalSuite(target: Target): void {
-  describe(`issues' external references through ${labelOf(target)}`, () => {
-    const server = useServer(target);
-
+  describeThrough(target, "issues' external references", (server) => {
     it('keeps the external reference a create gives, shows it on reads, and lists by externalId and externalSource', async () => {
       const s = server();
       const http = client(s);

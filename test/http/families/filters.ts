@@ -1,21 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { expectProblem, issuePaths } from './answers.js';
 import { createIssue, createProject, mainTenant } from './fixtures.js';
-import {
-  client,
-  expectProblem,
-  idsOf,
-  issuePaths,
-  labelOf,
-  pageToEnd,
-  type Target,
-  useServer,
-} from './support.js';
+import { idsOf, pageToEnd } from './paging.js';
+import { client, describeThrough, type Target } from './support.js';
 
 /** Filter lists on issues: `severity=a,b` is any of them, `-severity=a` none of them. */
 export function runFilterSuite(target: Target): void {
-  describe(`filter lists through ${labelOf(target)}`, () => {
-    const server = useServer(target);
-
+  describeThrough(target, 'filter lists', (server) => {
     it('lists the issues matching any of a comma list, or none of it, with the exact total, and refuses an unknown value', async () => {
       const s = server();
       const http = client(s);

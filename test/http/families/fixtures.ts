@@ -1,7 +1,8 @@
 import type { Family } from '../../../src/core/families/family.js';
 import { families } from '../../../src/core/families/index.js';
 import type { SeededWorkspace, TestServer } from '../harness.js';
-import { client, type Json } from './support.js';
+import type { Json } from './answers.js';
+import { client } from './support.js';
 
 /** Who a fixture acts as: a workspace and a read_write admin token of it. */
 export interface Tenant {

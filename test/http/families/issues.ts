@@ -1,24 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { expectJson, expectProblem } from './answers.js';
 import { createIssue, createOutcome, createProject, mainTenant, otherTenant } from './fixtures.js';
-import {
-  client,
-  expectJson,
-  expectProblem,
-  idsOf,
-  labelOf,
-  signalTypesOf,
-  type Target,
-  useServer,
-} from './support.js';
+import { idsOf } from './paging.js';
+import { signalTypesOf } from './signals.js';
+import { client, describeThrough, type Target } from './support.js';
 
 /**
  * What the projects extension gives issues (per-project numbers, read-only keys, lookup by key)
  * and their outcome references; the rest of issues is in the main HTTP suite.
  */
 export function runIssueKeySuite(target: Target): void {
-  describe(`issue numbers, keys and outcome references through ${labelOf(target)}`, () => {
-    const server = useServer(target);
-
+  describeThrough(target, 'issue numbers, keys and outcome references', (server) => {
     it('numbers issues per project and answers GET, PATCH and transition by key as by id', async () => {
       const s = server();
       const http = client(s);

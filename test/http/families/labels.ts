@@ -1,22 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { expectJson, expectProblem, issuePaths } from './answers.js';
 import { createIssue, mainTenant, otherTenant } from './fixtures.js';
-import {
-  client,
-  expectJson,
-  expectProblem,
-  idsOf,
-  issuePaths,
-  labelOf,
-  pageToEnd,
-  type Target,
-  useServer,
-} from './support.js';
+import { idsOf, pageToEnd } from './paging.js';
+import { client, describeThrough, type Target } from './support.js';
 
 /** `labels=` / `labelsAny=` on the issues list, and `GET /labels` with each label's issue count. */
 export function runLabelSuite(target: Target): void {
-  describe(`label filters and the labels list through ${labelOf(target)}`, () => {
-    const server = useServer(target);
-
+  describeThrough(target, 'label filters and the labels list', (server) => {
     it('lists the issues carrying every label (`labels`) or any of them (`labelsAny`), combined with the other filters, sorted and paged', async () => {
       const s = server();
       const http = client(s);

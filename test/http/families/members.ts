@@ -1,27 +1,16 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { tenancy } from '../../../src/core/index.js';
 import { newKey } from '../harness.js';
-import {
-  client,
-  expectJson,
-  expectProblem,
-  idsOf,
-  issuePaths,
-  type Json,
-  labelOf,
-  pageToEnd,
-  signalTypesOf,
-  type Target,
-  useServer,
-} from './support.js';
+import { expectJson, expectProblem, issuePaths, type Json } from './answers.js';
+import { idsOf, pageToEnd } from './paging.js';
+import { signalTypesOf } from './signals.js';
+import { client, describeThrough, type Target } from './support.js';
 
 const dayMs = 24 * 60 * 60 * 1000;
 
 /** The members API: a workspace's users and their roles, for workspace admins only. */
 export function runMemberSuite(target: Target): void {
-  describe(`members through ${labelOf(target)}`, () => {
-    const server = useServer(target);
-
+  describeThrough(target, 'members', (server) => {
     it('lists the workspace’s members newest first with email, role, activity and live token count', async () => {
       const s = server();
       const http = client(s);
@@ -223,9 +212,7 @@ export function runMemberSuite(target: Target): void {
     });
   });
 
-  describe(`token expiry through ${labelOf(target)}`, () => {
-    const server = useServer(target);
-
+  describeThrough(target, 'token expiry', (server) => {
     it('refuses a token from the moment it expires with 401 unauthorized saying it expired', async () => {
       const s = server();
       const issued = await s.storage.transaction((tx) =>

@@ -1,19 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { startTime } from '../harness.js';
+import { expectJson, expectProblem, issuePaths } from './answers.js';
 import { runCrudContract } from './crud.js';
 import { createIssue, createOutcome, createProject, mainTenant, otherTenant } from './fixtures.js';
-import {
-  client,
-  expectJson,
-  expectProblem,
-  idsOf,
-  issuePaths,
-  labelOf,
-  signalsOf,
-  signalTypesOf,
-  type Target,
-  useServer,
-} from './support.js';
+import { idsOf } from './paging.js';
+import { signalsOf, signalTypesOf } from './signals.js';
+import { client, describeThrough, type Target } from './support.js';
 
 const at = (seconds: number) => new Date(startTime + seconds * 1000).toISOString();
 
@@ -29,9 +21,7 @@ export function runOutcomeSuite(target: Target): void {
     events: { created: 'outcome.created', updated: 'outcome.updated', deleted: 'outcome.deleted' },
   });
 
-  describe(`outcomes through ${labelOf(target)}`, () => {
-    const server = useServer(target);
-
+  describeThrough(target, 'outcomes', (server) => {
     it('creates an outcome planned, without owner, due date or shippedAt by default', async () => {
       const s = server();
       const outcome = await createOutcome(s, mainTenant(s));

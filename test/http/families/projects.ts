@@ -1,16 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { expectJson, issuePaths } from './answers.js';
 import { runCrudContract } from './crud.js';
 import { createProject, mainTenant } from './fixtures.js';
-import {
-  client,
-  expectJson,
-  idsOf,
-  issuePaths,
-  labelOf,
-  signalTypesOf,
-  type Target,
-  useServer,
-} from './support.js';
+import { idsOf } from './paging.js';
+import { signalTypesOf } from './signals.js';
+import { client, describeThrough, type Target } from './support.js';
 
 /** Projects (the extension of CONTRACT §5): a unique short key per workspace, fixed once made, and `q`. */
 export function runProjectSuite(target: Target): void {
@@ -24,9 +18,7 @@ export function runProjectSuite(target: Target): void {
     events: { created: 'project.created', updated: 'project.updated' },
   });
 
-  describe(`projects through ${labelOf(target)}`, () => {
-    const server = useServer(target);
-
+  describeThrough(target, 'projects', (server) => {
     it('derives a key from the name when none is given, made unique within the workspace', async () => {
       const s = server();
       expect(s.ws.projectKey).toBe('APO');

@@ -1,25 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { TestServer } from '../harness.js';
+import { expectJson, expectProblem, issuePaths, type Json } from './answers.js';
 import { createIssue, mainTenant } from './fixtures.js';
-import {
-  client,
-  expectJson,
-  expectProblem,
-  idsOf,
-  issuePaths,
-  type Json,
-  labelOf,
-  pageToEnd,
-  signalsOf,
-  signalTypesOf,
-  type Target,
-  useServer,
-} from './support.js';
+import { idsOf, pageToEnd } from './paging.js';
+import { signalsOf, signalTypesOf } from './signals.js';
+import { client, describeThrough, type Target } from './support.js';
 
 /** Issue relations: stored once, read from both ends, no cycles, one parent. */
 export function runRelationSuite(target: Target): void {
-  describe(`issue relations through ${labelOf(target)}`, () => {
-    const server = useServer(target);
+  describeThrough(target, 'issue relations', (server) => {
     const relate = (s: TestServer, from: Json, type: string, to: Json) =>
       client(s).post(`/issues/${from.id}/relations`, { type, issueId: to.id });
     const related = async (s: TestServer, from: Json, type: string, to: Json) =>

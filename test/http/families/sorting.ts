@@ -1,12 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { expectProblem, issuePaths } from './answers.js';
 import { createIssue, createOutcome, mainTenant } from './fixtures.js';
-import { client, expectProblem, issuePaths, labelOf, pageToEnd, type Target, useServer } from './support.js';
+import { pageToEnd } from './paging.js';
+import { client, describeThrough, type Target } from './support.js';
 
 /** `sort=` on the lists: the documented fields per family, keyset cursors bound to the sort. */
 export function runSortingSuite(target: Target): void {
-  describe(`sorted lists through ${labelOf(target)}`, () => {
-    const server = useServer(target);
-
+  describeThrough(target, 'sorted lists', (server) => {
     it('pages issues by severity rank and by title either way, and refuses an unknown field or a cursor of another sort', async () => {
       const s = server();
       const http = client(s);

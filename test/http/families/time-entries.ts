@@ -1,19 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { TestServer } from '../harness.js';
+import { expectJson, expectProblem, issuePaths } from './answers.js';
 import { runCrudContract } from './crud.js';
 import { createIssue, createOutcome, createProject, mainTenant, otherTenant } from './fixtures.js';
-import {
-  client,
-  expectJson,
-  expectProblem,
-  idsOf,
-  issuePaths,
-  labelOf,
-  pageToEnd,
-  signalTypesOf,
-  type Target,
-  useServer,
-} from './support.js';
+import { idsOf, pageToEnd } from './paging.js';
+import { signalTypesOf } from './signals.js';
+import { client, describeThrough, type Target } from './support.js';
 
 /** Time entries (CONTRACT §5): minutes 1–1440, real dates, the token's user, filters and totalMinutes. */
 export function runTimeEntrySuite(target: Target): void {
@@ -27,8 +19,7 @@ export function runTimeEntrySuite(target: Target): void {
     events: { created: 'time_entry.created', updated: 'time_entry.updated', deleted: 'time_entry.deleted' },
   });
 
-  describe(`time entries through ${labelOf(target)}`, () => {
-    const server = useServer(target);
+  describeThrough(target, 'time entries', (server) => {
     const log = (s: TestServer, fields: Record<string, unknown>, token = s.tokens.admin) =>
       client(s).create('/time-entries', { minutes: 30, date: '2026-11-20', ...fields }, token);
 

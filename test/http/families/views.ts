@@ -1,18 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { TestServer } from '../harness.js';
+import { expectJson, expectProblem, type Json } from './answers.js';
 import { runCrudContract } from './crud.js';
 import { createIssue, createOutcome, mainTenant } from './fixtures.js';
-import {
-  client,
-  expectJson,
-  expectProblem,
-  idsOf,
-  type Json,
-  labelOf,
-  signalTypesOf,
-  type Target,
-  useServer,
-} from './support.js';
+import { idsOf } from './paging.js';
+import { signalTypesOf } from './signals.js';
+import { client, describeThrough, type Target } from './support.js';
 
 /** Every page of `path` with `limit`, following nextCursor: each page's envelope as answered. */
 async function pages(s: TestServer, path: string, limit: number): Promise<Json[]> {
@@ -42,8 +35,7 @@ export function runViewSuite(target: Target): void {
     events: { created: 'view.created', updated: 'view.updated', deleted: 'view.deleted' },
   });
 
-  describe(`saved views through ${labelOf(target)}`, () => {
-    const server = useServer(target);
+  describeThrough(target, 'saved views', (server) => {
     const save = (s: TestServer, fields: Record<string, unknown> = {}) =>
       client(s).create('/views', { name: 'Mine', resource: 'issues', query: 'status:open', ...fields });
 
