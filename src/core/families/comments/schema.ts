@@ -10,6 +10,7 @@ import {
   withoutReadOnly,
 } from '../shared/schema.js';
 import { sortQuery } from '../shared/sort.js';
+import type { StandardSchemas } from '../shared/standard-schemas.js';
 
 /** Fields the service sets: ignored in bodies. */
 const readOnly = [...serviceOwnedFields, 'authorId', 'editedAt'];
@@ -70,3 +71,13 @@ export const commentSchema = z.strictObject({
   editedAt: timestampOut.nullable().describe('When the body last changed; null while it never did'),
 });
 export const commentPageSchema = pageOf(commentSchema);
+
+/** Its standard schemas, which its routes and its OpenAPI components both read. */
+export const commentSchemas = {
+  component: 'Comment',
+  item: commentSchema,
+  page: commentPageSchema,
+  listQuery: commentListQuerySchema,
+  create: commentCreateSchema,
+  patch: commentPatchSchema,
+} satisfies StandardSchemas;

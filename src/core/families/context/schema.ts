@@ -11,6 +11,7 @@ import {
   withoutReadOnly,
 } from '../shared/schema.js';
 import { sortQuery } from '../shared/sort.js';
+import type { StandardSchemas } from '../shared/standard-schemas.js';
 
 /** Links must be http(s): a `javascript:` or `file:` URL stored here would be rendered to someone later. */
 const webUrl = z.url({ protocol: /^https?$/ }).max(2048);
@@ -52,3 +53,12 @@ export const contextItemSchema = z.strictObject({
   body: z.string().nullable(),
 });
 export const contextPageSchema = pageOf(contextItemSchema);
+
+/** Its standard schemas, which its routes and its OpenAPI components both read. */
+export const contextSchemas = {
+  component: 'ContextItem',
+  item: contextItemSchema,
+  page: contextPageSchema,
+  listQuery: contextListQuerySchema,
+  create: contextCreateSchema,
+} satisfies StandardSchemas;

@@ -15,6 +15,7 @@ import {
   withoutReadOnly,
 } from '../shared/schema.js';
 import { sortQuery } from '../shared/sort.js';
+import type { StandardSchemas } from '../shared/standard-schemas.js';
 
 const fields = {
   title: nonBlank().max(500),
@@ -80,3 +81,13 @@ export const decisionSchema = z.strictObject({
   commentCount: commentCountOut,
 });
 export const decisionPageSchema = pageOf(decisionSchema);
+
+/** Its standard schemas, which its routes and its OpenAPI components both read. */
+export const decisionSchemas = {
+  component: 'Decision',
+  item: decisionSchema,
+  page: decisionPageSchema,
+  listQuery: decisionListQuerySchema,
+  create: decisionCreateSchema,
+  patch: decisionPatchSchema,
+} satisfies StandardSchemas;

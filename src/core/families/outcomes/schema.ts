@@ -20,6 +20,7 @@ import {
   withoutReadOnly,
 } from '../shared/schema.js';
 import { sortQuery } from '../shared/sort.js';
+import type { StandardSchemas } from '../shared/standard-schemas.js';
 
 const readOnly = [...serviceOwnedFields, 'shippedAt', 'commentCount', 'archivedAt'];
 
@@ -79,3 +80,13 @@ export const outcomeSchema = z.strictObject({
   archivedAt: archivedAtOut,
 });
 export const outcomePageSchema = pageOf(outcomeSchema);
+
+/** Its standard schemas, which its routes and its OpenAPI components both read. */
+export const outcomeSchemas = {
+  component: 'Outcome',
+  item: outcomeSchema,
+  page: outcomePageSchema,
+  listQuery: outcomeListQuerySchema,
+  create: outcomeCreateSchema,
+  patch: outcomePatchSchema,
+} satisfies StandardSchemas;

@@ -11,6 +11,7 @@ import {
   withoutReadOnly,
 } from '../shared/schema.js';
 import { sortQuery } from '../shared/sort.js';
+import type { StandardSchemas } from '../shared/standard-schemas.js';
 
 const minutes = z.number().int().min(1).max(1440);
 const note = z.string().max(10_000).nullable();
@@ -71,3 +72,13 @@ export const timeEntrySchema = z.strictObject({
 export const timeEntryPageSchema = pageOf(timeEntrySchema).extend({
   totalMinutes: z.number().int().min(0),
 });
+
+/** Its standard schemas, which its routes and its OpenAPI components both read. */
+export const timeEntrySchemas = {
+  component: 'TimeEntry',
+  item: timeEntrySchema,
+  page: timeEntryPageSchema,
+  listQuery: timeEntryListQuerySchema,
+  create: timeEntryCreateSchema,
+  patch: timeEntryPatchSchema,
+} satisfies StandardSchemas;

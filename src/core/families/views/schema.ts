@@ -16,6 +16,7 @@ import {
   withoutReadOnly,
 } from '../shared/schema.js';
 import { sortQuery } from '../shared/sort.js';
+import type { StandardSchemas } from '../shared/standard-schemas.js';
 
 const fields = {
   name: nonBlank().max(200),
@@ -73,3 +74,13 @@ export const viewPageSchema = pageOf(viewSchema);
 
 /** A page of what a view lists: the page its resource's list answers for its query. */
 export const viewItemsPageSchema = pageOf(z.union([issueSchema, outcomeSchema, decisionSchema]));
+
+/** Its standard schemas, which its routes and its OpenAPI components both read. */
+export const viewSchemas = {
+  component: 'SavedView',
+  item: viewSchema,
+  page: viewPageSchema,
+  listQuery: viewListQuerySchema,
+  create: viewCreateSchema,
+  patch: viewPatchSchema,
+} satisfies StandardSchemas;

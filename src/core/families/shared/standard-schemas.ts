@@ -1,0 +1,49 @@
+import type { z } from 'zod';
+
+/**
+ * A family's standard schemas, said once in its `schema.ts`: its standard routes validate and
+ * answer with them (`standardRoutes`), and its family publishes them as OpenAPI components
+ * (`standardComponents`), so the two cannot name different schemas.
+ */
+export interface StandardSchemas<
+  LQ extends z.ZodType = z.ZodType,
+  CB extends z.ZodType = z.ZodType,
+  PB extends z.ZodType = z.ZodType,
+> {
+  /** The record's component name (`Comment`); the others add `Page`, `Create` and `Patch` to it. */
+  component: string;
+  /** The record as the API answers it. */
+  item: z.ZodType;
+  /** One page of records, as a list answers it. */
+  page: z.ZodType;
+  listQuery: LQ;
+  create: CB;
+  /** The update body, for a family whose records change after creation. */
+  patch?: PB;
+}
+
+/** The components a family publishes in the OpenAPI document (`Family.schemas`). */
+interface Components {
+  responses: Record<string, z.ZodType>;
+  requests: Record<string, z.ZodType>;
+}
+
+/**
+ * The OpenAPI components of a family's standard schemas, its own after them (a family's extra
+ * answers, such as `OutcomeSummary`): the document keeps the order they are given in.
+ */
+export function standardComponents(schemas: StandardSchemas, own: Partial<Components> = {}): Components {
+  const { component, patch } = schemas;
+  return {
+    responses: {
+      [component]: schemas.item,
+      [`${component}Page`]: schemas.page,
+      ...own.responses,
+    },
+    requests: {
+      [`${component}Create`]: schemas.create,
+      ...(patch ? { [`${component}Patch`]: patch } : {}),
+      ...own.requests,
+    },
+  };
+}
