@@ -1,7 +1,8 @@
 import type { z } from 'zod';
+import { pageOf } from './schema.js';
 
 /**
- * A family's standard schemas, said once in its `schema.ts`: its standard routes validate and
+ * A family's standard schemas, said once in its `schema.ts` (`standardSchemas`): its standard routes validate and
  * answer with them (`standardRoutes`), and its family publishes them as OpenAPI components
  * (`standardComponents`), so the two cannot name different schemas.
  */
@@ -13,13 +14,23 @@ export interface StandardSchemas<
   /** The record's component name (`Comment`); the others add `Page`, `Create` and `Patch` to it. */
   component: string;
   /** The record as the API answers it. */
-  item: z.ZodType;
+  item: z.ZodType<Record<string, unknown>>;
   /** One page of records, as a list answers it. */
   page: z.ZodType;
   listQuery: LQ;
   create: CB;
   /** The update body, for a family whose records change after creation. */
   patch?: PB;
+}
+
+/**
+ * The bundle of a family's standard schemas, its list's page made of its record unless the family
+ * gives its own (time entries add their sum): its routes and components then share one page schema.
+ */
+export function standardSchemas<LQ extends z.ZodType, CB extends z.ZodType, PB extends z.ZodType>(
+  declared: Omit<StandardSchemas<LQ, CB, PB>, 'page'> & { page?: z.ZodType },
+): StandardSchemas<LQ, CB, PB> {
+  return { ...declared, page: declared.page ?? pageOf(declared.item) };
 }
 
 /** The components a family publishes in the OpenAPI document (`Family.schemas`). */

@@ -11,7 +11,7 @@ import {
   withoutReadOnly,
 } from '../shared/schema.js';
 import { sortQuery } from '../shared/sort.js';
-import type { StandardSchemas } from '../shared/standard-schemas.js';
+import { standardSchemas } from '../shared/standard-schemas.js';
 
 const minutes = z.number().int().min(1).max(1440);
 const note = z.string().max(10_000).nullable();
@@ -73,12 +73,12 @@ export const timeEntryPageSchema = pageOf(timeEntrySchema).extend({
   totalMinutes: z.number().int().min(0),
 });
 
-/** Its standard schemas, which its routes and its OpenAPI components both read. */
-export const timeEntrySchemas = {
+/** The family's standard schemas, read by its routes and by its OpenAPI components. */
+export const timeEntrySchemas = standardSchemas({
   component: 'TimeEntry',
   item: timeEntrySchema,
   page: timeEntryPageSchema,
   listQuery: timeEntryListQuerySchema,
   create: timeEntryCreateSchema,
   patch: timeEntryPatchSchema,
-} satisfies StandardSchemas;
+});
