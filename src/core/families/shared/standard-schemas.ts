@@ -34,7 +34,7 @@ export function standardSchemas<LQ extends z.ZodType, CB extends z.ZodType, PB e
 }
 
 /** The components a family publishes in the OpenAPI document (`Family.schemas`). */
-interface Components {
+export interface Components {
   responses: Record<string, z.ZodType>;
   requests: Record<string, z.ZodType>;
 }
