@@ -69,12 +69,12 @@ import { enumList, filterLists } from '../shared/filters.js';
 import {
   listQueryBase,
   nonBlank,
-  pageOf,
   serviceOwnedFields,
   versionedFields,
   withoutReadOnly,
 } from '../shared/schema.js';
 import { sortQuery } from '../shared/sort.js';
+import { standardSchemas } from '../shared/standard-schemas.js';
 import { ${n.value}Declaration as declared } from './declaration.js';
 import { ${n.value}Statuses } from './record.js';
 
@@ -123,7 +123,15 @@ export const ${n.value}Schema = z.strictObject({
   status: z.enum(${n.value}Statuses),
   description: z.string().nullable(),
 });
-export const ${n.value}PageSchema = pageOf(${n.value}Schema);
+
+/** The family's standard schemas, read by its routes and by its OpenAPI components. */
+export const ${n.value}Schemas = standardSchemas({
+  component: '${n.Type}',
+  item: ${n.value}Schema,
+  listQuery: ${n.value}ListQuerySchema,
+  create: ${n.value}CreateSchema,
+  patch: ${n.value}PatchSchema,
+});
 `;
 
 /** `operations.ts`. */
@@ -210,32 +218,18 @@ export const ${n.value}Examples = {
 const withArticle = (noun) => `${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`;
 
 /** `routes.ts`. */
-const routes = (n) => `import { getStoredOr404 } from '../shared/operations.js';
-import { familyRoutes } from '../shared/routes.js';
+const routes = (n) => `import { storedItem } from '../shared/routes.js';
+import { standardRoutes } from '../shared/standard-routes.js';
+import * as operations from './api.js';
 import { ${n.value}Declaration as declared } from './declaration.js';
 import { ${n.value}Examples } from './examples.js';
-import { create${n.Type}, delete${n.Type}, list${n.Types}, update${n.Type} } from './operations.js';
-import {
-  ${n.value}CreateSchema,
-  ${n.value}ListQuerySchema,
-  ${n.value}PageSchema,
-  ${n.value}PatchSchema,
-  ${n.value}Schema,
-} from './schema.js';
+import { ${n.value}Schemas } from './schema.js';
 
-export const ${n.value}Routes = familyRoutes({
+export const ${n.value}Routes = standardRoutes(${n.value}Schemas, operations, {
   path: declared.path,
   noun: declared.noun,
   plural: declared.plural,
-  responses: { item: ${n.value}Schema, page: ${n.value}PageSchema },
-  list: { query: ${n.value}ListQuerySchema, run: list${n.Types} },
-  create: { body: ${n.value}CreateSchema, run: create${n.Type} },
-  get: {
-    stored: (ctx, id) => getStoredOr404(ctx, declared.collection, id, declared.noun),
-    from: declared.collection,
-  },
-  update: { body: ${n.value}PatchSchema, run: update${n.Type} },
-  remove: delete${n.Type},
+  get: storedItem(declared.collection, declared.noun),
   operationIds: {
     list: 'list${n.Types}',
     create: 'create${n.Type}',
@@ -272,21 +266,19 @@ export type { ${n.Type}Create, ${n.Type}ListQuery, ${n.Type}Patch } from './sche
 /** `family.ts`: the one value the family list takes. */
 const family = (n) => `import { collectionTransfer } from '../../transfer/family.js';
 import { defineFamily } from '../family.js';
+import { standardComponents } from '../shared/standard-schemas.js';
 import { ${n.value}Declaration as declared } from './declaration.js';
 import { ${n.value}Events } from './events.js';
 import { ${n.value}Routes } from './routes.js';
-import { ${n.value}CreateSchema, ${n.value}PageSchema, ${n.value}PatchSchema, ${n.value}Schema } from './schema.js';
+import { ${n.value}Schemas } from './schema.js';
 
 export const ${n.collection}Family = defineFamily({
   name: '${n.kebab}',
   routes: ${n.value}Routes,
   about: 'The workspace’s ${n.plural}.',
   events: ${n.value}Events,
-  eventObject: { prefix: declared.resourceType, schema: ${n.value}Schema },
-  schemas: {
-    responses: { ${n.Type}: ${n.value}Schema, ${n.Type}Page: ${n.value}PageSchema },
-    requests: { ${n.Type}Create: ${n.value}CreateSchema, ${n.Type}Patch: ${n.value}PatchSchema },
-  },
+  eventObject: { prefix: declared.resourceType, schema: ${n.value}Schemas.item },
+  schemas: standardComponents(${n.value}Schemas),
   collection: {
     name: declared.collection,
     table: declared.table,
@@ -301,8 +293,8 @@ export const ${n.collection}Family = defineFamily({
   },
   transfer: collectionTransfer({
     collection: declared.collection,
-    schema: ${n.value}Schema,
-    createSchema: ${n.value}CreateSchema,
+    schema: ${n.value}Schemas.item,
+    createSchema: ${n.value}Schemas.create,
     references: [],
     created: ${n.value}Events.created,
     resourceType: declared.resourceType,

@@ -84,7 +84,8 @@ for (const adapter of adaptersUnderTest) {
 /** `http.test.ts`: the shared CRUD contract and the family's own rules, through both hosts. */
 const http = (n) => `import { describe, expect, it } from 'vitest';
 import { runCrudContract } from '../../http/families/crud.js';
-import { client, idsOf, labelOf, type Target, useServer } from '../../http/families/support.js';
+import { idsOf } from '../../http/families/paging.js';
+import { client, labelOf, type Target, useServer } from '../../http/families/support.js';
 import type { Host } from '../../http/harness.js';
 import { adaptersUnderTest } from '../../support/adapters.js';
 

@@ -1,7 +1,8 @@
 import { collectionFamily } from '../collection-family.js';
+import { standardComponents } from '../shared/standard-schemas.js';
 import { commentEvents } from './events.js';
 import { commentRoutes } from './routes.js';
-import { commentCreateSchema, commentPageSchema, commentPatchSchema, commentSchema } from './schema.js';
+import { commentSchemas } from './schema.js';
 
 export const commentsFamily = collectionFamily({
   name: 'comments',
@@ -10,24 +11,15 @@ export const commentsFamily = collectionFamily({
   routes: commentRoutes,
   events: commentEvents,
   resourceType: 'comment',
-  schema: commentSchema,
-  schemas: {
-    responses: {
-      Comment: commentSchema,
-      CommentPage: commentPageSchema,
-    },
-    requests: {
-      CommentCreate: commentCreateSchema,
-      CommentPatch: commentPatchSchema,
-    },
-  },
+  schema: commentSchemas.item,
+  schemas: standardComponents(commentSchemas),
   collection: {
     name: 'comments',
     table: 'comments',
     definition: { filters: ['issueId', 'outcomeId', 'decisionId', 'authorId'], sorts: ['updatedAt'] },
   },
   transfer: {
-    createSchema: commentCreateSchema,
+    createSchema: commentSchemas.create,
     // A comment's body names its one target; the record holds null for the other two.
     createInput: (record) => Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null)),
     references: [

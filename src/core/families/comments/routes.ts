@@ -1,23 +1,13 @@
-import { familyRoutes, standardOperationIds, storedItem } from '../shared/routes.js';
+import { standardOperationIds, storedItem } from '../shared/routes.js';
+import { standardRoutes } from '../shared/standard-routes.js';
+import * as operations from './api.js';
 import { commentExamples } from './examples.js';
-import { createComment, deleteComment, listComments, updateComment } from './operations.js';
-import {
-  commentCreateSchema,
-  commentListQuerySchema,
-  commentPageSchema,
-  commentPatchSchema,
-  commentSchema,
-} from './schema.js';
+import { commentSchemas } from './schema.js';
 
-export const commentRoutes = familyRoutes({
+export const commentRoutes = standardRoutes(commentSchemas, operations, {
   path: '/comments',
   noun: 'comment',
-  responses: { item: commentSchema, page: commentPageSchema },
-  list: { query: commentListQuerySchema, run: listComments },
-  create: { body: commentCreateSchema, run: createComment },
   get: storedItem('comments', 'comment'),
-  update: { body: commentPatchSchema, run: updateComment },
-  remove: deleteComment,
   operationIds: standardOperationIds('Comment', 'Comments'),
   about: {
     list: 'Oldest first unless `sort=-createdAt`; narrow to one thread with `issueId`, `outcomeId` or `decisionId`, or to one author with `authorId`.',

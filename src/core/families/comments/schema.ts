@@ -3,13 +3,13 @@ import { filterLists, idList } from '../shared/filters.js';
 import {
   idOf,
   listQueryBase,
-  pageOf,
   serviceOwnedFields,
   timestampOut,
   versionedFields,
   withoutReadOnly,
 } from '../shared/schema.js';
 import { sortQuery } from '../shared/sort.js';
+import { standardSchemas } from '../shared/standard-schemas.js';
 
 /** Fields the service sets: ignored in bodies. */
 const readOnly = [...serviceOwnedFields, 'authorId', 'editedAt'];
@@ -69,4 +69,12 @@ export const commentSchema = z.strictObject({
   body: z.string().describe('Markdown text'),
   editedAt: timestampOut.nullable().describe('When the body last changed; null while it never did'),
 });
-export const commentPageSchema = pageOf(commentSchema);
+
+/** The family's standard schemas, read by its routes and by its OpenAPI components. */
+export const commentSchemas = standardSchemas({
+  component: 'Comment',
+  item: commentSchema,
+  listQuery: commentListQuerySchema,
+  create: commentCreateSchema,
+  patch: commentPatchSchema,
+});

@@ -1,7 +1,8 @@
 import { collectionFamily } from '../collection-family.js';
+import { standardComponents } from '../shared/standard-schemas.js';
 import { contextEvents } from './events.js';
 import { contextRoutes } from './routes.js';
-import { contextCreateSchema, contextItemSchema, contextPageSchema } from './schema.js';
+import { contextSchemas } from './schema.js';
 
 export const contextFamily = collectionFamily({
   name: 'context',
@@ -9,16 +10,8 @@ export const contextFamily = collectionFamily({
   routes: contextRoutes,
   events: contextEvents,
   resourceType: 'context',
-  schema: contextItemSchema,
-  schemas: {
-    responses: {
-      ContextItem: contextItemSchema,
-      ContextItemPage: contextPageSchema,
-    },
-    requests: {
-      ContextItemCreate: contextCreateSchema,
-    },
-  },
+  schema: contextSchemas.item,
+  schemas: standardComponents(contextSchemas),
   collection: {
     name: 'context',
     table: 'context_items',
@@ -28,7 +21,7 @@ export const contextFamily = collectionFamily({
     },
   },
   transfer: {
-    createSchema: contextCreateSchema,
+    createSchema: contextSchemas.create,
     references: [{ field: 'outcomeId', family: 'outcomes' }],
   },
 });

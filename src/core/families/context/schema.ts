@@ -5,12 +5,12 @@ import {
   idOf,
   listQueryBase,
   nonBlank,
-  pageOf,
   serviceOwnedFields,
   versionedFields,
   withoutReadOnly,
 } from '../shared/schema.js';
 import { sortQuery } from '../shared/sort.js';
+import { standardSchemas } from '../shared/standard-schemas.js';
 
 /** Links must be http(s): a `javascript:` or `file:` URL stored here would be rendered to someone later. */
 const webUrl = z.url({ protocol: /^https?$/ }).max(2048);
@@ -51,4 +51,11 @@ export const contextItemSchema = z.strictObject({
   url: z.string().nullable(),
   body: z.string().nullable(),
 });
-export const contextPageSchema = pageOf(contextItemSchema);
+
+/** The family's standard schemas, read by its routes and by its OpenAPI components. */
+export const contextSchemas = standardSchemas({
+  component: 'ContextItem',
+  item: contextItemSchema,
+  listQuery: contextListQuerySchema,
+  create: contextCreateSchema,
+});

@@ -1,7 +1,8 @@
 import { collectionFamily } from '../collection-family.js';
+import { standardComponents } from '../shared/standard-schemas.js';
 import { decisionEvents } from './events.js';
 import { decisionRoutes } from './routes.js';
-import { decisionCreateSchema, decisionPageSchema, decisionPatchSchema, decisionSchema } from './schema.js';
+import { decisionSchemas } from './schema.js';
 
 export const decisionsFamily = collectionFamily({
   name: 'decisions',
@@ -9,17 +10,8 @@ export const decisionsFamily = collectionFamily({
   routes: decisionRoutes,
   events: decisionEvents,
   resourceType: 'decision',
-  schema: decisionSchema,
-  schemas: {
-    responses: {
-      Decision: decisionSchema,
-      DecisionPage: decisionPageSchema,
-    },
-    requests: {
-      DecisionCreate: decisionCreateSchema,
-      DecisionPatch: decisionPatchSchema,
-    },
-  },
+  schema: decisionSchemas.item,
+  schemas: standardComponents(decisionSchemas),
   collection: {
     name: 'decisions',
     table: 'decisions',
@@ -29,7 +21,7 @@ export const decisionsFamily = collectionFamily({
     },
   },
   transfer: {
-    createSchema: decisionCreateSchema,
+    createSchema: decisionSchemas.create,
     // supersededBy may name a decision later in the file: it is not checked.
     references: [
       { field: 'projectId', family: 'projects' },

@@ -7,7 +7,6 @@ import {
   idOf,
   listQueryBase,
   nonBlank,
-  pageOf,
   serviceOwnedFields,
   timestamp,
   timestampOut,
@@ -15,6 +14,7 @@ import {
   withoutReadOnly,
 } from '../shared/schema.js';
 import { sortQuery } from '../shared/sort.js';
+import { standardSchemas } from '../shared/standard-schemas.js';
 
 const fields = {
   title: nonBlank().max(500),
@@ -79,4 +79,12 @@ export const decisionSchema = z.strictObject({
   supersededBy: idOf('dec').nullable(),
   commentCount: commentCountOut,
 });
-export const decisionPageSchema = pageOf(decisionSchema);
+
+/** The family's standard schemas, read by its routes and by its OpenAPI components. */
+export const decisionSchemas = standardSchemas({
+  component: 'Decision',
+  item: decisionSchema,
+  listQuery: decisionListQuerySchema,
+  create: decisionCreateSchema,
+  patch: decisionPatchSchema,
+});

@@ -1,7 +1,8 @@
 import { collectionFamily } from '../collection-family.js';
+import { standardComponents } from '../shared/standard-schemas.js';
 import { outcomeEvents } from './events.js';
 import { outcomeRoutes } from './routes.js';
-import { outcomeCreateSchema, outcomePageSchema, outcomePatchSchema, outcomeSchema } from './schema.js';
+import { outcomeSchemas } from './schema.js';
 import { outcomeSummarySchema } from './summary.js';
 
 export const outcomesFamily = collectionFamily({
@@ -10,18 +11,8 @@ export const outcomesFamily = collectionFamily({
   routes: outcomeRoutes,
   events: outcomeEvents,
   resourceType: 'outcome',
-  schema: outcomeSchema,
-  schemas: {
-    responses: {
-      Outcome: outcomeSchema,
-      OutcomePage: outcomePageSchema,
-      OutcomeSummary: outcomeSummarySchema,
-    },
-    requests: {
-      OutcomeCreate: outcomeCreateSchema,
-      OutcomePatch: outcomePatchSchema,
-    },
-  },
+  schema: outcomeSchemas.item,
+  schemas: standardComponents(outcomeSchemas, { responses: { OutcomeSummary: outcomeSummarySchema } }),
   collection: {
     name: 'outcomes',
     table: 'outcomes',
@@ -34,7 +25,7 @@ export const outcomesFamily = collectionFamily({
     },
   },
   transfer: {
-    createSchema: outcomeCreateSchema,
+    createSchema: outcomeSchemas.create,
     references: [
       { field: 'projectId', family: 'projects' },
       { field: 'ownerId', family: 'members' },

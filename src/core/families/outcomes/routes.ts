@@ -1,38 +1,19 @@
 import { defineRoute } from '../../pipeline/route.js';
 import { archiveRoutes } from '../shared/archive-routes.js';
-import { familyRoutes, standardOperationIds, storedItem } from '../shared/routes.js';
+import { standardOperationIds, storedItem } from '../shared/routes.js';
+import { standardRoutes } from '../shared/standard-routes.js';
+import * as operations from './api.js';
 import { outcomeExamples } from './examples.js';
-import {
-  archiveOutcome,
-  createOutcome,
-  deleteOutcome,
-  listOutcomes,
-  unarchiveOutcome,
-  updateOutcome,
-} from './operations.js';
-import {
-  outcomeCreateSchema,
-  outcomeListQuerySchema,
-  outcomePageSchema,
-  outcomePatchSchema,
-  outcomeSchema,
-} from './schema.js';
+import { archiveOutcome, unarchiveOutcome } from './operations.js';
+import { outcomeSchema, outcomeSchemas } from './schema.js';
 import { outcomeSummary, outcomeSummarySchema, summaryEtag } from './summary.js';
 
 export const outcomeRoutes = [
-  ...familyRoutes({
+  ...standardRoutes(outcomeSchemas, operations, {
     path: '/outcomes',
     noun: 'outcome',
-    responses: { item: outcomeSchema, page: outcomePageSchema },
-    list: { query: outcomeListQuerySchema, run: listOutcomes },
-    create: {
-      body: outcomeCreateSchema,
-      run: createOutcome,
-      readsRowOfBody: { collection: 'projects', field: 'projectId' },
-    },
+    readsRowOfBody: { collection: 'projects', field: 'projectId' },
     get: storedItem('outcomes', 'outcome'),
-    update: { body: outcomePatchSchema, run: updateOutcome },
-    remove: deleteOutcome,
     operationIds: standardOperationIds('Outcome', 'Outcomes'),
     about: {
       remove:

@@ -12,7 +12,6 @@ import {
   idOf,
   listQueryBase,
   nonBlank,
-  pageOf,
   searchText,
   serviceOwnedFields,
   timestampOut,
@@ -20,6 +19,7 @@ import {
   withoutReadOnly,
 } from '../shared/schema.js';
 import { sortQuery } from '../shared/sort.js';
+import { standardSchemas } from '../shared/standard-schemas.js';
 
 const readOnly = [...serviceOwnedFields, 'shippedAt', 'commentCount', 'archivedAt'];
 
@@ -78,4 +78,12 @@ export const outcomeSchema = z.strictObject({
   commentCount: commentCountOut,
   archivedAt: archivedAtOut,
 });
-export const outcomePageSchema = pageOf(outcomeSchema);
+
+/** The family's standard schemas, read by its routes and by its OpenAPI components. */
+export const outcomeSchemas = standardSchemas({
+  component: 'Outcome',
+  item: outcomeSchema,
+  listQuery: outcomeListQuerySchema,
+  create: outcomeCreateSchema,
+  patch: outcomePatchSchema,
+});

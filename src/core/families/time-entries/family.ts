@@ -1,12 +1,8 @@
 import { collectionFamily } from '../collection-family.js';
+import { standardComponents } from '../shared/standard-schemas.js';
 import { timeEntryEvents } from './events.js';
 import { timeEntryRoutes } from './routes.js';
-import {
-  timeEntryCreateSchema,
-  timeEntryPageSchema,
-  timeEntryPatchSchema,
-  timeEntrySchema,
-} from './schema.js';
+import { timeEntrySchemas } from './schema.js';
 
 export const timeEntriesFamily = collectionFamily({
   name: 'time-entries',
@@ -14,17 +10,8 @@ export const timeEntriesFamily = collectionFamily({
   routes: timeEntryRoutes,
   events: timeEntryEvents,
   resourceType: 'time_entry',
-  schema: timeEntrySchema,
-  schemas: {
-    responses: {
-      TimeEntry: timeEntrySchema,
-      TimeEntryPage: timeEntryPageSchema,
-    },
-    requests: {
-      TimeEntryCreate: timeEntryCreateSchema,
-      TimeEntryPatch: timeEntryPatchSchema,
-    },
-  },
+  schema: timeEntrySchemas.item,
+  schemas: standardComponents(timeEntrySchemas),
   collection: {
     name: 'timeEntries',
     table: 'time_entries',
@@ -36,7 +23,7 @@ export const timeEntriesFamily = collectionFamily({
     },
   },
   transfer: {
-    createSchema: timeEntryCreateSchema,
+    createSchema: timeEntrySchemas.create,
     references: [
       { field: 'outcomeId', family: 'outcomes' },
       { field: 'issueId', family: 'issues' },

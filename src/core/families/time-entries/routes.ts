@@ -1,24 +1,14 @@
-import { familyRoutes, standardOperationIds, storedItem } from '../shared/routes.js';
+import { standardOperationIds, storedItem } from '../shared/routes.js';
+import { standardRoutes } from '../shared/standard-routes.js';
+import * as operations from './api.js';
 import { timeEntryExamples } from './examples.js';
-import { createTimeEntry, deleteTimeEntry, listTimeEntries, updateTimeEntry } from './operations.js';
-import {
-  timeEntryCreateSchema,
-  timeEntryListQuerySchema,
-  timeEntryPageSchema,
-  timeEntryPatchSchema,
-  timeEntrySchema,
-} from './schema.js';
+import { timeEntrySchemas } from './schema.js';
 
-export const timeEntryRoutes = familyRoutes({
+export const timeEntryRoutes = standardRoutes(timeEntrySchemas, operations, {
   path: '/time-entries',
   noun: 'time entry',
   plural: 'time entries',
-  responses: { item: timeEntrySchema, page: timeEntryPageSchema },
-  list: { query: timeEntryListQuerySchema, run: listTimeEntries },
-  create: { body: timeEntryCreateSchema, run: createTimeEntry },
   get: storedItem('timeEntries', 'time entry'),
-  update: { body: timeEntryPatchSchema, run: updateTimeEntry },
-  remove: deleteTimeEntry,
   operationIds: standardOperationIds('TimeEntry', 'TimeEntries'),
   examples: timeEntryExamples,
 });

@@ -11,6 +11,7 @@ import {
   withoutReadOnly,
 } from '../shared/schema.js';
 import { sortQuery } from '../shared/sort.js';
+import { standardSchemas } from '../shared/standard-schemas.js';
 
 const minutes = z.number().int().min(1).max(1440);
 const note = z.string().max(10_000).nullable();
@@ -70,4 +71,14 @@ export const timeEntrySchema = z.strictObject({
 /** The read envelope plus the minutes of every matching entry, not just this page's. */
 export const timeEntryPageSchema = pageOf(timeEntrySchema).extend({
   totalMinutes: z.number().int().min(0),
+});
+
+/** The family's standard schemas, read by its routes and by its OpenAPI components. */
+export const timeEntrySchemas = standardSchemas({
+  component: 'TimeEntry',
+  item: timeEntrySchema,
+  page: timeEntryPageSchema,
+  listQuery: timeEntryListQuerySchema,
+  create: timeEntryCreateSchema,
+  patch: timeEntryPatchSchema,
 });

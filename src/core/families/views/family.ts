@@ -1,13 +1,8 @@
 import { collectionFamily } from '../collection-family.js';
+import { standardComponents } from '../shared/standard-schemas.js';
 import { viewEvents } from './events.js';
 import { viewRoutes } from './routes.js';
-import {
-  viewCreateSchema,
-  viewItemsPageSchema,
-  viewPageSchema,
-  viewPatchSchema,
-  viewSchema,
-} from './schema.js';
+import { viewItemsPageSchema, viewSchemas } from './schema.js';
 
 export const viewsFamily = collectionFamily({
   name: 'views',
@@ -16,18 +11,8 @@ export const viewsFamily = collectionFamily({
   routes: viewRoutes,
   events: viewEvents,
   resourceType: 'view',
-  schema: viewSchema,
-  schemas: {
-    responses: {
-      SavedView: viewSchema,
-      SavedViewPage: viewPageSchema,
-      SavedViewItemsPage: viewItemsPageSchema,
-    },
-    requests: {
-      SavedViewCreate: viewCreateSchema,
-      SavedViewPatch: viewPatchSchema,
-    },
-  },
+  schema: viewSchemas.item,
+  schemas: standardComponents(viewSchemas, { responses: { SavedViewItemsPage: viewItemsPageSchema } }),
   collection: {
     name: 'views',
     table: 'views',
@@ -37,7 +22,7 @@ export const viewsFamily = collectionFamily({
     },
   },
   transfer: {
-    createSchema: viewCreateSchema,
+    createSchema: viewSchemas.create,
     // createdBy is kept as the file has it and not checked: whoever saved a view may have left.
     references: [],
   },

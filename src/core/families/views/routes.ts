@@ -1,27 +1,16 @@
 import { defineRoute } from '../../pipeline/route.js';
-import { familyRoutes, standardOperationIds, storedItem } from '../shared/routes.js';
+import { standardOperationIds, storedItem } from '../shared/routes.js';
+import { standardRoutes } from '../shared/standard-routes.js';
+import * as operations from './api.js';
 import { viewExamples } from './examples.js';
-import { createView, deleteView, listViewItems, listViews, updateView } from './operations.js';
-import {
-  viewCreateSchema,
-  viewItemsPageSchema,
-  viewItemsQuerySchema,
-  viewListQuerySchema,
-  viewPageSchema,
-  viewPatchSchema,
-  viewSchema,
-} from './schema.js';
+import { listViewItems } from './operations.js';
+import { viewItemsPageSchema, viewItemsQuerySchema, viewSchemas } from './schema.js';
 
 export const viewRoutes = [
-  ...familyRoutes({
+  ...standardRoutes(viewSchemas, operations, {
     path: '/views',
     noun: 'saved view',
-    responses: { item: viewSchema, page: viewPageSchema },
-    list: { query: viewListQuerySchema, run: listViews },
-    create: { body: viewCreateSchema, run: createView },
     get: storedItem('views', 'view'),
-    update: { body: viewPatchSchema, run: updateView },
-    remove: deleteView,
     operationIds: standardOperationIds('View', 'Views'),
     about: {
       list: 'Every saved view of the workspace, whoever saved it; narrow to one resource with `resource`.',

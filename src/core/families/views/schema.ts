@@ -16,6 +16,7 @@ import {
   withoutReadOnly,
 } from '../shared/schema.js';
 import { sortQuery } from '../shared/sort.js';
+import { standardSchemas } from '../shared/standard-schemas.js';
 
 const fields = {
   name: nonBlank().max(200),
@@ -69,7 +70,15 @@ export const viewSchema = z.strictObject({
     .nullable()
     .describe("The token's user who saved it; null when the operator did without a token"),
 });
-export const viewPageSchema = pageOf(viewSchema);
 
 /** A page of what a view lists: the page its resource's list answers for its query. */
 export const viewItemsPageSchema = pageOf(z.union([issueSchema, outcomeSchema, decisionSchema]));
+
+/** The family's standard schemas, read by its routes and by its OpenAPI components. */
+export const viewSchemas = standardSchemas({
+  component: 'SavedView',
+  item: viewSchema,
+  listQuery: viewListQuerySchema,
+  create: viewCreateSchema,
+  patch: viewPatchSchema,
+});
