@@ -13,7 +13,8 @@ describeOnPostgres('PostgreSQL creates of many tenants over several storages', (
   const db = schemaPerTest();
   const { open } = db;
 
-  it('answer 50 concurrent creates in each of 6 workspaces over 3 storages with 201, gap-free numbers, one signal each, and readers by sequence that skip none', async () => {
+  /** Three storages on this test's schema, as three processes would be, each with a tracker. */
+  async function threeStoragesOnOneSchema() {
     const storages = Array.from({ length: 3 }, () =>
       postgresStorage({ connectionString: requireDatabaseUrl(), schema: db.name, poolMax: 5 }),
     );
@@ -21,6 +22,11 @@ describeOnPostgres('PostgreSQL creates of many tenants over several storages', (
     await Promise.all(storages.map((s) => s.ready()));
     const trackers = storages.map((storage) => createTracker({ storage, rateLimit: false }));
     const [first] = trackers as [ReturnType<typeof createTracker>];
+    return { storages, trackers, first };
+  }
+
+  it('answer 50 concurrent creates in each of 6 workspaces over 3 storages with 201, gap-free numbers, one signal each, and readers by sequence that skip none', async () => {
+    const { storages, trackers, first } = await threeStoragesOnOneSchema();
     const workspaces = [];
     for (let w = 0; w < 6; w++) {
       const init = await (storages[0] as PostgresStorage).transaction((tx) =>
@@ -96,13 +102,7 @@ describeOnPostgres('PostgreSQL creates of many tenants over several storages', (
   });
 
   it('never let a reader by sequence skip a create of one account committed later, its creates spread over projects (no counter row in common)', async () => {
-    const storages = Array.from({ length: 3 }, () =>
-      postgresStorage({ connectionString: requireDatabaseUrl(), schema: db.name, poolMax: 5 }),
-    );
-    open.push(...storages);
-    await Promise.all(storages.map((s) => s.ready()));
-    const trackers = storages.map((storage) => createTracker({ storage, rateLimit: false }));
-    const [first] = trackers as [ReturnType<typeof createTracker>];
+    const { storages, trackers, first } = await threeStoragesOnOneSchema();
     const init = await (storages[0] as PostgresStorage).transaction((tx) =>
       tenancy.initWorkspace(
         { tx, ids: first.ids, now: Date.now() },
