@@ -1,11 +1,12 @@
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { distribute } from '../../src/adapters/postgres/distribute.js';
 import { tableKinds } from '../../src/adapters/postgres/distribution.js';
 import { postgresStorage } from '../../src/adapters/postgres/index.js';
 import { migrate } from '../../src/adapters/postgres/migrate.js';
 import { migrations } from '../../src/adapters/postgres/migrations/index.js';
 import { assertBuilt, runCli } from '../cli/process.js';
+import { describeUnless } from '../support/describe-unless.js';
 import { testDatabaseUrl } from '../support/postgres.js';
 import { citusSchemas, citusSkipReason, citusUrl, onCoordinator, tableKindsOf } from './support.js';
 
@@ -23,9 +24,11 @@ interface Report {
 /** The kind Citus reports for each kind distribution.ts declares. */
 const citusType = { tenant: 'distributed', 'own-key': 'distributed', reference: 'reference' } as const;
 
-if (citusUrl) {
-  describe('outcome-tracker distribute, on a Citus coordinator', () => {
-    assertBuilt();
+describeUnless(
+  citusUrl ? null : citusSkipReason,
+  'outcome-tracker distribute, on a Citus coordinator',
+  () => {
+    beforeAll(assertBuilt);
     const fresh = citusSchemas();
 
     it('creates the schema, gives every table its kind, and says so; a second run changes nothing', async () => {
@@ -90,17 +93,8 @@ if (citusUrl) {
       expect(kinds.get('notification_reads')).toEqual({ type: 'distributed', column: 'account_id' });
       expect(kinds.size).toBe(Object.keys(tableKinds).length);
     });
-  });
-} else {
-  describe('outcome-tracker distribute, on a Citus coordinator', () => {
-    it.skip(`skipped: ${citusSkipReason}`, () => {});
-  });
-  // The `citus` project of vitest.config.ts, which exists only with TEST_CITUS_URL: named here,
-  // so that a run without it says what it left out.
-  describe('the PostgreSQL suites run a second time on a distributed database', () => {
-    it.skip(`skipped: ${citusSkipReason}`, () => {});
-  });
-}
+  },
+);
 
 /** `schema` on `url` as a release at `version` left it, its tables local to the coordinator. */
 async function migratedTo(url: string, schema: string, version: number): Promise<void> {

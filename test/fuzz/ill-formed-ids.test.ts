@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/core/openapi/document.js';
 import type { TestServer } from '../http/harness.js';
-import { adaptersUnderTest } from '../support/adapters.js';
-import { postgresSkipReason, testDatabaseUrl } from '../support/postgres.js';
+import { adapterSuites } from '../support/adapters.js';
 import { listOperations, resolver, type Schema } from './operations.js';
 import { fuzzServer } from './server.js';
 import { seedTargets } from './targets.js';
@@ -44,8 +43,8 @@ function idFields(body: Schema | null): string[] {
   return Object.keys(properties).filter((name) => /Id$/.test(name));
 }
 
-for (const adapter of adaptersUnderTest) {
-  describe(`ill-formed ids and operation paths (${adapter.name})`, () => {
+for (const [adapter, describeSuite] of adapterSuites) {
+  describeSuite(`ill-formed ids and operation paths (${adapter.name})`, () => {
     let s: TestServer;
     const unexpected: string[] = [];
     beforeAll(async () => {
@@ -120,12 +119,5 @@ for (const adapter of adaptersUnderTest) {
       expect(sent).toBeGreaterThan(7 * Object.keys(inJson).length);
       expect(unexpected).toEqual([]);
     }, 120_000);
-  });
-}
-
-if (!testDatabaseUrl) {
-  describe('ill-formed ids and operation paths on PostgreSQL', () => {
-    // Only without a database: with TEST_DATABASE_URL set the suite above runs on PostgreSQL too.
-    it.skip(`skipped: ${postgresSkipReason}`, () => {});
   });
 }

@@ -80,9 +80,15 @@ function clusterPerDescribe(
 export function threeServesSuite(
   name: string,
   database: () => Promise<SharedDatabase>,
-  options: { rateLimitSkip?: string; storageTimeSkip?: string } = {},
+  options: {
+    rateLimitSkip?: string;
+    storageTimeSkip?: string;
+    /** How the suite is declared: `describe` unless a database it needs may be missing. */
+    describeSuite?: (title: string, body: () => void) => void;
+  } = {},
 ): void {
-  describe(`three serve processes on one ${name} database`, () => {
+  const describeSuite = options.describeSuite ?? describe;
+  describeSuite(`three serve processes on one ${name} database`, () => {
     let db: SharedDatabase;
     let cluster: Cluster;
     let receiver: Receiver;
@@ -350,7 +356,7 @@ export function threeServesSuite(
     });
   });
 
-  describe(`three serve processes on one ${name} database, rate limited`, () => {
+  describeSuite(`three serve processes on one ${name} database, rate limited`, () => {
     const clusterOf = clusterPerDescribe(database, 3, ['--rate-limit', String(limit)]);
 
     it.skipIf(options.rateLimitSkip !== undefined)(
@@ -374,7 +380,7 @@ export function threeServesSuite(
     );
   });
 
-  describe(`three serve processes on one ${name} database, one account and a small storage-time share`, () => {
+  describeSuite(`three serve processes on one ${name} database, one account and a small storage-time share`, () => {
     // A share of 100 ms a minute, a hundredth of the default: the account's lists, stream,
     // webhook create and conditional updates take far more than that, and alone it is never
     // held to it.
@@ -433,7 +439,7 @@ export function threeServesSuite(
     }, 120_000);
   });
 
-  describe(`two serve processes on one ${name} database, sharing storage time`, () => {
+  describeSuite(`two serve processes on one ${name} database, sharing storage time`, () => {
     const clusterOf = clusterPerDescribe(database, 2, [
       '--rate-limit',
       '0',

@@ -4,9 +4,9 @@ import type { PostgresStorage } from '../../src/adapters/postgres/index.js';
 import { postgresStorage } from '../../src/adapters/postgres/index.js';
 import { type RateLimitStore, slidingWindowLimiter } from '../../src/core/pipeline/rate-limit.js';
 import {
+  describeOnPostgres,
   dropSchema,
   freshSchema,
-  postgresSkipReason,
   requireDatabaseUrl,
   tempPostgresStorage,
   testDatabaseUrl,
@@ -28,7 +28,7 @@ const requestTimes = fc
     return gaps.map((gap) => (t += gap));
   });
 
-describe.skipIf(!testDatabaseUrl)('rolling-window rate limit on the PostgreSQL store (fake clock)', () => {
+describeOnPostgres('rolling-window rate limit on the PostgreSQL store (fake clock)', () => {
   let storage: PostgresStorage;
   let run = 0;
   beforeAll(async () => {
@@ -68,14 +68,6 @@ describe.skipIf(!testDatabaseUrl)('rolling-window rate limit on the PostgreSQL s
     );
   });
 });
-
-if (!testDatabaseUrl) {
-  describe('rolling-window rate limit on the PostgreSQL store', () => {
-    // Only without a database: the run's summary then says why these tests did not run. With
-    // TEST_DATABASE_URL set (as .ci/run sets it) the suite above runs and this is not registered.
-    it.skip(`skipped: ${postgresSkipReason}`, () => {});
-  });
-}
 
 describe.skipIf(!testDatabaseUrl)('PostgreSQL rate limit allowances (a limit of 128 or more)', () => {
   let storage: PostgresStorage;

@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { describe } from 'vitest';
 import { memoryStorage } from '../../src/adapters/memory/index.js';
 import { sqliteStorage } from '../../src/adapters/sqlite/index.js';
 import type { Storage } from '../../src/core/index.js';
-import { onCitus, tempPostgresStorage, testDatabaseUrl } from './postgres.js';
+import { describeOnPostgres, onCitus, tempPostgresStorage, testDatabaseUrl } from './postgres.js';
 
 /** A storage adapter under test: how to make a fresh, empty store, and how to clean up after it. */
 export interface AdapterUnderTest {
@@ -61,3 +62,15 @@ export const adaptersUnderTest: readonly AdapterUnderTest[] = onCitus
       { name: 'sqlite', create: tempSqliteStorage },
       ...(testDatabaseUrl ? [postgresUnderTest] : []),
     ];
+
+/** How a suite is declared: `describe`, or `describeOnPostgres` that skips it without a server. */
+export type DeclareSuite = (title: string, body: () => void) => void;
+
+/**
+ * Each adapter under test with how to declare its suite. Without TEST_DATABASE_URL, PostgreSQL is
+ * listed too: its suite is declared and skipped, each of its tests reported with why.
+ */
+export const adapterSuites: readonly (readonly [AdapterUnderTest, DeclareSuite])[] = [
+  ...adaptersUnderTest.map((adapter) => [adapter, describe] as const),
+  ...(testDatabaseUrl ? [] : [[postgresUnderTest, describeOnPostgres] as const]),
+];

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, describe } from 'vitest';
+import { afterAll } from 'vitest';
 import { type PostgresStorage, postgresStorage } from '../../src/adapters/postgres/index.js';
 import { collectionTables } from '../../src/core/families/collections.js';
 import { claimCitusSchema } from './citus-schemas.js';
+import { describeUnless } from './describe-unless.js';
 import { loadSqlParser } from './distribution-check.js';
 import { recordAdapterStatements, type StatementRecorder } from './statement-recorder.js';
 
@@ -28,7 +29,7 @@ export const postgresTitle = (title: string): string =>
 
 /** `describe`, skipped (its title saying why) unless TEST_DATABASE_URL names a server. */
 export function describeOnPostgres(title: string, body: () => void): void {
-  describe.skipIf(!testDatabaseUrl)(postgresTitle(title), body);
+  describeUnless(testDatabaseUrl ? null : postgresSkipReason, title, body);
 }
 
 /**

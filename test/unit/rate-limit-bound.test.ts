@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresStorage } from '../../src/adapters/postgres/index.js';
 import { slidingWindow } from '../../src/core/pipeline/rate-limit.js';
-import { dropSchema, freshSchema, postgresSkipReason, testDatabaseUrl } from '../support/postgres.js';
+import { describeOnPostgres, dropSchema, freshSchema, testDatabaseUrl } from '../support/postgres.js';
 
 /**
  * The limiter's cost does not depend on the limit (issue: `new Array(limit)` a key, allocated on
@@ -67,7 +67,7 @@ interface TableWork {
   written: number;
 }
 
-describe.skipIf(!testDatabaseUrl)(
+describeOnPostgres(
   'the PostgreSQL limiter costs a request the same however many admissions its window holds',
   () => {
     const schema = freshSchema();
@@ -182,11 +182,3 @@ describe.skipIf(!testDatabaseUrl)(
     });
   },
 );
-
-if (!testDatabaseUrl) {
-  describe('the PostgreSQL limiter (skipped)', () => {
-    // Only without a database: the run's summary then says why these tests did not run. With
-    // TEST_DATABASE_URL set (as .ci/run sets it) the suite above runs and this is not registered.
-    it.skip(`skipped: ${postgresSkipReason}`, () => {});
-  });
-}
