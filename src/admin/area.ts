@@ -8,7 +8,7 @@ import type {
   Services,
   TrackerExtension,
 } from '../core/extension-kit.js';
-import { checkBodySize } from '../core/extension-kit.js';
+import { checkBodySize, owaspScryptCost, type ScryptCost } from '../core/extension-kit.js';
 import { assets } from './assets.js';
 import { parseCookies } from './cookies.js';
 import { showHome } from './home-page.js';
@@ -24,6 +24,7 @@ import {
   showMembers,
 } from './member-pages.js';
 import { showOutcome, showOutcomes } from './outcome-pages.js';
+import { type AdminPasswords, adminPasswords } from './passwords.js';
 import type { AdminContext, AdminRequest } from './request.js';
 import { showSignIn, submitSignIn, submitSignOut } from './sign-in.js';
 import { type SignInThrottle, signInThrottle } from './throttle.js';
@@ -164,7 +165,7 @@ const errorTitles: Record<number, string> = {
 
 /** The page an admin path answers (a 405 page for a wrong method), or null for any other path. */
 function matchPage(
-  deps: { ids: Ids; services: Services; throttle: SignInThrottle },
+  deps: { ids: Ids; services: Services; throttle: SignInThrottle; passwords: AdminPasswords },
   method: string,
   path: string,
 ): ExtensionRoute | null {
@@ -189,11 +190,11 @@ function matchPage(
         messagePage(405, errorTitles[405] ?? 'Error', `Use ${allow} here.`, { headers: { Allow: allow } });
       return { readsOnly, answer };
     }
-    const { ids, throttle, services } = deps;
+    const { ids, throttle, passwords, services } = deps;
     return {
       readsOnly,
       answer: ({ tx, req, nowMs }) =>
-        page({ tx, nowMs, ids, throttle, req: adminRequest(req, method) }, params, services),
+        page({ tx, nowMs, ids, throttle, passwords, req: adminRequest(req, method) }, params, services),
     };
   }
   return null;
@@ -215,12 +216,21 @@ const errorPage = (error: ApiError): Reply =>
         headers: error.headers,
       });
 
+export interface AdminAreaOptions {
+  /**
+   * The scrypt cost of the password hashes the pages make: OWASP's minimum (N=2^17, r=8, p=1)
+   * unless said. A test suite that signs in hundreds of times may lower it; a server must not.
+   */
+  passwordCost?: ScryptCost;
+}
+
 /**
  * The admin web pages as an extension of the tracker: the landing page, sign-in, and each
  * workspace's API tokens, members and webhooks, server-rendered; errors outside the API shown as
  * pages. `serve` mounts it: `createTracker({ storage, extensions: [adminArea()] })`.
  */
-export function adminArea(): TrackerExtension {
+export function adminArea(options: AdminAreaOptions = {}): TrackerExtension {
+  const passwords = adminPasswords(options.passwordCost ?? owaspScryptCost);
   return {
     name: 'admin',
     mount({ clock, ids, services }): MountedExtension {
@@ -228,7 +238,7 @@ export function adminArea(): TrackerExtension {
       const throttle: SignInThrottle = signInThrottle(clock);
       return {
         openRoutes: { 'GET /': landingPage },
-        match: (method, path) => matchPage({ ids, services, throttle }, method, path),
+        match: (method, path) => matchPage({ ids, services, throttle, passwords }, method, path),
         errorReply: (path, error) => (showsPages(path) ? errorPage(error) : null),
       };
     },

@@ -1,2 +1,2 @@
 /** The admin web pages as a tracker extension: `createTracker({ storage, extensions: [adminArea()] })`. */
-export { adminArea } from './area.js';
+export { type AdminAreaOptions, adminArea } from './area.js';

@@ -53,7 +53,7 @@ export async function submitInvite(ctx: AdminContext, token: string): Promise<Re
   return {
     status: 200,
     after: async ({ storage, nowMs }) => {
-      const passwordHash = await hashPassword(password);
+      const passwordHash = await hashPassword(password, ctx.passwords.cost);
       const accepted = await storage.transaction((tx) => acceptInvite(tx, token, passwordHash, nowMs()));
       return accepted ? redirect(`/sign-in?invited=${encodeURIComponent(accepted.email)}`) : gone();
     },

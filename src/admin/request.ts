@@ -1,4 +1,5 @@
 import type { Ids, StorageTx } from '../core/extension-kit.js';
+import type { AdminPasswords } from './passwords.js';
 import type { SignInThrottle } from './throttle.js';
 
 /** An admin-page request, as the handlers see it: cookies, query and form already parsed. */
@@ -23,5 +24,6 @@ export interface AdminContext {
   nowMs: number;
   ids: Ids;
   throttle: SignInThrottle;
+  passwords: AdminPasswords;
   req: AdminRequest;
 }

@@ -22,13 +22,6 @@ const secretPattern = /^[A-Za-z0-9_-]{43}$/;
 /** The one message for every wrong email or password: it tells nobody which accounts exist. */
 export const badCredentials = 'Incorrect email or password.';
 
-/** Hashed once: unknown emails are checked against it so they take as long as known ones. */
-let dummyHash: Promise<string> | null = null;
-const getDummyHash = () => {
-  dummyHash ??= hashPassword(randomSecret());
-  return dummyHash;
-};
-
 function signInForm(ctx: AdminContext, options: { email?: string; error?: string; status?: number } = {}) {
   const sent = ctx.req.cookies.get(signInCookieName);
   const csrf = sent && secretPattern.test(sent) ? sent : randomSecret();
@@ -95,9 +88,11 @@ export async function submitSignIn(ctx: AdminContext): Promise<Reply> {
     status: 303,
     after: async ({ storage, nowMs }) => {
       // Always run scrypt, so an unknown email costs as much time as a wrong password.
-      const matches = await verifyPassword(password, stored ?? (await getDummyHash()));
+      const matches = await verifyPassword(password, stored ?? (await ctx.passwords.dummyHash()));
       if (!user || stored === null || !matches) return failed;
-      const upgraded = needsRehash(stored) ? await hashPassword(password) : null;
+      const upgraded = needsRehash(stored, ctx.passwords.cost)
+        ? await hashPassword(password, ctx.passwords.cost)
+        : null;
       const started = await storage.transaction(async (tx) => {
         const current = await tx.tenancy.getUser(user.id);
         // Changed meanwhile (a new password set, the user gone): this sign-in no longer counts.

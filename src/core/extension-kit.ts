@@ -52,6 +52,13 @@ export { isoTime } from './runtime.js';
 export { sha256Hex } from './sha256.js';
 export { acceptInvite, inviteMarker, openInvite } from './tenancy/invites.js';
 export { issueToken, tokenLifetimesInDays } from './tenancy/operations.js';
-export { hashPassword, minPasswordLength, needsRehash, verifyPassword } from './tenancy/password.js';
+export {
+  hashPassword,
+  minPasswordLength,
+  needsRehash,
+  owaspScryptCost,
+  type ScryptCost,
+  verifyPassword,
+} from './tenancy/password.js';
 export { webhookTestEvent } from './webhooks/events.js';
 export { presentWebhook } from './webhooks/present.js';

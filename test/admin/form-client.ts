@@ -1,5 +1,5 @@
-import { hashPassword } from '../../src/core/tenancy/password.js';
 import type { TestServer } from '../http/harness.js';
+import { hashTestPassword } from '../support/password-cost.js';
 
 /** One response of a page request: redirects are not followed, so 303s can be checked. */
 export interface PageResponse {
@@ -80,20 +80,9 @@ export class FormClient {
 /** The password every test user signs in with. */
 export const testPassword = 'correct horse battery staple';
 
-// A hash at the production cost takes a few hundred ms; the tests set the same passwords hundreds of
-// times, so each password is hashed once per test file (a salt shared between test users is harmless).
-const hashes = new Map<string, Promise<string>>();
-const hashedOnce = (password: string): Promise<string> => {
-  const known = hashes.get(password);
-  if (known) return known;
-  const hash = hashPassword(password);
-  hashes.set(password, hash);
-  return hash;
-};
-
 /** Sets a password on an existing user, as `users set-password` does. */
 export async function setPassword(server: TestServer, email: string, password = testPassword): Promise<void> {
-  const passwordHash = await hashedOnce(password);
+  const passwordHash = await hashTestPassword(password);
   await server.storage.transaction(async (tx) => {
     const user = await tx.tenancy.getUserByEmail(email);
     if (!user) throw new Error(`no user ${email}`);

@@ -6,10 +6,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { memoryStorage } from '../../src/adapters/memory/index.js';
 import { adminArea } from '../../src/admin/index.js';
 import { createTracker, type Tracker, tenancy } from '../../src/core/index.js';
-import { hashPassword } from '../../src/core/tenancy/password.js';
 import { honoApp } from '../../src/http/hono.js';
 import { nodeHandler } from '../../src/http/node.js';
 import { fakeClock, type Host, hosts } from '../http/harness.js';
+import { hashTestPassword, testPasswordCost } from '../support/password-cost.js';
 import { testPassword } from './form-client.js';
 
 // A throwaway self-signed certificate for 127.0.0.1, made for this test only (it guards nothing).
@@ -79,9 +79,9 @@ describe.each(hosts)('admin cookies over https through the %s host', (host) => {
       storage,
       clock: fakeClock(),
       onError: () => {},
-      extensions: [adminArea()],
+      extensions: [adminArea({ passwordCost: testPasswordCost })],
     });
-    const passwordHash = await hashPassword(testPassword);
+    const passwordHash = await hashTestPassword(testPassword);
     await storage.transaction((tx) =>
       tenancy.initWorkspace(
         { tx, ids: tracker.ids, now: tracker.clock.now() },

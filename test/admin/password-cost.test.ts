@@ -1,5 +1,6 @@
 import { randomBytes, scryptSync } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { hashPassword, owaspScryptCost } from '../../src/core/tenancy/password.js';
 import { startServer, type TestServer } from '../http/harness.js';
 import { FormClient, testPassword } from './form-client.js';
 
@@ -18,7 +19,7 @@ describe('admin password hashes', () => {
   afterEach(() => server?.close());
 
   it('verify an old, cheaper hash and upgrade it to N=2^17 at the next sign-in', async () => {
-    server = await startServer('node');
+    server = await startServer('node', { passwordCost: owaspScryptCost });
     const old = oldHash(testPassword);
     await server.storage.transaction(async (tx) => {
       const user = await tx.tenancy.getUserByEmail('admin@acme.test');
@@ -35,5 +36,23 @@ describe('admin password hashes', () => {
     // The upgraded hash still signs in, and is not upgraded again.
     expect((await new FormClient(server.url).signIn('admin@acme.test', testPassword)).status).toBe(303);
     expect(await storedHash(server, 'admin@acme.test')).toBe(upgraded);
+  });
+
+  it('hash at the cost the area is given: a cheaper hash is upgraded to it, a costlier one kept', async () => {
+    server = await startServer('node', { passwordCost: { N: 2 ** 12, r: 8, p: 1 } });
+    const setHash = (passwordHash: string) =>
+      server.storage.transaction(async (tx) => {
+        const user = await tx.tenancy.getUserByEmail('admin@acme.test');
+        if (!user) throw new Error('no admin');
+        await tx.tenancy.updateUser({ ...user, passwordHash });
+      });
+    const strong = await hashPassword(testPassword);
+    await setHash(strong);
+    expect((await new FormClient(server.url).signIn('admin@acme.test', testPassword)).status).toBe(303);
+    expect(await storedHash(server, 'admin@acme.test')).toBe(strong);
+
+    await setHash(await hashPassword(testPassword, { N: 2 ** 11, r: 8, p: 1 }));
+    expect((await new FormClient(server.url).signIn('admin@acme.test', testPassword)).status).toBe(303);
+    expect(await storedHash(server, 'admin@acme.test')).toMatch(/^scrypt\$4096\$8\$1\$/);
   });
 });

@@ -1,10 +1,10 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryStorage } from '../../src/adapters/memory/index.js';
-import { hashPassword } from '../../src/core/tenancy/password.js';
 import { testPassword } from '../admin/form-client.js';
 import { type EdgeServer, startEdgeServer } from '../ecosystem/support.js';
 import { hasChromium, launchChromium, warnIfNoChromium } from '../support/chromium.js';
+import { hashTestPassword } from '../support/password-cost.js';
 
 warnIfNoChromium('browser prefix test');
 
@@ -14,7 +14,7 @@ describe.skipIf(!hasChromium)('the settings area under basePath /tracker/api/v1 
   beforeAll(async () => {
     const storage = memoryStorage();
     server = await startEdgeServer('node', { storage, basePath: '/tracker/api/v1', rateLimit: false });
-    const passwordHash = await hashPassword(testPassword);
+    const passwordHash = await hashTestPassword(testPassword);
     await storage.transaction(async (tx) => {
       const user = await tx.tenancy.getUserByEmail('admin@acme.test');
       if (user) await tx.tenancy.updateUser({ ...user, passwordHash });

@@ -2,9 +2,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryStorage } from '../../src/adapters/memory/index.js';
-import { hashPassword } from '../../src/core/tenancy/password.js';
 import { nodeWebhookSender } from '../../src/http/webhook-sender.js';
 import { csrfOf, FormClient, type PageResponse, testPassword } from '../admin/form-client.js';
+import { hashTestPassword } from '../support/password-cost.js';
 import { type EdgeServer, startEdgeServer } from './support.js';
 
 /**
@@ -61,7 +61,7 @@ describe(`the reference page and the admin pages under basePath ${basePath}`, ()
       rateLimit: false,
       webhooks: { sender: nodeWebhookSender(), allowPrivateTargets: true },
     });
-    const passwordHash = await hashPassword(testPassword);
+    const passwordHash = await hashTestPassword(testPassword);
     await storage.transaction(async (tx) => {
       const user = await tx.tenancy.getUserByEmail('admin@acme.test');
       if (user) await tx.tenancy.updateUser({ ...user, passwordHash });

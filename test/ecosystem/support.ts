@@ -7,6 +7,7 @@ import { createTracker, type Storage, type Tracker, type TrackerOptions } from '
 import { honoApp } from '../../src/http/hono.js';
 import { nodeHandler } from '../../src/http/node.js';
 import { type Host, type SeededWorkspace, seedWorkspace } from '../http/harness.js';
+import { testPasswordCost } from '../support/password-cost.js';
 
 export interface EdgeServer {
   url: string;
@@ -21,7 +22,12 @@ export async function startEdgeServer(
   options: Partial<TrackerOptions> & { storage?: Storage } = {},
 ): Promise<EdgeServer> {
   const storage = options.storage ?? memoryStorage();
-  const tracker = createTracker({ onError: () => {}, extensions: [adminArea()], ...options, storage });
+  const tracker = createTracker({
+    onError: () => {},
+    extensions: [adminArea({ passwordCost: testPasswordCost })],
+    ...options,
+    storage,
+  });
   const ws = await seedWorkspace(tracker, storage, tracker.ids, Date.now(), 'acme', 'admin@acme.test');
   const server =
     host === 'node'

@@ -2,9 +2,9 @@ import { randomBytes, scryptSync } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { memoryStorage } from '../../src/adapters/memory/index.js';
 import type { Storage } from '../../src/core/index.js';
-import { hashPassword } from '../../src/core/tenancy/password.js';
 import { FormClient, setPassword, testPassword } from '../admin/form-client.js';
 import { startServer, type TestServer } from '../http/harness.js';
+import { hashTestPassword } from '../support/password-cost.js';
 
 /**
  * What the password check sees while it runs. `during` is started as the check starts and not
@@ -123,7 +123,7 @@ describe('admin sign-in and the storage transactions', () => {
       if (!user) throw new Error('no admin');
       await tx.tenancy.updateUser({ ...user, passwordHash: oldHash(testPassword) });
     });
-    const replaced = await hashPassword('a password set meanwhile');
+    const replaced = await hashTestPassword('a password set meanwhile');
     check.during = async () => {
       await server.storage.transaction(async (tx) => {
         const user = await tx.tenancy.getUserByEmail('admin@acme.test');

@@ -19,9 +19,11 @@ import {
   tenancy,
 } from '../../src/core/index.js';
 import type { RateLimitOptions } from '../../src/core/pipeline/rate-limit.js';
+import type { ScryptCost } from '../../src/core/tenancy/password.js';
 import { honoApp, honoRequestError } from '../../src/http/hono.js';
 import { nodeHandler } from '../../src/http/node.js';
 import { createResponseChecker } from '../openapi/response-validator.js';
+import { testPasswordCost } from '../support/password-cost.js';
 
 /** The two hosts the HTTP suite runs through. */
 export type Host = 'node' | 'hono';
@@ -65,6 +67,8 @@ export interface ServerOptions {
   signalRetentionMs?: number;
   /** Whether the admin pages are mounted, as `serve` mounts them; default true. */
   admin?: boolean;
+  /** The scrypt cost of the admin pages' password hashes; default the tests' cheap one. */
+  passwordCost?: ScryptCost;
 }
 
 export interface ApiOptions {
@@ -242,7 +246,8 @@ export async function startServer(host: Host, options: ServerOptions = {}): Prom
     storage,
     clock,
     // The server as `serve` runs it: the admin pages mounted.
-    extensions: options.admin === false ? [] : [adminArea()],
+    extensions:
+      options.admin === false ? [] : [adminArea({ passwordCost: options.passwordCost ?? testPasswordCost })],
     ...(options.ids ? { ids: options.ids } : {}),
     ...(options.rateLimit !== undefined ? { rateLimit: options.rateLimit } : {}),
     onError: options.onError ?? (() => {}),

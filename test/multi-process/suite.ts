@@ -380,64 +380,67 @@ export function threeServesSuite(
     );
   });
 
-  describeSuite(`three serve processes on one ${name} database, one account and a small storage-time share`, () => {
-    // A share of 100 ms a minute, a hundredth of the default: the account's lists, stream,
-    // webhook create and conditional updates take far more than that, and alone it is never
-    // held to it.
-    const clusterOf = clusterPerDescribe(database, 3, [
-      '--rate-limit',
-      '0',
-      '--storage-time',
-      '100',
-      '--allow-private-webhooks',
-    ]);
+  describeSuite(
+    `three serve processes on one ${name} database, one account and a small storage-time share`,
+    () => {
+      // A share of 100 ms a minute, a hundredth of the default: the account's lists, stream,
+      // webhook create and conditional updates take far more than that, and alone it is never
+      // held to it.
+      const clusterOf = clusterPerDescribe(database, 3, [
+        '--rate-limit',
+        '0',
+        '--storage-time',
+        '100',
+        '--allow-private-webhooks',
+      ]);
 
-    it('serves an account alone whatever storage time it takes: lists, its event stream, a webhook create and If-Match updates, no 429', async () => {
-      const cluster = clusterOf();
-      const token = cluster.nodes.find((n) => n.startup.init)?.startup.init?.token ?? '';
-      const url = (i: number) => cluster.nodes[i % cluster.nodes.length]?.url ?? '';
-      const project = await call(url(0), 'POST', '/api/v1/projects', {
-        token,
-        body: { name: 'Solo', key: 'SOL' },
-      });
-      expect(project.status).toBe(201);
-      const stream = await openSignalStream(url(1), token);
-      expect(stream.status).toBe(200);
-      const issues = await pool(20, 6, (i) =>
-        call(url(i), 'POST', '/api/v1/issues', {
+      it('serves an account alone whatever storage time it takes: lists, its event stream, a webhook create and If-Match updates, no 429', async () => {
+        const cluster = clusterOf();
+        const token = cluster.nodes.find((n) => n.startup.init)?.startup.init?.token ?? '';
+        const url = (i: number) => cluster.nodes[i % cluster.nodes.length]?.url ?? '';
+        const project = await call(url(0), 'POST', '/api/v1/projects', {
           token,
-          body: { projectId: project.json.id, title: `Solo ${i}` },
-        }),
-      );
-      expect(issues.map((a) => a.status)).toEqual(issues.map(() => 201));
-      const lists = await pool(300, 8, (i) => call(url(i), 'GET', '/api/v1/issues?limit=200', { token }));
-      expect(lists.map((a) => a.status)).toEqual(lists.map(() => 200));
-      const hook = await call(url(2), 'POST', '/api/v1/webhooks', {
-        token,
-        body: { url: 'http://127.0.0.1:9/hook', eventTypes: ['issue.updated'] },
-      });
-      expect(hook.status).toBe(201);
-      const updates = await pool(30, 6, async (i) => {
-        const id = issues[i % issues.length]?.json.id;
-        const current = await call(url(i), 'GET', `/api/v1/issues/${id}`, { token });
-        const etag = current.headers.get('etag') ?? '';
-        return call(url(i + 1), 'PATCH', `/api/v1/issues/${id}`, {
-          token,
-          body: { title: `Solo ${i} again` },
-          headers: { 'if-match': etag },
+          body: { name: 'Solo', key: 'SOL' },
         });
-      });
-      // A concurrent update of the same issue may win the race: 412, never 429.
-      for (const answer of updates) expect([200, 412]).toContain(answer.status);
-      // The stream, opened after the project, read every event since: 20 issues, and the updates
-      // that were made.
-      const made = updates.filter((a) => a.status === 200).length;
-      await stream.waitForEvents(20 + made);
-      stream.close();
-      expect(cluster.requests().filter((r) => r.status === 429)).toEqual([]);
-      expect(cluster.requests().filter((r) => r.status >= 500)).toEqual([]);
-    }, 120_000);
-  });
+        expect(project.status).toBe(201);
+        const stream = await openSignalStream(url(1), token);
+        expect(stream.status).toBe(200);
+        const issues = await pool(20, 6, (i) =>
+          call(url(i), 'POST', '/api/v1/issues', {
+            token,
+            body: { projectId: project.json.id, title: `Solo ${i}` },
+          }),
+        );
+        expect(issues.map((a) => a.status)).toEqual(issues.map(() => 201));
+        const lists = await pool(300, 8, (i) => call(url(i), 'GET', '/api/v1/issues?limit=200', { token }));
+        expect(lists.map((a) => a.status)).toEqual(lists.map(() => 200));
+        const hook = await call(url(2), 'POST', '/api/v1/webhooks', {
+          token,
+          body: { url: 'http://127.0.0.1:9/hook', eventTypes: ['issue.updated'] },
+        });
+        expect(hook.status).toBe(201);
+        const updates = await pool(30, 6, async (i) => {
+          const id = issues[i % issues.length]?.json.id;
+          const current = await call(url(i), 'GET', `/api/v1/issues/${id}`, { token });
+          const etag = current.headers.get('etag') ?? '';
+          return call(url(i + 1), 'PATCH', `/api/v1/issues/${id}`, {
+            token,
+            body: { title: `Solo ${i} again` },
+            headers: { 'if-match': etag },
+          });
+        });
+        // A concurrent update of the same issue may win the race: 412, never 429.
+        for (const answer of updates) expect([200, 412]).toContain(answer.status);
+        // The stream, opened after the project, read every event since: 20 issues, and the updates
+        // that were made.
+        const made = updates.filter((a) => a.status === 200).length;
+        await stream.waitForEvents(20 + made);
+        stream.close();
+        expect(cluster.requests().filter((r) => r.status === 429)).toEqual([]);
+        expect(cluster.requests().filter((r) => r.status >= 500)).toEqual([]);
+      }, 120_000);
+    },
+  );
 
   describeSuite(`two serve processes on one ${name} database, sharing storage time`, () => {
     const clusterOf = clusterPerDescribe(database, 2, [

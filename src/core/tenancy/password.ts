@@ -5,8 +5,15 @@ import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
  * parameters travel with the hash so they can be raised later without breaking old ones.
  */
 
+/** scrypt's cost: N (CPU and memory, a power of two), r (block size) and p (parallelism). */
+export interface ScryptCost {
+  readonly N: number;
+  readonly r: number;
+  readonly p: number;
+}
+
 /** OWASP's minimum for scrypt (N=2^17, r=8, p=1): about 128 MiB and a few hundred ms per hash. */
-const params = { N: 2 ** 17, r: 8, p: 1 } as const;
+export const owaspScryptCost: ScryptCost = { N: 2 ** 17, r: 8, p: 1 };
 const keyLength = 32;
 
 /** Passwords shorter than this are refused: the admin page guards every API token. */
@@ -21,11 +28,11 @@ function derive(password: string, salt: Buffer, N: number, r: number, p: number)
   );
 }
 
-/** Hashes a password with a fresh random salt. */
-export async function hashPassword(password: string): Promise<string> {
+/** Hashes a password with a fresh random salt, at `cost` (OWASP's minimum unless said). */
+export async function hashPassword(password: string, cost: ScryptCost = owaspScryptCost): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, params.N, params.r, params.p);
-  return `scrypt$${params.N}$${params.r}$${params.p}$${salt.toString('base64')}$${key.toString('base64')}`;
+  const key = await derive(password, salt, cost.N, cost.r, cost.p);
+  return `scrypt$${cost.N}$${cost.r}$${cost.p}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
 /** Whether the password matches the stored hash, compared in constant time. */
@@ -37,8 +44,8 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-/** Whether a hash was made with weaker parameters than today's: rehash it at the next sign-in. */
-export function needsRehash(stored: string): boolean {
+/** Whether a hash was made at a lower cost than `cost` (today's): rehash it at the next sign-in. */
+export function needsRehash(stored: string, cost: ScryptCost = owaspScryptCost): boolean {
   const [scheme, n, r, p] = stored.split('$');
-  return scheme !== 'scrypt' || Number(n) < params.N || Number(r) < params.r || Number(p) < params.p;
+  return scheme !== 'scrypt' || Number(n) < cost.N || Number(r) < cost.r || Number(p) < cost.p;
 }
