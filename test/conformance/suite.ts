@@ -17,8 +17,11 @@ import { webhookTests } from './webhooks.js';
  * The storage conformance suite: every contract of the storage port, transactions included,
  * registered against one adapter. Each test opens a fresh store and depends on no other test.
  */
-export function runConformanceSuite(adapter: AdapterUnderTest): void {
-  describe(`the ${adapter.name} storage adapter`, () => {
+export function runConformanceSuite(
+  adapter: AdapterUnderTest,
+  describeSuite: (title: string, body: () => void) => void = describe,
+): void {
+  describeSuite(`the ${adapter.name} storage adapter`, () => {
     transactionTests(adapter);
     collectionTests(adapter);
     totalTests(adapter);

@@ -63,8 +63,13 @@ function hostileRequests(op: Operation, token: string, pathValue: (name: string)
   return requests;
 }
 
+// The hosts differ in how they read a request (its URL, headers and body), so the memory adapter's
+// suite runs through both; the stores differ in what text they can hold, so the SQLite and
+// PostgreSQL suites run too, through one host: what reaches a store has crossed the same core.
+const hostsFor = (adapter: string) => (adapter === 'memory' ? hosts : (['node'] as const));
+
 for (const [adapter, describeSuite] of adapterSuites) {
-  for (const host of hosts)
+  for (const host of hostsFor(adapter.name))
     describeSuite(`ill-formed text is refused at the edge (${host} host, ${adapter.name})`, () => {
       let s: TestServer;
       const unexpected: string[] = [];
