@@ -556,21 +556,32 @@ function labelledCount(
  * The total of a labelled list of equality filters, from the kept counts: exact for one label
  * asked for, or one asked to be absent, with at most one shared filter (labelledCount); 0 where
  * a label every match must carry, or each label of which a match must carry one, is carried by
- * none of the matches; else null (counted).
+ * none of the matches (or of one filter's); else null (counted).
  */
 function keptLabelTotal(state: CollectionState, query: ListQuery<CollectionName>, labels: LabelMatch) {
   const where = query.where as Where;
   const count = (label: string) => labelledCount(state, query.workspaceId, label, where);
+  // With several filters, none of the matches carries the label where none of the matches of
+  // one filter alone does (its count, archived issues included, bounds theirs).
+  const carriedByNone = (label: string) =>
+    count(label) === 0 ||
+    Object.entries(where ?? {}).some(
+      ([field, value]) =>
+        field !== 'archivedAt' &&
+        value !== undefined &&
+        labelledCount(state, query.workspaceId, label, { [field]: value }) === 0,
+    );
   const all = labels.all ?? [];
   const none = labels.none ?? [];
   const [label] = all.length === 1 ? all : none;
   if (label !== undefined && labels.any === undefined && all.length + none.length === 1) {
     const carrying = count(label);
+    if (all.length === 1 && carrying === null) return carriedByNone(label) ? 0 : null;
     if (all.length === 1 || carrying === null) return carrying;
     return countMatching(state, query.workspaceId, where) - carrying;
   }
-  if (all.some((label) => count(label) === 0)) return 0;
-  if (labels.any?.every((label) => count(label) === 0)) return 0;
+  if (all.some(carriedByNone)) return 0;
+  if (labels.any?.every(carriedByNone)) return 0;
   return null;
 }
 
