@@ -45,5 +45,57 @@ export function dueRangeTests(adapter: AdapterUnderTest): void {
       expect(await numbers({ estimate: { lte: 2_000_000_000 } })).toEqual([1, 3]);
       expect(await numbers({ estimate: { gte: 1_000_000, lte: 1_000_000 } })).toEqual([3]);
     });
+
+    it('page and count a range most issues fall in as one that few do: newest first, each once, exact total', async () => {
+      const workspaceId = `wsp_${Math.random().toString(36).slice(2)}`;
+      // Past 2,000 rows in a range, SQLite walks the page in creation order (sorted-ranges.ts).
+      const rows = Array.from({ length: 2_600 }, (_, i) =>
+        sampleRow(
+          'issues',
+          workspaceId,
+          {
+            number: i + 1,
+            status: i % 3 === 0 ? 'open' : 'closed',
+            dueOn: i % 40 === 0 ? null : `2026-0${(i % 9) + 1}-15`,
+            archivedAt: i % 97 === 0 ? at(5_000) : null,
+          } as Partial<Issue>,
+          at(i),
+        ),
+      );
+      await tx(async (t) => {
+        for (const row of rows) await t.collections.issues.insert(row);
+      });
+      const cases: [ListQuery<'issues'>['where'], (row: Issue) => boolean][] = [
+        [{ archivedAt: null }, (row) => row.archivedAt === null],
+        [{ status: 'open' }, (row) => row.status === 'open'],
+        [{}, () => true],
+      ];
+      for (const [where, match] of cases) {
+        const expected = rows
+          .filter((row) => match(row) && row.dueOn !== null && row.dueOn <= '2026-08-15')
+          .map((row) => row.id)
+          .reverse();
+        const range = { dueOn: { lte: '2026-08-15' } };
+        const first = await tx((t) => t.collections.issues.list({ workspaceId, where, range, limit: 30 }));
+        expect({ where, total: first.total }).toEqual({ where, total: expected.length });
+        expect(first.rows.map((row) => row.id)).toEqual(expected.slice(0, 30));
+        const last = first.rows.at(-1) as Issue;
+        const next = await tx((t) =>
+          t.collections.issues.list({
+            workspaceId,
+            where,
+            range,
+            limit: 30,
+            after: { createdAt: last.createdAt, id: last.id },
+          }),
+        );
+        expect(next.total).toBe(expected.length);
+        expect(next.rows.map((row) => row.id)).toEqual(expected.slice(30, 60));
+        const oldest = await tx((t) =>
+          t.collections.issues.list({ workspaceId, where, range, limit: 30, order: 'asc' }),
+        );
+        expect(oldest.rows.map((row) => row.id)).toEqual([...expected].reverse().slice(0, 30));
+      }
+    });
   });
 }

@@ -31,6 +31,7 @@ import { tallyIndexes } from '../migrations/024_outcome_tallies.js';
 import { countedPairs, pairField, sharedColumns } from '../migrations/026_pair_and_label_counts.js';
 import { addSearch, scoped, shapes, sqliteDialect } from './collection-sql.js';
 import { addLabels, carriesLabel, insertLabels, labelKeyCount } from './labels.js';
+import { manyInRange } from './sorted-ranges.js';
 import { withUniqueRules } from './unique-rules.js';
 
 /** The filter columns of each table counted in list_counts (migrations 2, 14 and 15). */
@@ -484,6 +485,17 @@ async function list(this: CollectionState, query: ListQuery<CollectionName>): Pr
       const updated = `${shape.table} INDEXED BY ${byUpdate.updated}`;
       return { rows: page(updated), ...counted(updated) };
     }
+  }
+
+  // Many rows in a range of a due day or an estimate: the page walked in creation order, the
+  // total counted through the range's index (sorted-ranges.ts).
+  const manyRanged =
+    byUpdate || phrase !== null || labels || query.sort ? null : manyInRange(conn, shape, query);
+  if (manyRanged) {
+    const rows = page(walkedInCreationOrder(shape.table, query.where as Where, manyRanged));
+    if (sumField === undefined && (query.withoutTotal || (!after && rows.length < query.limit)))
+      return { rows, total: rows.length };
+    return { rows, ...counted(manyRanged.counted) };
   }
 
   let from = labelled?.driven
