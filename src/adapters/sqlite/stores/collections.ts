@@ -488,11 +488,18 @@ async function list(this: CollectionState, query: ListQuery<CollectionName>): Pr
   }
 
   // Many rows in a range of a due day or an estimate: the page walked in creation order, the
-  // total counted through the range's index (sorted-ranges.ts).
+  // total counted through the range's index (sorted-ranges.ts). Not with a filter that has an
+  // index: its rows may be far fewer, or none in the range (then a walk of every open issue).
   const manyRanged =
-    byUpdate || phrase !== null || labels || query.sort ? null : manyInRange(conn, shape, query);
+    byUpdate ||
+    phrase !== null ||
+    labels ||
+    query.sort ||
+    indexedFilters(shape.table, query.where as Where).length > 0
+      ? null
+      : manyInRange(conn, shape, query);
   if (manyRanged) {
-    const rows = page(walkedInCreationOrder(shape.table, query.where as Where, manyRanged));
+    const rows = page(`${shape.table} INDEXED BY ${manyRanged.ordered}`);
     if (sumField === undefined && (query.withoutTotal || (!after && rows.length < query.limit)))
       return { rows, total: rows.length };
     return { rows, ...counted(manyRanged.counted) };
