@@ -35,6 +35,19 @@ export async function listLatencies(server, info, samples = 60) {
     'status=open,in_progress (40%)': `${base}&status=open,in_progress`,
     'labels=x (10%)': `${base}&labels=x`,
     'labels=rare (0.1%)': `${base}&labels=rare`,
+    // Issue 53's slow cases: a label with a filter none of its issues match (x is on resolved
+    // issues only), a negated label with a filter, due ranges, a label no issue carries, a sort
+    // by title with a filter.
+    'labels=x&status=open (none)': `${base}&labels=x&status=open`,
+    'labels=x&status=resolved (10%)': `${base}&labels=x&status=resolved`,
+    'query=-label:x status:blocked': `${base}&query=${encodeURIComponent('-label:x status:blocked')}`,
+    'labelsNone=x&status=open': `${base}&labelsNone=x&status=open`,
+    'dueBefore, none due': `${base}&dueBefore=2020-01-01`,
+    'dueBefore=2026-02-01 (0.1%)': `${base}&dueBefore=2026-02-01`,
+    'labels=nosuch (no issue)': `${base}&labels=nosuch`,
+    'labelsNone=nosuch&status=open': `${base}&labelsNone=nosuch&status=open`,
+    'sort=-title&status=open': `${base}&sort=-title&status=open`,
+    'sort=title&severity=high': `${base}&sort=title&severity=high`,
   };
   const result = {};
   for (const [name, url] of Object.entries(queries)) {

@@ -17,6 +17,7 @@ import {
 import Database from 'better-sqlite3';
 import { sqliteStorage } from '../dist/adapters/sqlite/index.js';
 import { countedColumns } from '../dist/adapters/sqlite/migrations/002_list_counts.js';
+import { backfill } from '../dist/adapters/sqlite/migrations/026_pair_and_label_counts.js';
 import { createTracker, projects, tenancy } from '../dist/core/index.js';
 
 const statuses = ['open', 'in_progress', 'blocked', 'resolved', 'closed'];
@@ -57,7 +58,7 @@ export async function seedDatabase(file, count) {
   db.pragma('synchronous = OFF');
   const insert = db.prepare(
     'INSERT INTO issues (id, workspace_id, created_at, updated_at, version, project_id, outcome_id, status, ' +
-      'severity, assignee_id, number, title, data) VALUES (?, ?, ?, ?, 1, ?, NULL, ?, ?, NULL, ?, ?, ?)',
+      'severity, assignee_id, number, title, due_on, data) VALUES (?, ?, ?, ?, 1, ?, NULL, ?, ?, NULL, ?, ?, ?, ?)',
   );
   const workspaceId = init.workspaceId;
   const numbers = [0, 0];
@@ -89,6 +90,10 @@ export async function seedDatabase(file, count) {
         blockedBy: 0,
         subIssues: 0,
         archivedAt: null,
+        external: null,
+        // One issue in fifty is due, on a day of 2026 (the due-range lists' bench); none before it.
+        dueOn: i % 50 === 7 ? new Date(start + (i % 365) * 86_400_000).toISOString().slice(0, 10) : null,
+        estimate: null,
         createdAt: at,
         updatedAt: at,
         version: 1,
@@ -103,6 +108,7 @@ export async function seedDatabase(file, count) {
         issue.severity,
         number,
         issue.title,
+        issue.dueOn,
         JSON.stringify(issue),
       );
     }
@@ -122,10 +128,14 @@ export async function seedDatabase(file, count) {
       `INSERT INTO list_counts (collection, workspace_id, field, value, n) SELECT 'issues', workspace_id, '${column}', coalesce(${column}, char(0)), COUNT(*) FROM issues GROUP BY workspace_id, ${column}`,
     );
   }
-  // The label index the adapter's insert would have written (its counts follow by trigger).
+  db.exec(backfill.pairs);
+  // The label index the adapter's insert would have written (its counts follow by trigger), and
+  // its counts by the issues' shared columns.
   db.exec(
     "INSERT OR IGNORE INTO issue_labels (workspace_id, label, issue_pk) SELECT issues.workspace_id, labels.value, issues.pk FROM issues, json_each(issues.data, '$.labels') AS labels",
   );
+  db.exec('DELETE FROM issue_label_field_counts');
+  db.exec(backfill.labelFields);
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
   const info = {

@@ -57,6 +57,22 @@ export function isSortKeyOf(name: CollectionName, field: string, key: unknown): 
 }
 
 /**
+ * What null sorts as under a nullable sort field, as an SQL literal (only constants of this file),
+ * or undefined for a field whose key has no stand-in for null.
+ */
+export function nullsAsSql(name: CollectionName, field: string): string | undefined {
+  const missing = rules[name]?.[field]?.nullsAs;
+  if (missing === undefined) return undefined;
+  return typeof missing === 'number' ? String(missing) : `'${missing}'`;
+}
+
+/** Whether a bound on `field` lies below what null sorts as (every value a row can hold does). */
+export function belowNullsAs(name: CollectionName, field: string, bound: string | number): boolean {
+  const missing = rules[name]?.[field]?.nullsAs;
+  return missing !== undefined && typeof bound === typeof missing && bound < missing;
+}
+
+/**
  * The SQL expression of `sortKeyOf` over the column (the same text in SQLite and PostgreSQL):
  * the indexes of migrations 17 (SQLite) and 15 (PostgreSQL) are on it, and a query must repeat
  * it word for word to use them. Only constants of this file go into it.

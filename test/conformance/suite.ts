@@ -1,9 +1,11 @@
 import { describe } from 'vitest';
 import type { AdapterUnderTest } from '../support/adapters.js';
 import { collectionTests } from './collections.js';
+import { dueRangeTests } from './due-ranges.js';
 import { dumpTests } from './dump.js';
 import { externalTests } from './external.js';
 import { filterTests } from './filters.js';
+import { keptTotalTests } from './kept-totals.js';
 import { labelTests } from './labels.js';
 import { recordTests } from './records.js';
 import { signalTests } from './signals.js';
@@ -29,6 +31,8 @@ export function runConformanceSuite(
     filterTests(adapter);
     externalTests(adapter);
     labelTests(adapter);
+    keptTotalTests(adapter);
+    dueRangeTests(adapter);
     tenancyTests(adapter);
     signalTests(adapter);
     recordTests(adapter);

@@ -532,6 +532,12 @@ export function memoryCollection<Name extends CollectionName>(
         for (const [field, bounds] of ranges) {
           if (!bounds) continue;
           const value = (row as unknown as Record<string, string | number>)[field] as string | number;
+          // A row without the field matches no bound, as SQL's comparisons with NULL match none.
+          if (
+            (bounds.gte !== undefined || bounds.lte !== undefined) &&
+            (value === null || value === undefined)
+          )
+            return false;
           if (bounds.gte !== undefined && value < (bounds.gte as string | number)) return false;
           if (bounds.lte !== undefined && value > (bounds.lte as string | number)) return false;
         }

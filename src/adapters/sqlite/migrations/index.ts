@@ -23,6 +23,7 @@ import { watchers } from './022_watchers.js';
 import { savedViews } from './023_saved_views.js';
 import { outcomeTallies } from './024_outcome_tallies.js';
 import { indexDiet } from './025_index_diet.js';
+import { pairAndLabelCounts } from './026_pair_and_label_counts.js';
 
 /** One schema step. `version` is what `PRAGMA user_version` holds once it is applied. */
 export interface Migration {
@@ -58,6 +59,7 @@ export const migrations: readonly Migration[] = [
   { version: 23, name: 'saved views', sql: savedViews },
   { version: 24, name: 'outcome tallies', sql: outcomeTallies },
   { version: 25, name: 'index diet', sql: indexDiet },
+  { version: 26, name: 'pair and label counts', sql: pairAndLabelCounts },
 ];
 
 /** The schema version this code knows. */

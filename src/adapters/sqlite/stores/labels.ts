@@ -1,6 +1,7 @@
 import type { LabelMatch, LabelStore } from '../../../core/port/index.js';
 import type { SqlConditions } from '../../shared/sql-conditions.js';
 import type { Conn } from '../engine/types.js';
+import { sharedColumns } from '../migrations/026_pair_and_label_counts.js';
 
 /**
  * Issues by label, through `issue_labels` (workspace, label, issue pk) and its counts
@@ -10,9 +11,28 @@ import type { Conn } from '../engine/types.js';
 const insertSql =
   'INSERT OR IGNORE INTO issue_labels (workspace_id, label, issue_pk) SELECT ?, value, ? FROM json_each(?)';
 
-/** Indexes a new issue's labels (an update's and a delete's are kept by triggers). */
-export function insertLabels(conn: Conn, workspaceId: string, pk: number, labels: readonly string[]): void {
-  if (labels.length > 0) conn.run(insertSql, [workspaceId, pk, JSON.stringify(labels)]);
+/** One more of each label with each of the issue's values of the shared columns (migration 26). */
+const countFieldsSql =
+  'INSERT INTO issue_label_field_counts (workspace_id, label, field, value, n) ' +
+  'SELECT ?, l.value, f.column1, f.column2, 1 FROM (SELECT DISTINCT value FROM json_each(?)) AS l, ' +
+  `(VALUES ${sharedColumns.map((column) => `('${column}', coalesce(?, char(0)))`).join(', ')}) AS f WHERE true ` +
+  'ON CONFLICT (workspace_id, label, field, value) DO UPDATE SET n = n + 1';
+
+/**
+ * Indexes a new issue's labels, and counts them with its values of the shared columns (`shared`,
+ * in `sharedColumns` order); an update's and a delete's are kept by triggers.
+ */
+export function insertLabels(
+  conn: Conn,
+  workspaceId: string,
+  pk: number,
+  labels: readonly string[],
+  shared: readonly unknown[],
+): void {
+  if (labels.length === 0) return;
+  const list = JSON.stringify(labels);
+  conn.run(insertSql, [workspaceId, pk, list]);
+  conn.run(countFieldsSql, [workspaceId, list, ...shared]);
 }
 
 const countSql = 'SELECT n FROM issue_label_counts WHERE workspace_id = ? AND label = ?';
@@ -20,6 +40,30 @@ const countSql = 'SELECT n FROM issue_label_counts WHERE workspace_id = ? AND la
 /** How many issues of the workspace carry `label`. */
 const labelCount = (conn: Conn, workspaceId: string, label: string): number =>
   conn.value<number>(countSql, [workspaceId, label]) ?? 0;
+
+const fieldCountSql =
+  'SELECT n FROM issue_label_field_counts WHERE workspace_id = ? AND label = ? AND field = ? AND value = ?';
+
+/**
+ * How many issues of the workspace carry `label` and match `key` (a kept count's key, as
+ * countKey makes it: no field for every issue; else any of its values, or none of them), from
+ * the kept counts; null when `key` is on a column the label's issues are not counted by.
+ */
+export function labelKeyCount(
+  conn: Conn,
+  workspaceId: string,
+  label: string,
+  key: { field: string; values: readonly string[]; not: boolean },
+): number | null {
+  const all = labelCount(conn, workspaceId, label);
+  if (key.field === '') return all;
+  if (!(sharedColumns as readonly string[]).includes(key.field)) return null;
+  const sum = key.values.reduce(
+    (n, value) => n + (conn.value<number>(fieldCountSql, [workspaceId, label, key.field, value]) ?? 0),
+    0,
+  );
+  return key.not ? all - sum : sum;
+}
 
 /** The issue carries `label` (one probe of the table's key). */
 const carries =
@@ -78,31 +122,11 @@ export function addLabels(
   return { driven };
 }
 
-/**
- * The total of a list asking for one label and nothing else (but, as lists do by default, the
- * rows not archived): its count, less its archived issues, found through the index of those
- * (few) rows. Null for any other list, which is counted.
- */
-export function oneLabelTotal(
-  conn: Conn,
-  workspaceId: string,
-  match: LabelMatch,
-  where: Partial<Record<string, unknown>>,
-): number | null {
-  const entries = Object.entries(where).filter(([, value]) => value !== undefined);
-  const [label, extra] = match.all ?? [];
-  if (label === undefined || extra !== undefined || match.any !== undefined || match.none !== undefined)
-    return null;
-  if (entries.some(([field, value]) => field !== 'archivedAt' || value !== null)) return null;
-  const count = labelCount(conn, workspaceId, label);
-  if (entries.length === 0) return count;
-  const archived =
-    conn.value<number>(
-      `SELECT COUNT(*) FROM issues INDEXED BY issues_archived WHERE workspace_id = ? AND archived_at IS NOT NULL AND ${carries}`,
-      [workspaceId, workspaceId, label],
-    ) ?? 0;
-  return count - archived;
-}
+/** The condition that the issue carries `label`, and its parameters. */
+export const carriesLabel = (workspaceId: string, label: string) => ({
+  sql: carries,
+  params: [workspaceId, label],
+});
 
 /** The labels of a workspace with their counts (`GET /labels`), read from the counts' key. */
 export function sqliteLabels(conn: Conn): LabelStore {
