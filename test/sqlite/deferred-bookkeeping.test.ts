@@ -89,8 +89,9 @@ describe('bookkeeping kept for the end of a write group', () => {
       expect(page.total).toBe(30);
     });
     const countWrites = statements.filter((sql) => sql.startsWith('INSERT INTO list_counts'));
-    // The workspace's total and one per counted column (project, outcome, status, severity, assignee).
-    expect(countWrites).toHaveLength(6);
+    // The workspace's total, one per counted column (project, outcome, status, severity, assignee)
+    // and one per counted pair (status and severity, status and project, severity and project).
+    expect(countWrites).toHaveLength(9);
     expect(statements.filter((sql) => sql.startsWith('INSERT OR IGNORE INTO search_pending'))).toHaveLength(
       1,
     );
