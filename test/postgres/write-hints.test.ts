@@ -61,7 +61,7 @@ describeOnPostgres('hints of a write transaction on PostgreSQL', () => {
     // The key is fresh: the first create with it that may be made makes it.
     const made = await create(init.token, key, { projectId: project.id, title: 'Made' });
     expect(made.status).toBe(201);
-    expect(made.body.number).toBe('1');
+    expect(made.body.number).toBe(1);
     expect(await count('idempotency_keys')).toBe(1);
     const again = await create(init.token, key, { projectId: project.id, title: 'Made' });
     expect(again.status).toBe(200);
@@ -79,7 +79,7 @@ describeOnPostgres('hints of a write transaction on PostgreSQL', () => {
     expect(await count('idempotency_keys')).toBe(0);
     const made = await create(init.token, crypto.randomUUID(), { projectId: project.id, title: 'Found' });
     expect(made.status).toBe(201);
-    expect(made.body.number).toBe('1');
+    expect(made.body.number).toBe(1);
   });
 
   it('works alike on a pool that does not pipeline (statements one after another)', async () => {

@@ -51,6 +51,16 @@ export const postgresUnderTest: AdapterUnderTest = {
 };
 
 /**
+ * The PostgreSQL adapter on a pool the embedder made (`postgresStorage({ pool })`), with
+ * node-postgres's default type parsers: int8 arrives as text unless the adapter parses it itself.
+ */
+export const postgresUserPoolUnderTest: AdapterUnderTest = {
+  ...postgresUnderTest,
+  name: 'postgres (on a pool of the embedder)',
+  create: () => tempPostgresStorage({ userPool: 'plain' }),
+};
+
+/**
  * Every adapter the shared suites (conformance, HTTP families, properties) run against:
  * PostgreSQL too when TEST_DATABASE_URL is set.
  */

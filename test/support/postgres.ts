@@ -128,7 +128,17 @@ async function resetSchema(schema: string): Promise<void> {
   }
 }
 
-type TempOptions = { poolMax?: number; maxAttempts?: number };
+type TempOptions = {
+  poolMax?: number;
+  maxAttempts?: number;
+  /**
+   * The storage runs on a plain pg.Pool the test makes (node-postgres's default type parsers,
+   * so int8 comes as strings), passed as `pool`, as an embedder may: the adapter must not rely
+   * on the parsers of its own pool. `pipelining`: the pool pipelines, as the storage's own does.
+   * The pool is ended when the store closes.
+   */
+  userPool?: 'plain' | 'pipelining';
+};
 
 /**
  * An empty, migrated PostgreSQL store, on a schema of its own while it is open (reused by a
@@ -157,16 +167,24 @@ async function openOn(
   options: TempOptions,
   done: (used: boolean) => Promise<void>,
 ): Promise<PostgresStorage> {
+  const max = options.poolMax ?? 4;
+  const userPool = options.userPool
+    ? new pg.Pool({
+        connectionString: requireDatabaseUrl(),
+        max,
+        pipeline: options.userPool === 'pipelining',
+      } as pg.PoolConfig)
+    : undefined;
   const storage = postgresStorage({
-    connectionString: requireDatabaseUrl(),
+    ...(userPool ? { pool: userPool } : { connectionString: requireDatabaseUrl(), poolMax: max }),
     schema,
-    poolMax: options.poolMax ?? 4,
     ...(options.maxAttempts ? { maxAttempts: options.maxAttempts } : {}),
   });
   try {
     await storage.ready();
   } catch (error) {
     await storage.close();
+    await userPool?.end();
     await done(false);
     throw error;
   }
@@ -178,6 +196,7 @@ async function openOn(
       if (closed) return;
       closed = true;
       await storage.close();
+      await userPool?.end();
       await done(true);
     },
   };

@@ -1,8 +1,9 @@
-import type { PoolClient, QueryResult, QueryResultRow } from 'pg';
+import type { PoolClient, QueryConfig, QueryResult, QueryResultRow } from 'pg';
 import type { AccountRoutes } from './account-routes.js';
 import { type Prepared, prepared } from './prepared.js';
 import { lockShared } from './tenant-locks.js';
 import { TransactionMemo } from './transaction-memo.js';
+import { typed } from './types.js';
 
 type Params = readonly unknown[];
 
@@ -209,7 +210,7 @@ const spanningAllowed = "SET LOCAL citus.multi_task_query_log_level TO 'off'";
 
 /** What running a statement on its own takes of a client: node-postgres's query. */
 interface Queryable {
-  query<R extends QueryResultRow>(text: string, values?: unknown[]): Promise<QueryResult<R>>;
+  query<R extends QueryResultRow>(text: string | QueryConfig, values?: unknown[]): Promise<QueryResult<R>>;
 }
 
 /**
@@ -228,7 +229,7 @@ export async function spanningQuery<R extends QueryResultRow>(
     throw new Error('only a statement marked as spanning accounts (spansAccounts) spans them');
   const sent = [
     client.query(`BEGIN; ${spanningAllowed}`),
-    client.query<R>(sql, params),
+    client.query<R>(typed({ text: sql, values: params })),
     client.query('COMMIT'),
   ];
   const settled = await Promise.allSettled(sent);
@@ -306,7 +307,7 @@ export function transactionConn(
         const text = inlined(textOf(sql), params);
         if (text !== undefined) {
           const result = lastOf(
-            (await client.query({ text: `${ahead.join('; ')}; ${text}`, ...array })) as
+            (await client.query(typed({ text: `${ahead.join('; ')}; ${text}`, ...array }))) as
               | QueryResult
               | QueryResult[],
           );
@@ -316,8 +317,9 @@ export function transactionConn(
         await client.query(ahead.join('; '));
         searchPathOf.set(client, searchPathSql);
       }
-      if (typeof sql === 'string') return await client.query({ text: sql, values: [...params], ...array });
-      return await client.query({ name: sql.name, text: sql.text, values: [...params], ...array });
+      if (typeof sql === 'string')
+        return await client.query(typed({ text: sql, values: [...params], ...array }));
+      return await client.query(typed({ name: sql.name, text: sql.text, values: [...params], ...array }));
     } catch (error) {
       state.failure = error;
       throw error;
@@ -342,8 +344,8 @@ export function transactionConn(
         const array = rowMode ? { rowMode } : {};
         sent.push(
           typeof sql === 'string'
-            ? client.query({ text: sql, values: [...params], ...array })
-            : client.query({ name: sql.name, text: sql.text, values: [...params], ...array }),
+            ? client.query(typed({ text: sql, values: [...params], ...array }))
+            : client.query(typed({ name: sql.name, text: sql.text, values: [...params], ...array })),
         );
       }
     } finally {

@@ -24,6 +24,7 @@ import { quoteIdent } from './sql.js';
 import { postgresStorageTimeStore } from './storage-time-store.js';
 import { postgresTenancy, postgresTokens } from './tenancy.js';
 import { type TxObserver, transactionRunner } from './transaction.js';
+import { types } from './types.js';
 import { postgresWatches } from './watches.js';
 import { postgresDeliveries, postgresWebhooks } from './webhooks.js';
 
@@ -72,24 +73,6 @@ export interface PostgresStorage extends Storage {
   /** How many times this storage has run a transaction again (after a deadlock), since it was made. */
   reruns(): number;
 }
-
-/** The OID of int8[] (the admission times of the rate limit). */
-const int8Array = 1016;
-
-/** Integers PostgreSQL sends as int8 (sequences, counters, times) fit a double: parse them as numbers. */
-const types = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
-    if (oid === pg.types.builtins.INT8) return (value: string) => Number(value);
-    if (oid === int8Array) {
-      const parseArray = pg.types.getTypeParser(
-        oid as Parameters<typeof pg.types.getTypeParser>[0],
-        'text',
-      ) as (value: string) => string[];
-      return (value: string) => parseArray(value).map(Number);
-    }
-    return pg.types.getTypeParser(oid as Parameters<typeof pg.types.getTypeParser>[0], format);
-  }) as typeof pg.types.getTypeParser,
-};
 
 function postgresTx(conn: Conn, observer: TxObserver): StorageTx {
   return {
@@ -140,6 +123,8 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
       await client.connect();
       return { client, done: () => void client.end().catch(() => {}) };
     }
+    // The embedder's parsers do no harm here: the listener reads notifications' payloads (text),
+    // never a query's rows.
     const client = await pool.connect();
     return { client, done: (error) => client.release(error ?? true) };
   });

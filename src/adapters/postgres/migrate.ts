@@ -4,6 +4,7 @@ import { distributeSchema, isCitusCoordinator, isDistributed } from './distribut
 import { latestVersion, type Migration, migrations } from './migrations/index.js';
 import { splitStatements } from './split-statements.js';
 import { quoteIdent } from './sql.js';
+import { typed } from './types.js';
 
 export { SchemaTooNew };
 
@@ -36,8 +37,10 @@ export async function migrate(
       // Created when missing only: on a Citus worker (a process may connect to one) any DDL is
       // refused, even one that would change nothing.
       const { rows: found } = await client.query<{ there: boolean }>(
-        'SELECT to_regclass($1) IS NOT NULL AS there',
-        [`${quoteIdent(schema)}.schema_migrations`],
+        typed({
+          text: 'SELECT to_regclass($1) IS NOT NULL AS there',
+          values: [`${quoteIdent(schema)}.schema_migrations`],
+        }),
       );
       if (found[0]?.there !== true) await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
       await client.query(`SET LOCAL search_path TO ${quoteIdent(schema)}`);
@@ -47,7 +50,7 @@ export async function migrate(
             'applied_at timestamptz NOT NULL DEFAULT clock_timestamp())',
         );
       const { rows } = await client.query<{ version: number | null }>(
-        'SELECT MAX(version) AS version FROM schema_migrations',
+        typed({ text: 'SELECT MAX(version) AS version FROM schema_migrations' }),
       );
       const current = rows[0]?.version ?? 0;
       if (current > known) throw new SchemaTooNew(current, known);

@@ -3,6 +3,7 @@ import { decision, type RateLimitStore, StorageUnavailable } from '../../core/po
 import { spanningPoolQuery } from './connection.js';
 import { isUnavailable } from './errors.js';
 import { quoteIdent } from './sql.js';
+import { typed } from './types.js';
 
 /** About one database take in this many also deletes the rows of keys idle for a whole window. */
 const sweepEvery = 1000;
@@ -64,13 +65,9 @@ export function postgresRateLimitStore(pool: Pool, schema: string, ready: Promis
   async function takeMany(key: string, at: number, limit: number, windowMs: number, want: number) {
     await ready;
     const { rows } = await pool
-      .query<{ admitted: string; admissions: string; oldest_ms: string | null }>(takeSql, [
-        key,
-        at,
-        limit,
-        Math.ceil(windowMs),
-        want,
-      ])
+      .query<{ admitted: number; admissions: number; oldest_ms: number | null }>(
+        typed({ text: takeSql, values: [key, at, limit, Math.ceil(windowMs), want] }),
+      )
       .catch((error: unknown) => {
         // The database, or the Citus worker holding the key's rows, does not answer: 503, not 500.
         throw isUnavailable(error) ? new StorageUnavailable({ cause: error }) : error;
@@ -82,9 +79,9 @@ export function postgresRateLimitStore(pool: Pool, schema: string, ready: Promis
       void spanningPoolQuery(pool, sweepSql, [at, Math.ceil(windowMs)]).catch(() => {});
     }
     return {
-      admitted: Number(row.admitted),
-      admissions: Number(row.admissions),
-      oldestMs: row.oldest_ms === null ? at : Number(row.oldest_ms),
+      admitted: row.admitted,
+      admissions: row.admissions,
+      oldestMs: row.oldest_ms ?? at,
     };
   }
 

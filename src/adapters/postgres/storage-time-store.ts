@@ -1,14 +1,15 @@
 import type { Pool } from 'pg';
 import type { SharedBucket, StorageTimeStore } from '../../core/port/index.js';
 import { spanningPoolQuery, spanningQuery } from './connection.js';
+import { typed } from './types.js';
 
 interface Row {
   left_ms: number;
-  /** A bigint: a string from the driver. */
-  at_ms: string | number;
+  /** A bigint, a number by the adapter's parsers (types.ts). */
+  at_ms: number;
 }
 
-const bucketOf = (row: Row): SharedBucket => ({ left: row.left_ms, atMs: Number(row.at_ms) });
+const bucketOf = (row: Row): SharedBucket => ({ left: row.left_ms, atMs: row.at_ms });
 
 /** One settle in this many also deletes the buckets that have refilled to full. */
 const settlesBetweenSweeps = 1000;
@@ -71,7 +72,9 @@ export function postgresStorageTimeStore(
       try {
         // Sent together: on a pipelining pool all in one round trip, each still committed alone.
         const charged = [...charges].map(([accountId, charge]) =>
-          client.query<Row>(chargeSql, [accountId, atMs, msPerWindow, windowMs, charge]),
+          client.query<Row>(
+            typed({ text: chargeSql, values: [accountId, atMs, msPerWindow, windowMs, charge] }),
+          ),
         );
         const active = spanningQuery<Row & { account_id: string }>(client, activeSql, [since]);
         const settled = await Promise.allSettled([...charged, active]);
