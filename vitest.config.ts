@@ -1,22 +1,23 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/support/longest-first.js';
 
-// Most test files spend their time waiting on sockets, child processes and PostgreSQL, so three run
-// at once on a 2-core machine. Files that measure one tenant's latency while another loads the
+// Most test files spend their time waiting on sockets, child processes and PostgreSQL, so four run
+// at once on a 2-core machine, the longest first (test/support/longest-first.ts). Files that measure one tenant's latency while another loads the
 // server run afterwards, one at a time, so that other test files are not the load they measure.
 const measuresLatency = ['test/**/*fairness*.test.ts'];
 
 // The scaffold's test builds, type-checks and tests a copy of the repository with a new family in
-// it: minutes of both cores, so it runs last, alone.
+// it: a minute or two of one core at a time, in a project of its own (a 20-minute limit) that
+// starts among the first files of the main group.
 const scaffolds = ['test/scaffold/**/*.test.ts'];
 
 // The PostgreSQL suites run a second time against a distributed database whenever TEST_CITUS_URL
 // names a Citus coordinator (`.ci/run` starts one): every schema a test makes is distributed by
 // account when it is created, with 4 shards a table to keep that quick, and any statement that
 // reaches more than one shard fails (only those marked `/* all accounts: … */` may). Each of its
-// statements goes through the coordinator to a worker, so its tests get three times the time, and
-// its files run four at a time: they wait on the cluster far more than they compute (18 minutes
-// on a busy 2-core machine, against 22 two at a time; docs/scaling.md has each file's). Vitest
-// runs the projects of one group with one number of workers, so it runs after the main project.
+// statements goes through the coordinator to a worker, so its tests get three times the time.
+// Its files run beside the main project's, in one group, the longest first: run after the main
+// project's, each group ended with its last long files running alone.
 // The Citus tests of test/citus/ run in the main project whenever TEST_CITUS_URL is set.
 const citusUrl = process.env.TEST_CITUS_URL || undefined;
 const onCitus = [
@@ -53,6 +54,7 @@ export default defineConfig({
   test: {
     // The default report, then one line naming the tests skipped and why (PostgreSQL, Chromium).
     reporters: ['default', './test/support/skip-summary.ts'],
+    sequence: { sequencer: LongestFirst },
     testTimeout: 60_000,
     hookTimeout: 60_000,
     projects: [
@@ -62,7 +64,7 @@ export default defineConfig({
           name: 'main',
           include: ['test/**/*.test.ts'],
           exclude: [...measuresLatency, ...scaffolds],
-          maxWorkers: 3,
+          maxWorkers: 4,
           sequence: { groupOrder: 0 },
         },
       },
@@ -77,7 +79,8 @@ export default defineConfig({
                 testTimeout: 180_000,
                 hookTimeout: 180_000,
                 env: { TEST_DATABASE_URL: withCitusOptions(citusUrl), TEST_DATABASE_KIND: 'citus' },
-                sequence: { groupOrder: 1 },
+                // Vitest runs a group's projects with one number of workers: the main project's.
+                sequence: { groupOrder: 0 },
               },
             },
           ]
@@ -96,9 +99,9 @@ export default defineConfig({
         test: {
           name: 'scaffold',
           include: scaffolds,
-          maxWorkers: 1,
+          maxWorkers: 4,
           testTimeout: 20 * 60_000,
-          sequence: { groupOrder: 3 },
+          sequence: { groupOrder: 0 },
         },
       },
     ],

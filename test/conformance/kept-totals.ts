@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Issue, IssueSeverity, IssueStatus, LabelMatch, ListQuery } from '../../src/core/index.js';
-import type { AdapterUnderTest } from '../support/adapters.js';
+import { type AdapterUnderTest, runsOn } from '../support/adapters.js';
 import { at, freshStore, sampleRow } from './fixtures.js';
 
 type Where = ListQuery<'issues'>['where'];
@@ -150,7 +150,7 @@ export function keptTotalTests(adapter: AdapterUnderTest): void {
             }
           },
         ),
-        { numRuns: 25 },
+        { numRuns: runsOn(adapter, 25) },
       );
     });
   });

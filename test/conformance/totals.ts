@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Issue, IssueStatus, ListQuery, Storage } from '../../src/core/index.js';
-import type { AdapterUnderTest } from '../support/adapters.js';
+import { type AdapterUnderTest, runsOn } from '../support/adapters.js';
 import { at, sampleRow } from './fixtures.js';
 
 type Command =
@@ -269,7 +269,7 @@ export function totalTests(adapter: AdapterUnderTest): void {
             await storage.close();
           }
         }),
-        { numRuns: 25 },
+        { numRuns: runsOn(adapter, 25) },
       );
     });
   });

@@ -456,8 +456,10 @@ export function threeServesSuite(
         const cluster = clusterOf();
         const token = cluster.nodes.find((n) => n.startup.init)?.startup.init?.token ?? '';
         const [first, second] = cluster.nodes.map((n) => n.url);
-        // A light account on the second process, reading ten times a second throughout: the
-        // heavy one is held to its share only while another is active.
+        // A light account on the second process, reading twice a second throughout: the heavy
+        // one is held to its share only while another is active (a request keeps an account
+        // active for 2 s). Twice, not ten times: on a loaded cluster a read takes tens of ms of
+        // storage time, and ten a second spent the light account's own share within the test.
         const light = JSON.parse(
           await cli(clusterOf.db(), [
             'init',
@@ -475,7 +477,7 @@ export function threeServesSuite(
             lightStatuses.push(
               (await call(second ?? '', 'GET', '/api/v1/projects', { token: light })).status,
             );
-            await new Promise((resolve) => setTimeout(resolve, 100));
+            await new Promise((resolve) => setTimeout(resolve, 500));
           }
         })();
         const list = (url: string | undefined) =>

@@ -143,10 +143,4 @@ export async function signalCount(world: World): Promise<number> {
   return page.json.total;
 }
 
-/**
- * How many runs a property gets on `adapter`: PostgreSQL stores (on one server, or on a Citus
- * cluster in the second run) cost a schema reset and real round trips each, so it runs a fifth as
- * many (at least 5): the same properties, checked against a real server, within the suite's time.
- */
-export const runsOn = (adapter: AdapterUnderTest, runs: number): number =>
-  adapter.name === 'postgres' || adapter.name === 'citus' ? Math.max(5, Math.ceil(runs / 5)) : runs;
+export { runsOn } from '../support/adapters.js';

@@ -84,3 +84,17 @@ export const adapterSuites: readonly (readonly [AdapterUnderTest, DeclareSuite])
   ...adaptersUnderTest.map((adapter) => [adapter, describe] as const),
   ...(testDatabaseUrl ? [] : [[postgresUnderTest, describeOnPostgres] as const]),
 ];
+
+/**
+ * How many runs a property (or a model-based conformance test) gets on `adapter`: PostgreSQL
+ * stores cost a schema reset and real round trips each, so they run a fifth as many (at least 5),
+ * and a Citus cluster, where each statement also crosses from the coordinator to a worker and is
+ * planned on both, a tenth (at least 3): the same properties, checked against a real server,
+ * within the run's time. Memory and SQLite run them all.
+ */
+export const runsOn = (adapter: AdapterUnderTest, runs: number): number =>
+  adapter.name === 'citus'
+    ? Math.max(3, Math.ceil(runs / 10))
+    : adapter.name.startsWith('postgres')
+      ? Math.max(5, Math.ceil(runs / 5))
+      : runs;
