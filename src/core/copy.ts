@@ -65,6 +65,10 @@ const writers: TableWriters = {
   ...(Object.fromEntries(collectionNames.map((name) => [name, collectionWriter(name)])) as CollectionWriters),
   counters: (tx, row) => tx.counters.set(row.workspaceId, row.name, row.value),
   signals: (tx, row) => tx.signals.restore(row),
+  watchers: (tx, { accountId, ...watch }) => tx.watches.add(accountId, watch).then(() => undefined),
+  watchedEvents: (tx, row) => tx.watches.file(row),
+  notificationReads: (tx, row) =>
+    tx.watches.markRead(row.accountId, row.workspaceId, row.userId, row.readUpTo).then(() => undefined),
   // Nothing is created before '': the put never replaces, and the target is empty anyway.
   idempotency: (tx, row) => tx.idempotency.put(row, ''),
   webhooks: (tx, row) => tx.webhooks.insert(row),
@@ -104,8 +108,8 @@ async function copyTable<Table extends DumpTable>(
 /**
  * Copies every row of `source` into `target`, which must be empty: ids, keys, issue numbers and
  * their counters, signal sequences (and the latest one), token hashes, webhook secrets, sessions,
- * idempotency records and pending deliveries stay as they were, so a server pointed at the
- * target carries on where one on the source stopped.
+ * idempotency records, watches (their filed signals and read markers) and pending deliveries
+ * stay as they were, so a server pointed at the target carries on where one on the source stopped.
  *
  * The source is read in one read transaction (a consistent snapshot where the adapter gives one)
  * and the target written in one write transaction: a copy that fails leaves the target empty.

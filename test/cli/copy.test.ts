@@ -69,6 +69,10 @@ describe('outcome-tracker copy, SQLite to SQLite through the built CLI', () => {
     expect(labels.json).toEqual({ data: [{ name: 'search', issueCount: 1 }], nextCursor: null, total: 1 });
     const labelled = await call(base, 'GET', '/api/v1/issues?labels=search', { token });
     expect(labelled.json).toMatchObject({ data: [{ id: made.issueIds[1] }], total: 1 });
+    // Who watches what came along: the issue's creator still watches it.
+    expect(summary.tables.watchers).toBeGreaterThan(0);
+    const watchers = await call(base, 'GET', `/api/v1/issues/${made.issueIds[0]}/watchers`, { token });
+    expect(watchers.json).toMatchObject({ data: [{ reason: 'creator' }], total: 1 });
 
     // The pending deliveries are sent by the serve on the copy, once each, with the source's event ids.
     await receiver.waitFor((got) => got.length >= signals.length, `${signals.length} deliveries`);

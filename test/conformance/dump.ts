@@ -103,6 +103,52 @@ async function seedEveryTable(tx: StorageTx): Promise<{ [Table in DumpTable]: Du
     await tx.signals.append(sampleSignal('acc_2', { occurredAt: at(2) })),
     await tx.signals.append(sampleSignal('acc_1', { occurredAt: at(3), type: 'issue.updated' })),
   ];
+  // Who watches what, the signals filed under it (the first and third), and how far users read.
+  const watchers = [
+    {
+      accountId: 'acc_1',
+      workspaceId: 'wsp_1',
+      subjectType: 'issue' as const,
+      subjectId: 'iss_1',
+      userId: 'usr_1',
+      reason: 'creator' as const,
+      since: at(0),
+    },
+    {
+      accountId: 'acc_1',
+      workspaceId: 'wsp_1',
+      subjectType: 'issue' as const,
+      subjectId: 'iss_1',
+      userId: 'usr_2',
+      reason: 'manual' as const,
+      since: at(1),
+    },
+    {
+      accountId: 'acc_2',
+      workspaceId: 'wsp_2',
+      subjectType: 'outcome' as const,
+      subjectId: 'out_1',
+      userId: 'usr_2',
+      reason: 'mentioned' as const,
+      since: at(1),
+    },
+  ];
+  for (const { accountId, ...watch } of watchers) await tx.watches.add(accountId, watch);
+  const watchedEvents = [signals[0], signals[2]].map((signal) => ({
+    accountId: 'acc_1',
+    workspaceId: 'wsp_1',
+    subjectId: 'iss_1',
+    sequence: signal?.sequence ?? 0,
+    actorUserId: signal === signals[0] ? 'usr_1' : null,
+    occurredAt: signal?.occurredAt ?? '',
+  }));
+  for (const e of watchedEvents) await tx.watches.file(e);
+  const notificationReads = [
+    { accountId: 'acc_1', workspaceId: 'wsp_1', userId: 'usr_2', readUpTo: signals[0]?.sequence ?? 0 },
+    { accountId: 'acc_2', workspaceId: 'wsp_2', userId: 'usr_2', readUpTo: 7 },
+  ];
+  for (const r of notificationReads)
+    await tx.watches.markRead(r.accountId, r.workspaceId, r.userId, r.readUpTo);
   const idempotency = [
     sampleIdempotency('wsp_1', 'k1', at(1)),
     { ...sampleIdempotency('wsp_2', 'k2', at(2)), body: { signalId: 'sig_2' } },
@@ -127,6 +173,9 @@ async function seedEveryTable(tx: StorageTx): Promise<{ [Table in DumpTable]: Du
     ...collectionRows,
     counters,
     signals,
+    watchers,
+    watchedEvents,
+    notificationReads,
     idempotency,
     webhooks,
     deliveries,
@@ -252,6 +301,13 @@ export function dumpTests(adapter: AdapterUnderTest): void {
         expect(await t.deliveries.attempts('acc_2', written.deliveries[1]?.id ?? '', 10)).toEqual(
           written.deliveryAttempts,
         );
+        // The watches, their filed signals and the read markers came along: feeds read as before.
+        const feed = { accountId: 'acc_1', workspaceId: 'wsp_1', userId: 'usr_2' };
+        expect(await t.watches.feed({ ...feed, order: 'asc', limit: 10 })).toEqual([
+          written.signals[0],
+          written.signals[2],
+        ]);
+        expect(await t.watches.readUpTo('acc_1', 'wsp_1', 'usr_2')).toBe(written.signals[0]?.sequence);
       });
     });
 

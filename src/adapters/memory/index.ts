@@ -27,7 +27,7 @@ import { DeliveryRows } from './delivery-rows.js';
 import { memoryMembers, memoryUserTokens } from './members.js';
 import { memoryOverdue } from './overdue.js';
 import { clone, deleteWithUndo, type RecordUndo, setWithUndo, type Undo } from './undo.js';
-import { emptyWatchState, memoryWatches, type WatchState } from './watches.js';
+import { emptyWatchState, memoryWatches, type WatchState, watchDumpRows } from './watches.js';
 import { memoryDeliveries, memoryWebhooks, type WebhookState } from './webhooks.js';
 
 /** The whole state of a memory store: plain maps, cloned on the way in and out. */
@@ -446,6 +446,7 @@ function tableRows<Table extends DumpTable>(state: State, table: Table): readonl
     counters: () =>
       [...state.counters].map(([name, { workspaceId, value }]) => ({ workspaceId, name, value })),
     signals: () => state.signals,
+    ...watchDumpRows(state.watches),
     idempotency: () => [...state.idempotency.values()],
     webhooks: () => [...state.webhooks.values()],
     deliveries: () => [...state.deliveries.values()],

@@ -1,5 +1,5 @@
 import type { SignalEvent } from '../../core/model.js';
-import type { FeedQuery, SubjectEvent, Watch, WatchStore } from '../../core/port/index.js';
+import type { DumpRows, FeedQuery, SubjectEvent, Watch, WatchStore } from '../../core/port/index.js';
 import { clone, deleteWithUndo, type RecordUndo, setWithUndo } from './undo.js';
 
 /** What the memory store keeps of watches: indexed by subject and by user, as the SQL tables are. */
@@ -160,3 +160,18 @@ export function memoryWatches(
   };
   return store;
 }
+
+/** The watch state as the dump's three tables (their rows in the maps' order). */
+export const watchDumpRows = (state: WatchState) => ({
+  watchers: (): DumpRows['watchers'][] =>
+    [...state.watchers].flatMap(([subjectKey, users]) => {
+      const accountId = subjectKey.slice(0, subjectKey.indexOf('/'));
+      return [...users.values()].map((watch) => ({ accountId, ...watch }));
+    }),
+  watchedEvents: (): DumpRows['watchedEvents'][] => [...state.filed.values()].flat(),
+  notificationReads: (): DumpRows['notificationReads'][] =>
+    [...state.reads].map(([userKey, readUpTo]) => {
+      const [accountId = '', workspaceId = '', userId = ''] = userKey.split('/');
+      return { accountId, workspaceId, userId, readUpTo };
+    }),
+});

@@ -2,6 +2,7 @@ import type { CollectionName, DumpPage, DumpRows, DumpStore, DumpTable } from '.
 import { eachCollection, tableOf } from '../shared/collection-table.js';
 import { columnRecords } from '../shared/dump-records.js';
 import { sessionColumns } from '../shared/session-rows.js';
+import { isWatchDumpTable, keyedPage, type WatchDumpTable } from '../shared/watch-dump.js';
 import type { Conn } from './connection.js';
 import { signalsPage, toEvent } from './signals.js';
 import { membershipColumns, tokenColumns, userColumns, workspaceColumns } from './tenancy.js';
@@ -35,7 +36,7 @@ const fromColumns = <Table extends keyof typeof columnRecords>(
 });
 
 /** Where each dumped table lives, and how one of its rows becomes the record the stores return. */
-const sources: { [Table in DumpTable]: Source<Table> } = {
+const sources: { [Table in Exclude<DumpTable, WatchDumpTable>]: Source<Table> } = {
   accounts: fromColumns('accounts', 'id, name, created_at'),
   workspaces: fromColumns('workspaces', workspaceColumns),
   users: fromColumns('users', userColumns),
@@ -66,9 +67,17 @@ export function postgresDump(conn: Conn): DumpStore {
     async page(table, after, limit) {
       // Sequences are per account: signals page by account and sequence (signals.ts).
       if (table === 'signals') return (await signalsPage(conn, after, limit)) as DumpPage<typeof table>;
-      const source = sources[table] as Source<typeof table>;
       // Every page of one snapshot (a read transaction's; a write one reads what committed).
       await conn.consistent();
+      if (isWatchDumpTable(table)) {
+        const { sql, params, page } = keyedPage(table, after, limit, (i) => `$${i}`);
+        const rows = await conn.rows<Row>(
+          `/* all accounts: a whole-database copy reads every table */ ${sql}`,
+          params,
+        );
+        return page(rows) as unknown as DumpPage<typeof table>;
+      }
+      const source = sources[table as Exclude<typeof table, WatchDumpTable>] as Source<typeof table>;
       const rows = await conn.rows<Row & { dump_key: number }>(
         '/* all accounts: a whole-database copy reads every table */ ' +
           `SELECT ${source.key} AS dump_key, ${source.columns} FROM ${source.table} ` +

@@ -12,6 +12,7 @@ import type {
   Workspace,
 } from '../model.js';
 import type { CollectionRows } from './collection.js';
+import type { SubjectEvent, Watch } from './watch-store.js';
 
 /**
  * Every table a whole-database copy moves, with the record type of its rows: the tables every
@@ -27,6 +28,9 @@ export type DumpRows = {
   sessions: AdminSession;
   counters: { workspaceId: string; name: string; value: number };
   signals: SignalEvent;
+  watchers: Watch & { accountId: string };
+  watchedEvents: SubjectEvent;
+  notificationReads: { accountId: string; workspaceId: string; userId: string; readUpTo: number };
   idempotency: IdempotencyRecord;
   webhooks: WebhookSubscription;
   deliveries: WebhookDelivery;

@@ -1,6 +1,7 @@
-import type { DumpRows, DumpStore, DumpTable } from '../../../core/port/index.js';
+import type { DumpPage, DumpRows, DumpStore, DumpTable } from '../../../core/port/index.js';
 import { eachCollection, tableOf } from '../../shared/collection-table.js';
 import { columnRecords } from '../../shared/dump-records.js';
+import { isWatchDumpTable, keyedPage, type WatchDumpTable } from '../../shared/watch-dump.js';
 import type { Conn, TransactionBound } from '../engine/types.js';
 import { fromStoredRecord } from './records.js';
 import { toEvent } from './signals.js';
@@ -8,7 +9,9 @@ import { toEvent } from './signals.js';
 type Row = Record<string, unknown>;
 
 /** Where each dumped table lives, and how one of its rows becomes the record the stores return. */
-const sources: { [Table in DumpTable]: { table: string; toRecord: (row: Row) => DumpRows[Table] } } = {
+const sources: {
+  [Table in Exclude<DumpTable, WatchDumpTable>]: { table: string; toRecord: (row: Row) => DumpRows[Table] };
+} = {
   accounts: { table: 'accounts', toRecord: columnRecords.accounts },
   workspaces: { table: 'workspaces', toRecord: columnRecords.workspaces },
   users: { table: 'users', toRecord: columnRecords.users },
@@ -30,7 +33,12 @@ const sources: { [Table in DumpTable]: { table: string; toRecord: (row: Row) => 
 const sqliteDumpMethods: DumpStore & ThisType<TransactionBound> = {
   async page(table, after, limit) {
     const { conn } = this;
-    const { table: name, toRecord } = sources[table];
+    if (isWatchDumpTable(table)) {
+      // WITHOUT ROWID tables: paged by their key.
+      const { sql, params, page } = keyedPage(table, after, limit, () => '?');
+      return page(conn.rows<Row>(sql, params)) as unknown as DumpPage<typeof table>;
+    }
+    const { table: name, toRecord } = sources[table as Exclude<typeof table, WatchDumpTable>];
     const rows = conn.rows<Row & { dump_rowid: number }>(
       `SELECT rowid AS dump_rowid, * FROM ${name} WHERE rowid > ? ORDER BY rowid LIMIT ?`,
       [after === null ? 0 : Number(after), limit],
