@@ -15,6 +15,9 @@ import autocannon from 'autocannon';
 import { post, stop } from './serve-process.js';
 import { median } from './support.js';
 
+/** How many rounds' worth of requests each server gets before the measured rounds (BENCH_WARMUP). */
+const warmUpRounds = Number(process.env.BENCH_WARMUP ?? 3);
+
 const cli = process.env.BENCH_CLI || new URL('../dist/cli/main.js', import.meta.url).pathname;
 const floorScript = new URL('./floor-server.js', import.meta.url).pathname;
 /**
@@ -149,9 +152,12 @@ async function measureCpu(server, request, amount, connections, backends) {
 async function rounds(servers, ops, count, { amounts, connections, backends }) {
   const samples = new Map();
   for (const server of servers) {
-    // Warm-up: the first round measures compiled code and filled caches, not the compiler.
+    // Warm-up, so that the rounds measure compiled code and filled caches, not the compiler:
+    // under creates on PostgreSQL, `serve`'s optimising compiler (threads of the process, counted
+    // in its CPU) was still about a tenth of its CPU samples (`perf`) after 1,000 creates, and
+    // under 1% after 24,000.
     for (const op of ops)
-      await measureCpu(server, requestOf(op, server.target), amounts[op] / 3, connections);
+      await measureCpu(server, requestOf(op, server.target), amounts[op] * warmUpRounds, connections);
   }
   for (let round = 0; round < count; round++) {
     for (const op of ops) {
