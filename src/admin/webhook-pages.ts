@@ -183,7 +183,7 @@ const replayNotice = (ctx: AdminContext) => {
   if (queued === null) return null;
   if (queued === '0')
     return 'Nothing to replay: every event in that range was delivered or replayed already.';
-  return `Replay queued ${queued} ${queued === '1' ? 'delivery' : 'deliveries'}: the dispatcher sends them in order.`;
+  return `Replay queued ${queued} ${queued === '1' ? 'delivery' : 'deliveries'}: the dispatcher sends them oldest first, several at a time, so a receiver may get them in another order.`;
 };
 
 const notices: Record<string, string> = {

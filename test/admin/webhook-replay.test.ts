@@ -77,7 +77,7 @@ describe.each(['node', 'hono'] as Host[])('webhook replay through the %s host', 
     const replayed = await send({ after: String(after), until: '' });
     expect(replayed.status).toBe(303);
     expect((await browser.get(replayed.location ?? '')).text).toContain(
-      'Replay queued 2 deliveries: the dispatcher sends them in order.',
+      'Replay queued 2 deliveries: the dispatcher sends them oldest first, several at a time, so a receiver may get them in another order.',
     );
     const again = await send({ after: String(after) });
     expect((await browser.get(again.location ?? '')).text).toContain('Nothing to replay');
