@@ -13,6 +13,7 @@ import { sortTests } from './sorts.js';
 import { tenancyTests } from './tenancy.js';
 import { totalTests } from './totals.js';
 import { transactionTests } from './transactions.js';
+import { watchTests } from './watches.js';
 import { webhookTests } from './webhooks.js';
 
 /** The suite's parts, by name, in the order they run. */
@@ -30,6 +31,7 @@ export const conformanceParts = {
   signals: signalTests,
   records: recordTests,
   webhooks: webhookTests,
+  watches: watchTests,
   dump: dumpTests,
 } satisfies Record<string, (adapter: AdapterUnderTest) => void>;
 

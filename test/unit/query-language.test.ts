@@ -148,6 +148,22 @@ describe('a query as list filters', () => {
     ['issues', '-"free text"', '-"free text"', 0],
     ['outcomes', 'is:blocked', 'is:blocked', 0],
     ['decisions', 'status:accepted words', 'words', 16],
+    // Keys and sort fields are the resource's own, not what every object inherits.
+    ['issues', 'constructor:x', 'constructor:x', 0],
+    ['issues', '__proto__:x', '__proto__:x', 0],
+    ['outcomes', 'sort:constructor', 'sort:constructor', 0],
+    ['issues', 'sort:constructor-asc', 'sort:constructor-asc', 0],
+    // A day whose next day has no four-digit year, and a number too large to be one.
+    ['issues', 'created:<=9999-12-31', 'created:<=9999-12-31', 0],
+    ['issues', 'due:>9999-12-31', 'due:>9999-12-31', 0],
+    ['issues', `estimate:>=${'9'.repeat(400)}`, `estimate:>=${'9'.repeat(400)}`, 0],
+    // Lists joined over terms stay within a list parameter's 50 values.
+    [
+      'issues',
+      '-label:l0x0,l0x1,l0x2,l0x3,l0x4,l0x5,l0x6,l0x7,l0x8,l0x9 -label:l1x0,l1x1,l1x2,l1x3,l1x4,l1x5,l1x6,l1x7,l1x8,l1x9 -label:l2x0,l2x1,l2x2,l2x3,l2x4,l2x5,l2x6,l2x7,l2x8,l2x9 -label:l3x0,l3x1,l3x2,l3x3,l3x4,l3x5,l3x6,l3x7,l3x8,l3x9 -label:l4x0,l4x1,l4x2,l4x3,l4x4,l4x5,l4x6,l4x7,l4x8,l4x9 -label:l5x0,l5x1,l5x2,l5x3,l5x4,l5x5,l5x6,l5x7,l5x8,l5x9',
+      '-label:l5x0,l5x1,l5x2,l5x3,l5x4,l5x5,l5x6,l5x7,l5x8,l5x9',
+      285,
+    ],
   ] as const)('on %s, refuses %j at the term %j (offset %i)', (resource, query, term, offset) => {
     expect(refusal(resource, query)).toEqual({ term, offset });
   });

@@ -1,6 +1,6 @@
-import type { FeedQuery, WatchStore } from '../../core/port/index.js';
+import type { FeedQuery, Watch, WatchStore } from '../../core/port/index.js';
 import { toWatch, type WatchRow, watchColumns, watchValues } from '../shared/watch-rows.js';
-import type { Conn } from './connection.js';
+import type { Conn, WithdrawWrite } from './connection.js';
 import { purgeLockTaken } from './purge-lock.js';
 import { toEvent } from './signals.js';
 
@@ -31,13 +31,28 @@ const readMarkerSql =
 
 /** Watchers, the signals filed under what they watch, and the read markers (migration 21). */
 export function postgresWatches(conn: Conn): WatchStore {
+  // The watches `start` keeps for the commit, so that a removal later in the transaction (a batch
+  // that comments and then unwatches, or assigns and then removes the member) takes them back
+  // rather than leaving the commit to insert them after its DELETE.
+  const starting: { accountId: string; watch: Watch; withdraw: WithdrawWrite }[] = [];
+  const withdrawStarts = (accountId: string, matches: (watch: Watch) => boolean): number => {
+    let withdrawn = 0;
+    for (let at = starting.length - 1; at >= 0; at--) {
+      const kept = starting[at];
+      if (kept === undefined || kept.accountId !== accountId || !matches(kept.watch)) continue;
+      kept.withdraw();
+      starting.splice(at, 1);
+      withdrawn++;
+    }
+    return withdrawn;
+  };
   return {
     async add(accountId, w) {
       return (await conn.run(addSql, watchValues(accountId, w))) > 0;
     },
     async start(accountId, w) {
       // With the COMMIT, in its round trip: a create, a comment or an assignment costs no more trips.
-      conn.atCommit(addSql, watchValues(accountId, w));
+      starting.push({ accountId, watch: w, withdraw: conn.atCommit(addSql, watchValues(accountId, w)) });
     },
     async get(accountId, workspaceId, subjectId, userId) {
       const row = await conn.row<WatchRow>(
@@ -47,14 +62,19 @@ export function postgresWatches(conn: Conn): WatchStore {
       return row === undefined ? null : toWatch(row);
     },
     async remove(accountId, workspaceId, subjectId, userId) {
-      return (
-        (await conn.run(
-          'DELETE FROM watchers WHERE account_id = $1 AND workspace_id = $2 AND subject_id = $3 AND user_id = $4',
-          [accountId, workspaceId, subjectId, userId],
-        )) > 0
+      const withdrawn = withdrawStarts(
+        accountId,
+        (w) => w.workspaceId === workspaceId && w.subjectId === subjectId && w.userId === userId,
       );
+      const deleted = await conn.run(
+        'DELETE FROM watchers WHERE account_id = $1 AND workspace_id = $2 AND subject_id = $3 AND user_id = $4',
+        [accountId, workspaceId, subjectId, userId],
+      );
+      return deleted > 0 || withdrawn > 0;
     },
     async list({ accountId, workspaceId, subjectId, after, limit }) {
+      // The page and its total of one snapshot.
+      await conn.consistent();
       const rows = await conn.rows<WatchRow>(
         `SELECT ${watchColumns} FROM watchers WHERE account_id = $1 AND workspace_id = $2 AND subject_id = $3 ` +
           'AND (since, user_id) > ($4, $5) ORDER BY since, user_id LIMIT $6',
@@ -68,21 +88,31 @@ export function postgresWatches(conn: Conn): WatchStore {
       return { rows: rows.map(toWatch), total };
     },
     async removeUser(accountId, workspaceId, userId) {
+      // A watch started in this transaction and not inserted yet counts as one ended.
+      const withdrawn = withdrawStarts(
+        accountId,
+        (w) => w.workspaceId === workspaceId && w.userId === userId,
+      );
       await conn.run(
         'DELETE FROM notification_reads WHERE account_id = $1 AND workspace_id = $2 AND user_id = $3',
         [accountId, workspaceId, userId],
       );
-      return conn.run('DELETE FROM watchers WHERE account_id = $1 AND workspace_id = $2 AND user_id = $3', [
-        accountId,
-        workspaceId,
-        userId,
-      ]);
+      const deleted = await conn.run(
+        'DELETE FROM watchers WHERE account_id = $1 AND workspace_id = $2 AND user_id = $3',
+        [accountId, workspaceId, userId],
+      );
+      return deleted + withdrawn;
     },
     async removeSubject(accountId, workspaceId, subjectId) {
-      return conn.run(
+      const withdrawn = withdrawStarts(
+        accountId,
+        (w) => w.workspaceId === workspaceId && w.subjectId === subjectId,
+      );
+      const deleted = await conn.run(
         'DELETE FROM watchers WHERE account_id = $1 AND workspace_id = $2 AND subject_id = $3',
         [accountId, workspaceId, subjectId],
       );
+      return deleted + withdrawn;
     },
     async file(e) {
       // With the COMMIT too: nothing in the transaction reads it.
@@ -93,6 +123,8 @@ export function postgresWatches(conn: Conn): WatchStore {
       );
     },
     async feed(query) {
+      // A feed's page and its count (feedCount) of one snapshot, as a list's page and total.
+      await conn.consistent();
       const rows = await conn.rows<{ sequence: number; data: string }>(
         `SELECT s.sequence, s.data ${feedFrom} ORDER BY e.sequence ${query.order === 'asc' ? 'ASC' : 'DESC'} LIMIT $6`,
         [...feedParams(query), query.limit],
@@ -100,6 +132,7 @@ export function postgresWatches(conn: Conn): WatchStore {
       return rows.map(toEvent);
     },
     async feedCount(query) {
+      await conn.consistent();
       return (await conn.value<number>(`SELECT COUNT(*)::int ${feedFrom}`, feedParams(query))) ?? 0;
     },
     async readUpTo(accountId, workspaceId, userId) {

@@ -55,9 +55,12 @@ export function andFilters(base: QueryFilters, next: QueryFilters): QueryFilters
 
 const dayPattern = /^\d{4}-\d{2}-\d{2}$/;
 
-/** A `YYYY-MM-DD` that exists, or undefined. */
+/**
+ * A `YYYY-MM-DD` that exists, or undefined. Years up to 9998: a bound is kept as the day after
+ * (`<=`, `>`), and the day after 9999-12-31 has no four-digit year to compare as text.
+ */
 function dayOf(text: string): string | undefined {
-  if (!dayPattern.test(text)) return undefined;
+  if (!dayPattern.test(text) || text >= '9999') return undefined;
   const ms = Date.parse(`${text}T00:00:00.000Z`);
   return Number.isFinite(ms) && new Date(ms).toISOString().startsWith(text) ? text : undefined;
 }
@@ -115,7 +118,11 @@ function numberFilters(rule: Extract<KeyRule, { kind: 'number' }>, term: QueryTe
       term.raw,
       term.offset,
     );
-  const num = (text: string) => (numberPattern.test(text) ? Number(text) : undefined);
+  // Finite only: 400 digits are Infinity, which no bound can mean.
+  const num = (text: string) => {
+    const value = numberPattern.test(text) ? Number(text) : Number.NaN;
+    return Number.isFinite(value) ? value : undefined;
+  };
   const range = term.value.split('..');
   if (range.length === 2) {
     const [from, to] = range as [string, string];
@@ -132,13 +139,18 @@ function numberFilters(rule: Extract<KeyRule, { kind: 'number' }>, term: QueryTe
   return { [rule.min]: value, [rule.max]: value };
 }
 
+/** How many values a list filter takes, as a list parameter does. */
+const maxListValues = 50;
+
 /** A comma list's distinct items, none empty (at most 50, as a parameter's list). */
 function itemsOf(term: QueryTerm): string[] {
   const items = term.value.split(',');
   if (items.some((item) => item === '')) {
     throw new QuerySyntaxError(`${term.key}: a list item is empty`, term.raw, term.offset);
   }
-  if (items.length > 50) throw new QuerySyntaxError(`${term.key}: at most 50 values`, term.raw, term.offset);
+  if (items.length > maxListValues) {
+    throw new QuerySyntaxError(`${term.key}: at most ${maxListValues} values`, term.raw, term.offset);
+  }
   return [...new Set(items)];
 }
 
@@ -200,7 +212,8 @@ function termFilters(keys: QueryKeys, rule: KeyRule, term: QueryTerm, context: Q
     case 'sort': {
       if (term.negated) throw fail('a sort cannot be negated: use -asc or -desc');
       const [, name, direction] = /^([a-z]+)(?:-(asc|desc))?$/.exec(term.value.toLowerCase()) ?? [];
-      const field = name === undefined ? undefined : rule.fields[name];
+      // Own keys only: `constructor` is not a sort field, whatever an object inherits.
+      const field = name !== undefined && Object.hasOwn(rule.fields, name) ? rule.fields[name] : undefined;
       if (field === undefined) {
         throw fail(`expected one of ${Object.keys(rule.fields).join(', ')}, optionally with -asc or -desc`);
       }
@@ -240,7 +253,8 @@ export function queryFilters(
       text.push(term.value);
       continue;
     }
-    const rule = keys.keys[term.key];
+    // Own keys only: `constructor:x` or `__proto__:x` name no key, whatever an object inherits.
+    const rule = Object.hasOwn(keys.keys, term.key) ? keys.keys[term.key] : undefined;
     if (rule === undefined) {
       throw new QuerySyntaxError(
         `unknown key "${term.key}": ${resource} take ${Object.keys(keys.keys).join(', ')}`,
@@ -254,6 +268,17 @@ export function queryFilters(
       if (!(error instanceof UnmergeableFilters)) throw error;
       throw new QuerySyntaxError(
         `${term.key}: at odds with an earlier term (${error.field})`,
+        term.raw,
+        term.offset,
+      );
+    }
+    // Terms that join their lists (labels, exclusions) stay within a parameter's 50 values in all.
+    const grown = Object.entries(filters).find(
+      ([, value]) => Array.isArray(value) && value.length > maxListValues,
+    );
+    if (grown !== undefined) {
+      throw new QuerySyntaxError(
+        `${term.key}: at most ${maxListValues} values in all (${grown[0]})`,
         term.raw,
         term.offset,
       );
