@@ -1,4 +1,5 @@
 import type { DueCollection, OverdueCandidate, OverdueRule, OverdueStore } from '../../core/port/index.js';
+import { statusInLiterals } from '../shared/status-literals.js';
 import { accountOf } from './account-routes.js';
 import type { Conn } from './connection.js';
 
@@ -10,13 +11,13 @@ const dueColumn = {
 
 /**
  * The rows overdue under a rule and not yet signalled for their day, in `<table>_due_unsignalled`
- * (migration 20), whose predicate the condition repeats; `$first` is the day, then the statuses.
+ * (migration 27), whose predicate the condition repeats; `$first` is the day.
  */
-function unsignalled(collection: DueCollection, first: number): string {
+function unsignalled(collection: DueCollection, first: number, statuses: readonly string[]): string {
   const { column } = dueColumn[collection];
   return (
     `${column} IS NOT NULL AND overdue_signalled_for IS DISTINCT FROM ${column} ` +
-    `AND ${column} < $${first} AND status = ANY($${first + 1}::text[]) AND archived_at IS NULL`
+    `AND ${column} < $${first} AND ${statusInLiterals(statuses)} AND archived_at IS NULL`
   );
 }
 
@@ -33,8 +34,8 @@ export function postgresOverdue(conn: Conn): OverdueStore {
       return conn.rows<OverdueCandidate & Record<string, string>>(
         `/* all accounts: the overdue sweep finds the rows past their day in every account */ ` +
           `SELECT account_id AS "accountId", workspace_id AS "workspaceId", id FROM ${table} ` +
-          `WHERE ${unsignalled(collection, 1)} ORDER BY ${column} LIMIT $3`,
-        [rule.before, rule.statuses, limit],
+          `WHERE ${unsignalled(collection, 1, rule.statuses)} ORDER BY ${column} LIMIT $2`,
+        [rule.before, limit],
       );
     },
     async claim(collection, workspaceId, id, rule) {
@@ -42,8 +43,8 @@ export function postgresOverdue(conn: Conn): OverdueStore {
       const account = await accountOf(conn, workspaceId);
       const data = await conn.value<string>(
         `UPDATE ${table} SET overdue_signalled_for = ${column} ` +
-          `WHERE account_id = $1 AND workspace_id = $2 AND id = $3 AND ${unsignalled(collection, 4)} RETURNING data`,
-        [account, workspaceId, id, rule.before, rule.statuses],
+          `WHERE account_id = $1 AND workspace_id = $2 AND id = $3 AND ${unsignalled(collection, 4, rule.statuses)} RETURNING data`,
+        [account, workspaceId, id, rule.before],
       );
       return data === undefined ? null : JSON.parse(data);
     },

@@ -24,6 +24,7 @@ import { labelsKeptByTheAdapter } from './023_labels_kept_by_the_adapter.js';
 import { savedViews } from './024_saved_views.js';
 import { outcomeTallies } from './025_outcome_tallies.js';
 import { indexDiet } from './026_index_diet.js';
+import { overdueOpenRows } from './027_overdue_open_rows.js';
 
 /** One schema step, recorded in `schema_migrations` once applied. */
 export interface Migration {
@@ -60,6 +61,7 @@ export const migrations: readonly Migration[] = [
   { version: 24, name: 'saved views', sql: savedViews },
   { version: 25, name: 'outcome tallies', sql: outcomeTallies },
   { version: 26, name: 'index diet', sql: indexDiet },
+  { version: 27, name: 'overdue open rows', sql: overdueOpenRows },
 ];
 
 /** The schema version this code knows. */

@@ -24,6 +24,7 @@ import { savedViews } from './023_saved_views.js';
 import { outcomeTallies } from './024_outcome_tallies.js';
 import { indexDiet } from './025_index_diet.js';
 import { pairAndLabelCounts } from './026_pair_and_label_counts.js';
+import { overdueOpenRows } from './027_overdue_open_rows.js';
 
 /** One schema step. `version` is what `PRAGMA user_version` holds once it is applied. */
 export interface Migration {
@@ -60,6 +61,7 @@ export const migrations: readonly Migration[] = [
   { version: 24, name: 'outcome tallies', sql: outcomeTallies },
   { version: 25, name: 'index diet', sql: indexDiet },
   { version: 26, name: 'pair and label counts', sql: pairAndLabelCounts },
+  { version: 27, name: 'overdue open rows', sql: overdueOpenRows },
 ];
 
 /** The schema version this code knows. */
