@@ -1,12 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sqliteStorage } from '../../src/adapters/sqlite/index.js';
-import type { Storage } from '../../src/core/index.js';
+import { describe, expect, it } from 'vitest';
+import type { StorageTx } from '../../src/core/index.js';
 import { at, sampleDelivery } from '../conformance/fixtures.js';
-import { queryPlan } from '../support/query-plan.js';
+import { recordedSqlite } from '../support/recorded-sqlite.js';
 
 /**
  * A thorough claim that passes over a subscription with no slot (its receiver is slow) finds the
@@ -16,26 +11,18 @@ import { queryPlan } from '../support/query-plan.js';
  * such claim 54 ms of the connection.
  */
 describe('claims of webhook deliveries behind a backlog, on SQLite', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ot-claim-plans-'));
-  const filename = join(dir, 'tracker.db');
-  let storage: Storage;
-  const statements: string[] = [];
-
-  beforeAll(async () => {
-    storage = sqliteStorage({ filename, onStatement: (sql) => statements.push(sql) });
-    await storage.transaction(async (t) => {
+  const db = recordedSqlite('claim-plans', (storage) =>
+    storage.transaction(async (t) => {
       for (let i = 0; i < 3_000; i++) {
         await t.deliveries.insert(sampleDelivery('acc_1', 'whk_busy', { nextAttemptAt: at(i % 60) }));
       }
       await t.deliveries.insert(sampleDelivery('acc_2', 'whk_quiet', { nextAttemptAt: at(61) }));
       await t.deliveries.insert(sampleDelivery('acc_3', 'whk_later', { nextAttemptAt: at(62) }));
       await t.deliveries.insert(sampleDelivery('acc_3', 'whk_later', { nextAttemptAt: at(5_000) }));
-    });
-  });
-  afterAll(async () => {
-    await storage.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+    }),
+  );
+  const { statements } = db;
+  const storage = { transaction: <T>(fn: (t: StorageTx) => Promise<T>) => db.storage().transaction(fn) };
 
   it('skips the full subscription’s backlog instead of walking it, and claims the others’ due deliveries', async () => {
     statements.length = 0;
@@ -51,11 +38,7 @@ describe('claims of webhook deliveries behind a backlog, on SQLite', () => {
     );
     expect(claimed.map((d) => d.subscriptionId)).toEqual(['whk_quiet', 'whk_later']);
 
-    const reader = new Database(filename, { readonly: true });
-    const plans = statements
-      .filter((sql) => /^\s*(WITH|SELECT)\b/.test(sql) && /FROM deliveries\b/.test(sql))
-      .map((sql) => queryPlan(reader, sql).join('\n'));
-    reader.close();
+    const plans = db.plans((sql) => /^\s*(WITH|SELECT)\b/.test(sql) && /FROM deliveries\b/.test(sql));
     // Four pages of 64 in due order (256 of the 3,000 refused), then the queues' heads.
     const walked = plans.filter((plan) => plan.includes('deliveries_claimable'));
     const heads = plans.filter((plan) => plan.includes('deliveries_due_by_subscription'));
@@ -72,11 +55,7 @@ describe('claims of webhook deliveries behind a backlog, on SQLite', () => {
     // The oldest due: the backlog's first (due at 0 s, fifty of them).
     expect(claimed).toHaveLength(5);
     expect(claimed.every((d) => d.subscriptionId === 'whk_busy' && d.nextAttemptAt === at(0))).toBe(true);
-    const reader = new Database(filename, { readonly: true });
-    const plans = statements
-      .filter((sql) => /^\s*SELECT\b/.test(sql) && /FROM deliveries\b/.test(sql))
-      .map((sql) => queryPlan(reader, sql).join('\n'));
-    reader.close();
+    const plans = db.plans((sql) => /^\s*SELECT\b/.test(sql) && /FROM deliveries\b/.test(sql));
     expect(plans.join('\n')).toContain('deliveries_claimable');
   });
 });

@@ -1,13 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sqliteStorage } from '../../src/adapters/sqlite/index.js';
-import type { Storage } from '../../src/core/index.js';
+import { describe, expect, it } from 'vitest';
 import { openIssueStatuses, openOutcomeStatuses } from '../../src/core/model.js';
 import { at, sampleRow } from '../conformance/fixtures.js';
-import { queryPlan } from '../support/query-plan.js';
+import { recordedSqlite } from '../support/recorded-sqlite.js';
 
 /**
  * The overdue sweep reads its partial indexes (migration 27), which hold only open rows that are
@@ -16,14 +10,8 @@ import { queryPlan } from '../support/query-plan.js';
  * index does, so a change to the model's open statuses that the index does not follow fails here.
  */
 describe('the overdue sweep on SQLite', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ot-overdue-plan-'));
-  const filename = join(dir, 'tracker.db');
-  let storage: Storage;
-  const statements: string[] = [];
-
-  beforeAll(async () => {
-    storage = sqliteStorage({ filename, onStatement: (sql) => statements.push(sql) });
-    await storage.transaction(async (t) => {
+  const db = recordedSqlite('overdue-plan', (storage) =>
+    storage.transaction(async (t) => {
       await t.tenancy.insertAccount({ id: 'acc_1', name: 'One', createdAt: at(0) });
       await t.tenancy.insertWorkspace({
         id: 'wsp_1',
@@ -42,35 +30,33 @@ describe('the overdue sweep on SQLite', () => {
       await t.collections.issues.insert(
         sampleRow('issues', 'wsp_1', { status: 'blocked', dueOn: '2026-01-03' }),
       );
-    });
-  });
-  afterAll(async () => {
-    await storage.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+    }),
+  );
 
   it('finds the open rows past their day through the index of open rows, which holds nothing else', async () => {
-    statements.length = 0;
-    const found = await storage.transaction((t) =>
-      t.overdue.findDue('issues', { before: '2026-02-01', statuses: openIssueStatuses }, 10),
-    );
+    db.statements.length = 0;
+    const found = await db
+      .storage()
+      .transaction((t) =>
+        t.overdue.findDue('issues', { before: '2026-02-01', statuses: openIssueStatuses }, 10),
+      );
     expect(found).toHaveLength(1);
-    await storage.transaction((t) =>
-      t.overdue.findDue('outcomes', { before: '2026-02-01', statuses: openOutcomeStatuses }, 10),
-    );
-    const reader = new Database(filename, { readonly: true });
-    const plans = statements
-      .filter((sql) => /^\s*SELECT\b/.test(sql) && /overdue_signalled_for/.test(sql))
-      .map((sql) => queryPlan(reader, sql).join('\n'));
+    await db
+      .storage()
+      .transaction((t) =>
+        t.overdue.findDue('outcomes', { before: '2026-02-01', statuses: openOutcomeStatuses }, 10),
+      );
+    const plans = db.plans((sql) => /^\s*SELECT\b/.test(sql) && /overdue_signalled_for/.test(sql));
+    expect(plans).toHaveLength(2);
+    expect(plans[0]).toMatch(/USING INDEX issues_due_unsignalled/);
+    expect(plans[1]).toMatch(/USING INDEX outcomes_due_unsignalled/);
     // The entries the index holds (the cells of its pages, interior ones included: an index keeps
     // keys there too): the one open, live issue, not the 500 resolved and closed nor the archived one.
+    const reader = db.reader();
     const held = reader
       .prepare("SELECT SUM(ncell) AS n FROM dbstat WHERE name = 'issues_due_unsignalled'")
       .get() as { n: number };
     reader.close();
-    expect(plans).toHaveLength(2);
-    expect(plans[0]).toMatch(/USING INDEX issues_due_unsignalled/);
-    expect(plans[1]).toMatch(/USING INDEX outcomes_due_unsignalled/);
     expect(held.n).toBe(1);
   });
 });
