@@ -25,6 +25,7 @@ import { savedViews } from './024_saved_views.js';
 import { outcomeTallies } from './025_outcome_tallies.js';
 import { indexDiet } from './026_index_diet.js';
 import { overdueOpenRows } from './027_overdue_open_rows.js';
+import { watchTextOrder } from './028_watch_text_order.js';
 
 /** One schema step, recorded in `schema_migrations` once applied. */
 export interface Migration {
@@ -62,6 +63,7 @@ export const migrations: readonly Migration[] = [
   { version: 25, name: 'outcome tallies', sql: outcomeTallies },
   { version: 26, name: 'index diet', sql: indexDiet },
   { version: 27, name: 'overdue open rows', sql: overdueOpenRows },
+  { version: 28, name: 'watch text order', sql: watchTextOrder },
 ];
 
 /** The schema version this code knows. */
