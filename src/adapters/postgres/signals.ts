@@ -99,30 +99,6 @@ const latestOfAccountSql = prepared(
 );
 
 /**
- * One page of the events of every account, by account then sequence (sequences are per account),
- * for a whole-database copy (dump.ts). The cursor is the last row's account and sequence.
- */
-export async function signalsPage(
-  conn: Conn,
-  after: string | null,
-  limit: number,
-): Promise<{ rows: SignalEvent[]; next: string | null }> {
-  await conn.consistent();
-  const from = after === null ? undefined : (JSON.parse(after) as [string, number]);
-  const rows = await conn.rows<{ account_id: string; sequence: number; data: string }>(
-    '/* all accounts: a whole-database copy reads the events of every account */ ' +
-      'SELECT account_id, sequence, data FROM signals ' +
-      `${from === undefined ? '' : 'WHERE (account_id, sequence) > ($2, $3) '}ORDER BY account_id, sequence LIMIT $1`,
-    from === undefined ? [limit] : [limit, ...from],
-  );
-  const last = rows.at(-1);
-  return {
-    rows: rows.map(toEvent),
-    next: rows.length === limit && last ? JSON.stringify([last.account_id, last.sequence]) : null,
-  };
-}
-
-/**
  * Called by the transaction with the account of every event it appends, so that after commit
  * the other processes can be told (see notifications.ts).
  */

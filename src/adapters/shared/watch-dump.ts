@@ -1,22 +1,8 @@
-import type { DumpPage, DumpRows } from '../../core/port/index.js';
+import type { KeyedSource } from './keyed-dump.js';
 import { toWatch, type WatchRow } from './watch-rows.js';
 
-type Row = Record<string, unknown>;
-
-/** The tables of watching (migration 21 on PostgreSQL, 22 on SQLite), which a copy moves too. */
+/** The tables of watching (migration 21 on PostgreSQL, 22 on SQLite), which a copy moves too, by key. */
 export type WatchDumpTable = 'watchers' | 'watchedEvents' | 'notificationReads';
-
-/**
- * A table the dump pages through by its primary key: these tables have no insertion order to keep
- * (SQLite keeps them WITHOUT ROWID; on PostgreSQL they have no `pk`), and nothing lists their ties
- * in insertion order, so key order is as good a copy order as any.
- */
-export interface KeyedSource<Table extends WatchDumpTable> {
-  table: string;
-  /** The primary key's columns, in its order: the page's order and its cursor. */
-  key: readonly string[];
-  toRecord: (row: Row) => DumpRows[Table];
-}
 
 export const watchDumpSources: { [Table in WatchDumpTable]: KeyedSource<Table> } = {
   watchers: {
@@ -48,34 +34,6 @@ export const watchDumpSources: { [Table in WatchDumpTable]: KeyedSource<Table> }
   },
 };
 
-export const isWatchDumpTable = (table: string): table is WatchDumpTable => table in watchDumpSources;
-
-/**
- * One page of a keyed table: the statement (placeholders from `placeholder(i)`, 1-based, in the
- * order they appear), its parameters, and how to read the page's rows and cursor. The cursor is the last row's key values
- * as JSON; a row-value comparison resumes after it on both SQL engines.
- */
-export function keyedPage(
-  table: WatchDumpTable,
-  after: string | null,
-  limit: number,
-  placeholder: (index: number) => string,
-): { sql: string; params: unknown[]; page: (rows: Row[]) => DumpPage<WatchDumpTable> } {
-  const source: KeyedSource<WatchDumpTable> = watchDumpSources[table];
-  const from = after === null ? [] : (JSON.parse(after) as unknown[]);
-  const keyList = source.key.join(', ');
-  const where =
-    from.length === 0 ? '' : `WHERE (${keyList}) > (${from.map((_, i) => placeholder(i + 1)).join(', ')}) `;
-  return {
-    // Parameters in the order they appear: SQLite's `?` binds by position.
-    sql: `SELECT * FROM ${source.table} ${where}ORDER BY ${keyList} LIMIT ${placeholder(from.length + 1)}`,
-    params: [...from, limit],
-    page: (rows) => {
-      const last = rows.at(-1);
-      return {
-        rows: rows.map(source.toRecord),
-        next: rows.length === limit && last ? JSON.stringify(source.key.map((column) => last[column])) : null,
-      };
-    },
-  };
-}
+/** The watching tables, paged by their primary key (keyed-dump.ts). */
+export const isWatchDumpTable = (table: string): table is WatchDumpTable =>
+  Object.hasOwn(watchDumpSources, table);

@@ -1,7 +1,8 @@
 import type { DumpPage, DumpRows, DumpStore, DumpTable } from '../../../core/port/index.js';
 import { eachCollection, tableOf } from '../../shared/collection-table.js';
 import { columnRecords } from '../../shared/dump-records.js';
-import { isWatchDumpTable, keyedPage, type WatchDumpTable } from '../../shared/watch-dump.js';
+import { type KeyedSource, keyedPage } from '../../shared/keyed-dump.js';
+import { isWatchDumpTable, type WatchDumpTable, watchDumpSources } from '../../shared/watch-dump.js';
 import type { Conn, TransactionBound } from '../engine/types.js';
 import { fromStoredRecord } from './records.js';
 import { toEvent } from './signals.js';
@@ -35,8 +36,13 @@ const sqliteDumpMethods: DumpStore & ThisType<TransactionBound> = {
     const { conn } = this;
     if (isWatchDumpTable(table)) {
       // WITHOUT ROWID tables: paged by their key.
-      const { sql, params, page } = keyedPage(table, after, limit, () => '?');
-      return page(conn.rows<Row>(sql, params)) as unknown as DumpPage<typeof table>;
+      const { sql, params, page } = keyedPage(
+        watchDumpSources[table] as KeyedSource<typeof table>,
+        after,
+        limit,
+        () => '?',
+      );
+      return page(conn.rows<Row>(sql, params)) as DumpPage<typeof table>;
     }
     const { table: name, toRecord } = sources[table as Exclude<typeof table, WatchDumpTable>];
     const rows = conn.rows<Row & { dump_rowid: number }>(
