@@ -40,6 +40,7 @@ const onCitus = [
     'transitions',
   ].map((name) => `test/properties/${name}.test.ts`),
   'test/postgres/lock-audit.test.ts',
+  'test/postgres/account-bound.test.ts',
   'test/multi-process/postgres.test.ts',
   'test/cli/copy.test.ts',
 ];

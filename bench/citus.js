@@ -17,6 +17,9 @@
 // (`--citus <URL>` or TEST_CITUS_URL: a database with the citus extension and its workers added,
 // as `cluster.sh db NAME` makes), both local (their processes are read from /proc); Linux.
 // BENCH_SECONDS (4), BENCH_ROUNDS (3), BENCH_CONNECTIONS (24), BENCH_SHARDS (8).
+// BENCH_BASELINE_CLI: the built CLI of another version (dist/cli/main.js of a checkout); with it,
+// one more configuration runs that version's `serve` on the coordinator, on the same schema, in
+// the same alternating rounds: a before/after of a change measured under the same load.
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
@@ -36,6 +39,7 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 24);
 const shards = Number(process.env.BENCH_SHARDS ?? 8);
 const cli = process.env.BENCH_CLI || new URL('../dist/cli/main.js', import.meta.url).pathname;
+const baselineCli = process.env.BENCH_BASELINE_CLI;
 const ticksPerSecond = 100; // USER_HZ on Linux
 
 function fail(message) {
@@ -153,11 +157,11 @@ async function runCli(args) {
   return out;
 }
 
-async function startServe(db) {
+async function startServe(db, cliPath = cli) {
   const child = spawn(
     process.execPath,
     [
-      cli,
+      cliPath,
       'serve',
       '--db',
       db,
@@ -267,6 +271,8 @@ try {
   servers.push(onCoordinator);
   const onWorker = await startServe(workerDb);
   servers.push(onWorker);
+  const baseline = baselineCli ? await startServe(citusDb, baselineCli) : undefined;
+  if (baseline) servers.push(baseline);
   const plainSeed = await seed(plainDb, plain);
   const citusSeed = await seed(citusDb, onCoordinator);
 
@@ -279,6 +285,16 @@ try {
       target: citusSeed,
       citus: true,
     },
+    ...(baseline
+      ? [
+          {
+            name: 'Citus, baseline build on the coordinator',
+            servers: [baseline],
+            target: citusSeed,
+            citus: true,
+          },
+        ]
+      : []),
   ];
   const loads = [];
   for (const op of ['POST', 'GET']) for (const config of configs) loads.push({ op, ...config });

@@ -1,4 +1,5 @@
 import type { PoolClient, QueryConfig, QueryResult, QueryResultRow } from 'pg';
+import { boundTo, deallocate } from './account-bound.js';
 import type { AccountRoutes } from './account-routes.js';
 import { type Prepared, prepared } from './prepared.js';
 import { lockShared } from './tenant-locks.js';
@@ -271,9 +272,27 @@ export interface TransactionConn extends Conn {
 export function transactionConn(
   client: PoolClient,
   state: TransactionState,
-  options: { writing: boolean; searchPathSql: string; routes: AccountRoutes; rerun?: boolean },
+  options: {
+    writing: boolean;
+    searchPathSql: string;
+    routes: AccountRoutes;
+    rerun?: boolean;
+    /** Statements naming their account parameter are prepared per account (account-bound.ts): on Citus. */
+    bindsAccounts?: boolean;
+  },
 ): TransactionConn {
   const { writing, searchPathSql } = options;
+  /**
+   * A prepared statement as the client sends it: bound to its account where the schema is
+   * distributed, after the DEALLOCATE of one the connection no longer keeps.
+   */
+  function sendPrepared(sql: Prepared, params: Params, array: { rowMode?: 'array' }): Promise<QueryResult> {
+    const sent = options.bindsAccounts ? boundTo(client, sql, params) : { sql, params };
+    if (sent.evicted !== undefined) void deallocate(client, sent.evicted)?.catch(() => {});
+    return client.query(
+      typed({ name: sent.sql.name, text: sent.sql.text, values: [...sent.params], ...array }),
+    );
+  }
   let spentMs = 0;
   let begun = false;
   let held: HeldWrite | undefined;
@@ -319,7 +338,7 @@ export function transactionConn(
       }
       if (typeof sql === 'string')
         return await client.query(typed({ text: sql, values: [...params], ...array }));
-      return await client.query(typed({ name: sql.name, text: sql.text, values: [...params], ...array }));
+      return await sendPrepared(sql, params, array);
     } catch (error) {
       state.failure = error;
       throw error;
@@ -345,7 +364,7 @@ export function transactionConn(
         sent.push(
           typeof sql === 'string'
             ? client.query(typed({ text: sql, values: [...params], ...array }))
-            : client.query(typed({ name: sql.name, text: sql.text, values: [...params], ...array })),
+            : sendPrepared(sql, params, array),
         );
       }
     } finally {

@@ -4,6 +4,7 @@ import { eachCollection } from '../shared/collection-table.js';
 import { AccountRoutes } from './account-routes.js';
 import { postgresCollection } from './collections.js';
 import type { Conn } from './connection.js';
+import { isDistributed } from './distribute.js';
 import { postgresDump } from './dump.js';
 import { postgresLabels } from './labels.js';
 import { migrate } from './migrate.js';
@@ -129,9 +130,15 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
     return { client, done: (error) => client.release(error ?? true) };
   });
 
-  const migrated = migrate(pool, schema, undefined, { distribute: options.distribute }).then((applied) => ({
-    created: applied.some((m) => m.version === 1),
-  }));
+  // Whether the schema is distributed by account (Citus), read once it is migrated: statements
+  // are then prepared per account (account-bound.ts).
+  let distributed = false;
+  const migrated = migrate(pool, schema, undefined, { distribute: options.distribute }).then(
+    async (applied) => {
+      distributed = await isDistributed(pool, schema);
+      return { created: applied.some((m) => m.version === 1) };
+    },
+  );
   // Reported through ready() and every transaction; not an unhandled rejection meanwhile.
   migrated.catch(() => {});
 
@@ -147,6 +154,7 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
     searchPathSql: `SET search_path TO ${quoteIdent(schema)}; SET citus.multi_shard_modify_mode TO 'sequential'`,
     // Workspace → account, for every transaction of this storage (a workspace never moves).
     routes: new AccountRoutes(),
+    distributed: () => distributed,
     maxAttempts: Math.max(1, options.maxAttempts ?? 20),
     makeTx: postgresTx,
     committed: (accounts) => notifier.add(accounts),

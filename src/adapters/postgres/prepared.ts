@@ -8,9 +8,16 @@ import { createHash } from 'node:crypto';
 export interface Prepared {
   readonly name: string;
   readonly text: string;
+  /**
+   * The parameter ($n) holding the account whose shard the statement reads, for a statement
+   * Citus cannot keep one plan of while the account is a parameter (a join, a subquery): on a
+   * distributed schema it is prepared per account with the account written in (account-bound.ts).
+   */
+  readonly accountParam?: number;
 }
 
-export const prepared = (text: string): Prepared => ({
+export const prepared = (text: string, options: { accountParam?: number } = {}): Prepared => ({
   name: `ot_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`,
   text,
+  ...(options.accountParam === undefined ? {} : { accountParam: options.accountParam }),
 });

@@ -38,6 +38,7 @@ const drawSql = prepared(
   drawnSequence +
     "ARRAY(SELECT data FROM webhooks WHERE account_id = $1 AND status = 'active' " +
     "AND event_types && ARRAY[$2::text, '*']::text[] ORDER BY pk) AS hooks",
+  { accountParam: 1 },
 );
 
 /** $1 id, $2 account, $3 type, $4 resource, $5 time, $6 text: numbered by the account's row. */
@@ -62,6 +63,7 @@ export const drawAheadSql = prepared(
     "ARRAY(SELECT data FROM webhooks WHERE account_id = $1 AND status = 'active' ORDER BY pk) AS hooks, " +
     "ARRAY(SELECT array_to_string(event_types, ' ') FROM webhooks WHERE account_id = $1 " +
     "AND status = 'active' ORDER BY pk) AS hook_types",
+  { accountParam: 1 },
 );
 
 /** Keeps what drawAheadSql answered, for the account's next append in the transaction. */

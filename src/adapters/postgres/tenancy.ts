@@ -276,29 +276,37 @@ const tokenGrantSql = (also: { columns: string; joins: string } | null = null): 
   `LEFT JOIN workspaces w ON w.account_id = t.account_id AND w.id = t.workspace_id ${also ? `${also.joins} ` : ''}` +
   'WHERE t.account_id = $2 AND t.hash = $1';
 
-const grantSql = prepared(tokenGrantSql());
+const grantSql = prepared(tokenGrantSql(), { accountParam: 2 });
 
-/** The grant's statement with the row of a table its token's workspace holds under id $3 (AheadRow). */
-/** A statement per collection, made (and prepared) the first time it is asked for. */
-function perCollection(text: (name: CollectionName) => string): (name: CollectionName) => Prepared {
+/**
+ * A statement per collection, made (and prepared) the first time it is asked for; its account
+ * is parameter `accountParam` (account-bound.ts).
+ */
+function perCollection(
+  text: (name: CollectionName) => string,
+  accountParam: number,
+): (name: CollectionName) => Prepared {
   const made = new Map<CollectionName, Prepared>();
   return (name) => {
     let statement = made.get(name);
     if (!statement) {
-      statement = prepared(text(name));
+      statement = prepared(text(name), { accountParam });
       made.set(name, statement);
     }
     return statement;
   };
 }
 
-const grantWithRowSql = perCollection((name) =>
-  tokenGrantSql({
-    columns: 'r.data AS ahead_data, r.version AS ahead_version',
-    joins:
-      `LEFT JOIN ${shapes[name].table} r ON r.account_id = t.account_id AND r.id = $3 ` +
-      'AND r.workspace_id = t.workspace_id',
-  }),
+/** The grant's statement with the row of a table its token's workspace holds under id $3 (AheadRow). */
+const grantWithRowSql = perCollection(
+  (name) =>
+    tokenGrantSql({
+      columns: 'r.data AS ahead_data, r.version AS ahead_version',
+      joins:
+        `LEFT JOIN ${shapes[name].table} r ON r.account_id = t.account_id AND r.id = $3 ` +
+        'AND r.workspace_id = t.workspace_id',
+    }),
+  2,
 );
 
 /**
@@ -325,6 +333,7 @@ const lockedRowByTokenSql = perCollection(
     `SELECT r.data, r.version FROM ${shapes[name].table} r WHERE r.account_id = $1 AND r.id = $3 ` +
     'AND r.workspace_id = (SELECT t.workspace_id FROM tokens t WHERE t.account_id = $1 AND t.hash = $2) ' +
     'FOR KEY SHARE OF r',
+  1,
 );
 
 /**

@@ -25,6 +25,8 @@ export interface TransactionRunnerOptions {
   searchPathSql: string;
   /** The storage's workspace → account cache, given to every transaction. */
   routes: AccountRoutes;
+  /** Whether the schema is distributed (Citus): statements are then bound to their account (account-bound.ts). */
+  distributed?: () => boolean;
   /** How many times one transaction may run before TransientConflict; at least 1. */
   maxAttempts: number;
   /** Builds the stores of one transaction; `observer` hears what it appended and queued. */
@@ -116,6 +118,7 @@ export function transactionRunner(options: TransactionRunnerOptions) {
       searchPathSql: options.searchPathSql,
       routes: options.routes,
       rerun: run > 1,
+      bindsAccounts: options.distributed?.() ?? false,
     });
     // Read (and claimed) with the token's grant, in its round trip (tenancy.ts); a run again
     // locks what it reads otherwise, and goes without.
