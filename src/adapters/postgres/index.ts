@@ -136,7 +136,7 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
   const migrated = migrate(pool, schema, undefined, { distribute: options.distribute }).then(
     async (applied) => {
       // A speed-up only: a database that cannot say leaves statements as they are.
-    distributed = await isDistributed(pool, schema).catch(() => false);
+      distributed = await isDistributed(pool, schema).catch(() => false);
       return { created: applied.some((m) => m.version === 1) };
     },
   );
