@@ -3,6 +3,7 @@ import { afterEach, expect, it } from 'vitest';
 import { postgresStorage } from '../../src/adapters/postgres/index.js';
 import { createTracker, projects, tenancy } from '../../src/core/index.js';
 import { createIssueRequest } from '../support/issue-request.js';
+import { observeClients } from '../support/observed-pool.js';
 import { describeOnPostgres, dropSchema, freshSchema, requireDatabaseUrl } from '../support/postgres.js';
 
 /**
@@ -16,47 +17,30 @@ function countingPool(max: number) {
   const pool = new pg.Pool({ connectionString: requireDatabaseUrl(), max, pipeline: true } as pg.PoolConfig);
   const sent: string[] = [];
   const inFlight = new WeakMap<pg.PoolClient, number>();
-  const connect = pool.connect.bind(pool);
-  const counted = new WeakSet<pg.PoolClient>();
-  const counting = async () => {
-    const client = await connect();
-    if (!counted.has(client)) {
-      counted.add(client);
-      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-      (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-        const first = args[0];
-        const text = typeof first === 'string' ? first : String((first as { text?: string }).text);
-        const pending = inFlight.get(client) ?? 0;
-        if (pending === 0 || sent.length === 0) sent.push(text);
-        else sent[sent.length - 1] += `\n+ ${text}`;
-        inFlight.set(client, pending + 1);
-        const settle = () => inFlight.set(client, (inFlight.get(client) ?? 1) - 1);
-        const callback = args[args.length - 1];
-        if (typeof callback === 'function') {
-          // pool.query's form: answered through the callback.
-          args[args.length - 1] = (...answer: unknown[]) => {
-            settle();
-            return callback(...answer);
-          };
-          return query(...args);
-        }
-        const result = query(...args) as Promise<unknown>;
-        result.then(settle, settle);
-        return result;
-      };
-    }
-    return client;
-  };
-  // pool.query connects with a callback.
-  const wrapped = (callback?: (error: unknown, client?: pg.PoolClient, done?: () => void) => void) => {
-    if (!callback) return counting();
-    counting().then(
-      (client) => callback(undefined, client, () => client.release()),
-      (error) => callback(error),
-    );
-    return undefined;
-  };
-  (pool as unknown as { connect: typeof wrapped }).connect = wrapped;
+  observeClients(pool, (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      const first = args[0];
+      const text = typeof first === 'string' ? first : String((first as { text?: string }).text);
+      const pending = inFlight.get(client) ?? 0;
+      if (pending === 0 || sent.length === 0) sent.push(text);
+      else sent[sent.length - 1] += `\n+ ${text}`;
+      inFlight.set(client, pending + 1);
+      const settle = () => inFlight.set(client, (inFlight.get(client) ?? 1) - 1);
+      const callback = args[args.length - 1];
+      if (typeof callback === 'function') {
+        // pool.query's form: answered through the callback.
+        args[args.length - 1] = (...answer: unknown[]) => {
+          settle();
+          return callback(...answer);
+        };
+        return query(...args);
+      }
+      const result = query(...args) as Promise<unknown>;
+      result.then(settle, settle);
+      return result;
+    };
+  });
   return { pool, sent };
 }
 
