@@ -10,6 +10,7 @@ import { postgresStorage } from '../../src/adapters/postgres/index.js';
 import { prepared } from '../../src/adapters/postgres/prepared.js';
 import { createTracker, projects, tenancy } from '../../src/core/index.js';
 import { createIssueRequest } from '../support/issue-request.js';
+import { observeClients } from '../support/observed-pool.js';
 import {
   describeOnPostgres,
   dropSchema,
@@ -22,6 +23,11 @@ it('writes the account in and numbers the parameters after it one lower', () => 
   expect(writtenIn('SELECT $1, $2, $3 WHERE a = $2 AND b = $12', 2, 'acct_x')).toBe(
     "SELECT $1, 'acct_x', $2 WHERE a = 'acct_x' AND b = $11",
   );
+});
+
+it('refuses to mark a statement that quotes a $n as bound to its account', () => {
+  expect(() => prepared("SELECT '$1' WHERE a = $1", { accountParam: 1 })).toThrow(/quotes a \$n/);
+  expect(prepared("SELECT '$1' WHERE a = $1").accountParam).toBeUndefined();
 });
 
 describeOnPostgres('statements bound to their account', () => {
@@ -76,33 +82,14 @@ describeOnPostgres('the storage binds statements on a distributed schema only', 
   } as pg.PoolConfig);
   // The prepared statements' texts the storage's clients send.
   const preparedTexts: string[] = [];
-  const connect = pool.connect.bind(pool);
-  const watched = new WeakSet<pg.PoolClient>();
-  const watch = (client: pg.PoolClient) => {
-    if (watched.has(client)) return;
-    watched.add(client);
+  observeClients(pool, (client) => {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
       const config = args[0] as { name?: string; text?: string };
       if (typeof config === 'object' && config.name !== undefined) preparedTexts.push(String(config.text));
       return query(...args);
     };
-  };
-  // Both of pg's forms: a promise, and the callback pool.query uses.
-  (pool as unknown as { connect: (...args: unknown[]) => unknown }).connect = (...args: unknown[]) => {
-    const callback = args[0] as
-      | ((error: Error | undefined, client?: pg.PoolClient, done?: unknown) => void)
-      | undefined;
-    if (typeof callback === 'function')
-      return connect((error, client, done) => {
-        if (client) watch(client);
-        callback(error, client, done);
-      });
-    return connect().then((client) => {
-      watch(client);
-      return client;
-    });
-  };
+  });
   const storage = postgresStorage({ pool, schema });
   afterAll(async () => {
     await storage.close();

@@ -32,7 +32,7 @@ const maxTextsMade = 4096;
 /**
  * `text` with parameter `$at` written in as `value` (a quoted literal) and the parameters after
  * it numbered one lower. The statements bound are the adapter's own: no `$n` inside a quoted
- * string, which `bindable` checks.
+ * string, which `prepared` checks once, where each is made.
  */
 export function writtenIn(text: string, at: number, value: string): string {
   return text.replace(/\$(\d+)/g, (_, n: string) => {
@@ -41,10 +41,6 @@ export function writtenIn(text: string, at: number, value: string): string {
     return index > at ? `$${index - 1}` : `$${index}`;
   });
 }
-
-/** Whether `statement` names an account parameter and can have it written in safely. */
-const bindable = (statement: Prepared): statement is Prepared & { accountParam: number } =>
-  statement.accountParam !== undefined && !statement.text.includes("'$");
 
 /** A statement and its parameters as sent, and the name of one the connection no longer keeps. */
 export interface Sent {
@@ -59,8 +55,8 @@ export interface Sent {
  * many, `evicted` names the least recently used: the caller deallocates it (`deallocate`) ahead.
  */
 export function boundTo(client: PoolClient, statement: Prepared, params: readonly unknown[]): Sent {
-  if (!bindable(statement)) return { sql: statement, params };
   const at = statement.accountParam;
+  if (at === undefined) return { sql: statement, params };
   const account = params[at - 1];
   if (typeof account !== 'string' || !accountShape.test(account)) return { sql: statement, params };
   const key = `${statement.name}\u0000${account}`;

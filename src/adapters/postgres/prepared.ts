@@ -16,8 +16,10 @@ export interface Prepared {
   readonly accountParam?: number;
 }
 
-export const prepared = (text: string, options: { accountParam?: number } = {}): Prepared => ({
-  name: `ot_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`,
-  text,
-  ...(options.accountParam === undefined ? {} : { accountParam: options.accountParam }),
-});
+export function prepared(text: string, options: { accountParam?: number } = {}): Prepared {
+  const name = `ot_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+  if (options.accountParam === undefined) return { name, text };
+  // The account is written in by replacing each `$n` (account-bound.ts): none may be quoted.
+  if (text.includes("'$")) throw new Error(`a statement bound to its account quotes a $n: ${text}`);
+  return { name, text, accountParam: options.accountParam };
+}
