@@ -16,7 +16,8 @@
 // Needs: the plain server (BENCH_DATABASE_URL or TEST_DATABASE_URL) and a Citus coordinator
 // (`--citus <URL>` or TEST_CITUS_URL: a database with the citus extension and its workers added,
 // as `cluster.sh db NAME` makes), both local (their processes are read from /proc); Linux.
-// BENCH_SECONDS (4), BENCH_ROUNDS (3), BENCH_CONNECTIONS (24), BENCH_SHARDS (8).
+// BENCH_SECONDS (4), BENCH_ROUNDS (3), BENCH_CONNECTIONS (24), BENCH_SHARDS (8), BENCH_SERVE_FLAGS
+// (the flags of every `serve`, lean by default: see serveFlags).
 // BENCH_BASELINE_CLI: the built CLI of another version (dist/cli/main.js of a checkout); with it,
 // one more configuration runs that version's `serve` on the coordinator, on the same schema, in
 // the same alternating rounds: a before/after of a change measured under the same load.
@@ -41,6 +42,12 @@ const shards = Number(process.env.BENCH_SHARDS ?? 8);
 const cli = process.env.BENCH_CLI || new URL('../dist/cli/main.js', import.meta.url).pathname;
 const baselineCli = process.env.BENCH_BASELINE_CLI;
 const ticksPerSecond = 100; // USER_HZ on Linux
+// The flags every `serve` gets besides --db, --port and --json: lean by default (no rate limit, no
+// storage-time share, warnings only); BENCH_SERVE_FLAGS replaces them, e.g. with
+// "--rate-limit 100000000" for the defaults with a limit no load reaches.
+const serveFlags = (process.env.BENCH_SERVE_FLAGS ?? '--rate-limit 0 --storage-time 0 --log-level warn')
+  .split(/\s+/)
+  .filter(Boolean);
 
 function fail(message) {
   console.error(`bench/citus.js: ${message}`);
@@ -160,21 +167,7 @@ async function runCli(args) {
 async function startServe(db, cliPath = cli) {
   const child = spawn(
     process.execPath,
-    [
-      cliPath,
-      'serve',
-      '--db',
-      db,
-      '--port',
-      '0',
-      '--json',
-      '--rate-limit',
-      '0',
-      '--storage-time',
-      '0',
-      '--log-level',
-      'warn',
-    ],
+    [cliPath, 'serve', '--db', db, '--port', '0', '--json', ...serveFlags],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   let buffered = '';
@@ -376,7 +369,7 @@ try {
   console.log(
     `\nmedians of ${rounds} alternating rounds, ${seconds}s each, ${connections} connections split over the serve ` +
       `processes; 6 accounts; Citus ${citusVersion}, ${workers.length} workers, ${shards} shards a table; ` +
-      'serve --rate-limit 0 --storage-time 0 --log-level warn; CPU µs per answered request from /proc\n',
+      `serve ${serveFlags.join(' ')}; CPU µs per answered request from /proc\n`,
   );
   const header = [
     'request',

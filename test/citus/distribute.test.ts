@@ -36,7 +36,13 @@ describeUnless(
       const first = await runCli(['distribute', '--db', url, '--json']);
       expect(first.code, first.stderr).toBe(0);
       const report = JSON.parse(first.stdout) as Report;
-      expect(report).toMatchObject({ schema, created: true, unchanged: [], functions: ['rate_limit_take'] });
+      expect(report).toMatchObject({
+        schema,
+        created: true,
+        unchanged: [],
+        functions: ['rate_limit_take', 'rate_limit_take_many'],
+      });
+      expect(await delegatedFunctions(schema)).toEqual(['rate_limit_take', 'rate_limit_take_many']);
       expect(report.db).not.toContain('password');
       expect(report.changed.map((c) => c.table).sort()).toEqual(Object.keys(tableKinds).sort());
       const kinds = await tableKindsOf(schema);
@@ -92,9 +98,40 @@ describeUnless(
       expect(kinds.get('watchers')).toEqual({ type: 'distributed', column: 'account_id' });
       expect(kinds.get('notification_reads')).toEqual({ type: 'distributed', column: 'account_id' });
       expect(kinds.size).toBe(Object.keys(tableKinds).length);
+      // The rate limiter's function of migration 22 runs where its key's rows are, as on a schema
+      // distributed at once: every statement of a take in one call on that node.
+      expect(await delegatedFunctions(schema)).toEqual(['rate_limit_take', 'rate_limit_take_many']);
+    });
+
+    it('completes the distribution of a schema an earlier version distributed, at a start with nothing to migrate', async () => {
+      const { schema, url } = fresh();
+      expect((await runCli(['distribute', '--db', url])).code).toBe(0);
+      // As versions before this one left it: migration 22's function copied to the workers, but
+      // run on the coordinator, each of its statements a round trip to the key's node.
+      const take = `${schema}.rate_limit_take_many(text, bigint, bigint, bigint, bigint)`;
+      await onCoordinator('SELECT create_distributed_function($1)', [take]);
+      expect(await delegatedFunctions(schema)).toEqual(['rate_limit_take']);
+      const coordinator = new URL(url);
+      coordinator.searchParams.delete('schema');
+      const storage = postgresStorage({ connectionString: coordinator.toString(), schema, poolMax: 1 });
+      await storage.ready();
+      await storage.close();
+      expect(await delegatedFunctions(schema)).toEqual(['rate_limit_take', 'rate_limit_take_many']);
     });
   },
 );
+
+/** The functions of `schema` Citus runs on the node of their distribution argument, by name. */
+async function delegatedFunctions(schema: string): Promise<string[]> {
+  const rows = await onCoordinator<{ name: string }>(
+    'SELECT p.proname AS name FROM pg_dist_object o JOIN pg_proc p ON p.oid = o.objid ' +
+      'JOIN pg_namespace n ON n.oid = p.pronamespace ' +
+      "WHERE o.classid = 'pg_proc'::regclass AND n.nspname = $1 AND o.distribution_argument_index IS NOT NULL " +
+      'ORDER BY 1',
+    [schema],
+  );
+  return rows.map((r) => r.name);
+}
 
 /** `schema` on `url` as a release at `version` left it, its tables local to the coordinator. */
 async function migratedTo(url: string, schema: string, version: number): Promise<void> {

@@ -5,8 +5,8 @@ import { quoteIdent, quoteLiteral } from './sql.js';
 /**
  * Distributes a migrated schema over a Citus cluster as distribution.ts says: the tenant tables by
  * their account, colocated with `accounts`; the reference tables copied to every node; the tables
- * keyed by something else by that key, in a group of their own; and `rate_limit_take` run where its
- * key's rows are. Idempotent: a table Citus already knows is left as it is, so the same call
+ * keyed by something else by that key, in a group of their own; and the rate limit's functions run where
+ * their key's rows are. Idempotent: a table Citus already knows is left as it is, so the same call
  * finishes a distribution an earlier one left half done, and a migration that adds a table gives it
  * its kind (migrate.ts calls this inside the migration's transaction once `accounts` is distributed).
  */
@@ -40,6 +40,18 @@ export interface DistributeOptions {
 }
 
 type Query = Pick<PoolClient, 'query'>;
+
+/**
+ * The functions that touch only the rows of their `p_key` (in `rate_limits`' group), with their
+ * argument types: Citus runs a call of one on the node that holds the key's shard, in one round
+ * trip, where the coordinator would otherwise send each of its statements to that node in a
+ * distributed transaction of its own (five for a take). The rate limiter calls `rate_limit_take_many`
+ * (migration 22); `rate_limit_take` (migration 11) is kept for databases a previous version serves.
+ */
+const delegatedFunctions: ReadonlyArray<readonly [name: string, args: string]> = [
+  ['rate_limit_take', 'text, bigint, bigint, bigint'],
+  ['rate_limit_take_many', 'text, bigint, bigint, bigint, bigint'],
+];
 
 /** Citus's version on this database, or null when the extension is not there. */
 async function citusVersion(db: Query): Promise<string | null> {
@@ -175,20 +187,21 @@ export async function distributeSchema(
     report.changed.push({ table, kind: kind.kind });
   }
   if (existing.has('rate_limits')) {
-    const fn = `${quoteIdent(schema)}.rate_limit_take(text, bigint, bigint, bigint)`;
-    const { rows } = await db.query(
-      // Citus lists every function it copied to the workers; one it runs where its key is has the argument.
-      'SELECT 1 FROM pg_dist_object WHERE classid = $1::regclass AND objid = to_regprocedure($2) ' +
-        'AND distribution_argument_index IS NOT NULL',
-      ['pg_proc', fn],
-    );
-    if (rows.length === 0) {
+    for (const [name, args] of delegatedFunctions) {
+      const fn = `${quoteIdent(schema)}.${name}(${args})`;
+      const { rows } = await db.query<{ exists: boolean; delegated: boolean }>(
+        // Citus lists every function it copied to the workers; one it runs where its key is has the argument.
+        'SELECT to_regprocedure($2) IS NOT NULL AS exists, EXISTS (SELECT 1 FROM pg_dist_object WHERE ' +
+          'classid = $1::regclass AND objid = to_regprocedure($2) AND distribution_argument_index IS NOT NULL) AS delegated',
+        ['pg_proc', fn],
+      );
+      if (!rows[0]?.exists || rows[0].delegated) continue;
       await db.query(
         `SELECT create_distributed_function(${quoteLiteral(fn)}, 'p_key', colocate_with => ${quoteLiteral(
           `${quoteIdent(schema)}.rate_limits`,
         )})`,
       );
-      report.functions.push('rate_limit_take');
+      report.functions.push(name);
     }
   }
   return report;

@@ -19,7 +19,9 @@ export { SchemaTooNew };
  * On a Citus coordinator, the same transaction then gives each table the migrations added its kind
  * (distribute.ts): every table of a schema it creates, and a new table of a schema distributed
  * already, so neither a first start nor an upgrade needs a manual step (`distribute: false` leaves
- * a new schema's tables local to the coordinator). Its DDL runs in Citus's sequential mode, which
+ * a new schema's tables local to the coordinator). A start with nothing to migrate still completes a
+ * distributed schema's distribution, so what a later version distributes needs no manual step
+ * either. Its DDL runs in Citus's sequential mode, which
  * a transaction that creates and distributes tables needs.
  */
 export async function migrate(
@@ -55,11 +57,13 @@ export async function migrate(
       const current = rows[0]?.version ?? 0;
       if (current > known) throw new SchemaTooNew(current, known);
       const pending = all.filter((migration) => migration.version > current);
+      // Checked at every start, not only with migrations pending: a schema distributed by an
+      // earlier version may lack what this version's distribution adds (a function it runs where
+      // its key is), and distributeSchema, idempotent, completes it.
       const distributed =
-        pending.length > 0 &&
         (await isCitusCoordinator(client)) &&
         ((current === 0 && options.distribute !== false) || (await isDistributed(client, schema)));
-      if (distributed) {
+      if (distributed && pending.length > 0) {
         await client.query("SET LOCAL citus.multi_shard_modify_mode TO 'sequential'");
         // Migrations 16 to 22 made triggers on issues, which Citus refuses on a distributed table
         // unless told otherwise; migration 23 drops them again, in the same transaction.
