@@ -93,6 +93,12 @@ export interface Conn {
   batch(statements: readonly Statement[]): Promise<QueryResult[]>;
   /** Whether `batch` sends its statements in one round trip (else one after another). */
   readonly pipelines: boolean;
+  /**
+   * Whether the schema is distributed by account (Citus): each statement then costs a round trip
+   * from the coordinator to the account's node, so a store may send one statement where it would
+   * otherwise send several in one `batch`.
+   */
+  readonly distributed: boolean;
   /** Holds `write` back (see HeldWrite); write transactions only. */
   hold(write: HeldWrite): void;
   /** The write held back, for the statement that carries it (which must then `check` it). */
@@ -435,6 +441,7 @@ export function transactionConn(
   const conn: TransactionConn = {
     writing,
     pipelines,
+    distributed: options.bindsAccounts ?? false,
     rerun: options.rerun ?? false,
     memo: new TransactionMemo(),
     routes: options.routes,

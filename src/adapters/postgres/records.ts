@@ -4,7 +4,7 @@ import { accountOf } from './account-routes.js';
 import { type Conn, prepared } from './connection.js';
 import { claimId, claimSql, claimsOf, keepClaim, placeholder } from './idempotency-claims.js';
 import { purgeLockTaken } from './purge-lock.js';
-import { drawAheadSql, keepDrawnAhead } from './signals.js';
+import { drawAhead, drawAheadSql, keepDrawnAhead } from './signals.js';
 import { ensureLockRow, lockShared, sharedSql } from './tenant-locks.js';
 import { predicateKey } from './transaction-memo.js';
 
@@ -106,13 +106,65 @@ const nextSql = prepared(
  * together (one round trip on a pipelining pool). The create's writes then all go with the
  * COMMIT: the counter row's lock, which queues the creates of a project, spans these and the
  * commit, not a statement more between. Three statements rather than one of data-modifying CTEs:
- * Citus runs a CTE that inserts apart from the rest, through the coordinator.
+ * Citus runs a CTE that inserts apart from the rest, through the coordinator (on a distributed
+ * schema they are one statement that updates the counter: nextIssueSql).
  */
 const nextIssueStatements = (name: string, workspaceId: string, accountId: string, lockName: string) => [
   { sql: nextSql, params: [name, workspaceId, accountId] },
   { sql: sharedSql, params: [accountId, lockName] },
   { sql: drawAheadSql, params: [accountId] },
 ];
+
+/**
+ * nextIssueStatements as one statement, for a distributed schema ($1 the account, $2 the
+ * counter's name, $3 the predicate's): there each statement is a round trip from the coordinator
+ * to the account's node, and Citus routes a statement whose CTEs update or lock rows of one
+ * account whole (it refuses only a CTE that inserts). So the counter is an UPDATE here: its row
+ * exists from a project's first issue on, and `value` is null before (the caller then takes the
+ * number with nextSql). The select list reads the CTEs in the order of the three statements
+ * (counter row, predicate, account), the order PostgreSQL runs them in.
+ */
+const nextIssueSql = prepared(
+  'WITH n AS (UPDATE counters SET value = value + 1 WHERE account_id = $1 AND name = $2 RETURNING value), ' +
+    'shared AS MATERIALIZED (SELECT 1 FROM tenant_locks WHERE account_id = $1 AND name = $3 FOR SHARE), ' +
+    `${drawAhead.cte} SELECT (SELECT value FROM n) AS value, (SELECT count(*) FROM shared)::int AS locked, ` +
+    drawAhead.columns,
+  { accountParam: 1 },
+);
+
+type NextIssueRow = {
+  value: number | null;
+  locked: number;
+  sequence: number;
+  hooks: string[];
+  hook_types: string[];
+};
+
+/** nextIssueStatements' answers, in one row as nextIssueSql gives them (value undefined when missing). */
+async function nextIssueRow(
+  conn: Conn,
+  name: string,
+  workspaceId: string,
+  accountId: string,
+  lockName: string,
+): Promise<NextIssueRow | undefined> {
+  if (conn.distributed) {
+    const row = await conn.row<NextIssueRow>(nextIssueSql, [accountId, name, lockName]);
+    // The project's first issue: no counter row yet, so none updated. The account's row and the
+    // predicate are locked already; the counter row's insert queues the project's other creates.
+    if (row && row.value === null)
+      row.value = (await conn.value<number>(nextSql, [name, workspaceId, accountId])) ?? null;
+    return row;
+  }
+  const [counted, locked, drawn] = await conn.batch(
+    nextIssueStatements(name, workspaceId, accountId, lockName),
+  );
+  const value = counted?.rows[0]?.value as number | undefined;
+  const ahead = drawn?.rows[0] as Omit<NextIssueRow, 'value' | 'locked'> | undefined;
+  return value === undefined || ahead === undefined
+    ? undefined
+    : { ...ahead, value, locked: locked?.rowCount ?? 0 };
+}
 
 /** Named counters (issue numbers per project). */
 export function postgresCounters(conn: Conn): CounterStore {
@@ -129,17 +181,7 @@ export function postgresCounters(conn: Conn): CounterStore {
         const lockName = `issues:${workspaceId}`;
         // The statement locks the predicate's row: it must exist by then (a statement the first time only).
         await ensureLockRow(conn, accountId, lockName, (sql, params) => conn.run(sql, params));
-        const [counted, locked, drawn] = await conn.batch(
-          nextIssueStatements(name, workspaceId, accountId, lockName),
-        );
-        const value = counted?.rows[0]?.value as number | undefined;
-        const ahead = drawn?.rows[0] as
-          | { sequence: number; hooks: string[]; hook_types: string[] }
-          | undefined;
-        const row =
-          value === undefined || ahead === undefined
-            ? undefined
-            : { ...ahead, value, locked: locked?.rowCount ?? 0 };
+        const row = await nextIssueRow(conn, name, workspaceId, accountId, lockName);
         if (row?.value == null) throw new Error(`counter ${name} returned no value`);
         // A lock row seen by this storage but gone since (made by a transaction rolled back): locked
         // now, still before the insert, which goes with the COMMIT.

@@ -28,10 +28,12 @@ function conditions(query: Omit<SignalQuery, 'afterSequence' | 'limit'>): Condit
  * one of data-modifying CTEs: Citus runs a CTE that inserts apart from the rest of its statement,
  * through the coordinator, and each of these reaches the account's shard alone.
  */
-/** The account's ($1) next sequence, its row locked until the transaction ends, as `sequence`. */
-const drawnSequence =
-  'WITH drawn AS (UPDATE accounts SET last_sequence = last_sequence + 1 WHERE id = $1 RETURNING last_sequence) ' +
-  'SELECT (SELECT last_sequence FROM drawn) AS sequence, ';
+/** The account's ($1) next sequence, its row locked until the transaction ends: a CTE named `drawn`. */
+const drawnCte =
+  'drawn AS (UPDATE accounts SET last_sequence = last_sequence + 1 WHERE id = $1 RETURNING last_sequence)';
+
+/** The account's ($1) next sequence, as `sequence`, and the select list goes on. */
+const drawnSequence = `WITH ${drawnCte} SELECT (SELECT last_sequence FROM drawn) AS sequence, `;
 
 /** $1 the account, $2 the event's type. */
 const drawSql = prepared(
@@ -54,17 +56,26 @@ const insertDrawnSql =
   'VALUES ($1, $2, $3, $4, $5, $6, $7)';
 
 /**
+ * drawAheadSql's parts, for a statement that draws the append ahead with other work of its own
+ * ($1 the account there too): the CTE to list in its WITH, and the columns to select.
+ */
+export const drawAhead = {
+  cte: drawnCte,
+  columns:
+    '(SELECT last_sequence FROM drawn) AS sequence, ' +
+    "ARRAY(SELECT data FROM webhooks WHERE account_id = $1 AND status = 'active' ORDER BY pk) AS hooks, " +
+    "ARRAY(SELECT array_to_string(event_types, ' ') FROM webhooks WHERE account_id = $1 " +
+    "AND status = 'active' ORDER BY pk) AS hook_types",
+};
+
+/**
  * Draws an account's append ahead ($1 the account): its next sequence, its row locked, and its
  * active subscriptions with the types they want. Sent after the locks its transaction takes
  * first, so that they keep their order. Its columns: `sequence`, `hooks`, `hook_types`.
  */
-export const drawAheadSql = prepared(
-  drawnSequence +
-    "ARRAY(SELECT data FROM webhooks WHERE account_id = $1 AND status = 'active' ORDER BY pk) AS hooks, " +
-    "ARRAY(SELECT array_to_string(event_types, ' ') FROM webhooks WHERE account_id = $1 " +
-    "AND status = 'active' ORDER BY pk) AS hook_types",
-  { accountParam: 1 },
-);
+export const drawAheadSql = prepared(`WITH ${drawAhead.cte} SELECT ${drawAhead.columns}`, {
+  accountParam: 1,
+});
 
 /** Keeps what drawAheadSql answered, for the account's next append in the transaction. */
 export function keepDrawnAhead(
