@@ -71,7 +71,15 @@ export async function claimCitusSchema(url: string, resetSql: string): Promise<C
         [schema],
       );
       if (!locked[0]?.ok) continue;
-      await client.query(`SET search_path TO "${schema}"; ${resetSql}`);
+      try {
+        await client.query(`SET search_path TO "${schema}"; ${resetSql}`);
+      } catch {
+        // A schema an earlier version migrated (a table this one empties is missing): dropped,
+        // not reused. The statements of the reset ran as one transaction and changed nothing.
+        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
+        await client.query('SELECT pg_advisory_unlock(hashtext($1))', [schema]);
+        continue;
+      }
       return { schema, release };
     }
     const schema = `${prefix}${randomBytes(6).toString('hex')}`;

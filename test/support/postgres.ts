@@ -97,6 +97,7 @@ export const resetTablesSql = [
   'workspace_routes',
   'token_routes',
   'tenant_locks',
+  'outcome_issue_counts',
 ]
   .map((table) => `DELETE FROM ${table};`)
   .join(' ');

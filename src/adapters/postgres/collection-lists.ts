@@ -14,6 +14,7 @@ import { type CollectionContext, matching, parseRow, type Row } from './collecti
 import { lockReferenced, predicateLock } from './collection-locks.js';
 import { addSearch } from './collection-sql.js';
 import { addLabels } from './labels.js';
+import { isKeptTally, keptTallySql } from './outcome-counts.js';
 
 /** A PostgreSQL collection's counts and pages (collections.ts assembles the store). */
 
@@ -45,6 +46,16 @@ export async function tallyRows(
   await conn.consistent();
   await lockReferenced(ctx, accountId, workspaceId, where as Where);
   await predicateLock(ctx, accountId, workspaceId, true);
+  // The live issues of an outcome by status and severity, in a read: from the counts the writes
+  // keep. A write transaction's own changes to them go with its COMMIT, so it counts the rows.
+  if (ctx.name === 'issues' && !conn.writing && isKeptTally(where as Record<string, unknown>, by)) {
+    const kept = await conn.rows<Record<string, unknown>>(keptTallySql, [
+      accountId,
+      workspaceId,
+      (where as { outcomeId: string }).outcomeId,
+    ]);
+    return talliesOf(kept, 2);
+  }
   const conditions = matching(ctx, accountId, workspaceId, where);
   const columns = by.map(columnOf);
   const rows = await conn.rows<Record<string, unknown>>(

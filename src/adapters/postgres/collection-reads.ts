@@ -12,6 +12,7 @@ import {
   withoutWorkspace,
 } from './collection-context.js';
 import { predicateLock } from './collection-locks.js';
+import { countedAs } from './outcome-counts.js';
 import { type AheadRow, aheadRowKey } from './transaction-memo.js';
 
 /** A PostgreSQL collection's reads by id and by filter (collections.ts assembles the store). */
@@ -65,7 +66,10 @@ export async function getRow(ctx: CollectionContext, workspaceId: string, id: st
     // have changed between the reads, and an update from either read lost a race.
     const seen = conn.memo.readVersions.get(readKey(table, row.id));
     conn.memo.readVersions.set(readKey(table, row.id), seen ? [...seen, row.version] : [row.version]);
-    if (name === 'issues') conn.memo.issueLabels.set(row.id, labelsOf(name, row));
+    if (name === 'issues') {
+      conn.memo.issueLabels.set(row.id, labelsOf(name, row));
+      conn.memo.issueCounted.set(row.id, countedAs(row));
+    }
   }
   return row;
 }

@@ -16,6 +16,7 @@ import { forgetAhead } from './collection-reads.js';
 import { postgresDialect, uniqueFields } from './collection-sql.js';
 import { withUniqueRules } from './errors.js';
 import { issueLabelWrites } from './labels.js';
+import { type CountedAs, countedAs, countedAsColumns, countedColumns } from './outcome-counts.js';
 import { ensureLockRow } from './tenant-locks.js';
 import { predicateKey } from './transaction-memo.js';
 
@@ -58,15 +59,19 @@ async function updateIssue(
 ): Promise<number> {
   const { conn, name } = ctx;
   const labels = labelsOf(name, row);
+  const counted = await countedBefore(ctx, accountId, row);
   const before = conn.memo.issueLabels.get(row.id);
   if (before === undefined) {
     const around = issueLabelWrites.updated(accountId, row.workspaceId, row.id, labels);
     const results = await conn.batch([...around.before, update, ...around.after]);
     conn.memo.issueLabels.set(row.id, labels);
-    return results[around.before.length]?.rowCount ?? 0;
+    const changed = results[around.before.length]?.rowCount ?? 0;
+    if (changed === 1) countedNow(ctx, accountId, row, counted);
+    return changed;
   }
   const changed = await conn.run(update.sql, update.params);
   if (changed !== 1) return changed;
+  countedNow(ctx, accountId, row, counted);
   conn.memo.issueLabels.set(row.id, labels);
   const removed = before.filter((label) => !labels.includes(label));
   const added = labels.filter((label) => !before.includes(label));
@@ -76,6 +81,30 @@ async function updateIssue(
   ];
   if (writes.length > 0) await conn.batch(writes);
   return changed;
+}
+
+/**
+ * Where an issue about to be updated counts (outcome-counts.ts): as this transaction read it (an
+ * update that succeeds found the version it read, so the row as read), else as stored now, read
+ * and locked so that it cannot change before the update.
+ */
+async function countedBefore(ctx: CollectionContext, accountId: string, row: Row): Promise<CountedAs | null> {
+  const { conn, table } = ctx;
+  const read = conn.memo.issueCounted.get(row.id);
+  if (read !== undefined) return read;
+  const stored = await conn.row<Record<string, unknown>>(
+    `SELECT ${countedColumns} FROM ${table} WHERE account_id = $1 AND workspace_id = $2 AND id = $3 FOR NO KEY UPDATE`,
+    [accountId, row.workspaceId, row.id],
+  );
+  return stored ? countedAsColumns(stored) : null;
+}
+
+/** An issue written as `row`, which counted as `before`: the count changes with the COMMIT. */
+function countedNow(ctx: CollectionContext, accountId: string, row: Row, before: CountedAs | null): void {
+  const { conn } = ctx;
+  const after = countedAs(row);
+  conn.memo.issueCounted.set(row.id, after);
+  conn.memo.outcomeCounts.moved(conn, accountId, row.workspaceId, before, after);
 }
 
 /** Collection.insert: a numbered issue held for the statement (or the COMMIT) that carries it; any other row sent at once. */
@@ -101,6 +130,8 @@ export async function insertRow(ctx: CollectionContext, row: Row, json?: string)
       },
       after: labelsAdded(ctx, accountId, row),
     });
+    // Counted now: the insert may go with the COMMIT, and fails it rather than clash.
+    countedNow(ctx, accountId, row, null);
     return;
   }
   if (numbered && !conn.memo.predicateLocks.has(lockKey)) {
@@ -117,6 +148,7 @@ export async function insertRow(ctx: CollectionContext, row: Row, json?: string)
       sharedLock,
       check: async (inserted) => {
         if (inserted === 0) throw await clashOf(ctx, accountId, row);
+        countedNow(ctx, accountId, row, null);
       },
       after: labelsAdded(ctx, accountId, row),
     });
@@ -125,6 +157,7 @@ export async function insertRow(ctx: CollectionContext, row: Row, json?: string)
   await predicateLock(ctx, accountId, row.workspaceId, false);
   const inserted = await conn.run(insertSql, params);
   if (inserted === 0) throw await clashOf(ctx, accountId, row);
+  if (name === 'issues') countedNow(ctx, accountId, row, null);
   const labels = labelsAdded(ctx, accountId, row);
   if (labels.length > 0) await conn.batch(labels);
 }
@@ -164,8 +197,15 @@ export async function deleteRow(ctx: CollectionContext, workspaceId: string, id:
   };
   if (name !== 'issues') return (await conn.run(remove.sql, remove.params)) > 0;
   conn.memo.issueLabels.delete(id);
-  const [, deleted] = await conn.batch([issueLabelWrites.deleted(accountId, workspaceId, id), remove]);
-  return (deleted?.rowCount ?? 0) > 0;
+  conn.memo.issueCounted.delete(id);
+  const [, deleted] = await conn.batch([
+    issueLabelWrites.deleted(accountId, workspaceId, id),
+    { sql: `${remove.sql} RETURNING ${countedColumns}`, params: remove.params },
+  ]);
+  const gone = deleted?.rows[0] as Record<string, unknown> | undefined;
+  if (gone === undefined) return false;
+  conn.memo.outcomeCounts.moved(conn, accountId, workspaceId, countedAsColumns(gone), null);
+  return true;
 }
 
 /** Collection.deleteWhere: every row matching `where`, given back in insertion order. */
@@ -180,10 +220,15 @@ export async function deleteWhere(ctx: CollectionContext, workspaceId: string, w
     `DELETE FROM ${table} WHERE ${conditions.sql} RETURNING pk, data`,
     conditions.params,
   );
+  const rows = deleted.sort((a, b) => a.pk - b.pk).map((row) => parseRow(row.data));
   if (name === 'issues' && deleted.length > 0) {
     const labels = issueLabelWrites.deletedRows(accountId, workspaceId, deleted);
     await conn.run(labels.sql, labels.params);
+    for (const row of rows) {
+      conn.memo.issueCounted.delete(row.id);
+      conn.memo.outcomeCounts.moved(conn, accountId, workspaceId, countedAs(row), null);
+    }
   }
-  // RETURNING order is unspecified: give them back in insertion order.
-  return deleted.sort((a, b) => a.pk - b.pk).map((row) => parseRow(row.data));
+  // RETURNING order is unspecified: given back in insertion order.
+  return rows;
 }

@@ -59,6 +59,7 @@ const listed: Readonly<Record<string, TableKind>> = {
   comments: tenant,
   issue_relations: tenant,
   issue_labels: tenant,
+  outcome_issue_counts: tenant, // an outcome's live issues by status and severity (migration 29)
   views: tenant, // saved views (migration 24)
   idempotency_keys: tenant,
   counters: tenant,

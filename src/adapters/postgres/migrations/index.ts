@@ -26,6 +26,7 @@ import { outcomeTallies } from './025_outcome_tallies.js';
 import { indexDiet } from './026_index_diet.js';
 import { overdueOpenRows } from './027_overdue_open_rows.js';
 import { watchTextOrder } from './028_watch_text_order.js';
+import { outcomeIssueCounts } from './029_outcome_issue_counts.js';
 
 /** One schema step, recorded in `schema_migrations` once applied. */
 export interface Migration {
@@ -64,6 +65,7 @@ export const migrations: readonly Migration[] = [
   { version: 26, name: 'index diet', sql: indexDiet },
   { version: 27, name: 'overdue open rows', sql: overdueOpenRows },
   { version: 28, name: 'watch text order', sql: watchTextOrder },
+  { version: 29, name: 'outcome issue counts', sql: outcomeIssueCounts },
 ];
 
 /** The schema version this code knows. */

@@ -1,0 +1,176 @@
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import pg from 'pg';
+import { afterEach, expect, it } from 'vitest';
+import { postgresStorage } from '../../src/adapters/postgres/index.js';
+import { createTracker, outcomes, projects, tenancy } from '../../src/core/index.js';
+import { issueSeverities, issueStatuses } from '../../src/core/model.js';
+import { describeOnPostgres, dropSchema, freshSchema, requireDatabaseUrl } from '../support/postgres.js';
+
+/**
+ * The counts of an outcome's live issues by status and severity that the PostgreSQL adapter keeps
+ * on write (migration 29, outcome-counts.ts) equal, after any sequence of issue writes, what
+ * counting the issues gives: creates with and without an outcome, transitions, a severity or an
+ * outcome changed or taken away, archives and unarchives, and an update whose transaction had
+ * not read the issue first.
+ */
+
+type Op =
+  | { kind: 'create'; outcome: number | null; severity: (typeof issueSeverities)[number] }
+  | { kind: 'transition'; issue: number; to: (typeof issueStatuses)[number] }
+  | { kind: 'patch'; issue: number; severity?: (typeof issueSeverities)[number]; outcome?: number | null }
+  | { kind: 'archive' | 'unarchive'; issue: number }
+  | { kind: 'unread update'; issue: number; outcome: number | null };
+
+const outcomeIndex = fc.option(fc.nat(1), { nil: null });
+const op: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({
+    kind: fc.constant('create' as const),
+    outcome: outcomeIndex,
+    severity: fc.constantFrom(...issueSeverities),
+  }),
+  fc.record({
+    kind: fc.constant('transition' as const),
+    issue: fc.nat(7),
+    to: fc.constantFrom(...issueStatuses),
+  }),
+  fc.record(
+    {
+      kind: fc.constant('patch' as const),
+      issue: fc.nat(7),
+      severity: fc.constantFrom(...issueSeverities),
+      outcome: outcomeIndex,
+    },
+    { requiredKeys: ['kind', 'issue'] },
+  ),
+  fc.record({ kind: fc.constantFrom('archive' as const, 'unarchive' as const), issue: fc.nat(7) }),
+  fc.record({ kind: fc.constant('unread update' as const), issue: fc.nat(7), outcome: outcomeIndex }),
+);
+
+describeOnPostgres('outcome issue counts kept on write (PostgreSQL)', () => {
+  let schema = '';
+  afterEach(async () => {
+    if (schema) await dropSchema(schema);
+    schema = '';
+  });
+
+  it('equal the live issues of each outcome counted by status and severity, after any writes', async () => {
+    schema = freshSchema();
+    const storage = postgresStorage({ connectionString: requireDatabaseUrl(), schema });
+    await storage.ready();
+    const tracker = createTracker({ storage, rateLimit: false });
+    const admin = new pg.Client({ connectionString: requireDatabaseUrl() });
+    await admin.connect();
+    try {
+      const init = await storage.transaction((tx) =>
+        tenancy.initWorkspace(
+          { tx, ids: tracker.ids, now: Date.now() },
+          { slug: 'counts', adminEmail: 'counts@example.com' },
+        ),
+      );
+      const project = await tracker.run({ workspaceSlug: 'counts' }, (ctx) =>
+        projects.create(ctx, { name: 'P' }),
+      );
+      const outcomeIds: string[] = [];
+      for (const title of ['First', 'Second'])
+        outcomeIds.push(
+          (
+            await tracker.run({ workspaceSlug: 'counts' }, (ctx) =>
+              outcomes.create(ctx, { projectId: project.id, title }),
+            )
+          ).id,
+        );
+      const outcomeOf = (index: number | null): string | null =>
+        index === null ? null : (outcomeIds[index] ?? null);
+      const call = async (method: string, path: string, body?: unknown, ifMatch?: number) => {
+        const response = await tracker.handle({
+          method,
+          path: `/api/v1${path}`,
+          headers: {
+            authorization: `Bearer ${init.token}`,
+            'content-type': 'application/json',
+            ...(method === 'POST' && path === '/issues' ? { 'idempotency-key': randomUUID() } : {}),
+            ...(ifMatch === undefined ? {} : { 'if-match': `"${ifMatch}"` }),
+          },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+        return { status: response.status, body: response.body ? JSON.parse(String(response.body)) : null };
+      };
+      const issues: string[] = [];
+      const versionOf = async (id: string) => (await call('GET', `/issues/${id}`)).body.version as number;
+
+      // Of the one account (on Citus a statement of one shard).
+      const counted = async () =>
+        (
+          await admin.query(
+            `SELECT outcome_id, status, severity, issues::int AS n FROM "${schema}".outcome_issue_counts WHERE account_id = $1 AND issues <> 0 ORDER BY 1, 2, 3`,
+            [init.accountId],
+          )
+        ).rows;
+      const truth = async () =>
+        (
+          await admin.query(
+            `SELECT outcome_id, status, severity, COUNT(*)::int AS n FROM "${schema}".issues ` +
+              'WHERE account_id = $1 AND outcome_id IS NOT NULL AND archived_at IS NULL GROUP BY 1, 2, 3 ORDER BY 1, 2, 3',
+            [init.accountId],
+          )
+        ).rows;
+
+      const apply = async (step: Op) => {
+        if (step.kind === 'create') {
+          const made = await call('POST', '/issues', {
+            projectId: project.id,
+            title: 'Counted',
+            severity: step.severity,
+            ...(step.outcome === null ? {} : { outcomeId: outcomeOf(step.outcome) }),
+          });
+          expect(made.status).toBe(201);
+          issues.push(made.body.id);
+          return;
+        }
+        const id = issues[step.issue % Math.max(1, issues.length)];
+        if (id === undefined) return;
+        if (step.kind === 'transition') await call('POST', `/issues/${id}/transition`, { to: step.to });
+        else if (step.kind === 'patch')
+          await call(
+            'PATCH',
+            `/issues/${id}`,
+            {
+              ...(step.severity === undefined ? {} : { severity: step.severity }),
+              ...(step.outcome === undefined ? {} : { outcomeId: outcomeOf(step.outcome) }),
+            },
+            await versionOf(id),
+          );
+        else if (step.kind === 'archive' || step.kind === 'unarchive')
+          await call('POST', `/issues/${id}/${step.kind}`, undefined, await versionOf(id));
+        else if (step.kind === 'unread update') {
+          // Read in one transaction, changed in another that has not read it: the adapter reads
+          // where the issue counted itself.
+          const read = await storage.transaction((tx) => tx.collections.issues.get(init.workspaceId, id));
+          if (read === null) return;
+          await storage.transaction((tx) =>
+            tx.collections.issues.update(
+              { ...read, outcomeId: outcomeOf(step.outcome), version: read.version + 1 },
+              read.version,
+            ),
+          );
+        }
+      };
+
+      await fc.assert(
+        fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 12 }), async (ops) => {
+          for (const step of ops) await apply(step);
+          expect(await counted()).toEqual(await truth());
+        }),
+        { numRuns: 15 },
+      );
+      // The summary reads them: its totals are the counts.
+      const summary = await call('GET', `/outcomes/${outcomeIds[0]}/summary`);
+      const first = (await truth()).filter((row) => row.outcome_id === outcomeIds[0]);
+      expect(summary.body.issues.total).toBe(first.reduce((sum, row) => sum + row.n, 0));
+    } finally {
+      await admin.end();
+      await tracker.close();
+    }
+  }, 120_000);
+});
