@@ -337,6 +337,24 @@ const lockedRowByTokenSql = perCollection(
 );
 
 /**
+ * On a distributed schema, the grant's statement with the row a write reads first, locked as
+ * lockedRowByTokenSql locks it, in a subquery of its select list (`ahead_data`): one statement
+ * where a pipelining connection sends two in one round trip, since on Citus each statement is a
+ * round trip from the coordinator to the account's node. Not a join: a LEFT JOIN cannot lock its
+ * nullable side, and Citus refuses a lateral subquery that locks.
+ */
+const grantWithLockedRowSql = perCollection(
+  (name) =>
+    tokenGrantSql({
+      columns:
+        `(SELECT r.data FROM ${shapes[name].table} r WHERE r.account_id = $2 AND r.id = $3 ` +
+        'AND r.workspace_id = t.workspace_id FOR KEY SHARE OF r) AS ahead_data',
+      joins: '',
+    }),
+  2,
+);
+
+/**
  * A write transaction's grant, sent in one round trip with the BEGIN and what the transaction
  * was told it does next: claiming its Idempotency-Key (left for IdempotencyStore.get) and
  * reading a row FOR KEY SHARE (left for Collection.get). The read goes by the token's hash, so it
@@ -355,14 +373,23 @@ async function grantWithWritesAhead(
 ) {
   conn.memo.readsFirst = undefined;
   conn.memo.claimsKey = undefined;
-  const statements: Statement[] = [{ sql: grantSql, params: [hash, accountId] }];
+  // On Citus the row is read and locked in the grant's own statement.
+  const lockedWithGrant = ahead !== undefined && conn.distributed ? ahead : undefined;
+  const statements: Statement[] = [
+    lockedWithGrant
+      ? {
+          sql: grantWithLockedRowSql(lockedWithGrant.collection),
+          params: [hash, accountId, lockedWithGrant.id],
+        }
+      : { sql: grantSql, params: [hash, accountId] },
+  ];
   // Where each result is among the batch's (which statements go depends on the hints).
   const claimAt = statements.length;
   const claimIn = key === undefined ? undefined : conn.routes.tokenWorkspace(hash);
   if (key !== undefined && claimIn !== undefined)
     statements.push({ sql: claimSql, params: [claimIn, key, '', placeholder(claimIn, key), accountId] });
   const lockAt = statements.length;
-  if (ahead !== undefined)
+  if (ahead !== undefined && lockedWithGrant === undefined)
     statements.push({ sql: lockedRowByTokenSql(ahead.collection), params: [accountId, hash, ahead.id] });
   const results = await conn.batch(statements);
   const row = results[0]?.rows[0] as TokenGrantRow | undefined;
@@ -375,13 +402,21 @@ async function grantWithWritesAhead(
     conn.memo.claimedAhead = { workspaceId, key, claimed };
   }
   if (ahead !== undefined) {
-    const found = results[lockAt]?.rows[0] as AheadRow | undefined;
-    conn.memo.aheadRows.set(
-      aheadRowKey(shapes[ahead.collection].table, workspaceId, ahead.id),
-      found === undefined ? null : { data: found.data, version: Number(found.version) },
-    );
+    const locked = results[lockAt]?.rows[0] as AheadRow | undefined;
+    const found: AheadRow | null = lockedWithGrant
+      ? aheadOfText((row as TokenGrantRow & { ahead_data: string | null }).ahead_data)
+      : locked === undefined
+        ? null
+        : { data: locked.data, version: Number(locked.version) };
+    conn.memo.aheadRows.set(aheadRowKey(shapes[ahead.collection].table, workspaceId, ahead.id), found);
   }
   return row;
+}
+
+/** A row read in the grant's statement as its stored text, its version read from the text. */
+function aheadOfText(data: string | null): AheadRow | null {
+  if (data === null) return null;
+  return { data, version: Number((JSON.parse(data) as { version: unknown }).version) };
 }
 
 /** The account of a token issued before tokens carried their route: found by its hash alone. */
