@@ -222,17 +222,6 @@ function termFilters(keys: QueryKeys, rule: KeyRule, term: QueryTerm, context: Q
   }
 }
 
-/** Project keys a query names (`project:APO`), upper-cased, for the caller to look up first. */
-export function projectKeysOf(resource: QueryResource, terms: readonly QueryTerm[]): string[] {
-  const rule = queryKeys[resource].keys.project;
-  if (rule?.kind !== 'id' || !rule.projectKey) return [];
-  return terms
-    .filter((term) => term.key === 'project')
-    .flatMap((term) => term.value.split(','))
-    .filter((item) => /^[A-Za-z][A-Za-z0-9]{1,9}$/.test(item))
-    .map((item) => item.toUpperCase());
-}
-
 /**
  * The filters of a query's terms for a resource, ANDed; throws QuerySyntaxError naming the
  * first term that is malformed, unknown to the resource or at odds with an earlier one.

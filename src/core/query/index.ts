@@ -2,7 +2,6 @@
 export {
   andFilters,
   filtersOfQuery,
-  projectKeysOf,
   type QueryContext,
   type QueryFilters,
   queryFilters,

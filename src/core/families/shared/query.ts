@@ -5,7 +5,6 @@ import {
   andFilters,
   maxQueryLength,
   parseQuery,
-  projectKeysOf,
   type QueryResource,
   QuerySyntaxError,
   queryFilters,
@@ -41,17 +40,24 @@ export async function withQuery<Q extends { query?: string | undefined }>(
   if (query === undefined) return rest;
   try {
     const terms = parseQuery(query);
-    const keys = projectKeysOf(resource, terms);
+    const context = { me: ctx.tenant.actor.userId, today: ctx.now.slice(0, 10) };
+    // Judged first with every project key taken as found, so that a query refused for its form
+    // (a list over its 50 values, a term at odds with another) looks no key up: the keys it may
+    // then look up are those of a query that could be answered, at most 50 a list.
+    const named = new Set<string>();
+    queryFilters(resource, terms, {
+      ...context,
+      projectIdOf: (key) => {
+        named.add(key);
+        return `prj_${key}`;
+      },
+    });
     const projectIds = new Map<string, string>();
-    for (const key of new Set(keys)) {
+    for (const key of named) {
       const project = await ctx.tx.collections.projects.findOne(ctx.tenant.workspaceId, { key });
       if (project) projectIds.set(key, project.id);
     }
-    const filters = queryFilters(resource, terms, {
-      me: ctx.tenant.actor.userId,
-      today: ctx.now.slice(0, 10),
-      projectIdOf: (key) => projectIds.get(key),
-    });
+    const filters = queryFilters(resource, terms, { ...context, projectIdOf: (key) => projectIds.get(key) });
     if (filters.q !== undefined) {
       const text = searchText.safeParse(filters.q);
       const first = terms.find((term) => term.key === undefined) as { raw: string; offset: number };
