@@ -353,6 +353,8 @@ async function grantWithWritesAhead(
   ahead: RowRead | undefined,
   key: string | undefined,
 ) {
+  conn.memo.readsFirst = undefined;
+  conn.memo.claimsKey = undefined;
   const statements: Statement[] = [{ sql: grantSql, params: [hash, accountId] }];
   // Where each result is among the batch's (which statements go depends on the hints).
   const claimAt = statements.length;
@@ -428,6 +430,8 @@ async function grantInOneStatement(
   ahead: RowRead | undefined,
   key: string | undefined,
 ) {
+  conn.memo.readsFirst = undefined;
+  conn.memo.claimsKey = undefined;
   const params: unknown[] = [hash, accountId];
   if (ahead !== undefined) params.push(ahead.id);
   if (key !== undefined) params.push(key);
@@ -443,27 +447,6 @@ async function grantInOneStatement(
       aheadOfText(row.ahead_data ?? null),
     );
   return row;
-}
-
-/**
- * A write transaction's grant, with what it was told it does next when its connection pipelines:
- * in the grant's round trip (grantWithWritesAhead), or on a distributed schema in its statement
- * (grantInOneStatement). The hints are taken here, once.
- */
-async function writeGrant(
-  conn: Conn,
-  hash: string,
-  accountId: string,
-  ahead: RowRead | undefined,
-  key: string | undefined,
-): Promise<TokenGrantRow | undefined> {
-  if (!conn.pipelines || (ahead === undefined && key === undefined))
-    return conn.row<TokenGrantRow>(grantSql, [hash, accountId]);
-  conn.memo.readsFirst = undefined;
-  conn.memo.claimsKey = undefined;
-  return conn.distributed
-    ? grantInOneStatement(conn, hash, accountId, ahead, key)
-    : grantWithWritesAhead(conn, hash, accountId, ahead, key);
 }
 
 /** A row read in the grant's statement as its stored text, its version read from the text. */
@@ -539,7 +522,11 @@ export function postgresTokens(conn: Conn): TokenStore {
       const ahead = conn.memo.readsFirst;
       const key = conn.writing ? conn.memo.claimsKey : undefined;
       const row = conn.writing
-        ? await writeGrant(conn, hash, account, ahead, key)
+        ? conn.pipelines && (ahead !== undefined || key !== undefined)
+          ? conn.distributed
+            ? await grantInOneStatement(conn, hash, account, ahead, key)
+            : await grantWithWritesAhead(conn, hash, account, ahead, key)
+          : await conn.row<TokenGrantRow>(grantSql, [hash, account])
         : ahead
           ? await grantWithRow(conn, hash, account, ahead)
           : await conn.row<TokenGrantRow>(grantSql, [hash, account]);
