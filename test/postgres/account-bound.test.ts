@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
@@ -130,33 +129,5 @@ describeOnPostgres('the storage binds statements on a distributed schema only', 
       expect(written.some((text) => text.includes('FROM tokens t'))).toBe(true);
       expect(written.some((text) => text.startsWith('WITH drawn'))).toBe(true);
     } else expect(written).toEqual([]);
-
-    // A create's Idempotency-Key: looked up in the grant's statement on Citus, its answer then
-    // inserted with the COMMIT; on plain PostgreSQL claimed beside the grant (a placeholder
-    // inserted), its answer then written over the placeholder.
-    preparedTexts.length = 0;
-    const once = await tracker.handle(
-      createIssueRequest(init.token, { projectId: project.id, title: 'Keyed' }),
-    );
-    expect(once.status).toBe(201);
-    const claimed = preparedTexts.some((text) => text.endsWith('ON CONFLICT DO NOTHING RETURNING 1'));
-    const answer = preparedTexts.find(
-      (text) => /^(INSERT INTO|UPDATE) idempotency_keys\b/.test(text) && !text.includes('ON CONFLICT'),
-    );
-    expect({ claimed, answer: answer?.split(' ')[0] }).toEqual(
-      onCitus ? { claimed: false, answer: 'INSERT' } : { claimed: true, answer: 'UPDATE' },
-    );
-    // Concurrent creates with one key: one creates, the others (on Citus failing at their COMMIT
-    // on the key, then run again) replay its answer.
-    const key = randomUUID();
-    const answers = await Promise.all(
-      Array.from({ length: 4 }, () =>
-        tracker.handle(createIssueRequest(init.token, { projectId: project.id, title: 'Raced' }, key)),
-      ),
-    );
-    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 200, 201]);
-    expect(
-      new Set(answers.map((answer) => (JSON.parse(String(answer.body)) as { id: string }).id)).size,
-    ).toBe(1);
   });
 });

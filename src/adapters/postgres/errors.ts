@@ -29,27 +29,13 @@ const lostToShardChange = (error: unknown): boolean => {
 };
 
 /**
- * An answer inserted with the COMMIT under an Idempotency-Key that a concurrent request stored
- * its answer under first (records.ts: on a distributed schema keys are looked up, not claimed).
- * The only insert into `idempotency_keys` without ON CONFLICT, so the only way to this failure.
- */
-const lostKeyRace = (error: unknown): boolean => {
-  if (sqlState(error) !== '23505') return false;
-  const constraint = (error as { constraint?: unknown }).constraint;
-  if (typeof constraint === 'string') return constraint === 'idempotency_keys_pkey';
-  // Citus passes a worker's error on with its message only, naming the shard's constraint.
-  return /unique constraint "idempotency_keys_pkey(_\d+)?"/.test(messageOf(error));
-};
-
-/**
  * Failures that say "this transaction lost a race, run it again": serialization failures
- * (40001), deadlocks (40P01), an Idempotency-Key answered first by another request
- * (lostKeyRace) and, on Citus, a shard changed under a statement (lostToShardChange). Nothing
- * else is retried: a retry is only safe when the transaction had no effect.
+ * (40001), deadlocks (40P01) and, on Citus, a shard changed under a statement (lostToShardChange).
+ * Nothing else is retried: a retry is only safe when the transaction had no effect.
  */
 export const isRetryable = (error: unknown): boolean => {
   const state = sqlState(error);
-  return state === '40001' || state === '40P01' || lostKeyRace(error) || lostToShardChange(error);
+  return state === '40001' || state === '40P01' || lostToShardChange(error);
 };
 
 /** Errors of Node's sockets that say the server could not be reached or went away. */

@@ -17,14 +17,6 @@ const answerSql =
   'UPDATE idempotency_keys SET created_at = $3, data = $4 WHERE account_id = $5 AND workspace_id = $1 AND key = $2';
 
 /**
- * A looked-up key's answer, inserted with the COMMIT (same parameters as answerSql): an answer
- * stored first under the key fails it with a unique violation, which makes the transaction run
- * again (connection.ts), to find that answer.
- */
-const insertAnswerSql =
-  'INSERT INTO idempotency_keys (workspace_id, key, created_at, data, account_id) VALUES ($1, $2, $3, $4, $5)';
-
-/**
  * Stored create responses, by (workspace, Idempotency-Key). In a write transaction, `get`
  * claims the key before the request does any work (see the lock audit in transaction.ts): of
  * requests with one key, the first goes on, the others wait on the key's unique index until it
@@ -39,16 +31,6 @@ export function postgresIdempotency(conn: Conn): IdempotencyStore {
       // Claimed already, in the grant's round trip (tenancy.ts): what that claim found.
       const ahead = conn.memo.claimedAhead;
       const claimedAhead = ahead?.workspaceId === workspaceId && ahead.key === key ? ahead : undefined;
-      if (claimedAhead?.how === 'looked up') {
-        conn.memo.claimedAhead = undefined;
-        if (claimedAhead.stored !== null) return JSON.parse(claimedAhead.stored) as IdempotencyRecord;
-        claimsOf(conn).set(claimId(workspaceId, key), {
-          answered: false,
-          withdrawGiveBack: () => {},
-          insertsAnswer: true,
-        });
-        return null;
-      }
       if (claimedAhead !== undefined) {
         conn.memo.claimedAhead = undefined;
         if (claimedAhead.claimed) return null;
@@ -76,7 +58,7 @@ export function postgresIdempotency(conn: Conn): IdempotencyStore {
       if (claimed !== undefined && !claimed.answered) {
         claimed.answered = true;
         claimed.withdrawGiveBack();
-        conn.atCommit(claimed.insertsAnswer ? insertAnswerSql : answerSql, [
+        conn.atCommit(answerSql, [
           record.workspaceId,
           record.key,
           record.createdAt,

@@ -337,6 +337,24 @@ const lockedRowByTokenSql = perCollection(
 );
 
 /**
+ * On a distributed schema, the grant's statement with the row a write reads first, locked as
+ * lockedRowByTokenSql locks it, in a subquery of its select list (`ahead_data`): one statement
+ * where a pipelining connection sends two in one round trip, since on Citus each statement is a
+ * round trip from the coordinator to the account's node. Not a join: a LEFT JOIN cannot lock its
+ * nullable side, and Citus refuses a lateral subquery that locks.
+ */
+const grantWithLockedRowSql = perCollection(
+  (name) =>
+    tokenGrantSql({
+      columns:
+        `(SELECT r.data FROM ${shapes[name].table} r WHERE r.account_id = $2 AND r.id = $3 ` +
+        'AND r.workspace_id = t.workspace_id FOR KEY SHARE OF r) AS ahead_data',
+      joins: '',
+    }),
+  2,
+);
+
+/**
  * A write transaction's grant, sent in one round trip with the BEGIN and what the transaction
  * was told it does next: claiming its Idempotency-Key (left for IdempotencyStore.get) and
  * reading a row FOR KEY SHARE (left for Collection.get). The read goes by the token's hash, so it
@@ -355,14 +373,23 @@ async function grantWithWritesAhead(
 ) {
   conn.memo.readsFirst = undefined;
   conn.memo.claimsKey = undefined;
-  const statements: Statement[] = [{ sql: grantSql, params: [hash, accountId] }];
+  // On Citus the row is read and locked in the grant's own statement.
+  const lockedWithGrant = ahead !== undefined && conn.distributed ? ahead : undefined;
+  const statements: Statement[] = [
+    lockedWithGrant
+      ? {
+          sql: grantWithLockedRowSql(lockedWithGrant.collection),
+          params: [hash, accountId, lockedWithGrant.id],
+        }
+      : { sql: grantSql, params: [hash, accountId] },
+  ];
   // Where each result is among the batch's (which statements go depends on the hints).
   const claimAt = statements.length;
   const claimIn = key === undefined ? undefined : conn.routes.tokenWorkspace(hash);
   if (key !== undefined && claimIn !== undefined)
     statements.push({ sql: claimSql, params: [claimIn, key, '', placeholder(claimIn, key), accountId] });
   const lockAt = statements.length;
-  if (ahead !== undefined)
+  if (ahead !== undefined && lockedWithGrant === undefined)
     statements.push({ sql: lockedRowByTokenSql(ahead.collection), params: [accountId, hash, ahead.id] });
   const results = await conn.batch(statements);
   const row = results[0]?.rows[0] as TokenGrantRow | undefined;
@@ -372,80 +399,17 @@ async function grantWithWritesAhead(
     if (claimIn !== workspaceId) throw new Error('a token changed workspace');
     const claimed = (results[claimAt]?.rowCount ?? 0) > 0;
     if (claimed) keepClaim(conn, workspaceId, key, accountId);
-    conn.memo.claimedAhead = { how: 'claimed', workspaceId, key, claimed };
+    conn.memo.claimedAhead = { workspaceId, key, claimed };
   }
   if (ahead !== undefined) {
-    const found = results[lockAt]?.rows[0] as AheadRow | undefined;
-    conn.memo.aheadRows.set(
-      aheadRowKey(shapes[ahead.collection].table, workspaceId, ahead.id),
-      found === undefined ? null : { data: found.data, version: Number(found.version) },
-    );
+    const locked = results[lockAt]?.rows[0] as AheadRow | undefined;
+    const found: AheadRow | null = lockedWithGrant
+      ? aheadOfText((row as TokenGrantRow & { ahead_data: string | null }).ahead_data)
+      : locked === undefined
+        ? null
+        : { data: locked.data, version: Number(locked.version) };
+    conn.memo.aheadRows.set(aheadRowKey(shapes[ahead.collection].table, workspaceId, ahead.id), found);
   }
-  return row;
-}
-
-/**
- * On a distributed schema, the grant's statement with what a write does next in subqueries of
- * its select list: the row it reads first, locked as lockedRowByTokenSql locks it
- * (`ahead_data`), and the answer stored under its Idempotency-Key (`key_data`), looked up rather
- * than claimed. There each statement is a round trip from the coordinator to the account's node,
- * where grantWithWritesAhead sends three in one round trip. Subqueries, not joins: a LEFT JOIN
- * cannot lock its nullable side, Citus refuses a lateral subquery that locks, and a claim is an
- * insert, which no select can hold. Made per combination and prepared per account.
- */
-const grantInOneStatementSql = (() => {
-  const made = new Map<string, Prepared>();
-  return (collection: CollectionName | undefined, withKey: boolean): Prepared => {
-    const id = `${collection ?? ''}/${withKey}`;
-    let statement = made.get(id);
-    if (statement) return statement;
-    const columns: string[] = [];
-    let next = 3;
-    if (collection !== undefined)
-      columns.push(
-        `(SELECT r.data FROM ${shapes[collection].table} r WHERE r.account_id = $2 AND r.id = $${next++} ` +
-          'AND r.workspace_id = t.workspace_id FOR KEY SHARE OF r) AS ahead_data',
-      );
-    if (withKey)
-      columns.push(
-        '(SELECT k.data FROM idempotency_keys k WHERE k.account_id = $2 AND k.workspace_id = t.workspace_id ' +
-          `AND k.key = $${next++}) AS key_data`,
-      );
-    statement = prepared(tokenGrantSql({ columns: columns.join(', '), joins: '' }), { accountParam: 2 });
-    made.set(id, statement);
-    return statement;
-  };
-})();
-
-/**
- * grantWithWritesAhead on a distributed schema, in one statement (grantInOneStatementSql). The
- * key is looked up, not claimed: a request whose key holds no answer yet goes on, and inserts its
- * answer with its COMMIT (IdempotencyStore.put), where the answer of a concurrent request with
- * the same key, stored first, fails it and it runs again, then to find that answer (replay).
- */
-async function grantInOneStatement(
-  conn: Conn,
-  hash: string,
-  accountId: string,
-  ahead: RowRead | undefined,
-  key: string | undefined,
-) {
-  conn.memo.readsFirst = undefined;
-  conn.memo.claimsKey = undefined;
-  const params: unknown[] = [hash, accountId];
-  if (ahead !== undefined) params.push(ahead.id);
-  if (key !== undefined) params.push(key);
-  type Row = TokenGrantRow & { ahead_data?: string | null; key_data?: string | null };
-  const row = await conn.row<Row>(grantInOneStatementSql(ahead?.collection, key !== undefined), params);
-  if (row === undefined) return undefined;
-  const workspaceId = row.workspace_id;
-  if (key !== undefined)
-    conn.memo.claimedAhead = { how: 'looked up', workspaceId, key, stored: row.key_data ?? null };
-  if (ahead !== undefined)
-    conn.memo.aheadRows.set(
-      aheadRowKey(shapes[ahead.collection].table, workspaceId, ahead.id),
-      aheadOfText(row.ahead_data ?? null),
-    );
   return row;
 }
 
@@ -523,9 +487,7 @@ export function postgresTokens(conn: Conn): TokenStore {
       const key = conn.writing ? conn.memo.claimsKey : undefined;
       const row = conn.writing
         ? conn.pipelines && (ahead !== undefined || key !== undefined)
-          ? conn.distributed
-            ? await grantInOneStatement(conn, hash, account, ahead, key)
-            : await grantWithWritesAhead(conn, hash, account, ahead, key)
+          ? await grantWithWritesAhead(conn, hash, account, ahead, key)
           : await conn.row<TokenGrantRow>(grantSql, [hash, account])
         : ahead
           ? await grantWithRow(conn, hash, account, ahead)

@@ -42,14 +42,12 @@ export class TransactionMemo {
   readonly loweredDue = new Map<string, string>();
 }
 
-/**
- * A key claimed in the grant's round trip (`claimed`: whether the claim inserted it), or looked
- * up in the grant's statement on a distributed schema (`stored`: the answer's text, or null).
- */
-export type ClaimedAhead = { workspaceId: string; key: string } & (
-  | { how: 'claimed'; claimed: boolean }
-  | { how: 'looked up'; stored: string | null }
-);
+/** A key claimed in the grant's round trip: its workspace and whether the claim inserted it. */
+export interface ClaimedAhead {
+  workspaceId: string;
+  key: string;
+  claimed: boolean;
+}
 
 /** The workspace and account a transaction's token was granted (for a create's locks: records.ts). */
 export interface Granted {
@@ -65,11 +63,6 @@ export interface Granted {
 export interface Claim {
   answered: boolean;
   withdrawGiveBack: () => void;
-  /**
-   * No placeholder holds the key (it was looked up, on a distributed schema): the answer is
-   * inserted with the COMMIT, which an answer stored first under the key fails.
-   */
-  insertsAnswer?: boolean;
 }
 
 /** A row read ahead with the token's grant: its stored text and version. */
