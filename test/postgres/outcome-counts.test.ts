@@ -164,10 +164,35 @@ describeOnPostgres('outcome issue counts kept on write (PostgreSQL)', () => {
         }),
         { numRuns: 15 },
       );
-      // The summary reads them: its totals are the counts.
-      const summary = await call('GET', `/outcomes/${outcomeIds[0]}/summary`);
+      // The summary reads them: its counts by status and severity are the issues' ...
+      const summaryOf = async () =>
+        (await call('GET', `/outcomes/${outcomeIds[0]}/summary`)).body.issues as {
+          total: number;
+          byStatus: Record<string, number>;
+          bySeverity: Record<string, number>;
+        };
       const first = (await truth()).filter((row) => row.outcome_id === outcomeIds[0]);
-      expect(summary.body.issues.total).toBe(first.reduce((sum, row) => sum + row.n, 0));
+      const expected = {
+        total: 0,
+        byStatus: {} as Record<string, number>,
+        bySeverity: {} as Record<string, number>,
+      };
+      for (const status of issueStatuses) expected.byStatus[status] = 0;
+      for (const severity of issueSeverities) expected.bySeverity[severity] = 0;
+      for (const row of first) {
+        expected.total += row.n;
+        expected.byStatus[row.status] = (expected.byStatus[row.status] ?? 0) + row.n;
+        expected.bySeverity[row.severity] = (expected.bySeverity[row.severity] ?? 0) + row.n;
+      }
+      expect(await summaryOf()).toEqual(expected);
+      // ... read from the counts, not from the issues: a count changed beside the adapter shows.
+      await admin.query(
+        `INSERT INTO "${schema}".outcome_issue_counts (account_id, workspace_id, outcome_id, status, severity, issues) ` +
+          "VALUES ($1, $2, $3, 'closed', 'low', 1000) ON CONFLICT (account_id, workspace_id, outcome_id, status, severity) " +
+          'DO UPDATE SET issues = outcome_issue_counts.issues + 1000',
+        [init.accountId, init.workspaceId, outcomeIds[0]],
+      );
+      expect((await summaryOf()).total).toBe(expected.total + 1000);
     } finally {
       await admin.end();
       await tracker.close();

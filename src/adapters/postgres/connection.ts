@@ -110,6 +110,13 @@ export interface Conn {
    */
   atCommit(sql: string, params: Params, options?: { last?: boolean }): WithdrawWrite;
   /**
+   * Writes made at the commit from what the transaction gathered until then (`make` runs once,
+   * there), sent with the COMMIT first of the writes kept for it: a fixed place, so that
+   * transactions lock those rows in one order among their commit's writes. Text and number
+   * parameters only.
+   */
+  atCommitMade(make: () => readonly { sql: string; params: Params }[]): void;
+  /**
    * Reads sent at the commit after the writes kept for it (in their round trip), and the writes
    * their answers make, sent with the COMMIT: for a reference table set from a distributed
    * table's rows, which Citus refuses to do in one statement. The writes take text and number
@@ -309,6 +316,15 @@ export function transactionConn(
     reads: readonly Statement[];
     writes: (results: readonly QueryResult[]) => readonly Statement[];
   }[] = [];
+  const atCommitMakers: (() => readonly { sql: string; params: Params }[])[] = [];
+
+  /** A write as the commit sends it: prepared on a pipelining client, else its text. */
+  function forCommit(sql: string, params: Params): Statement {
+    const text = inlined(sql, params);
+    if (text === undefined)
+      throw new Error('a write kept for the commit takes text and number parameters only');
+    return pipelines ? { sql: preparedForCommit(sql), params } : { sql: text, params: [] };
+  }
 
   /** What must travel ahead of the next statement: the search_path, a BEGIN. */
   function preamble(begin: string | null): string[] {
@@ -496,11 +512,8 @@ export function transactionConn(
       return write;
     },
     atCommit(sql, params, atCommitOptions) {
-      const text = inlined(sql, params);
-      if (text === undefined)
-        throw new Error('a write kept for the commit takes text and number parameters only');
       const kept = atCommitOptions?.last ? atCommitLast : atCommit;
-      const statement = pipelines ? { sql: preparedForCommit(sql), params } : { sql: text, params: [] };
+      const statement = forCommit(sql, params);
       kept.push(statement);
       return () => {
         const at = kept.indexOf(statement);
@@ -509,6 +522,9 @@ export function transactionConn(
     },
     atCommitFrom(reads, writes) {
       atCommitReads.push({ reads, writes });
+    },
+    atCommitMade(make) {
+      atCommitMakers.push(make);
     },
     deadlocked(message) {
       const error = Object.assign(new Error(message), { code: '40P01' });
@@ -538,7 +554,8 @@ export function transactionConn(
       } finally {
         state.open = false;
       }
-      let writes = [...atCommit, ...atCommitLast];
+      const made = atCommitMakers.splice(0).flatMap((make) => make().map((w) => forCommit(w.sql, w.params)));
+      let writes = [...made, ...atCommit, ...atCommitLast];
       if (atCommitReads.length > 0) {
         // The writes kept for the commit and the reads after them, then what those reads make.
         const derived = atCommitReads.splice(0);

@@ -149,6 +149,34 @@ function distributeSql(
   return `SELECT create_distributed_table(${qualified}, ${quoteLiteral(kind.column)}, colocate_with => ${colocateWith}${withShards})`;
 }
 
+/** The functions of delegatedFunctions that `schema` has and Citus does not yet run where their key is: name and signature. */
+async function undelegatedFunctions(db: Query, schema: string): Promise<Array<[name: string, fn: string]>> {
+  const missing: Array<[string, string]> = [];
+  for (const [name, args] of delegatedFunctions) {
+    const fn = `${quoteIdent(schema)}.${name}(${args})`;
+    const { rows } = await db.query<{ exists: boolean; delegated: boolean }>(
+      // Citus lists every function it copied to the workers; one it runs where its key is has the argument.
+      'SELECT to_regprocedure($2) IS NOT NULL AS exists, EXISTS (SELECT 1 FROM pg_dist_object WHERE ' +
+        'classid = $1::regclass AND objid = to_regprocedure($2) AND distribution_argument_index IS NOT NULL) AS delegated',
+      ['pg_proc', fn],
+    );
+    if (rows[0]?.exists && !rows[0].delegated) missing.push([name, fn]);
+  }
+  return missing;
+}
+
+/**
+ * Whether every table of `schema` has its kind and every function runs where its key is: read
+ * only, without the distribution's lock, so that a start with nothing to do waits for no other
+ * schema's distribution.
+ */
+export async function isDistributionComplete(db: Query, schema: string): Promise<boolean> {
+  const known = await knownTables(db, schema);
+  const existing = await existingTables(db, schema);
+  for (const table of existing) if (Object.hasOwn(tableKinds, table) && !known.has(table)) return false;
+  return (await undelegatedFunctions(db, schema)).length === 0;
+}
+
 /** The advisory lock that keeps distributions one at a time (a key apart from the migrations' per-schema one). */
 const distributionLockSql = (fn: 'pg_advisory_xact_lock' | 'pg_advisory_lock' | 'pg_advisory_unlock') =>
   `SELECT ${fn}(1869574504, 0)`;
@@ -187,15 +215,7 @@ export async function distributeSchema(
     report.changed.push({ table, kind: kind.kind });
   }
   if (existing.has('rate_limits')) {
-    for (const [name, args] of delegatedFunctions) {
-      const fn = `${quoteIdent(schema)}.${name}(${args})`;
-      const { rows } = await db.query<{ exists: boolean; delegated: boolean }>(
-        // Citus lists every function it copied to the workers; one it runs where its key is has the argument.
-        'SELECT to_regprocedure($2) IS NOT NULL AS exists, EXISTS (SELECT 1 FROM pg_dist_object WHERE ' +
-          'classid = $1::regclass AND objid = to_regprocedure($2) AND distribution_argument_index IS NOT NULL) AS delegated',
-        ['pg_proc', fn],
-      );
-      if (!rows[0]?.exists || rows[0].delegated) continue;
+    for (const [name, fn] of await undelegatedFunctions(db, schema)) {
       await db.query(
         `SELECT create_distributed_function(${quoteLiteral(fn)}, 'p_key', colocate_with => ${quoteLiteral(
           `${quoteIdent(schema)}.rate_limits`,

@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import { SchemaTooNew } from '../shared/schema-too-new.js';
-import { distributeSchema, isCitusCoordinator, isDistributed } from './distribute.js';
+import { distributeSchema, isCitusCoordinator, isDistributed, isDistributionComplete } from './distribute.js';
 import { latestVersion, type Migration, migrations } from './migrations/index.js';
 import { splitStatements } from './split-statements.js';
 import { quoteIdent } from './sql.js';
@@ -78,7 +78,8 @@ export async function migrate(
           migration.name,
         ]);
       }
-      if (distributed) await distributeSchema(client, schema);
+      if (distributed && (pending.length > 0 || !(await isDistributionComplete(client, schema))))
+        await distributeSchema(client, schema);
       await client.query('COMMIT');
       return pending;
     } catch (error) {

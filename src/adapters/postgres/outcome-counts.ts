@@ -1,9 +1,9 @@
 /**
- * What PendingCounts writes through: Conn.atCommit (named structurally here, since the
+ * What PendingCounts writes through: Conn.atCommitMade (named structurally here, since the
  * transaction's memo holds the pending counts and the connection holds the memo).
  */
-interface KeepsForCommit {
-  atCommit(sql: string, params: readonly (string | number)[]): () => void;
+interface MakesAtCommit {
+  atCommitMade(make: () => readonly { sql: string; params: readonly (string | number)[] }[]): void;
 }
 
 /**
@@ -12,10 +12,13 @@ interface KeepsForCommit {
  * at most 20 rows instead of walking every live issue of the outcome.
  *
  * What a transaction's writes change is summed in its memo, by group, and written with the COMMIT:
- * one statement per group changed, in the order of the groups' keys. Every transaction locks the
- * count rows it changes at its end and in that one order, so two of them changing the same groups
- * in opposite directions (one issue resolved, another reopened) never wait for each other into a
- * deadlock, and a count row is locked only for the COMMIT's round trip.
+ * one statement per group changed, in the order of the groups' keys, first of the writes the
+ * COMMIT carries (Conn.atCommitMade). Every transaction locks the count rows it changes at its
+ * end, before its other commit writes and in that one order, so two of them changing the same
+ * groups in opposite directions (one issue resolved, another reopened) never wait for each other
+ * into a deadlock over them, and a count row is locked only for the COMMIT's round trip. A change
+ * costs a map update: the statements are made once, at the commit (a copy of a whole database
+ * writes every issue in one transaction).
  */
 
 /** Where an issue counts: its outcome, status and severity while it is live and has an outcome. */
@@ -58,11 +61,11 @@ export class PendingCounts {
     string,
     { accountId: string; workspaceId: string; group: CountedAs; by: number }
   >();
-  private withdraw: Array<() => void> = [];
+  private kept = false;
 
   /** An issue went from counting as `before` to counting as `after` (either null: not counted). */
   moved(
-    conn: KeepsForCommit,
+    conn: MakesAtCommit,
     accountId: string,
     workspaceId: string,
     before: CountedAs | null,
@@ -72,7 +75,9 @@ export class PendingCounts {
     if (!before && !after) return;
     if (before) this.add(accountId, workspaceId, before, -1);
     if (after) this.add(accountId, workspaceId, after, 1);
-    this.keepForCommit(conn);
+    if (this.kept) return;
+    this.kept = true;
+    conn.atCommitMade(() => this.statements());
   }
 
   private add(accountId: string, workspaceId: string, group: CountedAs, by: number): void {
@@ -82,15 +87,15 @@ export class PendingCounts {
     else this.changes.set(key, { accountId, workspaceId, group, by });
   }
 
-  /** The statements the COMMIT carries, made again from the sums: the groups in key order. */
-  private keepForCommit(conn: KeepsForCommit): void {
-    for (const take of this.withdraw) take();
-    this.withdraw = [...this.changes]
+  /** The statements the COMMIT carries: the groups changed, in key order. */
+  private statements(): { sql: string; params: (string | number)[] }[] {
+    return [...this.changes]
       .filter(([, change]) => change.by !== 0)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([, { accountId, workspaceId, group, by }]) =>
-        conn.atCommit(addSql, [accountId, workspaceId, group.outcomeId, group.status, group.severity, by]),
-      );
+      .map(([, { accountId, workspaceId, group, by }]) => ({
+        sql: addSql,
+        params: [accountId, workspaceId, group.outcomeId, group.status, group.severity, by],
+      }));
   }
 }
 
