@@ -8,11 +8,10 @@
 // (20) after 5 warm-ups. Needs BENCH_DATABASE_URL or TEST_DATABASE_URL; a schema of its own,
 // dropped after.
 import http from 'node:http';
-import pg from 'pg';
-import { postgresStorage } from '../dist/adapters/postgres/index.js';
-import { createTracker, projects, tenancy } from '../dist/core/index.js';
+import { projects } from '../dist/core/index.js';
 import { nodeHandler } from '../dist/http/node.js';
 import { listLatencies } from './list.js';
+import { benchSchema } from './postgres-schema.js';
 
 const url = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
 if (!url) {
@@ -21,22 +20,10 @@ if (!url) {
 }
 const count = Number(process.env.BENCH_ISSUES ?? 1_000_000);
 const samples = Number(process.env.BENCH_SAMPLES ?? 20);
-const schema = `bench_lists_${process.pid}`;
-
-const admin = new pg.Client({ connectionString: url });
-await admin.connect();
-const storage = postgresStorage({ connectionString: url, schema });
-await storage.ready();
-const tracker = createTracker({ storage, rateLimit: false });
+const { schema, admin, tracker, token, close } = await benchSchema(url, 'bench_lists');
 
 /** A workspace seeded with `count` issues: its token and projects. */
 async function seeded() {
-  const init = await storage.transaction((tx) =>
-    tenancy.initWorkspace(
-      { tx, ids: tracker.ids, now: Date.now() },
-      { slug: 'bench', adminEmail: 'bench@example.com' },
-    ),
-  );
   const big = await tracker.run({ workspaceSlug: 'bench' }, (ctx) => projects.create(ctx, { name: 'Big' }));
   const small = await tracker.run({ workspaceSlug: 'bench' }, (ctx) =>
     projects.create(ctx, { name: 'Small' }),
@@ -45,7 +32,7 @@ async function seeded() {
     method: 'POST',
     path: '/api/v1/issues',
     headers: {
-      authorization: `Bearer ${init.token}`,
+      authorization: `Bearer ${token}`,
       'content-type': 'application/json',
       'idempotency-key': crypto.randomUUID(),
     },
@@ -79,7 +66,7 @@ async function seeded() {
   );
   await admin.query(`VACUUM ANALYZE "${schema}".issues, "${schema}".issue_labels`);
   console.log(`seeded ${count} issues in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-  return { token: init.token, projectId: big.id, smallProjectId: small.id };
+  return { token: token, projectId: big.id, smallProjectId: small.id };
 }
 
 const info = await seeded();
@@ -93,7 +80,5 @@ try {
     console.log(`| ${name} | ${p50.toFixed(1)} | ${total.toLocaleString('en')} |`);
 } finally {
   server.close();
-  await tracker.close();
-  await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  await admin.end();
+  await close();
 }

@@ -7,10 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import pg from 'pg';
-import { postgresStorage } from '../dist/adapters/postgres/index.js';
 import { sqliteStorage } from '../dist/adapters/sqlite/index.js';
-import { createTracker, outcomes, projects, tenancy } from '../dist/core/index.js';
+import { createTracker, outcomes, projects } from '../dist/core/index.js';
+import { benchSchema } from './postgres-schema.js';
 import { seedDatabase } from './seed.js';
 
 const count = Number(process.env.BENCH_ISSUES ?? 10_000);
@@ -65,19 +64,9 @@ async function onSqlite() {
 }
 
 async function onPostgres() {
-  const schema = `bench_summary_${process.pid}`;
-  const admin = new pg.Client({ connectionString: pgUrl });
-  await admin.connect();
-  const storage = postgresStorage({ connectionString: pgUrl, schema });
-  await storage.ready();
-  const tracker = createTracker({ storage, rateLimit: false });
+  const { schema, admin, tracker, token, close } = await benchSchema(pgUrl, 'bench_summary');
+
   try {
-    const init = await storage.transaction((tx) =>
-      tenancy.initWorkspace(
-        { tx, ids: tracker.ids, now: Date.now() },
-        { slug: 'bench', adminEmail: 'bench@example.com' },
-      ),
-    );
     const project = await tracker.run({ workspaceSlug: 'bench' }, (ctx) =>
       projects.create(ctx, { name: 'P' }),
     );
@@ -88,7 +77,7 @@ async function onPostgres() {
       method: 'POST',
       path: '/api/v1/issues',
       headers: {
-        authorization: `Bearer ${init.token}`,
+        authorization: `Bearer ${token}`,
         'content-type': 'application/json',
         'idempotency-key': crypto.randomUUID(),
       },
@@ -120,11 +109,9 @@ async function onPostgres() {
         'WHERE outcome_id IS NOT NULL AND archived_at IS NULL GROUP BY account_id, workspace_id, outcome_id, status, severity',
     );
     await admin.query(`VACUUM ANALYZE "${schema}".issues`);
-    return await p50(tracker, outcome.id, init.token);
+    return await p50(tracker, outcome.id, token);
   } finally {
-    await tracker.close();
-    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await admin.end();
+    await close();
   }
 }
 
