@@ -20,7 +20,7 @@ if (!url) {
 }
 const count = Number(process.env.BENCH_ISSUES ?? 1_000_000);
 const samples = Number(process.env.BENCH_SAMPLES ?? 20);
-const { schema, admin, tracker, token, close } = await benchSchema(url, 'bench_lists');
+const { schema, admin, tracker, token, createIssue, close } = await benchSchema(url, 'bench_lists');
 
 /** A workspace seeded with `count` issues: its token and projects. */
 async function seeded() {
@@ -28,17 +28,7 @@ async function seeded() {
   const small = await tracker.run({ workspaceSlug: 'bench' }, (ctx) =>
     projects.create(ctx, { name: 'Small' }),
   );
-  const first = await tracker.handle({
-    method: 'POST',
-    path: '/api/v1/issues',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      'idempotency-key': crypto.randomUUID(),
-    },
-    body: JSON.stringify({ projectId: big.id, title: 'Seeded issue 0 about things' }),
-  });
-  const seedId = JSON.parse(String(first.body)).id;
+  const seedId = await createIssue({ projectId: big.id, title: 'Seeded issue 0 about things' });
   const started = Date.now();
   const status = "(ARRAY['open','in_progress','blocked','resolved','closed'])[1 + g % 5]";
   const severity = "(ARRAY['low','medium','high','critical'])[1 + g % 4]";

@@ -1,5 +1,6 @@
 // A PostgreSQL schema of a benchmark's own: migrated storage, a tracker over it, a client of its
-// own for the SQL that seeds it, a workspace `bench` with its token, and `close` that drops it all.
+// own for the SQL that seeds it, a workspace `bench` with its token, a create of an issue through
+// the API, and `close` that drops it all.
 import pg from 'pg';
 import { postgresStorage } from '../dist/adapters/postgres/index.js';
 import { createTracker, tenancy } from '../dist/core/index.js';
@@ -23,6 +24,21 @@ export async function benchSchema(url, prefix) {
     storage,
     tracker,
     token: init.token,
+    /** Creates an issue through the API (as a client would: the adapter's own statements); its id. */
+    async createIssue(body) {
+      const made = await tracker.handle({
+        method: 'POST',
+        path: '/api/v1/issues',
+        headers: {
+          authorization: `Bearer ${init.token}`,
+          'content-type': 'application/json',
+          'idempotency-key': crypto.randomUUID(),
+        },
+        body: JSON.stringify(body),
+      });
+      if (made.status !== 201) throw new Error(`the seed issue answered ${made.status}: ${made.body}`);
+      return JSON.parse(String(made.body)).id;
+    },
     async close() {
       await tracker.close();
       await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);

@@ -64,7 +64,7 @@ async function onSqlite() {
 }
 
 async function onPostgres() {
-  const { schema, admin, tracker, token, close } = await benchSchema(pgUrl, 'bench_summary');
+  const { schema, admin, tracker, token, createIssue, close } = await benchSchema(pgUrl, 'bench_summary');
 
   try {
     const project = await tracker.run({ workspaceSlug: 'bench' }, (ctx) =>
@@ -73,17 +73,7 @@ async function onPostgres() {
     const outcome = await tracker.run({ workspaceSlug: 'bench' }, (ctx) =>
       outcomes.create(ctx, { projectId: project.id, title: 'Benchmarked' }),
     );
-    const made = await tracker.handle({
-      method: 'POST',
-      path: '/api/v1/issues',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        'idempotency-key': crypto.randomUUID(),
-      },
-      body: JSON.stringify({ projectId: project.id, outcomeId: outcome.id, title: 'Seed' }),
-    });
-    const seedId = JSON.parse(String(made.body)).id;
+    const seedId = await createIssue({ projectId: project.id, outcomeId: outcome.id, title: 'Seed' });
     const { rows } = await admin.query(
       "SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'issues' AND column_name <> 'pk' ORDER BY ordinal_position",
       [schema],
