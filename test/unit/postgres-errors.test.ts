@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isRetryable, isUnavailable } from '../../src/adapters/postgres/errors.js';
+import { isRetryable, isUnavailable, uniqueConstraint } from '../../src/adapters/postgres/errors.js';
 
 /** An error as node-postgres reports one from the server: a message and its SQLSTATE. */
 const serverError = (code: string, message: string) => Object.assign(new Error(message), { code });
@@ -44,5 +44,27 @@ describe('PostgreSQL errors: run again, unavailable, or neither', () => {
       new Error('storage is closed'),
     ];
     for (const error of not) expect(isUnavailable(error), error.message).toBe(false);
+  });
+
+  it("names the unique constraint a violation broke as the table's, on PostgreSQL and on either side of Citus", () => {
+    const rules = { projects_key: 'project.key', idempotency_keys_pkey: 'idempotency.key' };
+    const violation = (constraint: string | undefined, name: string) =>
+      Object.assign(serverError('23505', `duplicate key value violates unique constraint "${name}"`), {
+        constraint,
+      });
+    // Plain PostgreSQL: the field.
+    expect(uniqueConstraint(violation('projects_key', 'projects_key'), rules)).toBe('projects_key');
+    // A Citus worker that ran the statement on its own shard (a process connected to it): the
+    // field names the shard's copy.
+    expect(uniqueConstraint(violation('projects_key_102008', 'projects_key_102008'), rules)).toBe(
+      'projects_key',
+    );
+    // A Citus coordinator passing a worker's error on: the message only.
+    expect(uniqueConstraint(violation(undefined, 'idempotency_keys_pkey_102460'), rules)).toBe(
+      'idempotency_keys_pkey',
+    );
+    // Not a rule's.
+    expect(uniqueConstraint(violation(undefined, 'other_thing_1'), rules)).toBeUndefined();
+    expect(uniqueConstraint(violation('other_thing', 'other_thing'), rules)).toBe('other_thing');
   });
 });

@@ -76,17 +76,27 @@ export const isUnavailable = (error: unknown): boolean => {
 };
 
 /**
- * The unique constraint a 23505 names. PostgreSQL sets the error's constraint field; a Citus
- * coordinator passes on a worker's error with its message only, which names the shard's copy of
- * the constraint (`projects_key_102008`: the table's constraint and the shard's id).
+ * The unique constraint a 23505 names, as the table's (a key of `rules`) where it is one of them.
+ * PostgreSQL sets the error's constraint field. On Citus the constraint is the shard's copy
+ * (`projects_key_102008`: the table's constraint and the shard's id): a worker that ran the
+ * statement itself (a process connected to the node holding the shard) sets the field to that
+ * name, and a coordinator passes a worker's error on with its message only, which names it.
  */
-function uniqueConstraint(error: unknown, rules: Readonly<Record<string, string>>): string | undefined {
-  const constraint = (error as { constraint?: unknown }).constraint;
-  if (typeof constraint === 'string') return constraint;
-  const named = /unique constraint "(.+)_\d+"$/.exec(
-    String((error as { message?: unknown }).message ?? ''),
-  )?.[1];
-  return named !== undefined && named in rules ? named : undefined;
+export function uniqueConstraint(
+  error: unknown,
+  rules: Readonly<Record<string, string>>,
+): string | undefined {
+  const field = (error as { constraint?: unknown }).constraint;
+  const named =
+    typeof field === 'string'
+      ? field
+      : /unique constraint "(.+)"$/.exec(String((error as { message?: unknown }).message ?? ''))?.[1];
+  if (named === undefined) return undefined;
+  if (Object.hasOwn(rules, named)) return named;
+  const table = named.replace(/_\d+$/, '');
+  if (table !== named && Object.hasOwn(rules, table)) return table;
+  // Not a rule's: a plain PostgreSQL's own name is still the constraint it broke.
+  return typeof field === 'string' ? field : undefined;
 }
 
 /**
