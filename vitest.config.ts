@@ -41,7 +41,7 @@ const onCitus = [
   ].map((name) => `test/properties/${name}.test.ts`),
   'test/postgres/lock-audit.test.ts',
   'test/postgres/account-bound.test.ts',
-  'test/postgres/outcome-counts.test.ts',
+  'test/postgres/issue-counts.test.ts',
   'test/multi-process/postgres.test.ts',
   'test/cli/copy.test.ts',
 ];

@@ -1,8 +1,10 @@
 // A PostgreSQL schema of a benchmark's own: migrated storage, a tracker over it, a client of its
 // own for the SQL that seeds it, a workspace `bench` with its token, a create of an issue through
-// the API, and `close` that drops it all.
+// the API, a recount of the kept counts, and `close` that drops it all.
 import pg from 'pg';
 import { postgresStorage } from '../dist/adapters/postgres/index.js';
+import { outcomeIssueCountsBackfill } from '../dist/adapters/postgres/migrations/029_outcome_issue_counts.js';
+import { issueListCountsBackfill } from '../dist/adapters/postgres/migrations/030_issue_list_counts.js';
 import { createTracker, tenancy } from '../dist/core/index.js';
 
 export async function benchSchema(url, prefix) {
@@ -38,6 +40,17 @@ export async function benchSchema(url, prefix) {
       });
       if (made.status !== 201) throw new Error(`the seed issue answered ${made.status}: ${made.body}`);
       return JSON.parse(String(made.body)).id;
+    },
+    /**
+     * Counts again the issues inserted beside the adapter (by SQL), as the migrations that made
+     * the kept counts did: the adapter's writes alone keep them.
+     */
+    async recount() {
+      await admin.query(`SET search_path TO "${schema}"`);
+      await admin.query('DELETE FROM outcome_issue_counts; DELETE FROM issue_list_counts');
+      await admin.query(outcomeIssueCountsBackfill);
+      await admin.query(issueListCountsBackfill);
+      await admin.query('RESET search_path');
     },
     async close() {
       await tracker.close();

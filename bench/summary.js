@@ -64,7 +64,10 @@ async function onSqlite() {
 }
 
 async function onPostgres() {
-  const { schema, admin, tracker, token, createIssue, close } = await benchSchema(pgUrl, 'bench_summary');
+  const { schema, admin, tracker, token, createIssue, recount, close } = await benchSchema(
+    pgUrl,
+    'bench_summary',
+  );
 
   try {
     const project = await tracker.run({ workspaceSlug: 'bench' }, (ctx) =>
@@ -90,14 +93,8 @@ async function onPostgres() {
         `FROM "${schema}".issues, generate_series(1, ${count - 1}) g WHERE id = $1`,
       [seedId],
     );
-    // Inserted beside the adapter: the counts its writes keep (migration 29) are made again, as
-    // the migration makes them from the issues it finds.
-    await admin.query(
-      `DELETE FROM "${schema}".outcome_issue_counts; INSERT INTO "${schema}".outcome_issue_counts ` +
-        '(account_id, workspace_id, outcome_id, status, severity, issues) ' +
-        `SELECT account_id, workspace_id, outcome_id, status, severity, COUNT(*)::int FROM "${schema}".issues ` +
-        'WHERE outcome_id IS NOT NULL AND archived_at IS NULL GROUP BY account_id, workspace_id, outcome_id, status, severity',
-    );
+    // Inserted beside the adapter: the counts its writes keep are made again.
+    await recount();
     await admin.query(`VACUUM ANALYZE "${schema}".issues`);
     return await p50(tracker, outcome.id, token);
   } finally {

@@ -98,6 +98,7 @@ export const resetTablesSql = [
   'token_routes',
   'tenant_locks',
   'outcome_issue_counts',
+  'issue_list_counts',
 ]
   .map((table) => `DELETE FROM ${table};`)
   .join(' ');

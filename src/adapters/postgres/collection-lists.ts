@@ -13,8 +13,8 @@ import { accountOf } from './account-routes.js';
 import { type CollectionContext, matching, parseRow, type Row } from './collection-context.js';
 import { lockReferenced, predicateLock } from './collection-locks.js';
 import { addSearch } from './collection-sql.js';
+import { isKeptTally, keptListTotal, keptListTotalSql, keptTallySql } from './counts/issue-counts.js';
 import { addLabels } from './labels.js';
-import { isKeptTally, keptTallySql } from './outcome-counts.js';
 
 /** A PostgreSQL collection's counts and pages (collections.ts assembles the store). */
 
@@ -100,6 +100,18 @@ export async function listRows(
   // A first page shorter than the limit already holds every match; a caller may need no count.
   if (sumField === undefined && (query.withoutTotal || (!after && rows.length < query.limit)))
     return { rows, total: rows.length };
+  // The live issues by no more than two of project, status and severity, in a read: the sum of
+  // the counts the writes keep (a write transaction's own changes go with its COMMIT).
+  const kept = name === 'issues' && !conn.writing ? keptListTotal(query as ListQuery<'issues'>) : null;
+  if (kept !== null) {
+    const total = await conn.value<number>(keptListTotalSql, [
+      accountId,
+      query.workspaceId,
+      kept.field,
+      kept.values,
+    ]);
+    return { rows, total: total ?? 0 };
+  }
   const nullField = shape.notNull.find((field) => (query.where as Where)?.[field] === null);
   if (nullField !== undefined && sumField === undefined) {
     // Null asked of a field null in most rows (archivedAt): the matches without that condition

@@ -12,7 +12,7 @@ import {
   withoutWorkspace,
 } from './collection-context.js';
 import { predicateLock } from './collection-locks.js';
-import { countedAs } from './outcome-counts.js';
+import { countedOf } from './counts/issue-counts.js';
 import { type AheadRow, aheadRowKey } from './transaction-memo.js';
 
 /** A PostgreSQL collection's reads by id and by filter (collections.ts assembles the store). */
@@ -68,7 +68,7 @@ export async function getRow(ctx: CollectionContext, workspaceId: string, id: st
     conn.memo.readVersions.set(readKey(table, row.id), seen ? [...seen, row.version] : [row.version]);
     if (name === 'issues') {
       conn.memo.issueLabels.set(row.id, labelsOf(name, row));
-      conn.memo.issueCounted.set(row.id, countedAs(row));
+      conn.memo.issueCounted.set(row.id, countedOf(row));
     }
   }
   return row;

@@ -14,9 +14,9 @@ import {
 import { lockReferenced, predicateLock } from './collection-locks.js';
 import { forgetAhead } from './collection-reads.js';
 import { postgresDialect, uniqueFields } from './collection-sql.js';
+import { countedColumns, countedOf, countedOfColumns, type IssueCounted } from './counts/issue-counts.js';
 import { withUniqueRules } from './errors.js';
 import { issueLabelWrites } from './labels.js';
-import { type CountedAs, countedAs, countedAsColumns, countedColumns } from './outcome-counts.js';
 import { ensureLockRow } from './tenant-locks.js';
 import { predicateKey } from './transaction-memo.js';
 
@@ -84,11 +84,15 @@ async function updateIssue(
 }
 
 /**
- * Where an issue about to be updated counts (outcome-counts.ts): as this transaction read it (an
- * update that succeeds found the version it read, so the row as read), else as stored now, read
- * and locked so that it cannot change before the update.
+ * The counted fields of an issue about to be updated (counts/issue-counts.ts): as this
+ * transaction read it (an update that succeeds found the version it read, so the row as read),
+ * else as stored now, read and locked so that it cannot change before the update.
  */
-async function countedBefore(ctx: CollectionContext, accountId: string, row: Row): Promise<CountedAs | null> {
+async function countedBefore(
+  ctx: CollectionContext,
+  accountId: string,
+  row: Row,
+): Promise<IssueCounted | null> {
   const { conn, table } = ctx;
   const read = conn.memo.issueCounted.get(row.id);
   if (read !== undefined) return read;
@@ -96,15 +100,15 @@ async function countedBefore(ctx: CollectionContext, accountId: string, row: Row
     `SELECT ${countedColumns} FROM ${table} WHERE account_id = $1 AND workspace_id = $2 AND id = $3 FOR NO KEY UPDATE`,
     [accountId, row.workspaceId, row.id],
   );
-  return stored ? countedAsColumns(stored) : null;
+  return stored ? countedOfColumns(stored) : null;
 }
 
-/** An issue written as `row`, which counted as `before`: the count changes with the COMMIT. */
-function countedNow(ctx: CollectionContext, accountId: string, row: Row, before: CountedAs | null): void {
+/** An issue written as `row`, counted as `before` until then: its counts change with the COMMIT. */
+function countedNow(ctx: CollectionContext, accountId: string, row: Row, before: IssueCounted | null): void {
   const { conn } = ctx;
-  const after = countedAs(row);
+  const after = countedOf(row);
   conn.memo.issueCounted.set(row.id, after);
-  conn.memo.outcomeCounts.moved(conn, accountId, row.workspaceId, before, after);
+  conn.memo.issueCounts.moved(conn, accountId, row.workspaceId, before, after);
 }
 
 /** Collection.insert: a numbered issue held for the statement (or the COMMIT) that carries it; any other row sent at once. */
@@ -204,7 +208,7 @@ export async function deleteRow(ctx: CollectionContext, workspaceId: string, id:
   ]);
   const gone = deleted?.rows[0] as Record<string, unknown> | undefined;
   if (gone === undefined) return false;
-  conn.memo.outcomeCounts.moved(conn, accountId, workspaceId, countedAsColumns(gone), null);
+  conn.memo.issueCounts.moved(conn, accountId, workspaceId, countedOfColumns(gone), null);
   return true;
 }
 
@@ -226,7 +230,7 @@ export async function deleteWhere(ctx: CollectionContext, workspaceId: string, w
     await conn.run(labels.sql, labels.params);
     for (const row of rows) {
       conn.memo.issueCounted.delete(row.id);
-      conn.memo.outcomeCounts.moved(conn, accountId, workspaceId, countedAs(row), null);
+      conn.memo.issueCounts.moved(conn, accountId, workspaceId, countedOf(row), null);
     }
   }
   // RETURNING order is unspecified: given back in insertion order.

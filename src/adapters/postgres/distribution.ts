@@ -60,6 +60,7 @@ const listed: Readonly<Record<string, TableKind>> = {
   issue_relations: tenant,
   issue_labels: tenant,
   outcome_issue_counts: tenant, // an outcome's live issues by status and severity (migration 29)
+  issue_list_counts: tenant, // the totals of issue lists by project, status and severity (migration 30)
   views: tenant, // saved views (migration 24)
   idempotency_keys: tenant,
   counters: tenant,

@@ -1,5 +1,5 @@
 import type { RowRead } from '../../core/port/index.js';
-import { type CountedAs, PendingCounts } from './outcome-counts.js';
+import { type IssueCounted, PendingIssueCounts } from './counts/issue-counts.js';
 
 /**
  * What the stores of one transaction tell each other (Conn.memo): an answer read ahead in an
@@ -26,10 +26,10 @@ export class TransactionMemo {
   readonly readVersions = new Map<string, number[]>();
   /** The labels an issue had when this transaction last read or wrote it, by id. */
   readonly issueLabels = new Map<string, readonly string[]>();
-  /** Where an issue counted (outcome-counts.ts) when this transaction last read or wrote it, by id. */
-  readonly issueCounted = new Map<string, CountedAs | null>();
-  /** What this transaction's issue writes changed in the outcomes' counts, for its COMMIT. */
-  readonly outcomeCounts = new PendingCounts();
+  /** An issue's counted fields (counts/issue-counts.ts) when this transaction last read or wrote it, by id. */
+  readonly issueCounted = new Map<string, IssueCounted>();
+  /** What this transaction's issue writes changed in the kept counts of issues, for its COMMIT. */
+  readonly issueCounts = new PendingIssueCounts();
   /** The predicate locks held (see collections.ts predicateLock), by predicateKey. */
   readonly predicateLocks = new Map<string, 'shared' | 'exclusive'>();
   /** Whether the transaction took a number from a counter (records.ts). */

@@ -27,6 +27,7 @@ import { indexDiet } from './026_index_diet.js';
 import { overdueOpenRows } from './027_overdue_open_rows.js';
 import { watchTextOrder } from './028_watch_text_order.js';
 import { outcomeIssueCounts } from './029_outcome_issue_counts.js';
+import { issueListCounts } from './030_issue_list_counts.js';
 
 /** One schema step, recorded in `schema_migrations` once applied. */
 export interface Migration {
@@ -66,6 +67,7 @@ export const migrations: readonly Migration[] = [
   { version: 27, name: 'overdue open rows', sql: overdueOpenRows },
   { version: 28, name: 'watch text order', sql: watchTextOrder },
   { version: 29, name: 'outcome issue counts', sql: outcomeIssueCounts },
+  { version: 30, name: 'issue list counts', sql: issueListCounts },
 ];
 
 /** The schema version this code knows. */

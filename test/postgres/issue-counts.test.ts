@@ -8,15 +8,16 @@ import { issueSeverities, issueStatuses } from '../../src/core/model.js';
 import { describeOnPostgres, dropSchema, freshSchema, requireDatabaseUrl } from '../support/postgres.js';
 
 /**
- * The counts of an outcome's live issues by status and severity that the PostgreSQL adapter keeps
- * on write (migration 29, outcome-counts.ts) equal, after any sequence of issue writes, what
- * counting the issues gives: creates with and without an outcome, transitions, a severity or an
- * outcome changed or taken away, archives and unarchives, and an update whose transaction had
- * not read the issue first.
+ * The counts of issues the PostgreSQL adapter keeps on write (counts/issue-counts.ts): an
+ * outcome's live issues by status and severity (migration 29) and a workspace's by project,
+ * status, severity and their pairs (migration 30) equal, after any sequence of issue writes, what
+ * counting the issues gives: creates in two projects with and without an outcome, transitions, a
+ * severity or an outcome changed or taken away, archives and unarchives, and an update whose
+ * transaction had not read the issue first. The outcome's summary and the lists' totals read them.
  */
 
 type Op =
-  | { kind: 'create'; outcome: number | null; severity: (typeof issueSeverities)[number] }
+  | { kind: 'create'; project: number; outcome: number | null; severity: (typeof issueSeverities)[number] }
   | { kind: 'transition'; issue: number; to: (typeof issueStatuses)[number] }
   | { kind: 'patch'; issue: number; severity?: (typeof issueSeverities)[number]; outcome?: number | null }
   | { kind: 'archive' | 'unarchive'; issue: number }
@@ -26,6 +27,7 @@ const outcomeIndex = fc.option(fc.nat(1), { nil: null });
 const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({
     kind: fc.constant('create' as const),
+    project: fc.nat(1),
     outcome: outcomeIndex,
     severity: fc.constantFrom(...issueSeverities),
   }),
@@ -70,6 +72,9 @@ describeOnPostgres('outcome issue counts kept on write (PostgreSQL)', () => {
       );
       const project = await tracker.run({ workspaceSlug: 'counts' }, (ctx) =>
         projects.create(ctx, { name: 'P' }),
+      );
+      const other = await tracker.run({ workspaceSlug: 'counts' }, (ctx) =>
+        projects.create(ctx, { name: 'Other' }),
       );
       const outcomeIds: string[] = [];
       for (const title of ['First', 'Second'])
@@ -116,13 +121,46 @@ describeOnPostgres('outcome issue counts kept on write (PostgreSQL)', () => {
           )
         ).rows;
 
+      // The list counts as kept, and as counting the live issues gives them.
+      const listCounted = async () =>
+        (
+          await admin.query(
+            `SELECT field, value, issues::int AS n FROM "${schema}".issue_list_counts WHERE account_id = $1 AND issues <> 0`,
+            [init.accountId],
+          )
+        ).rows
+          .map((row) => `${row.field}=${row.value}:${row.n}`)
+          .sort();
+      const listTruth = async () => {
+        const { rows } = await admin.query(
+          `SELECT project_id, status, severity FROM "${schema}".issues WHERE account_id = $1 AND archived_at IS NULL`,
+          [init.accountId],
+        );
+        const n = new Map<string, number>();
+        const add = (key: string) => n.set(key, (n.get(key) ?? 0) + 1);
+        for (const { project_id: p, status: st, severity: sv } of rows) {
+          add('=');
+          add(`project_id=${p}`);
+          add(`status=${st}`);
+          add(`severity=${sv}`);
+          add(`project_id+status=${p}\u001f${st}`);
+          add(`project_id+severity=${p}\u001f${sv}`);
+          add(`status+severity=${st}\u001f${sv}`);
+        }
+        return [...n].map(([key, count]) => `${key}:${count}`).sort();
+      };
+      // A list's total as the API answers it, from the kept counts.
+      const totalOf = async (query: string) =>
+        (await call('GET', `/issues?limit=1&${query}`)).body.total as number;
+
       const apply = async (step: Op) => {
         if (step.kind === 'create') {
           const made = await call('POST', '/issues', {
-            projectId: project.id,
+            projectId: step.project === 0 ? project.id : other.id,
             title: 'Counted',
             severity: step.severity,
-            ...(step.outcome === null ? {} : { outcomeId: outcomeOf(step.outcome) }),
+            // The outcomes are the first project's: an issue of the other has none.
+            ...(step.outcome === null || step.project !== 0 ? {} : { outcomeId: outcomeOf(step.outcome) }),
           });
           expect(made.status).toBe(201);
           issues.push(made.body.id);
@@ -161,8 +199,31 @@ describeOnPostgres('outcome issue counts kept on write (PostgreSQL)', () => {
         fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 12 }), async (ops) => {
           for (const step of ops) await apply(step);
           expect(await counted()).toEqual(await truth());
+          expect(await listCounted()).toEqual(await listTruth());
         }),
         { numRuns: 15 },
+      );
+      // The lists' totals read them: each equals counting the live issues it lists.
+      const live = async (where: string, params: unknown[]) =>
+        Number(
+          (
+            await admin.query(
+              `SELECT COUNT(*) AS n FROM "${schema}".issues WHERE account_id = $1 AND archived_at IS NULL${where}`,
+              [init.accountId, ...params],
+            )
+          ).rows[0].n,
+        );
+      expect(await totalOf('')).toBe(await live('', []));
+      expect(await totalOf('status=open')).toBe(await live(' AND status = $2', ['open']));
+      expect(await totalOf('status=open,blocked&severity=high')).toBe(
+        await live(" AND status IN ('open', 'blocked') AND severity = $2", ['high']),
+      );
+      expect(await totalOf(`projectId=${other.id}&severity=low,medium`)).toBe(
+        await live(" AND project_id = $2 AND severity IN ('low', 'medium')", [other.id]),
+      );
+      // ... and a list filtered by three of them counts its rows.
+      expect(await totalOf(`projectId=${project.id}&status=open&severity=high`)).toBe(
+        await live(' AND project_id = $2 AND status = $3 AND severity = $4', [project.id, 'open', 'high']),
       );
       // The summary reads them: its counts by status and severity are the issues' ...
       const summaryOf = async () =>

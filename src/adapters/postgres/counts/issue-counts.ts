@@ -1,0 +1,207 @@
+import type { ListQuery } from '../../../core/port/index.js';
+import { type CountKey, type MakesAtCommit, PendingCounts } from './pending-counts.js';
+
+/**
+ * Counts of issues kept by this adapter's own writes of issues (collection-writes.ts), so that
+ * reads that would count thousands of rows read a few instead:
+ *
+ * - `outcome_issue_counts` (migration 29): an outcome's live issues by status and severity, for
+ *   the outcome's summary;
+ * - `issue_list_counts` (migration 30): a workspace's live issues in all (field ''), by project,
+ *   status and severity, and by each pair of these (`project_id+status`, values joined by
+ *   U+001F), for the exact totals of the issue lists that filter by no more than those.
+ *
+ * An issue counts while it is live (not archived). A write moves it from the counts of the row as
+ * this transaction read it (or as stored, read and locked first) to those of the row it writes;
+ * the changes go with the COMMIT (PendingCounts). Only the adapter's writes keep them: an issue
+ * written beside it (raw SQL, or a process of a version before the counts) is not counted.
+ */
+
+/** What an issue's counts are read from: its project, outcome, status, severity and whether it is live. */
+export interface IssueCounted {
+  projectId: string;
+  outcomeId: string | null;
+  status: string;
+  severity: string;
+  live: boolean;
+}
+
+/** An issue's counted fields, from the issue (its stored text, parsed). */
+export function countedOf(row: object): IssueCounted {
+  const issue = row as {
+    projectId?: unknown;
+    outcomeId?: unknown;
+    status?: unknown;
+    severity?: unknown;
+    archivedAt?: unknown;
+  };
+  return {
+    projectId: String(issue.projectId),
+    outcomeId: issue.outcomeId == null ? null : String(issue.outcomeId),
+    status: String(issue.status),
+    severity: String(issue.severity),
+    live: issue.archivedAt == null,
+  };
+}
+
+/** The columns of an issue its counts are read from, for a statement that returns them (countedOfColumns). */
+export const countedColumns = 'project_id, outcome_id, status, severity, archived_at';
+
+/** An issue's counted fields, from a row of countedColumns. */
+export function countedOfColumns(row: Record<string, unknown>): IssueCounted {
+  return {
+    projectId: String(row.project_id),
+    outcomeId: row.outcome_id == null ? null : String(row.outcome_id),
+    status: String(row.status),
+    severity: String(row.severity),
+    live: row.archived_at == null,
+  };
+}
+
+const outcomeCounts = { table: 'outcome_issue_counts', keyColumns: ['outcome_id', 'status', 'severity'] };
+const listCounts = { table: 'issue_list_counts', keyColumns: ['field', 'value'] };
+
+/** The values of a pair's count: the two joined by U+001F (neither holds it: ids and fixed words). */
+const pairValue = (a: string, b: string): string => `${a}\u001f${b}`;
+
+/** The issue columns counted by pairs, and each pair's field. */
+const countedPairs = [
+  ['project_id', 'status'],
+  ['project_id', 'severity'],
+  ['status', 'severity'],
+] as const;
+
+type ListColumn = 'project_id' | 'status' | 'severity';
+const listValue = (issue: IssueCounted, column: ListColumn): string =>
+  column === 'project_id' ? issue.projectId : column === 'status' ? issue.status : issue.severity;
+
+/** The list counts an issue is in: none when archived. */
+function listKeys(accountId: string, workspaceId: string, issue: IssueCounted): CountKey[] {
+  if (!issue.live) return [];
+  const key = (field: string, value: string): CountKey => ({
+    accountId,
+    workspaceId,
+    values: [field, value],
+  });
+  return [
+    key('', ''),
+    ...(['project_id', 'status', 'severity'] as const).map((column) => key(column, listValue(issue, column))),
+    ...countedPairs.map(([a, b]) => key(`${a}+${b}`, pairValue(listValue(issue, a), listValue(issue, b)))),
+  ];
+}
+
+/** The outcome count an issue is in: none without an outcome, or when archived. */
+function outcomeKeys(accountId: string, workspaceId: string, issue: IssueCounted): CountKey[] {
+  if (!issue.live || issue.outcomeId === null) return [];
+  return [{ accountId, workspaceId, values: [issue.outcomeId, issue.status, issue.severity] }];
+}
+
+/** What one transaction's issue writes changed in the counts, not written yet (TransactionMemo.issueCounts). */
+export class PendingIssueCounts {
+  private readonly outcomes = new PendingCounts(outcomeCounts);
+  private readonly lists = new PendingCounts(listCounts);
+
+  /** An issue went from `before` to `after` (null: no such issue, before its insert or after its delete). */
+  moved(
+    conn: MakesAtCommit,
+    accountId: string,
+    workspaceId: string,
+    before: IssueCounted | null,
+    after: IssueCounted | null,
+  ): void {
+    if (before) {
+      this.outcomes.add(conn, outcomeKeys(accountId, workspaceId, before), -1);
+      this.lists.add(conn, listKeys(accountId, workspaceId, before), -1);
+    }
+    if (after) {
+      this.outcomes.add(conn, outcomeKeys(accountId, workspaceId, after), 1);
+      this.lists.add(conn, listKeys(accountId, workspaceId, after), 1);
+    }
+  }
+}
+
+/**
+ * The tally of an outcome's live issues by status and severity, from the kept counts: each
+ * group's latest update is one probe of `issues_latest_by_outcome` (its last entry). $1 the
+ * account, $2 the workspace, $3 the outcome.
+ */
+export const keptTallySql =
+  'SELECT c.status AS g0, c.severity AS g1, c.issues::int AS n, (SELECT i.updated_at FROM issues i ' +
+  'WHERE i.account_id = $1 AND i.workspace_id = $2 AND i.outcome_id = $3 AND i.status = c.status ' +
+  'AND i.severity = c.severity AND i.archived_at IS NULL ORDER BY i.updated_at DESC LIMIT 1) AS latest ' +
+  'FROM outcome_issue_counts c WHERE c.account_id = $1 AND c.workspace_id = $2 AND c.outcome_id = $3 ' +
+  'AND c.issues > 0';
+
+/** Whether a tally is the one the counts keep: the live issues of one outcome by status and severity. */
+export function isKeptTally(
+  where: Record<string, unknown>,
+  by: readonly string[],
+): where is { outcomeId: string; archivedAt: null } {
+  const keys = Object.keys(where);
+  return (
+    keys.length === 2 &&
+    typeof where.outcomeId === 'string' &&
+    Object.hasOwn(where, 'archivedAt') &&
+    where.archivedAt === null &&
+    by.length === 2 &&
+    by[0] === 'status' &&
+    by[1] === 'severity'
+  );
+}
+
+/** The list fields whose totals issue_list_counts keeps, by their column. */
+const listFields: Readonly<Record<string, ListColumn>> = {
+  projectId: 'project_id',
+  status: 'status',
+  severity: 'severity',
+};
+
+/**
+ * The kept counts whose sum is a list's exact total, or null when the list filters by anything
+ * else: the live issues (archivedAt null, as lists have it by default) filtered by at most two of
+ * project, status and severity, each one value or any of several. $1 the account, $2 the
+ * workspace, then the field and its values (keptListTotalSql).
+ */
+export function keptListTotal(query: ListQuery<'issues'>): { field: string; values: string[] } | null {
+  const extra =
+    query.sum !== undefined ||
+    (query.range !== undefined && Object.values(query.range).some((bounds) => bounds !== undefined)) ||
+    query.search !== undefined ||
+    query.labels !== undefined ||
+    query.createdAfter !== undefined ||
+    query.createdBefore !== undefined ||
+    query.updatedSince !== undefined ||
+    query.updatedBefore !== undefined ||
+    (query.notNull !== undefined && query.notNull.length > 0);
+  if (extra) return null;
+  const where = Object.entries((query.where ?? {}) as Record<string, unknown>).filter(
+    ([, v]) => v !== undefined,
+  );
+  if (!where.some(([field, value]) => field === 'archivedAt' && value === null)) return null;
+  const filters: { column: ListColumn; values: string[] }[] = [];
+  for (const [field, value] of where) {
+    if (field === 'archivedAt') continue;
+    const column = Object.hasOwn(listFields, field) ? listFields[field] : undefined;
+    if (column === undefined) return null;
+    const values = typeof value === 'string' ? [value] : Array.isArray(value) ? value : null;
+    if (values === null || values.length === 0 || !values.every((v) => typeof v === 'string')) return null;
+    filters.push({ column, values: [...new Set(values as string[])] });
+  }
+  if (filters.length === 0) return { field: '', values: [''] };
+  if (filters.length === 1) return { field: filters[0]!.column, values: filters[0]!.values };
+  if (filters.length > 2) return null;
+  const pair = countedPairs.find(
+    ([a, b]) => filters.some((f) => f.column === a) && filters.some((f) => f.column === b),
+  );
+  if (pair === undefined) return null;
+  const [first, second] = pair.map((column) => filters.find((f) => f.column === column)!.values);
+  return {
+    field: `${pair[0]}+${pair[1]}`,
+    values: first!.flatMap((a) => second!.map((b) => pairValue(a, b))),
+  };
+}
+
+/** The sum of kept counts keptListTotal names: $1 account, $2 workspace, $3 field, $4 its values. */
+export const keptListTotalSql =
+  'SELECT COALESCE(SUM(issues), 0)::int AS total FROM issue_list_counts ' +
+  'WHERE account_id = $1 AND workspace_id = $2 AND field = $3 AND value = ANY($4::text[])';
