@@ -187,17 +187,19 @@ export function keptListTotal(query: ListQuery<'issues'>): { field: string; valu
     if (values === null || values.length === 0 || !values.every((v) => typeof v === 'string')) return null;
     filters.push({ column, values: [...new Set(values as string[])] });
   }
-  if (filters.length === 0) return { field: '', values: [''] };
-  if (filters.length === 1) return { field: filters[0]!.column, values: filters[0]!.values };
-  if (filters.length > 2) return null;
+  const [first, second, ...more] = filters;
+  if (first === undefined) return { field: '', values: [''] };
+  if (second === undefined) return { field: first.column, values: first.values };
+  if (more.length > 0) return null;
+  // The pair in its counted order (project before status before severity).
   const pair = countedPairs.find(
-    ([a, b]) => filters.some((f) => f.column === a) && filters.some((f) => f.column === b),
+    ([a, b]) => (first.column === a && second.column === b) || (first.column === b && second.column === a),
   );
   if (pair === undefined) return null;
-  const [first, second] = pair.map((column) => filters.find((f) => f.column === column)!.values);
+  const [left, right] = first.column === pair[0] ? [first, second] : [second, first];
   return {
     field: `${pair[0]}+${pair[1]}`,
-    values: first!.flatMap((a) => second!.map((b) => pairValue(a, b))),
+    values: left.values.flatMap((a) => right.values.map((b) => pairValue(a, b))),
   };
 }
 
