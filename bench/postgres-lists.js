@@ -55,8 +55,11 @@ async function seeded() {
       `SELECT i.account_id, i.workspace_id, l.label, i.pk FROM "${schema}".issues i, ` +
       "LATERAL jsonb_array_elements_text(i.data::jsonb -> 'labels') AS l(label) ON CONFLICT DO NOTHING",
   );
-  // Inserted beside the adapter: the counts its writes keep are made again.
+  // Inserted beside the adapter: the counts its writes keep are made again, as the migrations
+  // that made them count the issues there are (their time is theirs at an upgrade).
+  const counting = Date.now();
   await recount();
+  console.log(`counted again in ${((Date.now() - counting) / 1000).toFixed(1)} s`);
   await admin.query(`VACUUM ANALYZE "${schema}".issues, "${schema}".issue_labels`);
   console.log(`seeded ${count} issues in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   return { token: token, projectId: big.id, smallProjectId: small.id };
