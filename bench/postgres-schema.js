@@ -2,9 +2,11 @@
 // own for the SQL that seeds it, a workspace `bench` with its token, a create of an issue through
 // the API, a recount of the kept counts, and `close` that drops it all.
 import pg from 'pg';
+import {
+  issueListCountsBackfill,
+  outcomeIssueCountsBackfill,
+} from '../dist/adapters/postgres/counts/backfill.js';
 import { postgresStorage } from '../dist/adapters/postgres/index.js';
-import { outcomeIssueCountsBackfill } from '../dist/adapters/postgres/migrations/029_outcome_issue_counts.js';
-import { issueListCountsBackfill } from '../dist/adapters/postgres/migrations/030_issue_list_counts.js';
 import { createTracker, tenancy } from '../dist/core/index.js';
 
 export async function benchSchema(url, prefix) {

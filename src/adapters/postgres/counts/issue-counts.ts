@@ -96,10 +96,19 @@ function outcomeKeys(accountId: string, workspaceId: string, issue: IssueCounted
   return [{ accountId, workspaceId, values: [issue.outcomeId, issue.status, issue.severity] }];
 }
 
-/** What one transaction's issue writes changed in the counts, not written yet (TransactionMemo.issueCounts). */
+/**
+ * What one transaction's issue writes changed in the counts, not written yet
+ * (TransactionMemo.issueCounts): written with its COMMIT, first of the writes it carries
+ * (Conn.atCommitMade), the outcome counts then the list counts, each in key order. Every
+ * transaction so locks the count rows it changes at its end, before its other commit writes and
+ * in one order: two changing the same counts in opposite directions (one issue resolved, another
+ * reopened) never wait for each other into a deadlock over them, and a count row is locked only
+ * for the COMMIT's round trip.
+ */
 export class PendingIssueCounts {
   private readonly outcomes = new PendingCounts(outcomeCounts);
   private readonly lists = new PendingCounts(listCounts);
+  private kept = false;
 
   /** An issue went from `before` to `after` (null: no such issue, before its insert or after its delete). */
   moved(
@@ -109,14 +118,18 @@ export class PendingIssueCounts {
     before: IssueCounted | null,
     after: IssueCounted | null,
   ): void {
+    let changed = false;
     if (before) {
-      this.outcomes.add(conn, outcomeKeys(accountId, workspaceId, before), -1);
-      this.lists.add(conn, listKeys(accountId, workspaceId, before), -1);
+      changed = this.outcomes.add(outcomeKeys(accountId, workspaceId, before), -1) || changed;
+      changed = this.lists.add(listKeys(accountId, workspaceId, before), -1) || changed;
     }
     if (after) {
-      this.outcomes.add(conn, outcomeKeys(accountId, workspaceId, after), 1);
-      this.lists.add(conn, listKeys(accountId, workspaceId, after), 1);
+      changed = this.outcomes.add(outcomeKeys(accountId, workspaceId, after), 1) || changed;
+      changed = this.lists.add(listKeys(accountId, workspaceId, after), 1) || changed;
     }
+    if (!changed || this.kept) return;
+    this.kept = true;
+    conn.atCommitMade(() => [...this.outcomes.statements(), ...this.lists.statements()]);
   }
 }
 

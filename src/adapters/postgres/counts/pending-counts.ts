@@ -20,48 +20,51 @@ export interface CountKey {
 }
 
 /**
- * Counts kept on write (issue-counts.ts): what one transaction's writes change, summed by count,
- * written with its COMMIT as one statement per table (a multi-row upsert), the counts in the
- * order of their keys, first of the writes the COMMIT carries (Conn.atCommitMade). Every
- * transaction so locks the count rows it changes at its end, before its other commit writes and in
- * one order: two changing the same counts in opposite directions (one issue resolved, another
- * reopened) never wait for each other into a deadlock over them, and a count row is locked only
- * for the COMMIT's round trip. A change costs a map update (a copy of a whole database writes
- * every issue in one transaction); changes that cancel out write nothing.
+ * The counts of one table kept on write (issue-counts.ts): what one transaction's writes change,
+ * summed by count, for the statements its COMMIT carries (multi-row upserts, the counts in the
+ * order of their keys). A change costs a map update (a copy of a whole database writes every issue
+ * in one transaction); changes that cancel out write nothing.
  */
 export class PendingCounts {
   private readonly changes = new Map<string, { key: CountKey; by: number }>();
-  private kept = false;
 
   constructor(private readonly table: CountTable) {}
 
-  /** Adds `by` to each of `keys`, with the COMMIT. */
-  add(conn: MakesAtCommit, keys: readonly CountKey[], by: number): void {
-    if (keys.length === 0) return;
+  /** Adds `by` to each of `keys`; whether any was given. */
+  add(keys: readonly CountKey[], by: number): boolean {
     for (const key of keys) {
       const id = [key.accountId, key.workspaceId, ...key.values].join('\u0000');
       const change = this.changes.get(id);
       if (change) change.by += by;
       else this.changes.set(id, { key, by });
     }
-    if (this.kept) return;
-    this.kept = true;
-    conn.atCommitMade(() => this.statements());
+    return keys.length > 0;
   }
 
   /**
-   * The statements the COMMIT carries: every count changed, in key order, at most `rowsAStatement`
-   * a statement (so that a statement's text is one of few, and its parameters stay well within
-   * PostgreSQL's limit however many counts a copy changes); none when all cancelled out.
+   * The statements the COMMIT carries: every count changed, in key order, each statement of one
+   * account (on Citus, of one shard) and at most `rowsAStatement` counts (so that its text is one
+   * of few, and its parameters stay well within PostgreSQL's limit however many counts a copy
+   * changes); none when all cancelled out.
    */
-  private statements(): { sql: string; params: (string | number)[] }[] {
+  statements(): { sql: string; params: (string | number)[] }[] {
     const changed = [...this.changes]
       .filter(([, change]) => change.by !== 0)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([, change]) => change);
     const statements: { sql: string; params: (string | number)[] }[] = [];
-    for (let at = 0; at < changed.length; at += rowsAStatement)
-      statements.push(this.upsert(changed.slice(at, at + rowsAStatement)));
+    let run: { key: CountKey; by: number }[] = [];
+    for (const change of changed) {
+      if (
+        run.length === rowsAStatement ||
+        (run.length > 0 && run[0]?.key.accountId !== change.key.accountId)
+      ) {
+        statements.push(this.upsert(run));
+        run = [];
+      }
+      run.push(change);
+    }
+    if (run.length > 0) statements.push(this.upsert(run));
     return statements;
   }
 

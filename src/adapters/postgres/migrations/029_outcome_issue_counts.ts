@@ -1,3 +1,5 @@
+import { outcomeIssueCountsBackfill } from '../counts/backfill.js';
+
 /**
  * Migration 29: an outcome's live issues counted by status and severity, kept by the adapter's
  * own writes of issues (counts/issue-counts.ts), so that an outcome's summary reads at most 20 rows
@@ -6,13 +8,6 @@
  * keys the update time too: each group's latest update is then one index probe.
  * Frozen once released.
  */
-
-/** The counts of the issues there are (a benchmark that inserts issues beside the adapter runs it too). */
-export const outcomeIssueCountsBackfill = `INSERT INTO outcome_issue_counts (account_id, workspace_id, outcome_id, status, severity, issues)
-  SELECT account_id, workspace_id, outcome_id, status, severity, COUNT(*)::int FROM issues
-  WHERE outcome_id IS NOT NULL AND archived_at IS NULL
-  GROUP BY account_id, workspace_id, outcome_id, status, severity;`;
-
 export const outcomeIssueCounts = `
 CREATE TABLE outcome_issue_counts (
   account_id text COLLATE "C" NOT NULL,

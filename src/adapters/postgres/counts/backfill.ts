@@ -1,0 +1,28 @@
+/**
+ * The statements that count the issues there are into the kept counts (counts/issue-counts.ts):
+ * migrations 29 and 30 run them once, and a benchmark that inserts issues beside the adapter runs
+ * them again. Frozen with those migrations: their SQL includes these texts.
+ */
+
+/** Each outcome's live issues by status and severity (migration 29). */
+export const outcomeIssueCountsBackfill = `INSERT INTO outcome_issue_counts (account_id, workspace_id, outcome_id, status, severity, issues)
+  SELECT account_id, workspace_id, outcome_id, status, severity, COUNT(*)::int FROM issues
+  WHERE outcome_id IS NOT NULL AND archived_at IS NULL
+  GROUP BY account_id, workspace_id, outcome_id, status, severity;`;
+
+/** The issue lists' totals (migration 30). */
+export const issueListCountsBackfill = `INSERT INTO issue_list_counts (account_id, workspace_id, field, value, issues)
+  SELECT account_id, workspace_id, '', '', COUNT(*) FROM issues WHERE archived_at IS NULL
+    GROUP BY account_id, workspace_id
+  UNION ALL SELECT account_id, workspace_id, 'project_id', project_id, COUNT(*) FROM issues
+    WHERE archived_at IS NULL GROUP BY account_id, workspace_id, project_id
+  UNION ALL SELECT account_id, workspace_id, 'status', status, COUNT(*) FROM issues
+    WHERE archived_at IS NULL GROUP BY account_id, workspace_id, status
+  UNION ALL SELECT account_id, workspace_id, 'severity', severity, COUNT(*) FROM issues
+    WHERE archived_at IS NULL GROUP BY account_id, workspace_id, severity
+  UNION ALL SELECT account_id, workspace_id, 'project_id+status', project_id || chr(31) || status, COUNT(*)
+    FROM issues WHERE archived_at IS NULL GROUP BY account_id, workspace_id, project_id, status
+  UNION ALL SELECT account_id, workspace_id, 'project_id+severity', project_id || chr(31) || severity, COUNT(*)
+    FROM issues WHERE archived_at IS NULL GROUP BY account_id, workspace_id, project_id, severity
+  UNION ALL SELECT account_id, workspace_id, 'status+severity', status || chr(31) || severity, COUNT(*)
+    FROM issues WHERE archived_at IS NULL GROUP BY account_id, workspace_id, status, severity;`;
