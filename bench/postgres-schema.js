@@ -3,6 +3,7 @@
 // the API, a recount of the kept counts, and `close` that drops it all.
 import pg from 'pg';
 import {
+  issueLabelCountsBackfill,
   issueListCountsBackfill,
   outcomeIssueCountsBackfill,
 } from '../dist/adapters/postgres/counts/backfill.js';
@@ -52,6 +53,7 @@ export async function benchSchema(url, prefix) {
       await admin.query('DELETE FROM outcome_issue_counts; DELETE FROM issue_list_counts');
       await admin.query(outcomeIssueCountsBackfill);
       await admin.query(issueListCountsBackfill);
+      await admin.query(issueLabelCountsBackfill);
       await admin.query('RESET search_path');
     },
     async close() {

@@ -10,26 +10,42 @@ import { describeOnPostgres, dropSchema, freshSchema, requireDatabaseUrl } from 
 /**
  * The counts of issues the PostgreSQL adapter keeps on write (counts/issue-counts.ts): an
  * outcome's live issues by status and severity (migration 29) and a workspace's by project,
- * status, severity and their pairs (migration 30) equal, after any sequence of issue writes, what
+ * status, severity and their pairs (migration 30), and by label alone and with each of those
+ * (migration 31) equal, after any sequence of issue writes, what
  * counting the issues gives: creates in two projects with and without an outcome, transitions, a
  * severity or an outcome changed or taken away, archives and unarchives, and an update whose
  * transaction had not read the issue first. The outcome's summary and the lists' totals read them.
  */
 
 type Op =
-  | { kind: 'create'; project: number; outcome: number | null; severity: (typeof issueSeverities)[number] }
+  | {
+      kind: 'create';
+      project: number;
+      outcome: number | null;
+      severity: (typeof issueSeverities)[number];
+      labels: string[];
+    }
   | { kind: 'transition'; issue: number; to: (typeof issueStatuses)[number] }
-  | { kind: 'patch'; issue: number; severity?: (typeof issueSeverities)[number]; outcome?: number | null }
+  | {
+      kind: 'patch';
+      issue: number;
+      severity?: (typeof issueSeverities)[number];
+      outcome?: number | null;
+      labels?: string[];
+    }
   | { kind: 'archive' | 'unarchive'; issue: number }
   | { kind: 'unread update'; issue: number; outcome: number | null };
 
 const outcomeIndex = fc.option(fc.nat(1), { nil: null });
+// Few labels, so that issues share them; a repeated one is stored once.
+const labelSet = fc.array(fc.constantFrom('bug', 'ui', 'db'), { maxLength: 3 });
 const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({
     kind: fc.constant('create' as const),
     project: fc.nat(1),
     outcome: outcomeIndex,
     severity: fc.constantFrom(...issueSeverities),
+    labels: labelSet,
   }),
   fc.record({
     kind: fc.constant('transition' as const),
@@ -42,6 +58,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
       issue: fc.nat(7),
       severity: fc.constantFrom(...issueSeverities),
       outcome: outcomeIndex,
+      labels: labelSet,
     },
     { requiredKeys: ['kind', 'issue'] },
   ),
@@ -133,12 +150,18 @@ describeOnPostgres('outcome issue counts kept on write (PostgreSQL)', () => {
           .sort();
       const listTruth = async () => {
         const { rows } = await admin.query(
-          `SELECT project_id, status, severity FROM "${schema}".issues WHERE account_id = $1 AND archived_at IS NULL`,
+          `SELECT project_id, status, severity, data FROM "${schema}".issues WHERE account_id = $1 AND archived_at IS NULL`,
           [init.accountId],
         );
         const n = new Map<string, number>();
         const add = (key: string) => n.set(key, (n.get(key) ?? 0) + 1);
-        for (const { project_id: p, status: st, severity: sv } of rows) {
+        for (const { project_id: p, status: st, severity: sv, data } of rows) {
+          for (const label of new Set(JSON.parse(data).labels as string[])) {
+            add(`label=${label}`);
+            add(`label+project_id=${label}\u001f${p}`);
+            add(`label+status=${label}\u001f${st}`);
+            add(`label+severity=${label}\u001f${sv}`);
+          }
           add('=');
           add(`project_id=${p}`);
           add(`status=${st}`);
@@ -159,6 +182,7 @@ describeOnPostgres('outcome issue counts kept on write (PostgreSQL)', () => {
             projectId: step.project === 0 ? project.id : other.id,
             title: 'Counted',
             severity: step.severity,
+            labels: step.labels,
             // The outcomes are the first project's: an issue of the other has none.
             ...(step.outcome === null || step.project !== 0 ? {} : { outcomeId: outcomeOf(step.outcome) }),
           });
@@ -176,6 +200,7 @@ describeOnPostgres('outcome issue counts kept on write (PostgreSQL)', () => {
             {
               ...(step.severity === undefined ? {} : { severity: step.severity }),
               ...(step.outcome === undefined ? {} : { outcomeId: outcomeOf(step.outcome) }),
+              ...(step.labels === undefined ? {} : { labels: step.labels }),
             },
             await versionOf(id),
           );
@@ -221,7 +246,26 @@ describeOnPostgres('outcome issue counts kept on write (PostgreSQL)', () => {
       expect(await totalOf(`projectId=${other.id}&severity=low,medium`)).toBe(
         await live(" AND project_id = $2 AND severity IN ('low', 'medium')", [other.id]),
       );
-      // ... and a list filtered by three of them counts its rows.
+      // A label carried, or not, alone or with one of them ...
+      const carries = (label: string) => ` AND data::jsonb -> 'labels' ? '${label}'`;
+      expect(await totalOf('labels=bug')).toBe(await live(carries('bug'), []));
+      expect(await totalOf('labelsAny=ui&status=open,blocked')).toBe(
+        await live(`${carries('ui')} AND status IN ('open', 'blocked')`, []),
+      );
+      expect(await totalOf(`labels=db&projectId=${other.id}`)).toBe(
+        await live(`${carries('db')} AND project_id = $2`, [other.id]),
+      );
+      expect(await totalOf('labelsNone=bug&severity=high')).toBe(
+        await live(` AND NOT (${carries('bug').slice(5)}) AND severity = $2`, ['high']),
+      );
+      expect(await totalOf(`query=${encodeURIComponent('-label:ui')}`)).toBe(
+        await live(` AND NOT (${carries('ui').slice(5)})`, []),
+      );
+      expect(await totalOf('labels=nosuch&status=open')).toBe(0);
+      // ... and a list filtered by three of them, or two labels, counts its rows.
+      expect(await totalOf('labels=bug,ui&status=open')).toBe(
+        await live(`${carries('bug')}${carries('ui')} AND status = $2`, ['open']),
+      );
       expect(await totalOf(`projectId=${project.id}&status=open&severity=high`)).toBe(
         await live(' AND project_id = $2 AND status = $3 AND severity = $4', [project.id, 'open', 'high']),
       );

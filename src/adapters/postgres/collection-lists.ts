@@ -13,7 +13,13 @@ import { accountOf } from './account-routes.js';
 import { type CollectionContext, matching, parseRow, type Row } from './collection-context.js';
 import { lockReferenced, predicateLock } from './collection-locks.js';
 import { addSearch } from './collection-sql.js';
-import { isKeptTally, keptListTotal, keptListTotalSql, keptTallySql } from './counts/issue-counts.js';
+import {
+  isKeptTally,
+  keptListTotal,
+  keptListTotalParams,
+  keptListTotalSql,
+  keptTallySql,
+} from './counts/issue-counts.js';
 import { addLabels } from './labels.js';
 
 /** A PostgreSQL collection's counts and pages (collections.ts assembles the store). */
@@ -88,6 +94,22 @@ export async function listRows(
   const where = conditions.sql;
   const matchParams = [...conditions.params];
   const sumField = sumFieldOf(shape, query);
+  // The live issues by no more than two of project, status and severity, or one of them and a
+  // label, in a read: the sum of the counts the writes keep (a write transaction's own changes
+  // go with its COMMIT).
+  const kept = name === 'issues' && !conn.writing ? keptListTotal(query as ListQuery<'issues'>) : null;
+  const keptTotal =
+    kept === null
+      ? undefined
+      : async () =>
+          (await conn.value<number>(
+            keptListTotalSql,
+            keptListTotalParams(accountId, query.workspaceId, kept),
+          )) ?? 0;
+  // With a label, the total first: where none match, the page is not walked for them (a filter
+  // many issues pass, probed for a label none of them carry, reads every one).
+  const keptFirst = keptTotal !== undefined && labels !== undefined ? await keptTotal() : undefined;
+  if (keptFirst === 0) return { rows: [], total: 0 };
   // Sorted by another field: keyset on (its sort key, id), read from its index (migration 15).
   const { after, keyset, orderAndLimit } = pageClauses(name, query, conditions);
   const rows = (
@@ -100,18 +122,7 @@ export async function listRows(
   // A first page shorter than the limit already holds every match; a caller may need no count.
   if (sumField === undefined && (query.withoutTotal || (!after && rows.length < query.limit)))
     return { rows, total: rows.length };
-  // The live issues by no more than two of project, status and severity, in a read: the sum of
-  // the counts the writes keep (a write transaction's own changes go with its COMMIT).
-  const kept = name === 'issues' && !conn.writing ? keptListTotal(query as ListQuery<'issues'>) : null;
-  if (kept !== null) {
-    const total = await conn.value<number>(keptListTotalSql, [
-      accountId,
-      query.workspaceId,
-      kept.field,
-      kept.values,
-    ]);
-    return { rows, total: total ?? 0 };
-  }
+  if (keptTotal !== undefined) return { rows, total: keptFirst ?? (await keptTotal()) };
   const nullField = shape.notNull.find((field) => (query.where as Where)?.[field] === null);
   if (nullField !== undefined && sumField === undefined) {
     // Null asked of a field null in most rows (archivedAt): the matches without that condition

@@ -14,7 +14,7 @@ import {
 import { lockReferenced, predicateLock } from './collection-locks.js';
 import { forgetAhead } from './collection-reads.js';
 import { postgresDialect, uniqueFields } from './collection-sql.js';
-import { countedColumns, countedOf, countedOfColumns, type IssueCounted } from './counts/issue-counts.js';
+import { countedColumns, countedOf, type IssueCounted } from './counts/issue-counts.js';
 import { withUniqueRules } from './errors.js';
 import { issueLabelWrites } from './labels.js';
 import { ensureLockRow } from './tenant-locks.js';
@@ -100,7 +100,7 @@ async function countedBefore(
     `SELECT ${countedColumns} FROM ${table} WHERE account_id = $1 AND workspace_id = $2 AND id = $3 FOR NO KEY UPDATE`,
     [accountId, row.workspaceId, row.id],
   );
-  return stored ? countedOfColumns(stored) : null;
+  return stored ? countedOf(stored) : null;
 }
 
 /** An issue written as `row`, counted as `before` until then: its counts change with the COMMIT. */
@@ -208,7 +208,7 @@ export async function deleteRow(ctx: CollectionContext, workspaceId: string, id:
   ]);
   const gone = deleted?.rows[0] as Record<string, unknown> | undefined;
   if (gone === undefined) return false;
-  conn.memo.issueCounts.moved(conn, accountId, workspaceId, countedOfColumns(gone), null);
+  conn.memo.issueCounts.moved(conn, accountId, workspaceId, countedOf(gone), null);
   return true;
 }
 

@@ -1,6 +1,6 @@
 /**
  * The statements that count the issues there are into the kept counts (counts/issue-counts.ts):
- * migrations 29 and 30 run them once, and a benchmark that inserts issues beside the adapter runs
+ * migrations 29, 30 and 31 run them once, and a benchmark that inserts issues beside the adapter runs
  * them again. Frozen with those migrations: their SQL includes these texts.
  */
 
@@ -26,3 +26,18 @@ export const issueListCountsBackfill = `INSERT INTO issue_list_counts (account_i
     FROM issues WHERE archived_at IS NULL GROUP BY account_id, workspace_id, project_id, severity
   UNION ALL SELECT account_id, workspace_id, 'status+severity', status || chr(31) || severity, COUNT(*)
     FROM issues WHERE archived_at IS NULL GROUP BY account_id, workspace_id, status, severity;`;
+
+/** The issue lists' totals by label, alone and with a project, a status or a severity (migration 31). */
+export const issueLabelCountsBackfill = `INSERT INTO issue_list_counts (account_id, workspace_id, field, value, issues)
+  SELECT l.account_id, l.workspace_id, 'label', l.label, COUNT(*) FROM issue_labels l
+    JOIN issues i ON i.account_id = l.account_id AND i.pk = l.issue_pk WHERE i.archived_at IS NULL
+    GROUP BY l.account_id, l.workspace_id, l.label
+  UNION ALL SELECT l.account_id, l.workspace_id, 'label+project_id', l.label || chr(31) || i.project_id, COUNT(*)
+    FROM issue_labels l JOIN issues i ON i.account_id = l.account_id AND i.pk = l.issue_pk
+    WHERE i.archived_at IS NULL GROUP BY l.account_id, l.workspace_id, l.label, i.project_id
+  UNION ALL SELECT l.account_id, l.workspace_id, 'label+status', l.label || chr(31) || i.status, COUNT(*)
+    FROM issue_labels l JOIN issues i ON i.account_id = l.account_id AND i.pk = l.issue_pk
+    WHERE i.archived_at IS NULL GROUP BY l.account_id, l.workspace_id, l.label, i.status
+  UNION ALL SELECT l.account_id, l.workspace_id, 'label+severity', l.label || chr(31) || i.severity, COUNT(*)
+    FROM issue_labels l JOIN issues i ON i.account_id = l.account_id AND i.pk = l.issue_pk
+    WHERE i.archived_at IS NULL GROUP BY l.account_id, l.workspace_id, l.label, i.severity;`;

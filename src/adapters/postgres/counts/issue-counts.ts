@@ -1,4 +1,4 @@
-import type { ListQuery } from '../../../core/port/index.js';
+import type { LabelMatch, ListQuery } from '../../../core/port/index.js';
 import { type CountKey, type MakesAtCommit, PendingCounts } from './pending-counts.js';
 
 /**
@@ -17,22 +17,46 @@ import { type CountKey, type MakesAtCommit, PendingCounts } from './pending-coun
  * written beside it (raw SQL, or a process of a version before the counts) is not counted.
  */
 
-/** What an issue's counts are read from: its project, outcome, status, severity and whether it is live. */
+/** What an issue's counts are read from: its project, outcome, status, severity, labels and whether it is live. */
 export interface IssueCounted {
   projectId: string;
   outcomeId: string | null;
   status: string;
   severity: string;
+  /** Distinct: the labels `issue_labels` holds for it (countedLabels). */
+  labels: readonly string[];
   live: boolean;
 }
 
-/** An issue's counted fields, from the issue (its stored text, parsed). */
+/** Half of a surrogate pair alone. */
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** What PostgreSQL cannot read as text from JSON: U+0000, or half of a surrogate pair alone. */
+const unreadable = (label: string): boolean => label.includes('\u0000') || loneSurrogate.test(label);
+
+/**
+ * The labels an issue is counted under: those `issue_labels_of` indexes for it (migration 16),
+ * each once, and none at all when one of them holds what PostgreSQL cannot read as text (the
+ * function then reads nothing of the issue's labels; the API refuses such labels, the storage
+ * port stores them).
+ */
+function countedLabels(labels: unknown): readonly string[] {
+  if (!Array.isArray(labels) || labels.length === 0) return [];
+  if (!labels.every((label) => typeof label === 'string' && !unreadable(label))) return [];
+  return [...new Set(labels as string[])];
+}
+
+/**
+ * An issue's counted fields, from the issue (its stored text, parsed) or from a row of
+ * countedColumns (named as the issue's fields).
+ */
 export function countedOf(row: object): IssueCounted {
   const issue = row as {
     projectId?: unknown;
     outcomeId?: unknown;
     status?: unknown;
     severity?: unknown;
+    labels?: unknown;
     archivedAt?: unknown;
   };
   return {
@@ -40,23 +64,18 @@ export function countedOf(row: object): IssueCounted {
     outcomeId: issue.outcomeId == null ? null : String(issue.outcomeId),
     status: String(issue.status),
     severity: String(issue.severity),
+    labels: countedLabels(issue.labels),
     live: issue.archivedAt == null,
   };
 }
 
-/** The columns of an issue its counts are read from, for a statement that returns them (countedOfColumns). */
-export const countedColumns = 'project_id, outcome_id, status, severity, archived_at';
-
-/** An issue's counted fields, from a row of countedColumns. */
-export function countedOfColumns(row: Record<string, unknown>): IssueCounted {
-  return {
-    projectId: String(row.project_id),
-    outcomeId: row.outcome_id == null ? null : String(row.outcome_id),
-    status: String(row.status),
-    severity: String(row.severity),
-    live: row.archived_at == null,
-  };
-}
+/**
+ * The columns of an issue its counts are read from, named as its fields (countedOf), for a
+ * statement that returns them: the labels as `issue_labels` holds them.
+ */
+export const countedColumns =
+  'project_id AS "projectId", outcome_id AS "outcomeId", status, severity, archived_at AS "archivedAt", ' +
+  'ARRAY(SELECT issue_labels_of(data)) AS labels';
 
 const outcomeCounts = { table: 'outcome_issue_counts', keyColumns: ['outcome_id', 'status', 'severity'] };
 const listCounts = { table: 'issue_list_counts', keyColumns: ['field', 'value'] };
@@ -75,7 +94,16 @@ type ListColumn = 'project_id' | 'status' | 'severity';
 const listValue = (issue: IssueCounted, column: ListColumn): string =>
   column === 'project_id' ? issue.projectId : column === 'status' ? issue.status : issue.severity;
 
-/** The list counts an issue is in: none when archived. */
+/** The list fields counted with each label: the label alone (''), or with one of these columns. */
+const labelColumns = ['', 'project_id', 'status', 'severity'] as const;
+
+/** The field of a label's count with `column` ('' for the label alone): `label`, `label+status`... */
+const labelField = (column: ListColumn | ''): string => (column === '' ? 'label' : `label+${column}`);
+
+/**
+ * The list counts an issue is in: none when archived. Each label's pairs put the label first: the
+ * other value holds no U+001F, so a pair's text still names one label and one value.
+ */
 function listKeys(accountId: string, workspaceId: string, issue: IssueCounted): CountKey[] {
   if (!issue.live) return [];
   const key = (field: string, value: string): CountKey => ({
@@ -87,6 +115,11 @@ function listKeys(accountId: string, workspaceId: string, issue: IssueCounted): 
     key('', ''),
     ...(['project_id', 'status', 'severity'] as const).map((column) => key(column, listValue(issue, column))),
     ...countedPairs.map(([a, b]) => key(`${a}+${b}`, pairValue(listValue(issue, a), listValue(issue, b)))),
+    ...issue.labels.flatMap((label) =>
+      labelColumns.map((column) =>
+        key(labelField(column), column === '' ? label : pairValue(label, listValue(issue, column))),
+      ),
+    ),
   ];
 }
 
@@ -169,18 +202,45 @@ const listFields: Readonly<Record<string, ListColumn>> = {
   severity: 'severity',
 };
 
+/** Kept counts summed: those of `field` with any of `values`. */
+export interface KeptCounts {
+  field: string;
+  values: string[];
+}
+
+/** A list's exact total from the kept counts: the sum of `counts`, less the sum of `less`. */
+export interface KeptTotal {
+  counts: KeptCounts;
+  less: KeptCounts | null;
+}
+
+/** The one label a list asks its issues to carry, and the one it asks them not to; null when it asks more. */
+function labelAsked(labels: LabelMatch): { carries: string | null; lacks: string | null } | null {
+  const carried = new Set(labels.all ?? []);
+  if (labels.any !== undefined) {
+    // Any of one label is that label; any of several is not kept.
+    if (labels.any.length > 1) return null;
+    for (const label of labels.any) carried.add(label);
+  }
+  const lacked = new Set(labels.none ?? []);
+  if (carried.size > 1 || lacked.size > 1 || (carried.size === 1 && lacked.size === 1)) return null;
+  const [carries = null] = carried;
+  const [lacks = null] = lacked;
+  return { carries, lacks };
+}
+
 /**
- * The kept counts whose sum is a list's exact total, or null when the list filters by anything
+ * The kept counts a list's exact total is made of, or null when the list filters by anything
  * else: the live issues (archivedAt null, as lists have it by default) filtered by at most two of
- * project, status and severity, each one value or any of several. $1 the account, $2 the
- * workspace, then the field and its values (keptListTotalSql).
+ * project, status and severity (each one value or any of several), or by at most one of them and
+ * one label carried (`labels`, or `labelsAny` of one) or one label not carried (`labelsNone`: the
+ * filter's count less the label's). `labelsAny` of none matches nothing.
  */
-export function keptListTotal(query: ListQuery<'issues'>): { field: string; values: string[] } | null {
+export function keptListTotal(query: ListQuery<'issues'>): KeptTotal | null {
   const extra =
     query.sum !== undefined ||
     (query.range !== undefined && Object.values(query.range).some((bounds) => bounds !== undefined)) ||
     query.search !== undefined ||
-    query.labels !== undefined ||
     query.createdAfter !== undefined ||
     query.createdBefore !== undefined ||
     query.updatedSince !== undefined ||
@@ -200,6 +260,27 @@ export function keptListTotal(query: ListQuery<'issues'>): { field: string; valu
     if (values === null || values.length === 0 || !values.every((v) => typeof v === 'string')) return null;
     filters.push({ column, values: [...new Set(values as string[])] });
   }
+  if (query.labels !== undefined) {
+    if (query.labels.any !== undefined && query.labels.any.length === 0)
+      return { counts: { field: '', values: [] }, less: null };
+    const asked = labelAsked(query.labels);
+    if (asked === null || filters.length > 1) return null;
+    const [filter] = filters;
+    const ofLabel = (label: string): KeptCounts =>
+      filter === undefined
+        ? { field: labelField(''), values: [label] }
+        : { field: labelField(filter.column), values: filter.values.map((v) => pairValue(label, v)) };
+    if (asked.carries !== null) return { counts: ofLabel(asked.carries), less: null };
+    const all = filtered(filters);
+    if (all === null) return null;
+    return { counts: all, less: asked.lacks === null ? null : ofLabel(asked.lacks) };
+  }
+  const counts = filtered(filters);
+  return counts === null ? null : { counts, less: null };
+}
+
+/** The kept counts of the live issues with these values (at most two columns), or null when not kept. */
+function filtered(filters: readonly { column: ListColumn; values: string[] }[]): KeptCounts | null {
   const [first, second, ...more] = filters;
   if (first === undefined) return { field: '', values: [''] };
   if (second === undefined) return { field: first.column, values: first.values };
@@ -216,7 +297,22 @@ export function keptListTotal(query: ListQuery<'issues'>): { field: string; valu
   };
 }
 
-/** The sum of kept counts keptListTotal names: $1 account, $2 workspace, $3 field, $4 its values. */
-export const keptListTotalSql =
-  'SELECT COALESCE(SUM(issues), 0)::int AS total FROM issue_list_counts ' +
-  'WHERE account_id = $1 AND workspace_id = $2 AND field = $3 AND value = ANY($4::text[])';
+const keptSum = (field: string, values: string) =>
+  `COALESCE((SELECT SUM(issues) FROM issue_list_counts WHERE account_id = $1 AND workspace_id = $2 ` +
+  `AND field = ${field} AND value = ANY(${values}::text[])), 0)`;
+
+/**
+ * The total keptListTotal names: $1 account, $2 workspace, $3 and $4 the field and values of its
+ * counts, $5 and $6 those of the counts it is less (none: no values).
+ */
+export const keptListTotalSql = `SELECT (${keptSum('$3', '$4')} - ${keptSum('$5', '$6')})::int AS total`;
+
+/** keptListTotalSql's parameters. */
+export const keptListTotalParams = (accountId: string, workspaceId: string, kept: KeptTotal) => [
+  accountId,
+  workspaceId,
+  kept.counts.field,
+  kept.counts.values,
+  kept.less?.field ?? '',
+  kept.less?.values ?? [],
+];
