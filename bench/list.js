@@ -48,6 +48,8 @@ export async function listLatencies(server, info, samples = 60) {
     'labelsNone=nosuch&status=open': `${base}&labelsNone=nosuch&status=open`,
     'sort=-title&status=open': `${base}&sort=-title&status=open`,
     'sort=title&severity=high': `${base}&sort=title&severity=high`,
+    // The workspace's labels with their issues, archived ones too.
+    'GET /labels': `${server.url}/api/v1/labels?limit=50`,
   };
   const result = {};
   for (const [name, url] of Object.entries(queries)) {

@@ -170,6 +170,13 @@ describeOnPostgres('outcome issue counts kept on write (PostgreSQL)', () => {
           add(`project_id+severity=${p}\u001f${sv}`);
           add(`status+severity=${st}\u001f${sv}`);
         }
+        // Each label's issues, archived ones too (for GET /labels).
+        const all = await admin.query(`SELECT data FROM "${schema}".issues WHERE account_id = $1`, [
+          init.accountId,
+        ]);
+        for (const { data } of all.rows)
+          for (const label of new Set(JSON.parse(data).labels as string[]))
+            add(`label, archived too=${label}`);
         return [...n].map(([key, count]) => `${key}:${count}`).sort();
       };
       // A list's total as the API answers it, from the kept counts.

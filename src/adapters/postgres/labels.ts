@@ -1,6 +1,7 @@
 import type { LabelMatch, LabelStore } from '../../core/port/index.js';
 import { accountOf } from './account-routes.js';
 import { type Conn, prepared, type Statement } from './connection.js';
+import { labelListedField } from './counts/issue-counts.js';
 import type { Conditions } from './sql.js';
 
 /**
@@ -99,15 +100,39 @@ export function addLabels(account: string, workspace: string, match: LabelMatch,
   else into.add((p) => carries(`= ANY(${p}::text[])`), match.any);
 }
 
-/** The labels of a workspace with their counts (`GET /labels`): an index-only scan of the table. */
+/** The kept counts of a workspace's labels, by the parameters of its account and workspace. */
+const keptLabels = (account: string, workspace: string) =>
+  `FROM issue_list_counts WHERE account_id = ${account} AND workspace_id = ${workspace} ` +
+  `AND field = '${labelListedField}' AND issues > 0`;
+
+/**
+ * The labels of a workspace with their counts (`GET /labels`). In a read, from the counts the
+ * writes keep (counts/issue-counts.ts: a range of the counts' key, however many issues carry
+ * them); a write transaction, whose own changes to them go with its COMMIT, counts the label
+ * index.
+ */
 export function postgresLabels(conn: Conn): LabelStore {
   return {
     async list({ workspaceId, after, limit }) {
       const accountId = await accountOf(conn, workspaceId);
       await conn.consistent();
+      const from = after === undefined ? '' : ' AND label > $4';
+      const params =
+        after === undefined ? [workspaceId, limit, accountId] : [workspaceId, limit, accountId, after];
+      if (!conn.writing) {
+        const rows = await conn.rows<{ name: string; issueCount: number }>(
+          `SELECT value AS name, issues::int AS "issueCount" ${keptLabels('$3', '$1')}${after === undefined ? '' : ' AND value > $4'} ORDER BY value LIMIT $2`,
+          params,
+        );
+        const total = await conn.value<number>(`SELECT COUNT(*)::int ${keptLabels('$2', '$1')}`, [
+          workspaceId,
+          accountId,
+        ]);
+        return { rows, total: total ?? 0 };
+      }
       const rows = await conn.rows<{ name: string; issueCount: number }>(
-        `SELECT label AS name, COUNT(*)::int AS "issueCount" FROM issue_labels WHERE account_id = $3 AND workspace_id = $1${after === undefined ? '' : ' AND label > $4'} GROUP BY label ORDER BY label LIMIT $2`,
-        after === undefined ? [workspaceId, limit, accountId] : [workspaceId, limit, accountId, after],
+        `SELECT label AS name, COUNT(*)::int AS "issueCount" FROM issue_labels WHERE account_id = $3 AND workspace_id = $1${from} GROUP BY label ORDER BY label LIMIT $2`,
+        params,
       );
       const total =
         (await conn.value<number>(

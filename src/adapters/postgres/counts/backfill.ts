@@ -27,9 +27,14 @@ export const issueListCountsBackfill = `INSERT INTO issue_list_counts (account_i
   UNION ALL SELECT account_id, workspace_id, 'status+severity', status || chr(31) || severity, COUNT(*)
     FROM issues WHERE archived_at IS NULL GROUP BY account_id, workspace_id, status, severity;`;
 
-/** The issue lists' totals by label, alone and with a project, a status or a severity (migration 31). */
+/**
+ * The issue lists' totals by label, alone and with a project, a status or a severity, and each
+ * label's issues archived ones included (migration 31).
+ */
 export const issueLabelCountsBackfill = `INSERT INTO issue_list_counts (account_id, workspace_id, field, value, issues)
-  SELECT l.account_id, l.workspace_id, 'label', l.label, COUNT(*) FROM issue_labels l
+  SELECT account_id, workspace_id, 'label, archived too', label, COUNT(*) FROM issue_labels
+    GROUP BY account_id, workspace_id, label
+  UNION ALL SELECT l.account_id, l.workspace_id, 'label', l.label, COUNT(*) FROM issue_labels l
     JOIN issues i ON i.account_id = l.account_id AND i.pk = l.issue_pk WHERE i.archived_at IS NULL
     GROUP BY l.account_id, l.workspace_id, l.label
   UNION ALL SELECT l.account_id, l.workspace_id, 'label+project_id', l.label || chr(31) || i.project_id, COUNT(*)

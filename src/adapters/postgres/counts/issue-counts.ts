@@ -9,9 +9,11 @@ import { type CountKey, type MakesAtCommit, PendingCounts } from './pending-coun
  *   the outcome's summary;
  * - `issue_list_counts` (migration 30): a workspace's live issues in all (field ''), by project,
  *   status and severity, and by each pair of these (`project_id+status`, values joined by
- *   U+001F), for the exact totals of the issue lists that filter by no more than those.
+ *   U+001F), for the exact totals of the issue lists that filter by no more than those; and
+ *   (migration 31) by label, alone and with each of those, and by label archived ones included
+ *   (labelListedField, for `GET /labels`).
  *
- * An issue counts while it is live (not archived). A write moves it from the counts of the row as
+ * An issue counts while it is live (not archived), but in labelListedField. A write moves it from the counts of the row as
  * this transaction read it (or as stored, read and locked first) to those of the row it writes;
  * the changes go with the COMMIT (PendingCounts). Only the adapter's writes keep them: an issue
  * written beside it (raw SQL, or a process of a version before the counts) is not counted.
@@ -94,6 +96,12 @@ type ListColumn = 'project_id' | 'status' | 'severity';
 const listValue = (issue: IssueCounted, column: ListColumn): string =>
   column === 'project_id' ? issue.projectId : column === 'status' ? issue.status : issue.severity;
 
+/**
+ * The field of each label's issues archived ones included, as `GET /labels` counts them (the
+ * only count that holds archived issues).
+ */
+export const labelListedField = 'label, archived too';
+
 /** The list fields counted with each label: the label alone (''), or with one of these columns. */
 const labelColumns = ['', 'project_id', 'status', 'severity'] as const;
 
@@ -105,13 +113,15 @@ const labelField = (column: ListColumn | ''): string => (column === '' ? 'label'
  * other value holds no U+001F, so a pair's text still names one label and one value.
  */
 function listKeys(accountId: string, workspaceId: string, issue: IssueCounted): CountKey[] {
-  if (!issue.live) return [];
   const key = (field: string, value: string): CountKey => ({
     accountId,
     workspaceId,
     values: [field, value],
   });
+  const listed = issue.labels.map((label) => key(labelListedField, label));
+  if (!issue.live) return listed;
   return [
+    ...listed,
     key('', ''),
     ...(['project_id', 'status', 'severity'] as const).map((column) => key(column, listValue(issue, column))),
     ...countedPairs.map(([a, b]) => key(`${a}+${b}`, pairValue(listValue(issue, a), listValue(issue, b)))),
