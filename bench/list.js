@@ -30,6 +30,7 @@ export async function listLatencies(server, info, samples = 60) {
     'page 21': cursorUrl,
     'status+severity': `${base}&status=open&severity=high`,
     'projectId (90%)+status': `${base}&projectId=${info.projectId}&status=open`,
+    'projectId (90%)+status+severity': `${base}&projectId=${info.projectId}&status=open&severity=high`,
     'updatedSince, none match': `${base}&updatedSince=2099-01-01T00:00:00.000Z`,
     'sort=-updatedAt': `${base}&sort=-updatedAt`,
     'status=open,in_progress (40%)': `${base}&status=open,in_progress`,

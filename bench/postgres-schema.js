@@ -5,6 +5,7 @@ import pg from 'pg';
 import {
   issueLabelCountsBackfill,
   issueListCountsBackfill,
+  issueTripleCountsBackfill,
   outcomeIssueCountsBackfill,
 } from '../dist/adapters/postgres/counts/backfill.js';
 import { postgresStorage } from '../dist/adapters/postgres/index.js';
@@ -54,6 +55,7 @@ export async function benchSchema(url, prefix) {
       await admin.query(outcomeIssueCountsBackfill);
       await admin.query(issueListCountsBackfill);
       await admin.query(issueLabelCountsBackfill);
+      await admin.query(issueTripleCountsBackfill);
       await admin.query('RESET search_path');
     },
     async close() {

@@ -10,8 +10,8 @@ import { describeOnPostgres, dropSchema, freshSchema, requireDatabaseUrl } from 
 /**
  * The counts of issues the PostgreSQL adapter keeps on write (counts/issue-counts.ts): an
  * outcome's live issues by status and severity (migration 29) and a workspace's by project,
- * status, severity and their pairs (migration 30), and by label alone and with each of those
- * (migration 31) equal, after any sequence of issue writes, what
+ * status, severity, their pairs (migration 30) and all three, and by label alone and with each
+ * of those (migration 31) equal, after any sequence of issue writes, what
  * counting the issues gives: creates in two projects with and without an outcome, transitions, a
  * severity or an outcome changed or taken away, archives and unarchives, and an update whose
  * transaction had not read the issue first. The outcome's summary and the lists' totals read them.
@@ -169,6 +169,7 @@ describeOnPostgres('outcome issue counts kept on write (PostgreSQL)', () => {
           add(`project_id+status=${p}\u001f${st}`);
           add(`project_id+severity=${p}\u001f${sv}`);
           add(`status+severity=${st}\u001f${sv}`);
+          add(`project_id+status+severity=${p}\u001f${st}\u001f${sv}`);
         }
         // Each label's issues, archived ones too (for GET /labels).
         const all = await admin.query(`SELECT data FROM "${schema}".issues WHERE account_id = $1`, [
@@ -269,12 +270,19 @@ describeOnPostgres('outcome issue counts kept on write (PostgreSQL)', () => {
         await live(` AND NOT (${carries('ui').slice(5)})`, []),
       );
       expect(await totalOf('labels=nosuch&status=open')).toBe(0);
-      // ... and a list filtered by three of them, or two labels, counts its rows.
-      expect(await totalOf('labels=bug,ui&status=open')).toBe(
-        await live(`${carries('bug')}${carries('ui')} AND status = $2`, ['open']),
-      );
+      // ... all three of them (kept too) ...
       expect(await totalOf(`projectId=${project.id}&status=open&severity=high`)).toBe(
         await live(' AND project_id = $2 AND status = $3 AND severity = $4', [project.id, 'open', 'high']),
+      );
+      expect(await totalOf(`projectId=${project.id},${other.id}&status=open,blocked&severity=high`)).toBe(
+        await live(" AND status IN ('open', 'blocked') AND severity = $2", ['high']),
+      );
+      // ... and a list filtered by two labels, or a label and two of them, counts its rows.
+      expect(await totalOf(`labels=bug&status=open&severity=high`)).toBe(
+        await live(`${carries('bug')} AND status = $2 AND severity = $3`, ['open', 'high']),
+      );
+      expect(await totalOf('labels=bug,ui&status=open')).toBe(
+        await live(`${carries('bug')}${carries('ui')} AND status = $2`, ['open']),
       );
       // The summary reads them: its counts by status and severity are the issues' ...
       const summaryOf = async () =>

@@ -94,7 +94,7 @@ export async function listRows(
   const where = conditions.sql;
   const matchParams = [...conditions.params];
   const sumField = sumFieldOf(shape, query);
-  // The live issues by no more than two of project, status and severity, or one of them and a
+  // The live issues by any of project, status and severity, or by one of them and a
   // label, in a read: the sum of the counts the writes keep (a write transaction's own changes
   // go with its COMMIT).
   const kept = name === 'issues' && !conn.writing ? keptListTotal(query as ListQuery<'issues'>) : null;

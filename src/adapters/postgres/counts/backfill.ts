@@ -46,3 +46,9 @@ export const issueLabelCountsBackfill = `INSERT INTO issue_list_counts (account_
   UNION ALL SELECT l.account_id, l.workspace_id, 'label+severity', l.label || chr(31) || i.severity, COUNT(*)
     FROM issue_labels l JOIN issues i ON i.account_id = l.account_id AND i.pk = l.issue_pk
     WHERE i.archived_at IS NULL GROUP BY l.account_id, l.workspace_id, l.label, i.severity;`;
+
+/** The issue lists' totals by project, status and severity at once (migration 31). */
+export const issueTripleCountsBackfill = `INSERT INTO issue_list_counts (account_id, workspace_id, field, value, issues)
+  SELECT account_id, workspace_id, 'project_id+status+severity',
+    project_id || chr(31) || status || chr(31) || severity, COUNT(*)
+  FROM issues WHERE archived_at IS NULL GROUP BY account_id, workspace_id, project_id, status, severity;`;

@@ -9,7 +9,8 @@ import { type CountKey, type MakesAtCommit, PendingCounts } from './pending-coun
  *   the outcome's summary;
  * - `issue_list_counts` (migration 30): a workspace's live issues in all (field ''), by project,
  *   status and severity, and by each pair of these (`project_id+status`, values joined by
- *   U+001F), for the exact totals of the issue lists that filter by no more than those; and
+ *   U+001F), and by all three (`project_id+status+severity`), for the exact totals of the issue
+ *   lists that filter by no more than those; and
  *   (migration 31) by label, alone and with each of those, and by label archived ones included
  *   (labelListedField, for `GET /labels`).
  *
@@ -93,6 +94,11 @@ const countedPairs = [
 ] as const;
 
 type ListColumn = 'project_id' | 'status' | 'severity';
+
+/** The field of the count of all three columns, and its value: the three joined by U+001F. */
+const tripleField = 'project_id+status+severity';
+const tripleValue = (projectId: string, status: string, severity: string): string =>
+  `${projectId}\u001f${status}\u001f${severity}`;
 const listValue = (issue: IssueCounted, column: ListColumn): string =>
   column === 'project_id' ? issue.projectId : column === 'status' ? issue.status : issue.severity;
 
@@ -125,6 +131,7 @@ function listKeys(accountId: string, workspaceId: string, issue: IssueCounted): 
     key('', ''),
     ...(['project_id', 'status', 'severity'] as const).map((column) => key(column, listValue(issue, column))),
     ...countedPairs.map(([a, b]) => key(`${a}+${b}`, pairValue(listValue(issue, a), listValue(issue, b)))),
+    key(tripleField, tripleValue(issue.projectId, issue.status, issue.severity)),
     ...issue.labels.flatMap((label) =>
       labelColumns.map((column) =>
         key(labelField(column), column === '' ? label : pairValue(label, listValue(issue, column))),
@@ -241,7 +248,7 @@ function labelAsked(labels: LabelMatch): { carries: string | null; lacks: string
 
 /**
  * The kept counts a list's exact total is made of, or null when the list filters by anything
- * else: the live issues (archivedAt null, as lists have it by default) filtered by at most two of
+ * else: the live issues (archivedAt null, as lists have it by default) filtered by any of
  * project, status and severity (each one value or any of several), or by at most one of them and
  * one label carried (`labels`, or `labelsAny` of one) or one label not carried (`labelsNone`: the
  * filter's count less the label's). `labelsAny` of none matches nothing.
@@ -289,12 +296,26 @@ export function keptListTotal(query: ListQuery<'issues'>): KeptTotal | null {
   return counts === null ? null : { counts, less: null };
 }
 
-/** The kept counts of the live issues with these values (at most two columns), or null when not kept. */
+/** The kept counts of the live issues with these values (each column once), or null when not kept. */
 function filtered(filters: readonly { column: ListColumn; values: string[] }[]): KeptCounts | null {
   const [first, second, ...more] = filters;
   if (first === undefined) return { field: '', values: [''] };
   if (second === undefined) return { field: first.column, values: first.values };
-  if (more.length > 0) return null;
+  if (more.length > 0) {
+    const valuesOf = (column: ListColumn) => filters.find((filter) => filter.column === column)?.values;
+    const [projects, statuses, severities] = [
+      valuesOf('project_id'),
+      valuesOf('status'),
+      valuesOf('severity'),
+    ];
+    if (filters.length !== 3 || !projects || !statuses || !severities) return null;
+    return {
+      field: tripleField,
+      values: projects.flatMap((p) =>
+        statuses.flatMap((st) => severities.map((sv) => tripleValue(p, st, sv))),
+      ),
+    };
+  }
   // The pair in its counted order (project before status before severity).
   const pair = countedPairs.find(
     ([a, b]) => (first.column === a && second.column === b) || (first.column === b && second.column === a),

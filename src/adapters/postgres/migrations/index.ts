@@ -28,7 +28,7 @@ import { overdueOpenRows } from './027_overdue_open_rows.js';
 import { watchTextOrder } from './028_watch_text_order.js';
 import { outcomeIssueCounts } from './029_outcome_issue_counts.js';
 import { issueListCounts } from './030_issue_list_counts.js';
-import { issueLabelCounts } from './031_issue_label_counts.js';
+import { moreIssueListCounts } from './031_more_issue_list_counts.js';
 
 /** One schema step, recorded in `schema_migrations` once applied. */
 export interface Migration {
@@ -69,7 +69,7 @@ export const migrations: readonly Migration[] = [
   { version: 28, name: 'watch text order', sql: watchTextOrder },
   { version: 29, name: 'outcome issue counts', sql: outcomeIssueCounts },
   { version: 30, name: 'issue list counts', sql: issueListCounts },
-  { version: 31, name: 'issue label counts', sql: issueLabelCounts },
+  { version: 31, name: 'more issue list counts', sql: moreIssueListCounts },
 ];
 
 /** The schema version this code knows. */
