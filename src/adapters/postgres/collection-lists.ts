@@ -106,9 +106,10 @@ export async function listRows(
             keptListTotalSql,
             keptListTotalParams(accountId, query.workspaceId, kept),
           )) ?? 0;
-  // With a label, the total first: where none match, the page is not walked for them (a filter
-  // many issues pass, probed for a label none of them carry, reads every one).
-  const keptFirst = keptTotal !== undefined && labels !== undefined ? await keptTotal() : undefined;
+  // Where the matches may be few among the issues the page walks (a label, several filters), the
+  // total first: where none match, the page is not walked (a filter many issues pass, probed for
+  // a label or another value none of them have, reads every one).
+  const keptFirst = keptTotal !== undefined && kept?.sparse ? await keptTotal() : undefined;
   if (keptFirst === 0) return { rows: [], total: 0 };
   // Sorted by another field: keyset on (its sort key, id), read from its index (migration 15).
   const { after, keyset, orderAndLimit } = pageClauses(name, query, conditions);

@@ -229,6 +229,12 @@ export interface KeptCounts {
 export interface KeptTotal {
   counts: KeptCounts;
   less: KeptCounts | null;
+  /**
+   * Whether the list's matches may be few among the issues its page walks (a label, or more
+   * than one column filtered: the page walks one index and checks the rest): its total is then
+   * worth reading first, so that none walks nothing.
+   */
+  sparse: boolean;
 }
 
 /** The one label a list asks its issues to carry, and the one it asks them not to; null when it asks more. */
@@ -279,7 +285,7 @@ export function keptListTotal(query: ListQuery<'issues'>): KeptTotal | null {
   }
   if (query.labels !== undefined) {
     if (query.labels.any !== undefined && query.labels.any.length === 0)
-      return { counts: { field: '', values: [] }, less: null };
+      return { counts: { field: '', values: [] }, less: null, sparse: true };
     const asked = labelAsked(query.labels);
     if (asked === null || filters.length > 1) return null;
     const [filter] = filters;
@@ -287,13 +293,13 @@ export function keptListTotal(query: ListQuery<'issues'>): KeptTotal | null {
       filter === undefined
         ? { field: labelField(''), values: [label] }
         : { field: labelField(filter.column), values: filter.values.map((v) => pairValue(label, v)) };
-    if (asked.carries !== null) return { counts: ofLabel(asked.carries), less: null };
+    if (asked.carries !== null) return { counts: ofLabel(asked.carries), less: null, sparse: true };
     const all = filtered(filters);
     if (all === null) return null;
-    return { counts: all, less: asked.lacks === null ? null : ofLabel(asked.lacks) };
+    return { counts: all, less: asked.lacks === null ? null : ofLabel(asked.lacks), sparse: true };
   }
   const counts = filtered(filters);
-  return counts === null ? null : { counts, less: null };
+  return counts === null ? null : { counts, less: null, sparse: filters.length > 1 };
 }
 
 /** The kept counts of the live issues with these values (each column once), or null when not kept. */
