@@ -41,3 +41,27 @@ it('passes a quiet log within its interval, and what is left when asked', () => 
   lines.pass();
   expect(chunks).toHaveLength(2);
 });
+
+it("writes the gathered lines of serve's log at an exit that does not flush it (a crash, process.exit)", async () => {
+  const { execFile } = await import('node:child_process');
+  const { resolve } = await import('node:path');
+  const logger = resolve('dist/cli/server/logger.js');
+  const script = (exit: string) =>
+    `import { stderrLogDestination } from ${JSON.stringify(logger)};\n` +
+    "import pino from 'pino';\n" +
+    'const logger = pino({ level: "info" }, stderrLogDestination().stream);\n' +
+    'logger.info("first"); logger.fatal("second");\n' +
+    exit;
+  for (const exit of ['process.exit(1);', 'throw new Error("boom");', '']) {
+    const stderr = await new Promise<string>((done) =>
+      execFile(process.execPath, ['--input-type=module', '-e', script(exit)], (_error, _out, err) =>
+        done(err),
+      ),
+    );
+    const messages = stderr
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line).msg);
+    expect(messages, exit || 'a drained event loop').toEqual(['first', 'second']);
+  }
+});

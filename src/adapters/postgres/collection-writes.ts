@@ -14,7 +14,7 @@ import {
 import { lockReferenced, predicateLock } from './collection-locks.js';
 import { forgetAhead } from './collection-reads.js';
 import { postgresDialect, uniqueFields } from './collection-sql.js';
-import { countedColumns, countedOf, type IssueCounted } from './counts/issue-counts.js';
+import { countedOf, type IssueCounted } from './counts/issue-counts.js';
 import { withUniqueRules } from './errors.js';
 import { issueLabelWrites } from './labels.js';
 import { ensureLockRow } from './tenant-locks.js';
@@ -47,9 +47,9 @@ export async function clashOf(ctx: CollectionContext, accountId: string, row: Ro
 }
 
 /**
- * An issue's update with its labels kept: when the transaction read the issue (as every update
- * does first), only a change of labels costs statements, sent once the update succeeded; else
- * the stale ones go before the update, read from the stored text, and the new ones after.
+ * An issue's update with its labels kept: only a change of labels costs statements, the labels
+ * it had known from the transaction's read of it (as every update reads it first), else from its
+ * stored text, read and locked first (countedBefore); those go with the update.
  */
 async function updateIssue(
   ctx: CollectionContext,
@@ -59,13 +59,25 @@ async function updateIssue(
 ): Promise<number> {
   const { conn, name } = ctx;
   const labels = labelsOf(name, row);
+  const read = conn.memo.issueLabels.get(row.id);
   const counted = await countedBefore(ctx, accountId, row);
-  const before = conn.memo.issueLabels.get(row.id);
-  if (before === undefined) {
-    const around = issueLabelWrites.updated(accountId, row.workspaceId, row.id, labels);
-    const results = await conn.batch([...around.before, update, ...around.after]);
+  const before = read ?? counted?.labels;
+  const labelWrites = (had: readonly string[]) => {
+    const removed = had.filter((label) => !labels.includes(label));
+    const added = labels.filter((label) => !had.includes(label));
+    return [
+      ...(removed.length === 0
+        ? []
+        : [issueLabelWrites.removed(accountId, row.workspaceId, row.id, removed)]),
+      ...issueLabelWrites.added(accountId, row.workspaceId, row.id, added),
+    ];
+  };
+  if (read === undefined) {
+    // Not read by this transaction: the label writes go with the update, in one round trip. Where
+    // it matched nothing (a version changed, or no such issue), the request fails and they with it.
+    const results = await conn.batch([update, ...(before === undefined ? [] : labelWrites(before))]);
+    const changed = results[0]?.rowCount ?? 0;
     conn.memo.issueLabels.set(row.id, labels);
-    const changed = results[around.before.length]?.rowCount ?? 0;
     if (changed === 1) countedNow(ctx, accountId, row, counted);
     return changed;
   }
@@ -73,12 +85,7 @@ async function updateIssue(
   if (changed !== 1) return changed;
   countedNow(ctx, accountId, row, counted);
   conn.memo.issueLabels.set(row.id, labels);
-  const removed = before.filter((label) => !labels.includes(label));
-  const added = labels.filter((label) => !before.includes(label));
-  const writes = [
-    ...(removed.length === 0 ? [] : [issueLabelWrites.removed(accountId, row.workspaceId, row.id, removed)]),
-    ...issueLabelWrites.added(accountId, row.workspaceId, row.id, added),
-  ];
+  const writes = labelWrites(read);
   if (writes.length > 0) await conn.batch(writes);
   return changed;
 }
@@ -86,7 +93,9 @@ async function updateIssue(
 /**
  * The counted fields of an issue about to be updated (counts/issue-counts.ts): as this
  * transaction read it (an update that succeeds found the version it read, so the row as read),
- * else as stored now, read and locked so that it cannot change before the update.
+ * else as stored now, read and locked so that it cannot change before the update. Its stored
+ * text is parsed here, not by PostgreSQL, whose JSON cannot hold every text an issue may (a
+ * U+0000 anywhere in it), so its labels are those its index was written from.
  */
 async function countedBefore(
   ctx: CollectionContext,
@@ -96,11 +105,11 @@ async function countedBefore(
   const { conn, table } = ctx;
   const read = conn.memo.issueCounted.get(row.id);
   if (read !== undefined) return read;
-  const stored = await conn.row<Record<string, unknown>>(
-    `SELECT ${countedColumns} FROM ${table} WHERE account_id = $1 AND workspace_id = $2 AND id = $3 FOR NO KEY UPDATE`,
+  const stored = await conn.value<string>(
+    `SELECT data FROM ${table} WHERE account_id = $1 AND workspace_id = $2 AND id = $3 FOR NO KEY UPDATE`,
     [accountId, row.workspaceId, row.id],
   );
-  return stored ? countedOf(stored) : null;
+  return stored === undefined ? null : countedOf(parseRow(stored));
 }
 
 /** An issue written as `row`, counted as `before` until then: its counts change with the COMMIT. */
@@ -200,15 +209,27 @@ export async function deleteRow(ctx: CollectionContext, workspaceId: string, id:
     params: [id, workspaceId, accountId],
   };
   if (name !== 'issues') return (await conn.run(remove.sql, remove.params)) > 0;
+  const read = conn.memo.issueLabels.get(id);
   conn.memo.issueLabels.delete(id);
   conn.memo.issueCounted.delete(id);
-  const [, deleted] = await conn.batch([
-    issueLabelWrites.deleted(accountId, workspaceId, id),
-    { sql: `${remove.sql} RETURNING ${countedColumns}`, params: remove.params },
-  ]);
-  const gone = deleted?.rows[0] as Record<string, unknown> | undefined;
+  const returning = { sql: `${remove.sql} RETURNING pk, data`, params: remove.params };
+  // Its labels as read: their rows go in the same round trip, before it. Else they go after it,
+  // by the labels of the text it returns, parsed here (PostgreSQL's JSON cannot read every text
+  // an issue may hold: a U+0000 anywhere in it), so exactly the rows its labels were indexed by.
+  const [gone] =
+    read === undefined
+      ? await conn.rows<{ pk: number; data: string }>(returning.sql, returning.params)
+      : ((await conn.batch([issueLabelWrites.removed(accountId, workspaceId, id, read), returning]))[1]
+          ?.rows as { pk: number; data: string }[]);
   if (gone === undefined) return false;
-  conn.memo.issueCounts.moved(conn, accountId, workspaceId, countedOf(gone), null);
+  const row = parseRow(gone.data);
+  if (read === undefined) {
+    const labels = issueLabelWrites.deletedRows(accountId, workspaceId, [
+      { pk: gone.pk, labels: labelsOf(name, row) },
+    ]);
+    await conn.run(labels.sql, labels.params);
+  }
+  conn.memo.issueCounts.moved(conn, accountId, workspaceId, countedOf(row), null);
   return true;
 }
 
@@ -224,9 +245,14 @@ export async function deleteWhere(ctx: CollectionContext, workspaceId: string, w
     `DELETE FROM ${table} WHERE ${conditions.sql} RETURNING pk, data`,
     conditions.params,
   );
-  const rows = deleted.sort((a, b) => a.pk - b.pk).map((row) => parseRow(row.data));
+  const sorted = deleted.sort((a, b) => a.pk - b.pk);
+  const rows = sorted.map((row) => parseRow(row.data));
   if (name === 'issues' && deleted.length > 0) {
-    const labels = issueLabelWrites.deletedRows(accountId, workspaceId, deleted);
+    const labels = issueLabelWrites.deletedRows(
+      accountId,
+      workspaceId,
+      sorted.map((gone, i) => ({ pk: gone.pk, labels: labelsOf(name, rows[i] as Row) })),
+    );
     await conn.run(labels.sql, labels.params);
     for (const row of rows) {
       conn.memo.issueCounted.delete(row.id);

@@ -8,12 +8,14 @@ import type { Conditions } from './sql.js';
  * Issues by label, through `issue_labels` (account, workspace, label, issue pk): migration 16.
  * Kept by the statements below, in the transaction that writes the issue (the triggers that kept
  * it before went with migration 23: Citus runs triggers on its workers' shards, unsafely). Each
- * names the issue's account and workspace, so each reaches one shard, and reads an issue's labels
- * from its text with `issue_labels_of`, which leaves a text PostgreSQL cannot read as JSON (a lone
- * surrogate, which the API refuses but the storage port stores) unindexed rather than refused.
+ * names the issue's account and workspace, so each reaches one shard, and reads the labels from
+ * the text labelsText makes of them (never from an issue's stored text, which may hold a U+0000
+ * PostgreSQL's JSON cannot read) with `issue_labels_of`, which leaves a text PostgreSQL cannot
+ * read (a lone surrogate or a U+0000 in a label, which the storage port stores) unindexed rather
+ * than refused: counts/issue-counts.ts counts no label of such an issue, as it finds none here.
  */
 
-/** The issue $3 of account $1 and workspace $2, by its key: its pk, and its stored text. */
+/** The issue $3 of account $1 and workspace $2, by its key. */
 const issueRow = 'FROM issues WHERE account_id = $1 AND workspace_id = $2 AND id = $3';
 
 /** Adds the labels of the text $4 to the issue (a label it carries already is kept). */
@@ -29,17 +31,13 @@ const ofIssue = `DELETE FROM issue_labels WHERE account_id = $1 AND workspace_id
 /** Removes the labels of the text $4 from the issue. */
 const removeSql = prepared(`${ofIssue}AND label IN (SELECT issue_labels_of($4))`);
 
-/** Removes every label of the issue, by its stored text: sent before its delete. */
-const dropAllText = `${ofIssue}AND label IN (SELECT issue_labels_of((SELECT data ${issueRow})))`;
-const dropAllSql = prepared(dropAllText);
-
-/** Removes the labels the issue's stored text carries but the text $4 does not: sent before its update. */
-const dropStaleSql = prepared(`${dropAllText} AND label NOT IN (SELECT issue_labels_of($4))`);
-
-/** Removes the labels of deleted issues: $3 their pks and $4 their texts, pairwise. */
+/**
+ * Removes the labels of deleted issues: $3 their pks and $4 their labels as labelsText makes
+ * them, pairwise (not their stored texts, which PostgreSQL's JSON cannot always read).
+ */
 const dropDeletedSql =
   'DELETE FROM issue_labels WHERE account_id = $1 AND workspace_id = $2 AND (label, issue_pk) IN ' +
-  '(SELECT l.label, d.pk FROM unnest($3::bigint[], $4::text[]) AS d(pk, data), issue_labels_of(d.data) AS l(label))';
+  '(SELECT l.label, d.pk FROM unnest($3::bigint[], $4::text[]) AS d(pk, labels), issue_labels_of(d.labels) AS l(label))';
 
 /** An issue's labels as the text issue_labels_of reads (an object with the list). */
 export const labelsText = (labels: readonly string[]): string => JSON.stringify({ labels });
@@ -52,31 +50,19 @@ export const issueLabelWrites = {
       ? []
       : [{ sql: addSql, params: [accountId, workspaceId, id, labelsText(labels)] }];
   },
-  /** Around its update: the stale ones dropped before, the new ones added after. */
-  updated(accountId: string, workspaceId: string, id: string, labels: readonly string[]) {
-    const params = [accountId, workspaceId, id, labelsText(labels)];
-    return {
-      before: [{ sql: dropStaleSql, params }] as Statement[],
-      after: labels.length === 0 ? [] : ([{ sql: addSql, params }] as Statement[]),
-    };
-  },
   /** After its update, the labels it no longer carries. */
   removed(accountId: string, workspaceId: string, id: string, labels: readonly string[]): Statement {
     return { sql: removeSql, params: [accountId, workspaceId, id, labelsText(labels)] };
   },
-  /** Before its delete. */
-  deleted(accountId: string, workspaceId: string, id: string): Statement {
-    return { sql: dropAllSql, params: [accountId, workspaceId, id] };
-  },
-  /** After a delete of several, with what it returned. */
+  /** After a delete of issues, with their pks and labels. */
   deletedRows(
     accountId: string,
     workspaceId: string,
-    rows: readonly { pk: number; data: string }[],
+    rows: readonly { pk: number; labels: readonly string[] }[],
   ): Statement {
     return {
       sql: dropDeletedSql,
-      params: [accountId, workspaceId, rows.map((r) => r.pk), rows.map((r) => r.data)],
+      params: [accountId, workspaceId, rows.map((r) => r.pk), rows.map((r) => labelsText(r.labels))],
     };
   },
 };

@@ -37,6 +37,11 @@ export class BatchedLines implements DestinationStream {
     const chunk = this.lines.join('');
     this.lines = [];
     this.chars = 0;
-    this.destination.write(chunk);
+    try {
+      this.destination.write(chunk);
+    } catch {
+      // The destination has ended (a line logged after the last flush): nothing can be written,
+      // and a timer's throw would end the process.
+    }
   }
 }

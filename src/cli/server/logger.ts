@@ -70,6 +70,16 @@ export function stderrLogDestination(): { stream: DestinationStream; flush(): Pr
   // once, or with the chunks behind it while a write is in flight.
   const destination = pino.destination({ dest: 2, sync: false });
   const lines = new BatchedLines(destination);
+  // An exit that does not flush (a crash, process.exit) still writes what is gathered: the
+  // destination writes synchronously on exit what it holds, and these lines behind it.
+  process.once('exit', () => {
+    lines.pass();
+    try {
+      destination.flushSync();
+    } catch {
+      // Ended already (the flush ran), or standard error gone.
+    }
+  });
   return {
     stream: lines,
     // Not flushSync(): with a write in flight it writes the lines behind that one first, so the

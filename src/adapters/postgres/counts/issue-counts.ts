@@ -50,8 +50,8 @@ function countedLabels(labels: unknown): readonly string[] {
 }
 
 /**
- * An issue's counted fields, from the issue (its stored text, parsed) or from a row of
- * countedColumns (named as the issue's fields).
+ * An issue's counted fields, from the issue (its stored text parsed here: PostgreSQL's JSON
+ * cannot read a U+0000 in it, so its labels are not read there).
  */
 export function countedOf(row: object): IssueCounted {
   const issue = row as {
@@ -71,14 +71,6 @@ export function countedOf(row: object): IssueCounted {
     live: issue.archivedAt == null,
   };
 }
-
-/**
- * The columns of an issue its counts are read from, named as its fields (countedOf), for a
- * statement that returns them: the labels as `issue_labels` holds them.
- */
-export const countedColumns =
-  'project_id AS "projectId", outcome_id AS "outcomeId", status, severity, archived_at AS "archivedAt", ' +
-  'ARRAY(SELECT issue_labels_of(data)) AS labels';
 
 const outcomeCounts = { table: 'outcome_issue_counts', keyColumns: ['outcome_id', 'status', 'severity'] };
 const listCounts = { table: 'issue_list_counts', keyColumns: ['field', 'value'] };

@@ -40,7 +40,14 @@ const readOnly = [
 
 const title = nonBlank().max(500);
 const description = z.string().max(50_000).nullable();
-const labels = z.array(nonBlank().max(64)).max(50);
+/**
+ * A label: a U+0000 in one could never be named in a filter (a query string refuses it), and
+ * PostgreSQL's JSON cannot read it, so it is refused where it enters.
+ */
+const label = nonBlank()
+  .max(64)
+  .refine((text) => !text.includes('\u0000'), { error: 'must not contain U+0000' });
+const labels = z.array(label).max(50);
 const dueOn = calendarDate.nullable().describe('The day it is due (`YYYY-MM-DD`), or null');
 /** The largest estimate taken: far beyond any real one, and small enough to sort exactly everywhere. */
 export const maxEstimate = 1_000_000;
