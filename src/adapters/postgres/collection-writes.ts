@@ -219,8 +219,8 @@ export async function deleteRow(ctx: CollectionContext, workspaceId: string, id:
   const [gone] =
     read === undefined
       ? await conn.rows<{ pk: number; data: string }>(returning.sql, returning.params)
-      : ((await conn.batch([issueLabelWrites.removed(accountId, workspaceId, id, read), returning]))[1]
-          ?.rows as { pk: number; data: string }[]);
+      : (((await conn.batch([issueLabelWrites.removed(accountId, workspaceId, id, read), returning]))[1]
+          ?.rows ?? []) as { pk: number; data: string }[]);
   if (gone === undefined) return false;
   const row = parseRow(gone.data);
   if (read === undefined) {
