@@ -31,17 +31,23 @@ export class BatchedLines implements DestinationStream {
 
   /** Hands what is gathered to the destination now: before it ends, say. */
   pass(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.lines.length === 0) return;
-    const chunk = this.lines.join('');
-    this.lines = [];
-    this.chars = 0;
+    const chunk = this.take();
+    if (chunk === '') return;
     try {
       this.destination.write(chunk);
     } catch {
       // The destination has ended (a line logged after the last flush): nothing can be written,
       // and a timer's throw would end the process.
     }
+  }
+
+  /** What is gathered, no longer held here: for a caller that writes it itself (at exit). */
+  take(): string {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    const chunk = this.lines.join('');
+    this.lines = [];
+    this.chars = 0;
+    return chunk;
   }
 }

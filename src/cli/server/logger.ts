@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { RequestLogEntry } from '../../core/index.js';
@@ -70,14 +71,21 @@ export function stderrLogDestination(): { stream: DestinationStream; flush(): Pr
   // once, or with the chunks behind it while a write is in flight.
   const destination = pino.destination({ dest: 2, sync: false });
   const lines = new BatchedLines(destination);
-  // An exit that does not flush (a crash, process.exit) still writes what is gathered: the
-  // destination writes synchronously on exit what it holds, and these lines behind it.
+  // An exit that does not flush (a crash, process.exit, a drained event loop) still writes what
+  // is gathered, synchronously: what the destination holds, then these lines. Not through its
+  // write(), which starts an asynchronous write the exiting process may never finish.
   process.once('exit', () => {
-    lines.pass();
     try {
       destination.flushSync();
     } catch {
       // Ended already (the flush ran), or standard error gone.
+    }
+    const rest = lines.take();
+    if (rest === '') return;
+    try {
+      writeSync(2, rest);
+    } catch {
+      // Standard error gone: nothing can be written.
     }
   });
   return {
