@@ -61,7 +61,6 @@ async function updateIssue(
   const labels = labelsOf(name, row);
   const read = conn.memo.issueLabels.get(row.id);
   const counted = await countedBefore(ctx, accountId, row);
-  const before = read ?? counted?.labels;
   const labelWrites = (had: readonly string[]) => {
     const removed = had.filter((label) => !labels.includes(label));
     const added = labels.filter((label) => !had.includes(label));
@@ -75,7 +74,8 @@ async function updateIssue(
   if (read === undefined) {
     // Not read by this transaction: the label writes go with the update, in one round trip. Where
     // it matched nothing (a version changed, or no such issue), the request fails and they with it.
-    const results = await conn.batch([update, ...(before === undefined ? [] : labelWrites(before))]);
+    const had = counted?.labels;
+    const results = await conn.batch([update, ...(had === undefined ? [] : labelWrites(had))]);
     const changed = results[0]?.rowCount ?? 0;
     conn.memo.issueLabels.set(row.id, labels);
     if (changed === 1) countedNow(ctx, accountId, row, counted);
@@ -245,13 +245,13 @@ export async function deleteWhere(ctx: CollectionContext, workspaceId: string, w
     `DELETE FROM ${table} WHERE ${conditions.sql} RETURNING pk, data`,
     conditions.params,
   );
-  const sorted = deleted.sort((a, b) => a.pk - b.pk);
-  const rows = sorted.map((row) => parseRow(row.data));
+  const gone = deleted.sort((a, b) => a.pk - b.pk).map(({ pk, data }) => ({ pk, row: parseRow(data) }));
+  const rows = gone.map(({ row }) => row);
   if (name === 'issues' && deleted.length > 0) {
     const labels = issueLabelWrites.deletedRows(
       accountId,
       workspaceId,
-      sorted.map((gone, i) => ({ pk: gone.pk, labels: labelsOf(name, rows[i] as Row) })),
+      gone.map(({ pk, row }) => ({ pk, labels: labelsOf(name, row) })),
     );
     await conn.run(labels.sql, labels.params);
     for (const row of rows) {

@@ -14,8 +14,9 @@ import { type CountKey, type MakesAtCommit, PendingCounts } from './pending-coun
  *   (migration 31) by label, alone and with each of those, and by label archived ones included
  *   (labelListedField, for `GET /labels`).
  *
- * An issue counts while it is live (not archived), but in labelListedField. A write moves it from the counts of the row as
- * this transaction read it (or as stored, read and locked first) to those of the row it writes;
+ * An issue counts while it is live (not archived), but in labelListedField. A write moves it
+ * from the counts of the row as this transaction read it (or as stored, read and locked first)
+ * to those of the row it writes;
  * the changes go with the COMMIT (PendingCounts). Only the adapter's writes keep them: an issue
  * written beside it (raw SQL, or a process of a version before the counts) is not counted.
  */
@@ -75,8 +76,12 @@ export function countedOf(row: object): IssueCounted {
 const outcomeCounts = { table: 'outcome_issue_counts', keyColumns: ['outcome_id', 'status', 'severity'] };
 const listCounts = { table: 'issue_list_counts', keyColumns: ['field', 'value'] };
 
-/** The values of a pair's count: the two joined by U+001F (neither holds it: ids and fixed words). */
-const pairValue = (a: string, b: string): string => `${a}\u001f${b}`;
+/**
+ * The value of a count of several columns (a pair, all three, a label with one): their values
+ * joined by U+001F. Ids and fixed words hold none, and a label comes first, so one text names one
+ * set of values.
+ */
+const joined = (...values: string[]): string => values.join('\u001f');
 
 /** The issue columns counted by pairs, and each pair's field. */
 const countedPairs = [
@@ -87,10 +92,8 @@ const countedPairs = [
 
 type ListColumn = 'project_id' | 'status' | 'severity';
 
-/** The field of the count of all three columns, and its value: the three joined by U+001F. */
+/** The field of the count of all three columns. */
 const tripleField = 'project_id+status+severity';
-const tripleValue = (projectId: string, status: string, severity: string): string =>
-  `${projectId}\u001f${status}\u001f${severity}`;
 const listValue = (issue: IssueCounted, column: ListColumn): string =>
   column === 'project_id' ? issue.projectId : column === 'status' ? issue.status : issue.severity;
 
@@ -106,10 +109,7 @@ const labelColumns = ['', 'project_id', 'status', 'severity'] as const;
 /** The field of a label's count with `column` ('' for the label alone): `label`, `label+status`... */
 const labelField = (column: ListColumn | ''): string => (column === '' ? 'label' : `label+${column}`);
 
-/**
- * The list counts an issue is in: none when archived. Each label's pairs put the label first: the
- * other value holds no U+001F, so a pair's text still names one label and one value.
- */
+/** The list counts an issue is in: when archived, only its labels' counts of labelListedField. */
 function listKeys(accountId: string, workspaceId: string, issue: IssueCounted): CountKey[] {
   const key = (field: string, value: string): CountKey => ({
     accountId,
@@ -122,11 +122,11 @@ function listKeys(accountId: string, workspaceId: string, issue: IssueCounted): 
     ...listed,
     key('', ''),
     ...(['project_id', 'status', 'severity'] as const).map((column) => key(column, listValue(issue, column))),
-    ...countedPairs.map(([a, b]) => key(`${a}+${b}`, pairValue(listValue(issue, a), listValue(issue, b)))),
-    key(tripleField, tripleValue(issue.projectId, issue.status, issue.severity)),
+    ...countedPairs.map(([a, b]) => key(`${a}+${b}`, joined(listValue(issue, a), listValue(issue, b)))),
+    key(tripleField, joined(issue.projectId, issue.status, issue.severity)),
     ...issue.labels.flatMap((label) =>
       labelColumns.map((column) =>
-        key(labelField(column), column === '' ? label : pairValue(label, listValue(issue, column))),
+        key(labelField(column), column === '' ? label : joined(label, listValue(issue, column))),
       ),
     ),
   ];
@@ -284,7 +284,7 @@ export function keptListTotal(query: ListQuery<'issues'>): KeptTotal | null {
     const ofLabel = (label: string): KeptCounts =>
       filter === undefined
         ? { field: labelField(''), values: [label] }
-        : { field: labelField(filter.column), values: filter.values.map((v) => pairValue(label, v)) };
+        : { field: labelField(filter.column), values: filter.values.map((v) => joined(label, v)) };
     if (asked.carries !== null) return { counts: ofLabel(asked.carries), less: null, sparse: true };
     const all = filtered(filters);
     if (all === null) return null;
@@ -309,9 +309,7 @@ function filtered(filters: readonly { column: ListColumn; values: string[] }[]):
     if (filters.length !== 3 || !projects || !statuses || !severities) return null;
     return {
       field: tripleField,
-      values: projects.flatMap((p) =>
-        statuses.flatMap((st) => severities.map((sv) => tripleValue(p, st, sv))),
-      ),
+      values: projects.flatMap((p) => statuses.flatMap((st) => severities.map((sv) => joined(p, st, sv)))),
     };
   }
   // The pair in its counted order (project before status before severity).
@@ -322,7 +320,7 @@ function filtered(filters: readonly { column: ListColumn; values: string[] }[]):
   const [left, right] = first.column === pair[0] ? [first, second] : [second, first];
   return {
     field: `${pair[0]}+${pair[1]}`,
-    values: left.values.flatMap((a) => right.values.map((b) => pairValue(a, b))),
+    values: left.values.flatMap((a) => right.values.map((b) => joined(a, b))),
   };
 }
 
