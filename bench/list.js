@@ -49,6 +49,12 @@ export async function listLatencies(server, info, samples = 60) {
     'labelsNone=nosuch&status=open': `${base}&labelsNone=nosuch&status=open`,
     'sort=-title&status=open': `${base}&sort=-title&status=open`,
     'sort=title&severity=high': `${base}&sort=title&severity=high`,
+    // Sorted by a ranked field whose first ranks hold no match: the filter on the field itself,
+    // a project whose issues are all open, a label on resolved issues only.
+    'sort=-status&status=open': `${base}&sort=-status&status=open`,
+    'sort=-status&projectId (10%)': `${base}&sort=-status&projectId=${info.smallProjectId}`,
+    'sort=-severity&severity=low': `${base}&sort=-severity&severity=low`,
+    'sort=status&labels=x': `${base}&sort=status&labels=x`,
     // The workspace's labels with their issues, archived ones too.
     'GET /labels': `${server.url}/api/v1/labels?limit=50`,
   };

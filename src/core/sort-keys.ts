@@ -1,5 +1,5 @@
 import { issueSeverities, issueStatuses } from './model.js';
-import type { CollectionName, SortKey } from './port/index.js';
+import type { CollectionName, FilterMatch, SortKey } from './port/index.js';
 
 export type { SortKey };
 
@@ -37,6 +37,33 @@ export function sortKeyOf(name: CollectionName, field: string, row: unknown): So
   if (rule?.ranks) return rule.ranks.indexOf(value as string);
   if (value === null || value === undefined) return rule?.nullsAs ?? '';
   return value as SortKey;
+}
+
+/** A ranked field's values in rank order (severity: low first); undefined for a field sorted by its value. */
+export const sortRanks = (name: CollectionName, field: string): readonly string[] | undefined =>
+  rules[name]?.[field]?.ranks;
+
+/**
+ * The ranks a filter on a ranked sort field lets through, least first: a page sorted by that
+ * field then reads only their part of the sort's index (sorted by `-status` and filtered to open
+ * issues, it no longer walks every closed, resolved and blocked one first). Undefined where the
+ * field is not ranked or not filtered, or where the filter names a value outside the ranks.
+ */
+export function ranksLetThrough(
+  name: CollectionName,
+  field: string,
+  filter: FilterMatch | undefined,
+): number[] | undefined {
+  const ranks = sortRanks(name, field);
+  if (ranks === undefined || filter === undefined || filter === null) return undefined;
+  const listed: readonly unknown[] =
+    typeof filter !== 'object'
+      ? [filter]
+      : Array.isArray(filter)
+        ? filter
+        : ranks.filter((value) => !(filter as { not: readonly unknown[] }).not.includes(value));
+  if (!listed.every((value) => typeof value === 'string' && ranks.includes(value))) return undefined;
+  return [...new Set(listed.map((value) => ranks.indexOf(value as string)))].sort((a, b) => a - b);
 }
 
 /**

@@ -153,9 +153,11 @@ describe('SQLite checkpoints', () => {
     let transactions = 0;
     // Each row fills a page of its own: 4 frames a transaction. How long the log grows before it
     // starts over depends on how fast the thread copies against the writers (14,000 to 27,000
-    // frames on 2-core machines, more while other tests load the machine), not on how much is
-    // written: the writers go on until the header counts a start over, or 40,000 transactions
-    // (160,000 frames) without one. The file stays shorter than what was written.
+    // frames on 2-core machines, 143,000 once while other tests loaded the machine), not on how
+    // much is written: the writers go on until the header counts a start over, or 40,000
+    // transactions (over 160,000 frames) without one. The file's length is how long the log got
+    // before it started over, so it says how late the thread was, not whether it worked: the
+    // count of starts over in the header is what shows the log did not grow for good.
     const atMost = 40_000;
     const startedOver = () => walStarts(filename) > startsBefore;
     await Promise.all(
@@ -172,7 +174,6 @@ describe('SQLite checkpoints', () => {
     } starts over, ${walFrames(filename)} frames of log`;
     expect(thread.done().finishes, seen).toBeGreaterThanOrEqual(2);
     expect(walStarts(filename) - startsBefore, seen).toBeGreaterThanOrEqual(1);
-    expect(walFrames(filename), seen).toBeLessThan(transactions * 4);
     await close();
   });
 

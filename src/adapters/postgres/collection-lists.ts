@@ -20,6 +20,7 @@ import {
   keptListTotalSql,
   keptTallySql,
 } from './counts/issue-counts.js';
+import { rankedSort, rankedSortParams, rankedSortSql } from './counts/ranked-sort.js';
 import { addLabels } from './labels.js';
 
 /** A PostgreSQL collection's counts and pages (collections.ts assembles the store). */
@@ -75,13 +76,16 @@ export async function tallyRows(
 /** Collection.list: a page and its total (or sum), of one snapshot or under the predicate lock. */
 export async function listRows(
   ctx: CollectionContext,
-  query: ListQuery<CollectionName>,
+  asked: ListQuery<CollectionName>,
 ): Promise<ListResult<Row>> {
   const { conn, name, shape, table } = ctx;
   // A page and its total, of one snapshot (a read transaction), or under the predicate lock.
-  const accountId = await accountOf(conn, query.workspaceId);
+  const accountId = await accountOf(conn, asked.workspaceId);
   await conn.consistent();
-  await predicateLock(ctx, accountId, query.workspaceId, true);
+  await predicateLock(ctx, accountId, asked.workspaceId, true);
+  const narrowed = await narrowedToRanks(ctx, accountId, asked);
+  if (narrowed?.total === 0) return { rows: [], total: 0 };
+  const query = narrowed?.query ?? asked;
   const conditions = matching(ctx, accountId, query.workspaceId, query.where as Where);
   addRanges(shape, query.range, conditions);
   addTimeBounds(query, conditions);
@@ -97,7 +101,10 @@ export async function listRows(
   // The live issues by any of project, status and severity, or by one of them and a
   // label, in a read: the sum of the counts the writes keep (a write transaction's own changes
   // go with its COMMIT).
-  const kept = name === 'issues' && !conn.writing ? keptListTotal(query as ListQuery<'issues'>) : null;
+  const kept =
+    name === 'issues' && !conn.writing && narrowed === undefined
+      ? keptListTotal(query as ListQuery<'issues'>)
+      : null;
   const keptTotal =
     kept === null
       ? undefined
@@ -109,7 +116,8 @@ export async function listRows(
   // Where the matches may be few among the issues the page walks (a label, several filters), the
   // total first: where none match, the page is not walked (a filter many issues pass, probed for
   // a label or another value none of them have, reads every one).
-  const keptFirst = keptTotal !== undefined && kept?.sparse ? await keptTotal() : undefined;
+  const keptFirst =
+    narrowed?.total ?? (keptTotal !== undefined && kept?.sparse ? await keptTotal() : undefined);
   if (keptFirst === 0) return { rows: [], total: 0 };
   // Sorted by another field: keyset on (its sort key, id), read from its index (migration 15).
   const { after, keyset, orderAndLimit } = pageClauses(name, query, conditions);
@@ -123,7 +131,8 @@ export async function listRows(
   // A first page shorter than the limit already holds every match; a caller may need no count.
   if (sumField === undefined && (query.withoutTotal || (!after && rows.length < query.limit)))
     return { rows, total: rows.length };
-  if (keptTotal !== undefined) return { rows, total: keptFirst ?? (await keptTotal()) };
+  if (keptFirst !== undefined) return { rows, total: keptFirst };
+  if (keptTotal !== undefined) return { rows, total: await keptTotal() };
   const nullField = shape.notNull.find((field) => (query.where as Where)?.[field] === null);
   if (nullField !== undefined && sumField === undefined) {
     // Null asked of a field null in most rows (archivedAt): the matches without that condition
@@ -156,4 +165,30 @@ export async function listRows(
   );
   const total = totals?.total ?? 0;
   return sumField === undefined ? { rows, total } : { rows, total, sum: totals?.sum ?? 0 };
+}
+
+/**
+ * Issues sorted by status or severity, in a read: the list narrowed to the sort field's values
+ * that have matches, by the kept counts (counts/ranked-sort.ts), with its total; undefined where
+ * the counts are not kept or the list lets one value through.
+ */
+async function narrowedToRanks(
+  ctx: CollectionContext,
+  accountId: string,
+  query: ListQuery<CollectionName>,
+): Promise<{ query: ListQuery<CollectionName>; total: number } | undefined> {
+  if (ctx.name !== 'issues' || ctx.conn.writing) return undefined;
+  const ranked = rankedSort(query as ListQuery<'issues'>);
+  if (ranked === null) return undefined;
+  const totals =
+    (await ctx.conn.value<number[]>(
+      rankedSortSql(ranked.kept.length),
+      rankedSortParams(accountId, query.workspaceId, ranked),
+    )) ?? [];
+  const counted = ranked.values.map((value, i) => ({ value, total: Math.max(0, totals[i] ?? 0) }));
+  const values = counted.filter(({ total }) => total > 0).map(({ value }) => value);
+  const total = counted.reduce((sum, { total }) => sum + total, 0);
+  // Every value has matches: the list as asked, its total known.
+  if (values.length === ranked.values.length) return { query, total };
+  return { query: { ...query, where: { ...query.where, [ranked.field]: values } }, total };
 }

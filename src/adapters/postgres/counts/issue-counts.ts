@@ -324,7 +324,8 @@ function filtered(filters: readonly { column: ListColumn; values: string[] }[]):
   };
 }
 
-const keptSum = (field: string, values: string) =>
+/** The sum of the kept counts of `field` with any of `values` ($1 account, $2 workspace). */
+export const keptSum = (field: string, values: string) =>
   `COALESCE((SELECT SUM(issues) FROM issue_list_counts WHERE account_id = $1 AND workspace_id = $2 ` +
   `AND field = ${field} AND value = ANY(${values}::text[])), 0)`;
 

@@ -10,6 +10,7 @@ import {
   type ListResult,
   VersionMismatch,
 } from '../../../core/port/index.js';
+import { ranksLetThrough, sortRanks } from '../../../core/sort-keys.js';
 import {
   addEquality,
   addNotNull,
@@ -264,6 +265,44 @@ function countMatching(state: CollectionState, workspaceId: string, where: Where
 }
 
 /**
+ * Issues sorted by status or severity with filters the kept counts cover (one of project, status
+ * and severity besides the sort field, migration 26): the sort field narrowed to its values that
+ * have matches, so that the page reads only their ranks of the sort's index. Sorted by `-status`
+ * in a project whose issues are all open, it would otherwise walk every closed, resolved and
+ * blocked issue of the workspace first. Undefined where the counts do not cover the filters or
+ * the list lets one value through (its filter already narrows the page to that value's ranks).
+ */
+function narrowedToRanks(
+  state: CollectionState,
+  query: ListQuery<CollectionName>,
+): { query: ListQuery<CollectionName>; total: number } | undefined {
+  const field = query.sort?.field;
+  const ranks = field === undefined ? undefined : sortRanks(state.name, field);
+  if (field === undefined || ranks === undefined) return undefined;
+  const where = (query.where ?? {}) as Record<string, FilterMatch | undefined>;
+  const letThrough =
+    where[field] === undefined
+      ? ranks.map((_, rank) => rank)
+      : ranksLetThrough(state.name, field, where[field]);
+  if (letThrough === undefined || letThrough.length < 2) return undefined;
+  const values = letThrough.map((rank) => ranks[rank] as string);
+  // The counts cover the other filters with one value of the sort field (archivedAt null aside:
+  // countMatching takes the few archived rows off through their index).
+  const { archivedAt: _archived, ...others } = where;
+  if (countKey(state.shape.table, { ...others, [field]: values[0] }) === null) return undefined;
+  const counted = values.map((value) => ({
+    value,
+    total: countMatching(state, query.workspaceId, { ...where, [field]: value }),
+  }));
+  const total = counted.reduce((sum, c) => sum + c.total, 0);
+  const having = counted.filter((c) => c.total > 0).map((c) => c.value);
+  // Every value has matches: the list as asked (a filter added then would only steer SQLite's
+  // choice of index away from the sort's).
+  if (having.length === values.length) return { query, total };
+  return { query: { ...query, where: { ...where, [field]: having } }, total };
+}
+
+/**
  * The table, read through the narrowest filter's index where there are several. Not with a
  * search or a range bound (a time entry's `date`): the search index or the range's own index
  * may match far fewer rows, and the counts cannot tell.
@@ -413,8 +452,12 @@ async function tally(this: CollectionState, workspaceId: string, where: Where, b
   return talliesOf(rows, columns.length);
 }
 
-async function list(this: CollectionState, query: ListQuery<CollectionName>): Promise<ListResult<Row>> {
+async function list(this: CollectionState, asked: ListQuery<CollectionName>): Promise<ListResult<Row>> {
   const { conn, shape, name } = this;
+  const narrowed =
+    onlyEqualityOf(asked) && asked.labels === undefined ? narrowedToRanks(this, asked) : undefined;
+  if (narrowed?.total === 0) return { rows: [], total: 0 };
+  const query = narrowed?.query ?? asked;
   const conditions = matching(shape, query.workspaceId, query.where as Where);
   addRanges(shape, query.range, conditions);
   addTimeBounds(query, conditions);
@@ -443,14 +486,7 @@ async function list(this: CollectionState, query: ListQuery<CollectionName>): Pr
   const params = [...conditions.params];
   const ranged = isRanged(query);
   const sumField = sumFieldOf(shape, query);
-  const onlyEquality =
-    sumField === undefined &&
-    query.search === undefined &&
-    query.createdAfter === undefined &&
-    query.createdBefore === undefined &&
-    query.updatedSince === undefined &&
-    query.updatedBefore === undefined &&
-    !ranged;
+  const onlyEquality = sumField === undefined && onlyEqualityOf(query);
   // Labels with at most one shared filter: a kept total (migration 26). None matching means no
   // page to look for: the walk of the filter's index, probing each row for the label, read all
   // 200,000 open issues for `labels=x&status=open` with no open issue carrying x (0.8 s).
@@ -536,10 +572,21 @@ async function list(this: CollectionState, query: ListQuery<CollectionName>): Pr
     }
     return { rows, ...counted(from) };
   }
+  if (narrowed !== undefined) return { rows, total: narrowed.total };
   if (onlyEquality)
     return { rows, total: countMatching(this, query.workspaceId, query.where as Where, from) };
   return { rows, ...counted(from) };
 }
+
+/** Whether a list filters by equalities alone: no search, time bound, range or sum. */
+const onlyEqualityOf = (query: ListQuery<CollectionName>): boolean =>
+  query.sum === undefined &&
+  query.search === undefined &&
+  query.createdAfter === undefined &&
+  query.createdBefore === undefined &&
+  query.updatedSince === undefined &&
+  query.updatedBefore === undefined &&
+  !isRanged(query);
 
 /**
  * The number of issues matching `where` that carry `label`, from the kept counts (migration 26),
