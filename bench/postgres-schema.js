@@ -3,6 +3,7 @@
 // the API, a recount of the kept counts, and `close` that drops it all.
 import pg from 'pg';
 import {
+  allIssueCountsBackfill,
   issueLabelCountsBackfill,
   issueListCountsBackfill,
   issueTripleCountsBackfill,
@@ -56,6 +57,7 @@ export async function benchSchema(url, prefix) {
       await admin.query(issueListCountsBackfill);
       await admin.query(issueLabelCountsBackfill);
       await admin.query(issueTripleCountsBackfill);
+      await admin.query(allIssueCountsBackfill);
       await admin.query('RESET search_path');
     },
     async close() {

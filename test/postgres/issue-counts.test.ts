@@ -11,7 +11,8 @@ import { describeOnPostgres, dropSchema, freshSchema, requireDatabaseUrl } from 
  * The counts of issues the PostgreSQL adapter keeps on write (counts/issue-counts.ts): an
  * outcome's live issues by status and severity (migration 29) and a workspace's by project,
  * status, severity, their pairs (migration 30) and all three, and by label alone and with each
- * of those (migration 31) equal, after any sequence of issue writes, what
+ * of those (migration 31), and all of them archived ones included (migration 32) equal, after
+ * any sequence of issue writes, what
  * counting the issues gives: creates in two projects with and without an outcome, transitions, a
  * severity or an outcome changed or taken away, archives and unarchives, and an update whose
  * transaction had not read the issue first. The outcome's summary and the lists' totals read them.
@@ -185,9 +186,11 @@ describeOnPostgres('outcome issue counts kept on write (PostgreSQL)', () => {
         const all = await admin.query(`SELECT data FROM "${schema}".issues WHERE account_id = $1`, [
           init.accountId,
         ]);
-        for (const { data } of all.rows)
+        for (const { data } of all.rows) {
+          add('all, archived too=');
           for (const label of new Set(JSON.parse(data).labels as string[]))
             add(`label, archived too=${label}`);
+        }
         return [...n].map(([key, count]) => `${key}:${count}`).sort();
       };
       // A list's total as the API answers it, from the kept counts.
@@ -324,6 +327,34 @@ describeOnPostgres('outcome issue counts kept on write (PostgreSQL)', () => {
         await live(` AND NOT (${carries('ui').slice(5)})`, []),
       );
       expect(await totalOf('labels=nosuch&status=open')).toBe(0);
+      // ... archived issues with the others, or alone, with no filter or one label ...
+      const any = async (where: string, params: unknown[]) =>
+        Number(
+          (
+            await admin.query(`SELECT COUNT(*) AS n FROM "${schema}".issues WHERE account_id = $1${where}`, [
+              init.accountId,
+              ...params,
+            ])
+          ).rows[0].n,
+        );
+      expect(await totalOf('archived=true')).toBe(await any('', []));
+      expect(await totalOf('archived=only')).toBe(await any(' AND archived_at IS NOT NULL', []));
+      expect(await totalOf('archived=true&labels=bug')).toBe(await any(carries('bug'), []));
+      expect(await totalOf('archived=only&labelsAny=ui')).toBe(
+        await any(`${carries('ui')} AND archived_at IS NOT NULL`, []),
+      );
+      expect(await totalOf('archived=true&status=open')).toBe(await any(' AND status = $2', ['open']));
+      // (read from the count: one moved beside the adapter shows, and is put back)
+      const moveAll = (by: number) =>
+        admin.query(
+          `INSERT INTO "${schema}".issue_list_counts AS c (account_id, workspace_id, field, value, issues) ` +
+            "VALUES ($1, $2, 'all, archived too', '', $3) ON CONFLICT (account_id, workspace_id, field, value) " +
+            'DO UPDATE SET issues = c.issues + $3',
+          [init.accountId, init.workspaceId, by],
+        );
+      await moveAll(1000);
+      expect(await totalOf('archived=true')).toBe((await any('', [])) + 1000);
+      await moveAll(-1000);
       // ... all three of them (kept too) ...
       expect(await totalOf(`projectId=${project.id}&status=open&severity=high`)).toBe(
         await live(' AND project_id = $2 AND status = $3 AND severity = $4', [project.id, 'open', 'high']),

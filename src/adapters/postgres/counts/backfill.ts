@@ -1,6 +1,6 @@
 /**
  * The statements that count the issues there are into the kept counts (counts/issue-counts.ts):
- * migrations 29, 30 and 31 run them once, and a benchmark that inserts issues beside the adapter runs
+ * migrations 29 to 32 run them once, and a benchmark that inserts issues beside the adapter runs
  * them again. Frozen with those migrations: their SQL includes these texts.
  */
 
@@ -52,3 +52,8 @@ export const issueTripleCountsBackfill = `INSERT INTO issue_list_counts (account
   SELECT account_id, workspace_id, 'project_id+status+severity',
     project_id || chr(31) || status || chr(31) || severity, COUNT(*)
   FROM issues WHERE archived_at IS NULL GROUP BY account_id, workspace_id, project_id, status, severity;`;
+
+/** A workspace's issues archived ones included (migration 32). */
+export const allIssueCountsBackfill = `INSERT INTO issue_list_counts (account_id, workspace_id, field, value, issues)
+  SELECT account_id, workspace_id, 'all, archived too', '', COUNT(*) FROM issues
+  GROUP BY account_id, workspace_id;`;

@@ -12,9 +12,10 @@ import { type CountKey, type MakesAtCommit, PendingCounts } from './pending-coun
  *   U+001F), and by all three (`project_id+status+severity`), for the exact totals of the issue
  *   lists that filter by no more than those; and
  *   (migration 31) by label, alone and with each of those, and by label archived ones included
- *   (labelListedField, for `GET /labels`).
+ *   (labelListedField, for `GET /labels`); and (migration 32) all of them archived ones
+ *   included (allListedField).
  *
- * An issue counts while it is live (not archived), but in labelListedField. A write moves it
+ * An issue counts while it is live (not archived), but in allListedField and labelListedField. A write moves it
  * from the counts of the row as this transaction read it (or as stored, read and locked first)
  * to those of the row it writes;
  * the changes go with the COMMIT (PendingCounts). Only the adapter's writes keep them: an issue
@@ -103,20 +104,26 @@ const listValue = (issue: IssueCounted, column: ListColumn): string =>
  */
 export const labelListedField = 'label, archived too';
 
+/**
+ * The field of the workspace's issues archived ones included (value ''), for the totals of the
+ * lists with `archived=true` (this count) and `archived=only` (this less the live issues').
+ */
+export const allListedField = 'all, archived too';
+
 /** The list fields counted with each label: the label alone (''), or with one of these columns. */
 const labelColumns = ['', 'project_id', 'status', 'severity'] as const;
 
 /** The field of a label's count with `column` ('' for the label alone): `label`, `label+status`... */
 const labelField = (column: ListColumn | ''): string => (column === '' ? 'label' : `label+${column}`);
 
-/** The list counts an issue is in: when archived, only its labels' counts of labelListedField. */
+/** The list counts an issue is in: when archived, only allListedField's and its labels' of labelListedField. */
 function listKeys(accountId: string, workspaceId: string, issue: IssueCounted): CountKey[] {
   const key = (field: string, value: string): CountKey => ({
     accountId,
     workspaceId,
     values: [field, value],
   });
-  const listed = issue.labels.map((label) => key(labelListedField, label));
+  const listed = [key(allListedField, ''), ...issue.labels.map((label) => key(labelListedField, label))];
   if (!issue.live) return listed;
   return [
     ...listed,
@@ -249,7 +256,9 @@ function labelAsked(labels: LabelMatch): { carries: string | null; lacks: string
  * else: the live issues (archivedAt null, as lists have it by default) filtered by any of
  * project, status and severity (each one value or any of several), or by at most one of them and
  * one label carried (`labels`, or `labelsAny` of one) or one label not carried (`labelsNone`: the
- * filter's count less the label's). `labelsAny` of none matches nothing.
+ * filter's count less the label's). `labelsAny` of none matches nothing. Or all the issues,
+ * archived ones included (`archived=true`), or the archived ones alone (`archived=only`), by no
+ * filter or by one label carried.
  */
 export function keptListTotal(query: ListQuery<'issues'>): KeptTotal | null {
   const extra =
@@ -259,13 +268,14 @@ export function keptListTotal(query: ListQuery<'issues'>): KeptTotal | null {
     query.createdAfter !== undefined ||
     query.createdBefore !== undefined ||
     query.updatedSince !== undefined ||
-    query.updatedBefore !== undefined ||
-    (query.notNull !== undefined && query.notNull.length > 0);
+    query.updatedBefore !== undefined;
   if (extra) return null;
   const where = Object.entries((query.where ?? {}) as Record<string, unknown>).filter(
     ([, v]) => v !== undefined,
   );
-  if (!where.some(([field, value]) => field === 'archivedAt' && value === null)) return null;
+  const archived = archivedAsked(query, where);
+  if (archived === null) return null;
+  if (archived !== 'live') return where.length === 0 ? withArchived(archived, query.labels) : null;
   const filters: { column: ListColumn; values: string[] }[] = [];
   for (const [field, value] of where) {
     if (field === 'archivedAt') continue;
@@ -292,6 +302,39 @@ export function keptListTotal(query: ListQuery<'issues'>): KeptTotal | null {
   }
   const counts = filtered(filters);
   return counts === null ? null : { counts, less: null, sparse: filters.length > 1 };
+}
+
+/**
+ * Which issues a list asks for by whether they are archived: the live ones (`archivedAt` null,
+ * the API's default), all (`archived=true`: no condition), or the archived ones alone
+ * (`archived=only`: `archivedAt` not null); null for anything else.
+ */
+function archivedAsked(
+  query: ListQuery<'issues'>,
+  where: readonly [string, unknown][],
+): 'live' | 'all' | 'only' | null {
+  const notNull = query.notNull ?? [];
+  const condition = where.find(([field]) => field === 'archivedAt');
+  if (condition !== undefined) return condition[1] === null && notNull.length === 0 ? 'live' : null;
+  if (notNull.length === 0) return 'all';
+  return notNull.length === 1 && notNull[0] === 'archivedAt' ? 'only' : null;
+}
+
+/**
+ * The total of a list of issues archived ones included (or alone), by no other filter than one
+ * label carried: the count of them all (or of the label's), less the live ones' for `only`.
+ */
+function withArchived(archived: 'all' | 'only', labels: LabelMatch | undefined): KeptTotal | null {
+  let counts: KeptCounts = { field: allListedField, values: [''] };
+  let live: KeptCounts = { field: '', values: [''] };
+  if (labels !== undefined) {
+    const asked = labelAsked(labels);
+    if (asked === null || asked.carries === null || asked.lacks !== null || labels.any?.length === 0)
+      return null;
+    counts = { field: labelListedField, values: [asked.carries] };
+    live = { field: labelField(''), values: [asked.carries] };
+  }
+  return { counts, less: archived === 'only' ? live : null, sparse: labels !== undefined };
 }
 
 /** The kept counts of the live issues with these values (each column once), or null when not kept. */

@@ -29,6 +29,7 @@ import { watchTextOrder } from './028_watch_text_order.js';
 import { outcomeIssueCounts } from './029_outcome_issue_counts.js';
 import { issueListCounts } from './030_issue_list_counts.js';
 import { moreIssueListCounts } from './031_more_issue_list_counts.js';
+import { allIssueCounts } from './032_all_issue_counts.js';
 
 /** One schema step, recorded in `schema_migrations` once applied. */
 export interface Migration {
@@ -70,6 +71,7 @@ export const migrations: readonly Migration[] = [
   { version: 29, name: 'outcome issue counts', sql: outcomeIssueCounts },
   { version: 30, name: 'issue list counts', sql: issueListCounts },
   { version: 31, name: 'more issue list counts', sql: moreIssueListCounts },
+  { version: 32, name: 'all issue counts', sql: allIssueCounts },
 ];
 
 /** The schema version this code knows. */
