@@ -38,8 +38,9 @@ const precedes = (a: { key: SortKey; id: string }, b: { key: SortKey; id: string
 
 /**
  * A filter on a ranked sort field (issues' status and severity), or none: one value, several, or
- * all but some. The SQL adapters read only the ranks it lets through (and PostgreSQL, in a read,
- * only those its kept counts say have matches), so the pages must still be every match in order.
+ * all but some, and a label or none. The SQL adapters read only the ranks it lets through (and in
+ * a read, only those their kept counts say have matches), so the pages must still be every match
+ * in order.
  */
 const filterOn = (name: CollectionName, field: string): fc.Arbitrary<FilterMatch | undefined> => {
   const ranks = sortRanks(name, field);
@@ -67,22 +68,30 @@ export function sortTests(adapter: AdapterUnderTest): void {
           fc.constantFrom('asc' as const, 'desc' as const),
           filterOn(name, field),
           fc.constantFrom('read' as const, 'write' as const),
-          async (fieldValues, limit, order, filter, mode) => {
+          fc.boolean(),
+          async (fieldValues, limit, order, filter, mode, withLabel) => {
             const workspaceId = `wsp_${Math.random().toString(36).slice(2)}`;
+            // Issues sorted by a ranked field: every other one carries the label asked for.
+            const labelled = withLabel && sortRanks(name, field) !== undefined;
             const rows = fieldValues.map((value, i) =>
               sampleRow(
                 name,
                 workspaceId,
                 // Issue numbers are unique in a project: ties on `number` are across projects.
-                { [field]: value, ...(field === 'number' ? { projectId: `prj_${i}` } : {}) } as Partial<Row>,
+                {
+                  [field]: value,
+                  ...(field === 'number' ? { projectId: `prj_${i}` } : {}),
+                  ...(labelled ? { labels: i % 2 === 0 ? ['a'] : ['b'] } : {}),
+                } as Partial<Row>,
                 at(i % 3),
               ),
             );
             for (const row of rows) await tx((t) => col(t).insert(row));
             const matching = rows.filter(
-              (row) =>
-                filter === undefined ||
-                meetsFilter((row as unknown as Record<string, unknown>)[field], filter),
+              (row, i) =>
+                (filter === undefined ||
+                  meetsFilter((row as unknown as Record<string, unknown>)[field], filter)) &&
+                (!labelled || i % 2 === 0),
             );
             const keyed = matching.map((row) => ({ key: sortKeyOf(name, field, row), id: row.id }));
             keyed.sort((a, b) => (precedes(a, b) ? -1 : 1));
@@ -98,14 +107,15 @@ export function sortTests(adapter: AdapterUnderTest): void {
                     sort: { field: field as never, order },
                     limit,
                     // Live issues, as the API lists them: the lists PostgreSQL keeps totals of.
-                    ...(filter === undefined
+                    ...(filter === undefined && !labelled
                       ? {}
                       : {
                           where: {
-                            [field]: filter,
+                            ...(filter === undefined ? {} : { [field]: filter }),
                             ...(name === 'issues' ? { archivedAt: null } : {}),
                           } as never,
                         }),
+                    ...(labelled ? { labels: { all: ['a'] } } : {}),
                     ...(afterKey ? { afterKey } : {}),
                   }),
                 { mode },

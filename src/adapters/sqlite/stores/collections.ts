@@ -266,7 +266,8 @@ function countMatching(state: CollectionState, workspaceId: string, where: Where
 
 /**
  * Issues sorted by status or severity with filters the kept counts cover (one of project, status
- * and severity besides the sort field, migration 26): the sort field narrowed to its values that
+ * and severity besides the sort field, or one label, migration 26): the sort field narrowed to
+ * its values that
  * have matches, so that the page reads only their ranks of the sort's index. Sorted by `-status`
  * in a project whose issues are all open, it would otherwise walk every closed, resolved and
  * blocked issue of the workspace first. Undefined where the counts do not cover the filters or
@@ -287,13 +288,22 @@ function narrowedToRanks(
   if (letThrough === undefined || letThrough.length < 2) return undefined;
   const values = letThrough.map((rank) => ranks[rank] as string);
   // The counts cover the other filters with one value of the sort field (archivedAt null aside:
-  // countMatching takes the few archived rows off through their index).
-  const { archivedAt: _archived, ...others } = where;
-  if (countKey(state.shape.table, { ...others, [field]: values[0] }) === null) return undefined;
-  const counted = values.map((value) => ({
-    value,
-    total: countMatching(state, query.workspaceId, { ...where, [field]: value }),
-  }));
+  // countMatching takes the few archived rows off through their index), or one label with it
+  // (issue_label_field_counts, through keptLabelTotal).
+  const totalWith = (value: string): number | null => {
+    const narrowed = { ...where, [field]: value };
+    if (query.labels !== undefined) return keptLabelTotal(state, { ...query, where: narrowed }, query.labels);
+    const { archivedAt: _archived, ...others } = narrowed;
+    return countKey(state.shape.table, others) === null
+      ? null
+      : countMatching(state, query.workspaceId, narrowed);
+  };
+  const counted: { value: string; total: number }[] = [];
+  for (const value of values) {
+    const total = totalWith(value);
+    if (total === null) return undefined;
+    counted.push({ value, total });
+  }
   const total = counted.reduce((sum, c) => sum + c.total, 0);
   const having = counted.filter((c) => c.total > 0).map((c) => c.value);
   // Every value has matches: the list as asked (a filter added then would only steer SQLite's
@@ -454,8 +464,7 @@ async function tally(this: CollectionState, workspaceId: string, where: Where, b
 
 async function list(this: CollectionState, asked: ListQuery<CollectionName>): Promise<ListResult<Row>> {
   const { conn, shape, name } = this;
-  const narrowed =
-    onlyEqualityOf(asked) && asked.labels === undefined ? narrowedToRanks(this, asked) : undefined;
+  const narrowed = onlyEqualityOf(asked) ? narrowedToRanks(this, asked) : undefined;
   if (narrowed?.total === 0) return { rows: [], total: 0 };
   const query = narrowed?.query ?? asked;
   const conditions = matching(shape, query.workspaceId, query.where as Where);
@@ -555,6 +564,7 @@ async function list(this: CollectionState, asked: ListQuery<CollectionName>): Pr
   // A first page shorter than the limit already holds every match; a caller may need no count.
   if (sumField === undefined && (query.withoutTotal || (!after && rows.length < query.limit)))
     return { rows, total: rows.length };
+  if (narrowed !== undefined) return { rows, total: narrowed.total };
   if (labels) {
     if (keptTotal !== null) return { rows, total: keptTotal };
     // Labels many issues carry were probed row by row for the page, which a page fills soon;
@@ -572,7 +582,6 @@ async function list(this: CollectionState, asked: ListQuery<CollectionName>): Pr
     }
     return { rows, ...counted(from) };
   }
-  if (narrowed !== undefined) return { rows, total: narrowed.total };
   if (onlyEquality)
     return { rows, total: countMatching(this, query.workspaceId, query.where as Where, from) };
   return { rows, ...counted(from) };
