@@ -129,9 +129,20 @@ requests.push(
   ],
   ['GET /labels', () => call('GET', '/labels?limit=50')],
   [
-    'GET /outcomes/{id}/summary',
+    'POST /outcomes, POST /issues of it, GET /outcomes/{id}/summary',
     async () => {
-      const outcome = await call('POST', '/outcomes', { projectId: small, title: 'Indexed' });
+      const outcome = await call(
+        'POST',
+        '/outcomes',
+        { projectId: small, title: 'Indexed' },
+        { 'idempotency-key': crypto.randomUUID() },
+      );
+      await call(
+        'POST',
+        '/issues',
+        { projectId: small, title: 'Of the outcome', outcomeId: outcome.id },
+        { 'idempotency-key': crypto.randomUUID() },
+      );
       await call('GET', `/outcomes/${outcome.id}/summary`);
     },
   ],
