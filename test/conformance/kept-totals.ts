@@ -26,7 +26,7 @@ const change = fc.record({
   rolledBack: fc.boolean(),
 });
 
-/** Every filter of one or two of the shared columns (status, severity, project), and none. */
+/** Filters of one, two or all three of the shared columns (status, severity, project), and none. */
 const filters: Where[] = [
   {},
   { status: 'open' },
@@ -39,6 +39,8 @@ const filters: Where[] = [
   { projectId: 'prj_k1', status: 'resolved' },
   { projectId: 'prj_k2', severity: 'low' },
   { projectId: 'prj_k1', status: 'open', severity: 'high' },
+  { projectId: ['prj_k1', 'prj_k2'], status: ['open', 'resolved'], severity: 'low' },
+  { projectId: 'prj_k2', status: { not: ['open'] }, severity: 'high' },
 ];
 
 /** Each label match the kept counts answer (one label, one absent), and those they may find empty. */

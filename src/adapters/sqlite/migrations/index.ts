@@ -25,6 +25,7 @@ import { outcomeTallies } from './024_outcome_tallies.js';
 import { indexDiet } from './025_index_diet.js';
 import { pairAndLabelCounts } from './026_pair_and_label_counts.js';
 import { overdueOpenRows } from './027_overdue_open_rows.js';
+import { tripleCounts } from './028_triple_counts.js';
 
 /** One schema step. `version` is what `PRAGMA user_version` holds once it is applied. */
 export interface Migration {
@@ -62,6 +63,7 @@ export const migrations: readonly Migration[] = [
   { version: 25, name: 'index diet', sql: indexDiet },
   { version: 26, name: 'pair and label counts', sql: pairAndLabelCounts },
   { version: 27, name: 'overdue open rows', sql: overdueOpenRows },
+  { version: 28, name: 'triple counts', sql: tripleCounts },
 ];
 
 /** The schema version this code knows. */
