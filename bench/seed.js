@@ -18,7 +18,7 @@ import Database from 'better-sqlite3';
 import { sqliteStorage } from '../dist/adapters/sqlite/index.js';
 import { countedColumns } from '../dist/adapters/sqlite/migrations/002_list_counts.js';
 import { backfill } from '../dist/adapters/sqlite/migrations/026_pair_and_label_counts.js';
-import { tripleBackfill } from '../dist/adapters/sqlite/migrations/028_triple_counts.js';
+import { triple } from '../dist/adapters/sqlite/migrations/028_triple_counts.js';
 import { createTracker, projects, tenancy } from '../dist/core/index.js';
 
 const statuses = ['open', 'in_progress', 'blocked', 'resolved', 'closed'];
@@ -130,7 +130,7 @@ export async function seedDatabase(file, count) {
     );
   }
   db.exec(backfill.pairs);
-  db.exec(tripleBackfill);
+  db.exec(triple.backfill);
   // The label index the adapter's insert would have written (its counts follow by trigger), and
   // its counts by the issues' shared columns.
   db.exec(

@@ -74,21 +74,24 @@ describe('lists over several filters on SQLite', () => {
     [{ projectId: 'prj_big', status: 'blocked' }, 'issues_by_status', 4],
     [{ projectId: 'prj_small', status: 'open' }, 'issues_by_project_id', 4],
     [{ status: 'open', severity: 'critical' }, 'issues_by_severity', 2],
+    [{ projectId: 'prj_big', status: 'open', severity: 'critical' }, 'issues_by_severity', 2],
   ] as const)(
-    '%o reads %s and takes its total from the counts kept for the pair',
+    '%o reads %s and takes its total from the counts kept for the pair or the three',
     async (where, index, total) => {
       const { total: counted, read } = await plans({ where });
       expect(counted).toBe(total);
       const page = read.find(({ sql }) => sql.startsWith('SELECT data'));
       expect(page?.plan).toContain(`USING INDEX ${index} (workspace_id=?`);
       expect(page?.plan).not.toContain('TEMP B-TREE');
-      // Two of status, severity and project: counted on write (migration 26), not on read.
+      // Two of status, severity and project, or all three: counted on write (migrations 26 and
+      // 28), not on read.
       expect(read.filter(({ sql }) => sql.startsWith('SELECT COUNT(*)'))).toEqual([]);
     },
   );
 
   it.each([
-    [{ projectId: 'prj_big', status: 'open', severity: 'critical' }, 'issues_by_severity', 2],
+    // None of a list: no count keeps it with the others.
+    [{ projectId: 'prj_big', status: { not: ['blocked'] }, severity: 'critical' }, 'issues_by_severity', 2],
   ] as const)('%o reads %s and counts in it alone', async (where, index, total) => {
     const { total: counted, read } = await plans({ where });
     expect(counted).toBe(total);

@@ -10,22 +10,22 @@
  */
 
 /** The columns counted together, in their order in the value. */
-export const tripleColumns = ['project_id', 'status', 'severity'] as const;
+const columns = ['project_id', 'status', 'severity'] as const;
 
 /** The count's field in `list_counts`. */
-export const tripleField = 'project_id+status+severity';
+const field = 'project_id+status+severity';
 
 const key = (expression: string) => `coalesce(${expression}, char(0))`;
 const tripleKey = (row: 'old' | 'new') =>
-  `('issues', ${row}.workspace_id, '${tripleField}', ${tripleColumns.map((c) => key(`${row}.${c}`)).join(' || char(31) || ')})`;
-const changed = tripleColumns.map((column) => `old.${column} IS NOT new.${column}`).join(' OR ');
+  `('issues', ${row}.workspace_id, '${field}', ${columns.map((c) => key(`${row}.${c}`)).join(' || char(31) || ')})`;
+const changed = columns.map((column) => `old.${column} IS NOT new.${column}`).join(' OR ');
 
-/** The triple counts of every existing issue: the seeding benchmark runs it too. */
-export const tripleBackfill = `INSERT INTO list_counts (collection, workspace_id, field, value, n)
-SELECT 'issues', workspace_id, '${tripleField}', ${tripleColumns.map(key).join(' || char(31) || ')}, COUNT(*) FROM issues GROUP BY 2, 4;`;
+/** The triple counts of every existing issue. */
+const backfill = `INSERT INTO list_counts (collection, workspace_id, field, value, n)
+SELECT 'issues', workspace_id, '${field}', ${columns.map(key).join(' || char(31) || ')}, COUNT(*) FROM issues GROUP BY 2, 4;`;
 
 export const tripleCounts = `
-CREATE TRIGGER issues_count_triple_update AFTER UPDATE OF ${tripleColumns.join(', ')} ON issues
+CREATE TRIGGER issues_count_triple_update AFTER UPDATE OF ${columns.join(', ')} ON issues
 WHEN ${changed} BEGIN
   UPDATE list_counts SET n = n - 1 WHERE (collection, workspace_id, field, value) = ${tripleKey('old')};
   INSERT INTO list_counts (collection, workspace_id, field, value, n) VALUES (${tripleKey('new').slice(1, -1)}, 1)
@@ -34,5 +34,11 @@ END;
 CREATE TRIGGER issues_count_triple_delete AFTER DELETE ON issues BEGIN
   UPDATE list_counts SET n = n - 1 WHERE (collection, workspace_id, field, value) = ${tripleKey('old')};
 END;
-${tripleBackfill}
+${backfill}
 `;
+
+/**
+ * What the adapter and the seeding benchmark take from this migration: its columns, its field,
+ * and its backfill (an object: the migration's file exports its SQL as its one string).
+ */
+export const triple = { columns, field, backfill };

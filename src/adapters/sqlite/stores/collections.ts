@@ -30,7 +30,7 @@ import { commentCountedColumns } from '../migrations/014_comments.js';
 import { relationCountedColumns } from '../migrations/015_issue_relations.js';
 import { tallyIndexes } from '../migrations/024_outcome_tallies.js';
 import { countedPairs, pairField, sharedColumns } from '../migrations/026_pair_and_label_counts.js';
-import { tripleColumns, tripleField } from '../migrations/028_triple_counts.js';
+import { triple } from '../migrations/028_triple_counts.js';
 import { addSearch, scoped, shapes, sqliteDialect } from './collection-sql.js';
 import { addLabels, carriesLabel, insertLabels, labelKeyCount } from './labels.js';
 import { manyInRange } from './sorted-ranges.js';
@@ -108,13 +108,13 @@ function tripleKey(filters: [string, FilterMatch | undefined][]): {
 } | null {
   const byColumn = new Map(filters.map(([field, value]) => [columnOf(field), value]));
   let combinations: string[][] = [[]];
-  for (const column of tripleColumns) {
+  for (const column of triple.columns) {
     const value = byColumn.get(column);
     if (value === undefined || isNoneOf(value)) return null;
     const listed = [...new Set((Array.isArray(value) ? value : [value]).map(countedValue))];
     combinations = combinations.flatMap((head) => listed.map((v) => [...head, v]));
   }
-  return { field: tripleField, values: combinations.map((values) => values.join('\u001f')), not: false };
+  return { field: triple.field, values: combinations.map((values) => values.join('\u001f')), not: false };
 }
 
 const isNoneOf = (value: FilterMatch | undefined): value is { not: readonly FilterValue[] } =>
@@ -203,11 +203,11 @@ function insertBookkeeping(shape: CollectionTable) {
   // Issues are counted by pairs of columns too (migration 26), each pair's values joined by
   // char(31), and by all three (migration 28).
   const pairs = table === 'issues' ? countedPairs : [];
-  const triples = table === 'issues' ? [tripleColumns] : [];
+  const triples = table === 'issues' ? [triple.columns] : [];
   const columns = [
     ...counted.map(({ column }) => column),
     ...pairs.map(pairField),
-    ...triples.map(() => tripleField),
+    ...triples.map(() => triple.field),
   ];
   const searched = table in searchedFields;
   return (conn: Conn, row: Record<string, unknown> & { workspaceId: string }, pk: number) =>
