@@ -345,13 +345,14 @@ describeOnPostgres('outcome issue counts kept on write (PostgreSQL)', () => {
       );
       expect(await totalOf('archived=true&status=open')).toBe(await any(' AND status = $2', ['open']));
       // (read from the count: one moved beside the adapter shows, and is put back)
-      const moveAll = (by: number) =>
+      const move = (field: string, value: string, by: number) =>
         admin.query(
           `INSERT INTO "${schema}".issue_list_counts AS c (account_id, workspace_id, field, value, issues) ` +
-            "VALUES ($1, $2, 'all, archived too', '', $3) ON CONFLICT (account_id, workspace_id, field, value) " +
-            'DO UPDATE SET issues = c.issues + $3',
-          [init.accountId, init.workspaceId, by],
+            'VALUES ($1, $2, $3, $4, $5) ON CONFLICT (account_id, workspace_id, field, value) ' +
+            'DO UPDATE SET issues = c.issues + $5',
+          [init.accountId, init.workspaceId, field, value, by],
         );
+      const moveAll = (by: number) => move('all, archived too', '', by);
       // (two issues at least: a page of one is then full, the core having asked for one more, and
       // its total is read rather than its rows counted)
       for (const title of ['Counted', 'Counted too'])
@@ -359,6 +360,12 @@ describeOnPostgres('outcome issue counts kept on write (PostgreSQL)', () => {
       await moveAll(1000);
       expect(await totalOf('archived=true')).toBe((await any('', [])) + 1000);
       await moveAll(-1000);
+      // (with a filter: the live issues' count, and the archived ones counted)
+      await move('status', 'open', 1000);
+      expect(await totalOf('archived=true&status=open')).toBe(
+        (await any(' AND status = $2', ['open'])) + 1000,
+      );
+      await move('status', 'open', -1000);
       // ... all three of them (kept too) ...
       expect(await totalOf(`projectId=${project.id}&status=open&severity=high`)).toBe(
         await live(' AND project_id = $2 AND status = $3 AND severity = $4', [project.id, 'open', 'high']),

@@ -18,6 +18,7 @@ import {
   keptListTotal,
   keptListTotalParams,
   keptListTotalSql,
+  keptLiveTotal,
   keptTallySql,
 } from './counts/issue-counts.js';
 import { rankedSort, rankedSortParams, rankedSortSql } from './counts/ranked-sort.js';
@@ -133,6 +134,24 @@ export async function listRows(
     return { rows, total: rows.length };
   if (keptFirst !== undefined) return { rows, total: keptFirst };
   if (keptTotal !== undefined) return { rows, total: await keptTotal() };
+  // Archived issues with the others (archived=true) by filters whose live total is kept: that
+  // total, and the archived matches counted through the index of the archived rows (migration
+  // 14), rather than every match counted (0.2 s for the 200,000 open issues of a million).
+  const live =
+    name === 'issues' && !conn.writing && narrowed === undefined && sumField === undefined
+      ? keptLiveTotal(query as ListQuery<'issues'>)
+      : null;
+  if (live !== null) {
+    const liveTotal =
+      (await conn.value<number>(keptListTotalSql, keptListTotalParams(accountId, query.workspaceId, live))) ??
+      0;
+    const archived =
+      (await conn.value<number>(
+        `SELECT COUNT(*)::int FROM ${table} WHERE ${where} AND archived_at IS NOT NULL`,
+        matchParams,
+      )) ?? 0;
+    return { rows, total: liveTotal + archived };
+  }
   const nullField = shape.notNull.find((field) => (query.where as Where)?.[field] === null);
   if (nullField !== undefined && sumField === undefined) {
     // Null asked of a field null in most rows (archivedAt): the matches without that condition

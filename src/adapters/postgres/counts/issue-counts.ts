@@ -337,6 +337,17 @@ function withArchived(archived: 'all' | 'only', labels: LabelMatch | undefined):
   return { counts, less: archived === 'only' ? live : null, sparse: labels !== undefined };
 }
 
+/**
+ * Of a list of archived issues with the others (`archived=true`), the kept total of its live
+ * issues alone (the same list with `archivedAt` null), or null when that is not kept: the
+ * archived ones, few, are then counted through the index of those rows.
+ */
+export function keptLiveTotal(query: ListQuery<'issues'>): KeptTotal | null {
+  const where = (query.where ?? {}) as Record<string, unknown>;
+  if (where.archivedAt !== undefined || (query.notNull ?? []).length > 0) return null;
+  return keptListTotal({ ...query, where: { ...where, archivedAt: null } } as ListQuery<'issues'>);
+}
+
 /** The kept counts of the live issues with these values (each column once), or null when not kept. */
 function filtered(filters: readonly { column: ListColumn; values: string[] }[]): KeptCounts | null {
   const [first, second, ...more] = filters;
