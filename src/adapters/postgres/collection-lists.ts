@@ -8,6 +8,7 @@ import {
   type Where,
 } from '../shared/collection-clauses.js';
 import { columnOf } from '../shared/collection-table.js';
+import { narrowedByCounts } from '../shared/ranked-narrowing.js';
 import { talliesOf } from '../shared/tally-rows.js';
 import { accountOf } from './account-routes.js';
 import { type CollectionContext, matching, parseRow, type Row } from './collection-context.js';
@@ -138,7 +139,7 @@ export async function listRows(
   // total, and the archived matches counted through the index of the archived rows (migration
   // 14), rather than every match counted (0.2 s for the 200,000 open issues of a million).
   const live =
-    name === 'issues' && !conn.writing && narrowed === undefined && sumField === undefined
+    name === 'issues' && !conn.writing && sumField === undefined
       ? keptLiveTotal(query as ListQuery<'issues'>)
       : null;
   if (live !== null) {
@@ -204,10 +205,9 @@ async function narrowedToRanks(
       rankedSortSql(ranked.kept.length),
       rankedSortParams(accountId, query.workspaceId, ranked),
     )) ?? [];
-  const counted = ranked.values.map((value, i) => ({ value, total: Math.max(0, totals[i] ?? 0) }));
-  const values = counted.filter(({ total }) => total > 0).map(({ value }) => value);
-  const total = counted.reduce((sum, { total }) => sum + total, 0);
-  // Every value has matches: the list as asked, its total known.
-  if (values.length === ranked.values.length) return { query, total };
-  return { query: { ...query, where: { ...query.where, [ranked.field]: values } }, total };
+  return narrowedByCounts(
+    query,
+    ranked.field,
+    ranked.values.map((value, i) => ({ value, total: Math.max(0, totals[i] ?? 0) })),
+  );
 }

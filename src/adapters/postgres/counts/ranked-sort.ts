@@ -1,5 +1,5 @@
 import type { ListQuery } from '../../../core/port/index.js';
-import { ranksLetThrough, sortRanks } from '../../../core/sort-keys.js';
+import { rankedValues } from '../../shared/ranked-narrowing.js';
 import { type KeptTotal, keptListTotal, keptSum } from './issue-counts.js';
 
 /**
@@ -21,18 +21,15 @@ export interface RankedSort {
  * through (its filter already narrows the page to that value's ranks).
  */
 export function rankedSort(query: ListQuery<'issues'>): RankedSort | null {
-  const field = query.sort?.field;
-  const ranks = field === undefined ? undefined : sortRanks('issues', field);
-  if (field === undefined || ranks === undefined) return null;
-  const where = (query.where ?? {}) as Record<string, unknown>;
-  const filter = where[field] as Parameters<typeof ranksLetThrough>[2];
-  const letThrough =
-    filter === undefined ? ranks.map((_, rank) => rank) : ranksLetThrough('issues', field, filter);
-  if (letThrough === undefined || letThrough.length < 2) return null;
-  const values = letThrough.map((rank) => ranks[rank] as string);
+  const ranked = rankedValues('issues', query);
+  if (ranked === undefined) return null;
+  const { field, values } = ranked;
   const kept: KeptTotal[] = [];
   for (const value of values) {
-    const total = keptListTotal({ ...query, where: { ...where, [field]: value } } as ListQuery<'issues'>);
+    const total = keptListTotal({
+      ...query,
+      where: { ...query.where, [field]: value },
+    } as ListQuery<'issues'>);
     if (total === null) return null;
     kept.push(total);
   }

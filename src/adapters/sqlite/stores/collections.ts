@@ -10,7 +10,6 @@ import {
   type ListResult,
   VersionMismatch,
 } from '../../../core/port/index.js';
-import { ranksLetThrough, sortRanks } from '../../../core/sort-keys.js';
 import {
   addEquality,
   addNotNull,
@@ -22,6 +21,7 @@ import {
   type Where,
 } from '../../shared/collection-clauses.js';
 import { type CollectionTable, columnOf, rowValues } from '../../shared/collection-table.js';
+import { narrowedByCounts, rankedValues } from '../../shared/ranked-narrowing.js';
 import { talliesOf } from '../../shared/tally-rows.js';
 import type { Conn } from '../engine/types.js';
 import { countedColumns as firstCounted } from '../migrations/002_list_counts.js';
@@ -310,16 +310,10 @@ function narrowedToRanks(
   state: CollectionState,
   query: ListQuery<CollectionName>,
 ): { query: ListQuery<CollectionName>; total: number } | undefined {
-  const field = query.sort?.field;
-  const ranks = field === undefined ? undefined : sortRanks(state.name, field);
-  if (field === undefined || ranks === undefined) return undefined;
+  const ranked = rankedValues(state.name, query);
+  if (ranked === undefined) return undefined;
+  const { field, values } = ranked;
   const where = (query.where ?? {}) as Record<string, FilterMatch | undefined>;
-  const letThrough =
-    where[field] === undefined
-      ? ranks.map((_, rank) => rank)
-      : ranksLetThrough(state.name, field, where[field]);
-  if (letThrough === undefined || letThrough.length < 2) return undefined;
-  const values = letThrough.map((rank) => ranks[rank] as string);
   // The counts cover the other filters with one value of the sort field (archivedAt null aside:
   // countMatching takes the few archived rows off through their index), or one label with it
   // (issue_label_field_counts, through keptLabelTotal).
@@ -337,12 +331,7 @@ function narrowedToRanks(
     if (total === null) return undefined;
     counted.push({ value, total });
   }
-  const total = counted.reduce((sum, c) => sum + c.total, 0);
-  const having = counted.filter((c) => c.total > 0).map((c) => c.value);
-  // Every value has matches: the list as asked (a filter added then would only steer SQLite's
-  // choice of index away from the sort's).
-  if (having.length === values.length) return { query, total };
-  return { query: { ...query, where: { ...where, [field]: having } }, total };
+  return narrowedByCounts(query, field, counted);
 }
 
 /**
