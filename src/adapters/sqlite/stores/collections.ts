@@ -75,46 +75,44 @@ function countKey(table: string, where: Where): { field: string; values: string[
 
 /**
  * The key of the kept count of two equality filters on a counted pair of issue columns
- * (migration 26): each one value or any of a list, summed over every pair of their values.
+ * (migration 26).
  */
 function pairKey(
   ...filters: [string, FilterMatch | undefined][]
 ): { field: string; values: string[]; not: boolean } | null {
   const byColumn = new Map(filters.map(([field, value]) => [columnOf(field), value]));
   const pair = countedPairs.find(([a, b]) => byColumn.has(a) && byColumn.has(b));
-  if (!pair) return null;
-  const valuesOf = (column: string): string[] | null => {
-    const value = byColumn.get(column);
-    if (isNoneOf(value)) return null;
-    return [...new Set((Array.isArray(value) ? value : [value]).map(countedValue))];
-  };
-  const [first, second] = [valuesOf(pair[0]), valuesOf(pair[1])];
-  if (!first || !second) return null;
-  return {
-    field: pairField(pair),
-    values: first.flatMap((a) => second.map((b) => `${a}\u001f${b}`)),
-    not: false,
-  };
+  return pair ? combinationKey(pair, pairField(pair), byColumn) : null;
 }
 
-/**
- * The key of the kept count of equality filters on project, status and severity at once
- * (migration 28): each one value or any of a list, summed over every triple of their values.
- */
+/** The key of the kept count of equality filters on project, status and severity at once (migration 28). */
 function tripleKey(filters: [string, FilterMatch | undefined][]): {
   field: string;
   values: string[];
   not: boolean;
 } | null {
   const byColumn = new Map(filters.map(([field, value]) => [columnOf(field), value]));
+  return combinationKey(triple.columns, triple.field, byColumn);
+}
+
+/**
+ * The key of the kept count of equality filters on `columns` together (field `field`, their
+ * values joined by char(31)): each one value or any of a list, summed over every combination of
+ * their values; null where a column is not filtered or is filtered by none of a list.
+ */
+function combinationKey(
+  columns: readonly string[],
+  field: string,
+  byColumn: ReadonlyMap<string, FilterMatch | undefined>,
+): { field: string; values: string[]; not: boolean } | null {
   let combinations: string[][] = [[]];
-  for (const column of triple.columns) {
+  for (const column of columns) {
     const value = byColumn.get(column);
     if (value === undefined || isNoneOf(value)) return null;
     const listed = [...new Set((Array.isArray(value) ? value : [value]).map(countedValue))];
     combinations = combinations.flatMap((head) => listed.map((v) => [...head, v]));
   }
-  return { field: triple.field, values: combinations.map((values) => values.join('\u001f')), not: false };
+  return { field, values: combinations.map((values) => values.join('\u001f')), not: false };
 }
 
 const isNoneOf = (value: FilterMatch | undefined): value is { not: readonly FilterValue[] } =>
