@@ -122,10 +122,14 @@ export async function listRows(
     narrowed?.total ?? (keptTotal !== undefined && kept?.sparse ? await keptTotal() : undefined);
   if (keptFirst === 0) return { rows: [], total: 0 };
   // Sorted by another field: keyset on (its sort key, id), read from its index (migration 15).
-  const { after, keyset, orderAndLimit } = pageClauses(name, query, conditions);
+  const { after, keyset, orderAndLimit, orderOfSelected, key } = pageClauses(name, query, conditions);
   const rows = (
     await conn.values<string>(
-      `SELECT data FROM ${table} WHERE ${where}${keyset} ${orderAndLimit}`,
+      readsIndexFirst(name, query)
+        ? // The page's keys from the index alone, then only their rows (migration 33).
+          `SELECT (SELECT d.data FROM ${table} d WHERE d.account_id = $1 AND d.pk = p.pk) ` +
+            `FROM (SELECT pk, ${key} AS key, id FROM ${table} WHERE ${where}${keyset} ${orderAndLimit}) p ${orderOfSelected}`
+        : `SELECT data FROM ${table} WHERE ${where}${keyset} ${orderAndLimit}`,
       conditions.params,
     )
   ).map(parseRow);
@@ -186,6 +190,16 @@ export async function listRows(
   const total = totals?.total ?? 0;
   return sumField === undefined ? { rows, total } : { rows, total, sum: totals?.sum ?? 0 };
 }
+
+/**
+ * Sorts whose index carries the columns most filters name, and each row's key (migration 33):
+ * null in most issues, so that a filter the issues with a value do not match walks past all of
+ * them first. Their page is read as keys from the index, then the rows of those keys alone.
+ */
+const coveredSorts: Partial<Record<CollectionName, readonly string[]>> = { issues: ['dueOn', 'estimate'] };
+
+const readsIndexFirst = (name: CollectionName, query: ListQuery<CollectionName>): boolean =>
+  query.sort !== undefined && (coveredSorts[name]?.includes(query.sort.field) ?? false);
 
 /**
  * Issues sorted by status or severity, in a read: the list narrowed to the sort field's values

@@ -91,6 +91,10 @@ export interface PageClauses {
   keyset: string;
   /** `ORDER BY … LIMIT …`. */
   orderAndLimit: string;
+  /** The order alone, of a page's rows selected as `key` and `id` (`ORDER BY key, id`, or DESC). */
+  orderOfSelected: string;
+  /** The SQL of the sort key, to select as `key`. */
+  key: string;
 }
 
 /**
@@ -124,5 +128,11 @@ export function pageClauses<Name extends CollectionName>(
   }
   const limit = into.param(query.limit);
   const order = ascending ? `${key}, id` : `${key} DESC, id DESC`;
-  return { after: after !== undefined, keyset, orderAndLimit: `ORDER BY ${order} LIMIT ${limit}` };
+  return {
+    after: after !== undefined,
+    keyset,
+    orderAndLimit: `ORDER BY ${order} LIMIT ${limit}`,
+    orderOfSelected: ascending ? 'ORDER BY key, id' : 'ORDER BY key DESC, id DESC',
+    key,
+  };
 }

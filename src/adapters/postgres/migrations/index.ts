@@ -30,6 +30,7 @@ import { outcomeIssueCounts } from './029_outcome_issue_counts.js';
 import { issueListCounts } from './030_issue_list_counts.js';
 import { moreIssueListCounts } from './031_more_issue_list_counts.js';
 import { allIssueCounts } from './032_all_issue_counts.js';
+import { coveringNullableSorts } from './033_covering_nullable_sorts.js';
 
 /** One schema step, recorded in `schema_migrations` once applied. */
 export interface Migration {
@@ -72,6 +73,7 @@ export const migrations: readonly Migration[] = [
   { version: 30, name: 'issue list counts', sql: issueListCounts },
   { version: 31, name: 'more issue list counts', sql: moreIssueListCounts },
   { version: 32, name: 'all issue counts', sql: allIssueCounts },
+  { version: 33, name: 'covering nullable sorts', sql: coveringNullableSorts },
 ];
 
 /** The schema version this code knows. */

@@ -26,6 +26,7 @@ import { indexDiet } from './025_index_diet.js';
 import { pairAndLabelCounts } from './026_pair_and_label_counts.js';
 import { overdueOpenRows } from './027_overdue_open_rows.js';
 import { tripleCounts } from './028_triple_counts.js';
+import { coveringNullableSorts } from './029_covering_nullable_sorts.js';
 
 /** One schema step. `version` is what `PRAGMA user_version` holds once it is applied. */
 export interface Migration {
@@ -64,6 +65,7 @@ export const migrations: readonly Migration[] = [
   { version: 26, name: 'pair and label counts', sql: pairAndLabelCounts },
   { version: 27, name: 'overdue open rows', sql: overdueOpenRows },
   { version: 28, name: 'triple counts', sql: tripleCounts },
+  { version: 29, name: 'covering nullable sorts', sql: coveringNullableSorts },
 ];
 
 /** The schema version this code knows. */
