@@ -55,6 +55,10 @@ export async function listLatencies(server, info, samples = 60) {
     'sort=-status&projectId (10%)': `${base}&sort=-status&projectId=${info.smallProjectId}`,
     'sort=-severity&severity=low': `${base}&sort=-severity&severity=low`,
     'sort=status&labels=x': `${base}&sort=status&labels=x`,
+    // Sorted by due day, the 20,000 due issues first, none of them open nor in the small project.
+    'sort=dueOn&status=open': `${base}&sort=dueOn&status=open`,
+    'sort=dueOn&projectId (10%)': `${base}&sort=dueOn&projectId=${info.smallProjectId}`,
+    'sort=-dueOn&projectId (10%)': `${base}&sort=-dueOn&projectId=${info.smallProjectId}`,
     // The workspace's labels with their issues, archived ones too.
     'GET /labels': `${server.url}/api/v1/labels?limit=50`,
   };

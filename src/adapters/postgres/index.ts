@@ -154,7 +154,7 @@ export function postgresStorage(options: PostgresStorageOptions): PostgresStorag
     // write a reference one (Citus refuses that after a parallel read); a name without effect elsewhere.
     // No parallel plans: a statement of one request never starts worker processes. Starting them
     // costs more than the statements of a page gain (a rare label's page at a million issues:
-    // 24-70 ms with a parallel scan of the label index's table, 3-5 ms without), and a request
+    // 24-70 ms with a parallel scan of the label index's table, 4-10 ms without), and a request
     // that took three processes would take them from the other accounts' requests.
     searchPathSql: `SET search_path TO ${quoteIdent(schema)}; SET citus.multi_shard_modify_mode TO 'sequential'; SET max_parallel_workers_per_gather TO 0`,
     // Workspace → account, for every transaction of this storage (a workspace never moves).
