@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterEach, expect, it } from 'vitest';
 import { postgresStorage } from '../../src/adapters/postgres/index.js';
 import { createTracker, projects, tenancy } from '../../src/core/index.js';
+import { postgresSchemaAt } from '../support/earlier-schema.js';
 import { createIssueRequest } from '../support/issue-request.js';
 import { observeClients } from '../support/observed-pool.js';
 import { describeOnPostgres, dropSchema, freshSchema, requireDatabaseUrl } from '../support/postgres.js';
@@ -132,5 +133,35 @@ describeOnPostgres('the plans of issue lists on PostgreSQL', () => {
       await storage.close();
       await pool.end();
     }
+  });
+
+  it('keep the statistics of the due day through migration 33, which recreates its index', async () => {
+    schema = freshSchema();
+    // A schema an earlier release made, with issues, analyzed as autovacuum leaves it.
+    await postgresSchemaAt(schema, 32, async (client) => {
+      await client.query(
+        'INSERT INTO issues (id, workspace_id, created_at, updated_at, version, project_id, status, severity, ' +
+          'number, search_text, data, account_id, due_on) ' +
+          "SELECT 'iss_' || g, 'ws_1', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', 1, 'prj_1', " +
+          "'open', 'high', g, '', '{}', 'acct_1', CASE WHEN g % 50 = 0 THEN '2026-06-01' END " +
+          'FROM generate_series(1, 2000) g',
+      );
+      await client.query('ANALYZE issues');
+    });
+    const storage = postgresStorage({ connectionString: requireDatabaseUrl(), schema, poolMax: 2 });
+    try {
+      await storage.ready();
+    } finally {
+      await storage.close();
+    }
+    admin = new pg.Client({ connectionString: requireDatabaseUrl() });
+    await admin.connect();
+    // The statistics of an expression index live with the index: the planner's only view of how
+    // many issues a due range holds (without them it guesses a third of the table).
+    const { rows } = await admin.query<{ kept: number }>(
+      "SELECT COUNT(*)::int AS kept FROM pg_stats WHERE schemaname = $1 AND tablename IN ('issues_sorted_due_on', 'issues_sorted_estimate')",
+      [schema],
+    );
+    expect(rows[0]?.kept).toBe(2);
   });
 });
