@@ -1,11 +1,12 @@
 import pg from 'pg';
 import { afterEach, expect, it } from 'vitest';
 import { postgresStorage } from '../../src/adapters/postgres/index.js';
-import { createTracker, projects, tenancy } from '../../src/core/index.js';
+import { projects } from '../../src/core/index.js';
 import { postgresSchemaAt } from '../support/earlier-schema.js';
 import { createIssueRequest } from '../support/issue-request.js';
 import { observeClients } from '../support/observed-pool.js';
 import { describeOnPostgres, dropSchema, freshSchema, requireDatabaseUrl } from '../support/postgres.js';
+import { workspaceTracker } from '../support/workspace-tracker.js';
 
 interface Sent {
   text: string;
@@ -54,14 +55,8 @@ describeOnPostgres('the plans of issue lists on PostgreSQL', () => {
     const { pool, sent } = recordingPool();
     const storage = postgresStorage({ pool, schema });
     await storage.ready();
-    const tracker = createTracker({ storage, rateLimit: false });
+    const { tracker, token } = await workspaceTracker(storage, 'plans');
     try {
-      const init = await storage.transaction((tx) =>
-        tenancy.initWorkspace(
-          { tx, ids: tracker.ids, now: Date.now() },
-          { slug: 'plans', adminEmail: 'p@example.com' },
-        ),
-      );
       const run = (name: string) =>
         tracker.run({ workspaceSlug: 'plans' }, (ctx) => projects.create(ctx, { name }));
       const dated = await run('Dated');
@@ -69,7 +64,7 @@ describeOnPostgres('the plans of issue lists on PostgreSQL', () => {
       // The issues with a value come first in ascending order, and none of them is the filter's.
       for (let i = 0; i < 120; i++) {
         const made = await tracker.handle(
-          createIssueRequest(init.token, {
+          createIssueRequest(token, {
             projectId: dated.id,
             title: `Dated ${i}`,
             dueOn: `2026-0${1 + (i % 9)}-1${i % 10}`,
@@ -81,7 +76,7 @@ describeOnPostgres('the plans of issue lists on PostgreSQL', () => {
       const expected: string[] = [];
       for (let i = 0; i < 12; i++) {
         const made = await tracker.handle(
-          createIssueRequest(init.token, { projectId: undated.id, title: `Undated ${i}` }),
+          createIssueRequest(token, { projectId: undated.id, title: `Undated ${i}` }),
         );
         expect(made.status).toBe(201);
         expected.push((JSON.parse(String(made.body)) as { id: string }).id);
@@ -104,7 +99,7 @@ describeOnPostgres('the plans of issue lists on PostgreSQL', () => {
         const listed = await tracker.handle({
           method: 'GET',
           path: `/api/v1/issues?sort=${field}&projectId=${undated.id}&limit=5`,
-          headers: { authorization: `Bearer ${init.token}` },
+          headers: { authorization: `Bearer ${token}` },
         });
         expect(listed.status).toBe(200);
         const page = JSON.parse(String(listed.body)) as { data: { id: string }[]; total: number };

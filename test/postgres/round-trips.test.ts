@@ -1,10 +1,11 @@
 import pg from 'pg';
 import { afterEach, expect, it } from 'vitest';
 import { postgresStorage } from '../../src/adapters/postgres/index.js';
-import { createTracker, projects, tenancy } from '../../src/core/index.js';
+import { projects } from '../../src/core/index.js';
 import { createIssueRequest } from '../support/issue-request.js';
 import { observeClients } from '../support/observed-pool.js';
 import { describeOnPostgres, dropSchema, freshSchema, requireDatabaseUrl } from '../support/postgres.js';
+import { workspaceTracker } from '../support/workspace-tracker.js';
 
 /**
  * Round trips to PostgreSQL per request, counted on a pool whose clients count their queries,
@@ -56,24 +57,18 @@ describeOnPostgres('round trips of a request to PostgreSQL', () => {
     const { pool, sent } = countingPool(4);
     const storage = postgresStorage({ pool, schema });
     await storage.ready();
-    const tracker = createTracker({ storage, rateLimit: false });
+    const { tracker, token } = await workspaceTracker(storage, 'trips');
     try {
-      const init = await storage.transaction((tx) =>
-        tenancy.initWorkspace(
-          { tx, ids: tracker.ids, now: Date.now() },
-          { slug: 'trips', adminEmail: 't@example.com' },
-        ),
-      );
       const project = await tracker.run({ workspaceSlug: 'trips' }, (ctx) =>
         projects.create(ctx, { name: 'Trips' }),
       );
       const create = () =>
-        tracker.handle(createIssueRequest(init.token, { projectId: project.id, title: 'Counted' }));
+        tracker.handle(createIssueRequest(token, { projectId: project.id, title: 'Counted' }));
       const get = (id: string) =>
         tracker.handle({
           method: 'GET',
           path: `/api/v1/issues/${id}`,
-          headers: { authorization: `Bearer ${init.token}` },
+          headers: { authorization: `Bearer ${token}` },
         });
       // The first use of the token refreshes its lastUsedAt (once a minute): not counted.
       const first = await create();
@@ -91,7 +86,7 @@ describeOnPostgres('round trips of a request to PostgreSQL', () => {
           method: 'POST',
           path: `/api/v1${path}`,
           headers: {
-            authorization: `Bearer ${init.token}`,
+            authorization: `Bearer ${token}`,
             'content-type': 'application/json',
             'idempotency-key': crypto.randomUUID(),
           },
@@ -119,7 +114,7 @@ describeOnPostgres('round trips of a request to PostgreSQL', () => {
             tracker.handle({
               method: 'GET',
               path: `/api/v1/projects/${project.id}`,
-              headers: { authorization: `Bearer ${init.token}` },
+              headers: { authorization: `Bearer ${token}` },
             }),
           200,
         );
