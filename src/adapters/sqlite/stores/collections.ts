@@ -198,15 +198,13 @@ function insertBookkeeping(shape: CollectionTable) {
     if (!field) throw new Error(`${table}.${column} is counted but not a column of the collection`);
     return { column, field };
   });
-  // Issues are counted by pairs of columns too (migration 26), each pair's values joined by
-  // char(31), and by all three (migration 28).
-  const pairs = table === 'issues' ? countedPairs : [];
-  const triples = table === 'issues' ? [triple.columns] : [];
-  const columns = [
-    ...counted.map(({ column }) => column),
-    ...pairs.map(pairField),
-    ...triples.map(() => triple.field),
-  ];
+  // Issues are counted by groups of columns too, each group's values joined by char(31): the
+  // pairs (migration 26) and all three (migration 28).
+  const groups =
+    table === 'issues'
+      ? [...countedPairs.map((pair) => ({ columns: pair, field: pairField(pair) })), triple]
+      : [];
+  const columns = [...counted.map(({ column }) => column), ...groups.map(({ field }) => field)];
   const searched = table in searchedFields;
   return (conn: Conn, row: Record<string, unknown> & { workspaceId: string }, pk: number) =>
     conn.defer((bookkeeping) => {
@@ -214,8 +212,7 @@ function insertBookkeeping(shape: CollectionTable) {
       const byColumn = new Map(counted.map(({ column }, i) => [column, single[i]]));
       const values = [
         ...single,
-        ...pairs.map(([a, b]) => `${byColumn.get(a)}\u001f${byColumn.get(b)}`),
-        ...triples.map((three) => three.map((column) => byColumn.get(column)).join('\u001f')),
+        ...groups.map((group) => group.columns.map((column) => byColumn.get(column)).join('\u001f')),
       ];
       bookkeeping.countListedRow({ collection: table, workspaceId: row.workspaceId, columns, values });
       if (searched) bookkeeping.noteSearch(table, pk);
